@@ -1,0 +1,192 @@
+"""The domain model shared by every layer: problems, tests, solutions, verdicts and reports.
+
+Models are data (pydantic v2); behaviour lives in the modules beside them. Field names are the ones
+in DESIGN.md, so `--json` output and files on disk can be relied on by scripts.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SCHEMA_VERSION = 1
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Verdict(StrEnum):
+    AC = "AC"
+    WA = "WA"
+    PE = "PE"
+    TLE = "TLE"
+    MLE = "MLE"
+    OLE = "OLE"
+    RE = "RE"
+    CE = "CE"
+    IE = "IE"
+
+    @property
+    def severity(self) -> int:
+        """Higher is worse; the overall verdict of several is the most severe one."""
+        return _SEVERITY[self]
+
+
+# The fixed priority, most severe first: a judge failure outranks everything, then compile errors,
+# then the limits (as DMOJ and Codeforces rank them), then crashes, then wrong output.
+VERDICT_PRIORITY: tuple[Verdict, ...] = (
+    Verdict.IE,
+    Verdict.CE,
+    Verdict.TLE,
+    Verdict.MLE,
+    Verdict.OLE,
+    Verdict.RE,
+    Verdict.WA,
+    Verdict.PE,
+    Verdict.AC,
+)
+_SEVERITY = {v: len(VERDICT_PRIORITY) - i for i, v in enumerate(VERDICT_PRIORITY)}
+
+
+def worst(verdicts: list[Verdict]) -> Verdict:
+    """The overall verdict of several: the most severe, AC when there are none."""
+    return max(verdicts, key=lambda v: v.severity, default=Verdict.AC)
+
+
+Language = Literal["cpp17", "cpp20", "python3", "pypy3"]
+
+
+class Limits(Model):
+    time_ms: int = Field(2000, gt=0)
+    memory_mb: int = Field(256, gt=0)
+    output_mb: int = Field(64, gt=0)
+
+
+class TestCase(Model):
+    __test__ = False  # not a pytest class
+
+    input: str
+    output: str | None = None
+    origin: Literal["sample", "generated", "stress", "user"] = "sample"
+    name: str = ""
+    # How a multi-test input splits into single cases (each the text of one case), when known.
+    cases: list[str] | None = None
+
+
+class Param(Model):
+    name: str
+    type: str
+
+
+class Method(Model):
+    name: str
+    params: list[Param] = []
+    return_type: str | None = None
+
+
+class Signature(Model):
+    """How a function problem is called: one method of `class_name`, or a design class."""
+
+    kind: Literal["function", "design"] = "function"
+    class_name: str = "Solution"
+    # function problems: exactly one method; design problems: the methods that operations may name
+    methods: list[Method] = []
+    # design problems only: the constructor's parameters
+    constructor: Method | None = None
+
+
+class Problem(Model):
+    schema_version: int = SCHEMA_VERSION
+    id: str
+    site: str = "local"
+    url: str | None = None
+    title: str = ""
+    index: str | None = None
+    statement: str = ""
+    input_spec: str = ""
+    output_spec: str = ""
+    notes: str = ""
+    limits: Limits = Limits()
+    samples: list[TestCase] = []
+    kind: Literal["stdio", "function", "interactive"] = "stdio"
+    signature: Signature | None = None
+    checker: str = "tokens"
+    input_file: str | None = None
+    output_file: str | None = None
+    contest: str | None = None
+    tags: list[str] = []
+    difficulty: str | None = None
+    code_snippets: dict[str, str] = {}
+    raw: Any = None
+
+
+class Solution(Model):
+    language: Language
+    source: str
+
+
+class Diff(Model):
+    """The first difference between the expected answer and the output."""
+
+    line: int
+    token: int | None = None
+    expected: str
+    got: str
+
+
+class TestResult(Model):
+    __test__ = False
+
+    index: int
+    name: str = ""
+    verdict: Verdict
+    cpu_ms: float = 0.0
+    wall_ms: float = 0.0
+    peak_kb: int = 0
+    exit_code: int | None = None
+    signal: int | None = None
+    checker_message: str = ""
+    diff: Diff | None = None
+    points: float | None = None
+    stdout: str = ""
+    stderr: str = ""
+    reruns: int = 0
+
+
+class JudgeReport(Model):
+    schema_version: int = SCHEMA_VERSION
+    verdict: Verdict
+    results: list[TestResult] = []
+    passed: int = 0
+    total: int = 0
+    compile_log: str = ""
+    language: str = ""
+    isolation: dict[str, str] = {}
+    reason: str = ""  # why the judge failed (IE) or stopped early
+
+    @property
+    def first_failure(self) -> TestResult | None:
+        return next((r for r in self.results if r.verdict != Verdict.AC), None)
+
+
+class ProfilePoint(Model):
+    size: int
+    cpu_ms: float
+    peak_kb: int
+    status: Literal["ok", "tle", "mle", "crash", "wrong"] = "ok"
+
+
+class ProfileReport(Model):
+    schema_version: int = SCHEMA_VERSION
+    points: list[ProfilePoint] = []
+    complexity: Literal["O(1)", "O(log n)", "O(n)", "O(n log n)", "O(n^2)", "O(n^3)", "O(2^n)"] | None = None
+    slope: float | None = None
+    r2: float | None = None
+    ambiguous: bool = False
+    predicted_ms_at_max: float | None = None
+    predicted_kb_at_max: int | None = None
+    efficient: bool | None = None
+    reason: str = ""
