@@ -1,0 +1,54 @@
+"""Checker registry: a spec string (`tokens`, `exact`, `lines`, `float:EPS`, or a program path) -> Checker."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from judge.checkers.base import OK, Checker, CheckInput, CheckResult
+from judge.checkers.exact import ExactChecker
+from judge.checkers.floats import FloatsChecker
+from judge.checkers.lines import LinesChecker
+from judge.checkers.testlib import TestlibChecker
+from judge.checkers.tokens import TokensChecker
+from judge.errors import ConfigError
+from judge.sandbox import Sandbox
+
+BUILTIN = {"tokens": TokensChecker, "exact": ExactChecker, "lines": LinesChecker}
+FLOAT_MODES = {"float": "either", "float-abs": "abs", "float-rel": "rel"}
+
+
+def parse_float_spec(spec: str) -> FloatsChecker | None:
+    head, _, eps = spec.partition(":")
+    if head not in FLOAT_MODES:
+        return None
+    try:
+        value = float(eps) if eps else 1e-6
+        return FloatsChecker(value, FLOAT_MODES[head])  # type: ignore[arg-type]
+    except ValueError:
+        raise ConfigError(f"bad float checker {spec!r}", hint="use float:EPS, e.g. float:1e-6") from None
+
+
+def builtin_checker(spec: str) -> Checker | None:
+    """The built-in checker a spec names, or None when the spec is a program path."""
+    if spec in BUILTIN:
+        return BUILTIN[spec]()
+    return parse_float_spec(spec)
+
+
+def make_checker(spec: str, sandbox: Sandbox) -> Checker:
+    """A checker from a spec; a path is a testlib-protocol checker (source is compiled, binary run as is)."""
+    checker = builtin_checker(spec)
+    if checker is not None:
+        return checker
+    from judge.build import build_program_file  # a program checker needs the languages
+
+    path = Path(spec)
+    if not path.exists():
+        raise ConfigError(
+            f"unknown checker {spec!r}",
+            hint="use tokens, exact, lines, float:EPS, or the path of a testlib checker",
+        )
+    return TestlibChecker(build_program_file(path, sandbox, role="checker"), sandbox, name=path.name)
+
+
+__all__ = ["OK", "CheckInput", "CheckResult", "Checker", "builtin_checker", "make_checker"]

@@ -1,0 +1,55 @@
+"""The `cpbot` command: a thin click group; each command group lives in `bot/commands/`."""
+
+from __future__ import annotations
+
+import sys
+import traceback
+
+import click
+
+from bot.commands import doctor, judge_cmd
+from judge.errors import CpbotError
+
+__version__ = "0.1.0"
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "auto_envvar_prefix": "CPBOT"})
+@click.version_option(__version__, prog_name="cpbot")
+@click.option("-v", "--verbose", is_flag=True, help="Show tracebacks on errors.")
+@click.pass_context
+def cli(ctx: click.Context, verbose: bool) -> None:
+    """cpbot: scrape, solve, judge and submit competitive-programming problems."""
+    ctx.ensure_object(dict)
+    ctx.obj["verbose"] = verbose
+
+
+cli.add_command(judge_cmd.judge)
+cli.add_command(doctor.doctor)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; a `CpbotError` becomes one line (and its hint) and a non-zero exit."""
+    args = sys.argv[1:] if argv is None else argv
+    verbose = "-v" in args or "--verbose" in args
+    try:
+        rv = cli.main(args=args, prog_name="cpbot", standalone_mode=False)
+    except CpbotError as e:
+        if verbose:
+            traceback.print_exc()
+        click.echo(f"error: {e.message}", err=True)
+        if e.hint:
+            click.echo(f"hint: {e.hint}", err=True)
+        return e.exit_code
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        return 130
+    except click.ClickException as e:
+        e.show()
+        return e.exit_code
+    except click.exceptions.Exit as e:
+        return e.exit_code
+    return rv if isinstance(rv, int) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,88 @@
+"""Interactive problems: the solution and a testlib interactor talk over a crossed pair of pipes."""
+
+from __future__ import annotations
+
+import os
+import signal
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge.checkers.base import CheckResult
+from judge.checkers.testlib import place, verdict_from_exit
+from judge.languages import Program
+from judge.model import Limits, Verdict
+from judge.sandbox import RunLimits, RunResult, Sandbox
+from judge.verdicts import classify, run_limits
+
+INTERACTOR_EXTRA_MS = 2000
+
+
+@dataclass
+class InteractiveRun:
+    run: RunResult
+    verdict: Verdict | None
+    message: str
+    check: CheckResult | None
+    stderr: str
+    transcript: bytes  # what the interactor wrote to its output file (testlib's tout)
+
+
+def run_interactive(
+    program: Program,
+    interactor: Program,
+    input_path: Path,
+    answer_path: Path | None,
+    limits: Limits,
+    sandbox: Sandbox,
+) -> InteractiveRun:
+    """Run one interactive test; the solution's own failures come first, then the interactor's verdict."""
+    sol_limits = run_limits(limits)
+    int_limits = RunLimits(
+        cpu_ms=limits.time_ms + INTERACTOR_EXTRA_MS,
+        wall_ms=(sol_limits.wall_ms or 0) + INTERACTOR_EXTRA_MS,
+        address_space_kb=2 << 20,
+        output_bytes=64 << 20,
+    )
+    with sandbox.slots(2) as (sol_slot, int_slot):
+        wd = int_slot.workdir
+        place(input_path, wd / "input.txt")
+        if answer_path:
+            place(answer_path, wd / "answer.txt")
+        else:
+            (wd / "answer.txt").write_bytes(b"")
+        to_sol_r, to_sol_w = os.pipe2(os.O_CLOEXEC)
+        from_sol_r, from_sol_w = os.pipe2(os.O_CLOEXEC)
+        try:
+            sol_slot.start(
+                program.argv,
+                stdin=to_sol_r,
+                stdout=from_sol_w,
+                stderr=sol_slot.workdir / "stderr",
+                limits=sol_limits,
+            )
+            int_slot.start(
+                [*interactor.argv, "input.txt", "tout.txt", "answer.txt"],
+                stdin=from_sol_r,
+                stdout=to_sol_w,
+                stderr=wd / "interactor.log",
+                limits=int_limits,
+            )
+        finally:
+            # the launchers hold their own copies; ours must go or nobody ever sees end-of-file
+            for fd in (to_sol_r, to_sol_w, from_sol_r, from_sol_w):
+                os.close(fd)
+        sol_run = sol_slot.wait()
+        int_run = int_slot.wait()
+        stderr = (sol_slot.workdir / "stderr").read_bytes()[:4096].decode(errors="replace")
+        feedback = (wd / "interactor.log").read_text(errors="replace")
+        tout = wd / "tout.txt"
+        transcript = tout.read_bytes()[:65536] if tout.exists() else b""
+
+    check = verdict_from_exit(int_run, feedback, who="interactor")
+    verdict, message = classify(sol_run, limits, stderr, 0)
+    # A solution that crashed after the interactor had already rejected it (SIGPIPE on writing, or
+    # end of input on reading) crashed because of that rejection: the interactor's verdict stands.
+    interactor_first = int_run.wall_ms <= sol_run.wall_ms or sol_run.signal == signal.SIGPIPE
+    if verdict == Verdict.RE and check.verdict in (Verdict.WA, Verdict.PE) and interactor_first:
+        verdict, message = None, ""
+    return InteractiveRun(sol_run, verdict, message, check, stderr, transcript)

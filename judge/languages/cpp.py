@@ -1,0 +1,154 @@
+"""C++ (g++ -O2) with a precompiled bits/stdc++.h and a compile cache keyed by source, flags and compiler."""
+
+from __future__ import annotations
+
+import fcntl
+import functools
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+from judge.languages.base import Build, Program
+from judge.paths import cache_dir
+from judge.sandbox import RunLimits, Sandbox
+
+COMPILE_LIMITS = RunLimits(cpu_ms=60_000, wall_ms=120_000, address_space_kb=4 << 20, output_bytes=512 << 20)
+
+
+@functools.cache
+def compiler() -> str | None:
+    return shutil.which("g++")
+
+
+@functools.cache
+def compiler_version() -> str:
+    gxx = compiler()
+    if not gxx:
+        return ""
+    out = subprocess.run([gxx, "--version"], capture_output=True, text=True).stdout
+    return out.splitlines()[0] if out else gxx
+
+
+def _digest(*parts: str | bytes) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p if isinstance(p, bytes) else p.encode())
+        h.update(b"\0")
+    return h.hexdigest()[:24]
+
+
+class Cpp:
+    """g++ with one -std; builds are cached and use a precompiled header when it can be built."""
+
+    extensions = (".cpp", ".cc", ".cxx")
+
+    def __init__(self, name: str, std: str) -> None:
+        self.name = name
+        self.flags = ["-O2", f"-std={std}", "-pipe"]
+
+    def unavailable_reason(self) -> str | None:
+        return None if compiler() else "g++ not found (apt-get install g++)"
+
+    def version(self) -> str:
+        return compiler_version()
+
+    def build(self, source: str, sandbox: Sandbox) -> Build:
+        key = _digest(source, *self.flags, compiler_version())
+        out_dir = cache_dir() / "build" / key
+        binary = out_dir / "solution"
+        started = time.perf_counter()
+        cached = binary.exists()
+        notes: list[str] = []
+        if cached:
+            log = (out_dir / "log").read_text() if (out_dir / "log").exists() else ""
+        else:
+            log, ok = self._compile(source, out_dir, sandbox, notes)
+            if not ok:
+                return Build(None, log, seconds=time.perf_counter() - started, notes=notes)
+        staged = sandbox.stage(f"cpp-{key}", {"solution": binary})
+        program = Program(self.name, [str(staged / "solution")], key)
+        return Build(program, log, cached=cached, seconds=time.perf_counter() - started, notes=notes)
+
+    def _compile(self, source: str, out_dir: Path, sandbox: Sandbox, notes: list[str]) -> tuple[str, bool]:
+        gxx = compiler()
+        assert gxx
+        include: list[str] = []
+        pch = precompiled_header(self.flags)
+        if pch:
+            staged = sandbox.stage(f"pch-{pch.parent.parent.name}", {"bits/stdc++.h.gch": pch})
+            include = ["-Winvalid-pch", "-I", str(staged)]
+        else:
+            notes.append("precompiled header unavailable; compiling without it")
+        with sandbox.slot() as slot:
+            (slot.workdir / "solution.cpp").write_text(source)
+            argv = [gxx, *self.flags, *include, "solution.cpp", "-o", "solution"]
+            log_path = slot.workdir / "compile.log"
+            # plain ASCII quotes in messages: easier for people, models and tests to read
+            result = slot.run(
+                argv,
+                stdin=None,
+                stdout=log_path,
+                stderr=log_path,
+                limits=COMPILE_LIMITS,
+                env={"LC_ALL": "C", "LANG": "C"},
+            )
+            log = log_path.read_text(errors="replace")
+            built = slot.workdir / "solution"
+            if result.killed:
+                return f"compilation exceeded the {result.killed} limit\n{log}", False
+            if not result.ok or not built.exists():
+                return log or f"compiler failed ({result.status}, code {result.exit_code})", False
+            if pch and "not used because" in log:
+                notes.append("precompiled header was stale; removed, it is rebuilt next time")
+                pch.unlink(missing_ok=True)
+            out_dir.mkdir(parents=True, exist_ok=True)
+            (out_dir / "log").write_text(log)
+            tmp = out_dir / f"solution.tmp{os.getpid()}"
+            shutil.copyfile(built, tmp)
+            os.chmod(tmp, 0o755)
+            os.replace(tmp, out_dir / "solution")
+        return log, True
+
+
+@functools.cache
+def _stdcpp_header() -> str | None:
+    gxx = compiler()
+    if not gxx:
+        return None
+    proc = subprocess.run(
+        [gxx, "-x", "c++", "-E", "-H", "-o", os.devnull, "-"],
+        input="#include <bits/stdc++.h>\n",
+        capture_output=True,
+        text=True,
+    )
+    m = re.search(r"^\. (\S+bits/stdc\+\+\.h)$", proc.stderr, re.M)
+    return m.group(1) if m else None
+
+
+def precompiled_header(flags: list[str]) -> Path | None:
+    """The .gch for these flags, built once (under a lock) from the system's bits/stdc++.h."""
+    header = _stdcpp_header()
+    gxx = compiler()
+    if not header or not gxx:
+        return None
+    pch_flags = [f for f in flags if f != "-pipe"]
+    target = cache_dir() / "pch" / _digest(*pch_flags, compiler_version()) / "bits" / "stdc++.h.gch"
+    if target.exists():
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target.parent.parent / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if target.exists():
+            return target
+        tmp = target.with_name(f"stdc++.h.gch.tmp{os.getpid()}")
+        proc = subprocess.run([gxx, *pch_flags, "-x", "c++-header", header, "-o", str(tmp)], capture_output=True)
+        if proc.returncode != 0:
+            tmp.unlink(missing_ok=True)
+            return None
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    return target

@@ -1,0 +1,260 @@
+"""Judging a solution on a set of tests: build, run in parallel in the sandbox, check, re-run near misses."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge.build import build_program_file, build_solution
+from judge.checkers import Checker, CheckInput, make_checker
+from judge.checkers.text import excerpt
+from judge.errors import JudgeError
+from judge.interactive import run_interactive
+from judge.languages import Program
+from judge.model import JudgeReport, Limits, Solution, TestCase, TestResult, Verdict, worst
+from judge.sandbox import RunResult, Sandbox, default_sandbox
+from judge.verdicts import classify, is_borderline_tle, run_limits
+
+EXCERPT_BYTES = 2048
+MAX_RERUNS = 2
+
+
+@dataclass(frozen=True)
+class PreparedTest:
+    index: int
+    name: str
+    input_path: Path
+    answer_path: Path | None
+
+
+def encode(text: str) -> bytes:
+    """Test text back to the exact bytes it was read from (see `load_tests_dir`)."""
+    return text.encode("utf-8", "surrogateescape")
+
+
+class _Judging:
+    """One judging session: the program, the limits, where tests and outputs live."""
+
+    def __init__(
+        self,
+        program: Program,
+        limits: Limits,
+        checker: Checker,
+        interactor: Program | None,
+        sandbox: Sandbox,
+        workdir: Path,
+    ) -> None:
+        self.program = program
+        self.limits = limits
+        self.checker = checker
+        self.interactor = interactor
+        self.sandbox = sandbox
+        self.workdir = workdir
+        self.limits_for_run = run_limits(limits)
+
+    def run_test(self, test: PreparedTest) -> tuple[TestResult, RunResult]:
+        if self.interactor is not None:
+            return self._run_interactive(test)
+        # stdout and stderr go straight to the session's own dir: they outlive the slot (an external
+        # checker needs a slot of its own) and the slot stays empty, so giving it back costs nothing
+        kept_output = self.workdir / f"{test.index}.out"
+        err = self.workdir / f"{test.index}.err"
+        with self.sandbox.slot() as slot:
+            run = slot.run(
+                self.program.argv,
+                stdin=test.input_path,
+                stdout=kept_output,
+                stderr=err,
+                limits=self.limits_for_run,
+                cwd=slot.workdir,
+            )
+        stderr = _head(err)
+        size = kept_output.stat().st_size
+        verdict, message = classify(run, self.limits, stderr, size)
+        result = TestResult(
+            index=test.index,
+            name=test.name,
+            verdict=verdict or Verdict.AC,
+            cpu_ms=round(run.cpu_ms, 3),
+            wall_ms=round(run.wall_ms, 3),
+            peak_kb=run.peak_kb,
+            exit_code=run.exit_code,
+            signal=run.signal,
+            checker_message=message,
+            stdout=_head(kept_output),
+            stderr=stderr,
+        )
+        if verdict is None:
+            if test.answer_path is None:
+                result.checker_message = "no expected output: ran without error"
+            else:
+                check = self.checker.check(CheckInput(test.input_path, kept_output, test.answer_path))
+                result.verdict = check.verdict
+                result.checker_message = check.message
+                result.diff = check.diff
+                result.points = check.points
+        return result, run
+
+    def _run_interactive(self, test: PreparedTest) -> tuple[TestResult, RunResult]:
+        assert self.interactor is not None
+        ir = run_interactive(
+            self.program, self.interactor, test.input_path, test.answer_path, self.limits, self.sandbox
+        )
+        verdict, message = ir.verdict, ir.message
+        if verdict is None and ir.check is not None:
+            verdict, message = ir.check.verdict, ir.check.message
+            if verdict == Verdict.AC and (ir.run.signal or ir.run.exit_code):
+                verdict, message = (
+                    Verdict.RE,
+                    f"interactor accepted but the solution exited abnormally ({message})",
+                )
+        return (
+            TestResult(
+                index=test.index,
+                name=test.name,
+                verdict=verdict or Verdict.AC,
+                cpu_ms=round(ir.run.cpu_ms, 3),
+                wall_ms=round(ir.run.wall_ms, 3),
+                peak_kb=ir.run.peak_kb,
+                exit_code=ir.run.exit_code,
+                signal=ir.run.signal,
+                checker_message=message,
+                stdout=excerpt(ir.transcript, EXCERPT_BYTES),
+                stderr=ir.stderr[:EXCERPT_BYTES],
+            ),
+            ir.run,
+        )
+
+
+def _head(path: Path) -> str:
+    with open(path, "rb") as f:
+        return f.read(EXCERPT_BYTES).decode(errors="replace")
+
+
+def prepare_tests(tests: list[TestCase], workdir: Path) -> list[PreparedTest]:
+    """Write each test's input and answer to files, the form the sandbox and checkers take."""
+    prepared = []
+    for i, test in enumerate(tests, start=1):
+        inp = workdir / f"{i}.in"
+        inp.write_bytes(encode(test.input))
+        ans = None
+        if test.output is not None:
+            ans = workdir / f"{i}.ans"
+            ans.write_bytes(encode(test.output))
+        prepared.append(PreparedTest(i, test.name or f"test-{i}", inp, ans))
+    return prepared
+
+
+def judge_program(
+    program: Program,
+    tests: list[TestCase],
+    *,
+    limits: Limits,
+    checker: Checker,
+    interactor: Program | None = None,
+    sandbox: Sandbox | None = None,
+    jobs: int | None = None,
+    stop_on_failure: bool = False,
+) -> JudgeReport:
+    """Judge an already built program. Tests run in parallel; near-limit TLEs are re-run alone."""
+    sandbox = sandbox or default_sandbox()
+    per_test = 2 if interactor is not None else 1
+    workers = max(1, min(jobs or sandbox.size, sandbox.size // per_test, len(tests) or 1))
+    workdir = Path(tempfile.mkdtemp(prefix="judge-", dir=sandbox.root))
+    try:
+        session = _Judging(program, limits, checker, interactor, sandbox, workdir)
+        prepared = prepare_tests(tests, workdir)
+        failed = threading.Event()
+
+        def one(test: PreparedTest) -> tuple[TestResult, RunResult] | None:
+            if stop_on_failure and failed.is_set():
+                return None
+            outcome = session.run_test(test)
+            if outcome[0].verdict != Verdict.AC:
+                failed.set()
+            return outcome
+
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            outcomes = list(pool.map(one, prepared))
+        results: list[TestResult] = []
+        for test, outcome in zip(prepared, outcomes, strict=True):
+            if outcome is None:
+                continue
+            result, run = outcome
+            reruns = 0
+            # alone now: nothing else competes for the cores
+            while reruns < MAX_RERUNS and is_borderline_tle(result.verdict, run, limits):
+                reruns += 1
+                result, run = session.run_test(test)
+            result.reruns = reruns
+            results.append(result)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    verdict = worst([r.verdict for r in results])
+    first = next((r for r in results if r.verdict == verdict), None)
+    return JudgeReport(
+        verdict=verdict,
+        results=results,
+        passed=sum(r.verdict == Verdict.AC for r in results),
+        total=len(tests),
+        language=program.language,
+        isolation=sandbox.isolation,
+        reason=f"{verdict} on test {first.index} ({first.name}): {first.checker_message}"
+        if first and verdict != Verdict.AC
+        else "",
+    )
+
+
+def judge_solution(
+    solution: Solution,
+    tests: list[TestCase],
+    *,
+    limits: Limits,
+    checker: str | Checker = "tokens",
+    interactor: Path | Program | None = None,
+    sandbox: Sandbox | None = None,
+    jobs: int | None = None,
+    stop_on_failure: bool = False,
+) -> JudgeReport:
+    """Build and judge a solution. CE when it does not build; IE (with the reason) when the judge fails."""
+    sandbox = sandbox or default_sandbox()
+    try:
+        build = build_solution(solution, sandbox)
+        if build.program is None:
+            return JudgeReport(
+                verdict=Verdict.CE,
+                total=len(tests),
+                compile_log=build.log,
+                language=solution.language,
+                isolation=sandbox.isolation,
+                reason="compilation failed",
+            )
+        if isinstance(checker, str):
+            checker = make_checker(checker, sandbox)
+        if isinstance(interactor, Path):
+            interactor = build_program_file(interactor, sandbox, role="interactor")
+        report = judge_program(
+            build.program,
+            tests,
+            limits=limits,
+            checker=checker,
+            interactor=interactor,
+            sandbox=sandbox,
+            jobs=jobs,
+            stop_on_failure=stop_on_failure,
+        )
+    except JudgeError as e:
+        return JudgeReport(
+            verdict=Verdict.IE,
+            total=len(tests),
+            language=solution.language,
+            isolation=sandbox.isolation,
+            reason=e.message,
+        )
+    report.compile_log = build.log
+    return report

@@ -1,0 +1,50 @@
+"""Tests on disk in the layout online-judge-tools uses: NAME.in with NAME.out (or NAME.ans) beside it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from judge.errors import ConfigError
+from judge.model import TestCase
+
+
+def _natural_key(path: Path) -> list[object]:
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", path.stem)]
+
+
+def read_text_exact(path: Path) -> str:
+    """File text that encodes back to the very same bytes, whatever they are."""
+    return path.read_bytes().decode("utf-8", "surrogateescape")
+
+
+def load_tests_dir(directory: Path) -> list[TestCase]:
+    """All tests in a directory, in natural order (sample-2 before sample-10)."""
+    inputs = sorted(directory.glob("*.in"), key=_natural_key)
+    if not inputs:
+        raise ConfigError(f"no tests in {directory}", hint="tests are NAME.in files with NAME.out answers beside them")
+    tests = []
+    for inp in inputs:
+        answer = next((p for p in (inp.with_suffix(".out"), inp.with_suffix(".ans")) if p.exists()), None)
+        tests.append(
+            TestCase(
+                input=read_text_exact(inp),
+                output=read_text_exact(answer) if answer else None,
+                origin="user",
+                name=inp.stem,
+            )
+        )
+    return tests
+
+
+def write_tests_dir(tests: list[TestCase], directory: Path) -> list[Path]:
+    """Write tests as NAME.in/NAME.out; returns the input paths."""
+    directory.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for i, test in enumerate(tests, start=1):
+        name = test.name or f"test-{i}"
+        (directory / f"{name}.in").write_bytes(test.input.encode("utf-8", "surrogateescape"))
+        if test.output is not None:
+            (directory / f"{name}.out").write_bytes(test.output.encode("utf-8", "surrogateescape"))
+        paths.append(directory / f"{name}.in")
+    return paths

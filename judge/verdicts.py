@@ -1,0 +1,80 @@
+"""From what the sandbox measured to a verdict, before any checker looks at the output."""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import signal
+
+from judge.model import Limits, Verdict
+from judge.sandbox import RunLimits, RunResult
+
+# A test this close to the limit is re-run alone before it is called TLE; the launcher lets a
+# program run this far past the limit so that a near miss can be told from a real TLE.
+RERUN_MARGIN = 0.15
+WALL_FACTOR = 3
+NPROC = 128
+_ALLOCATION_FAILURE = re.compile(r"std::bad_alloc|MemoryError|Cannot allocate memory|out of memory", re.I)
+
+
+def run_limits(limits: Limits) -> RunLimits:
+    """The launcher's limits for a solution under the problem's limits."""
+    tl = limits.time_ms
+    return RunLimits(
+        cpu_ms=int(tl * (1 + RERUN_MARGIN)) + 20,
+        wall_ms=WALL_FACTOR * tl + 500,
+        # the address-space cap only stops runaways; MLE is decided on peak RSS
+        address_space_kb=max(2 * limits.memory_mb, limits.memory_mb + 256) * 1024,
+        output_bytes=limits.output_mb << 20,
+        nproc=NPROC,
+    )
+
+
+def classify(run: RunResult, limits: Limits, stderr: str, output_bytes: int) -> tuple[Verdict | None, str]:
+    """The verdict the run alone decides (None: it ran fine, the checker decides) and why.
+
+    The order is the fixed priority: judge failure, time, memory, output, crash.
+    """
+    tl, ml_kb = limits.time_ms, limits.memory_mb * 1024
+    if run.status == "error":
+        return Verdict.IE, f"sandbox error: {run.message}"
+    if run.status == "exec_failed":
+        if run.exec_errno == errno.ENOMEM:
+            return Verdict.MLE, "the program could not even be loaded within the memory limit"
+        return Verdict.IE, f"could not start the program: {os.strerror(run.exec_errno)}"
+    if run.killed == "cpu" or run.cpu_ms > tl or run.signal == signal.SIGXCPU:
+        return Verdict.TLE, f"CPU time {run.cpu_ms:.0f} ms exceeds the limit of {tl} ms"
+    if run.killed == "wall":
+        return Verdict.TLE, (
+            f"idle: wall time {run.wall_ms:.0f} ms with only {run.cpu_ms:.0f} ms of CPU (sleeping or blocked)"
+        )
+    if run.peak_kb > ml_kb:
+        return (
+            Verdict.MLE,
+            f"peak memory {run.peak_kb / 1024:.1f} MB exceeds the limit of {limits.memory_mb} MB",
+        )
+    if run.signal == signal.SIGXFSZ or output_bytes >= limits.output_mb << 20:
+        return Verdict.OLE, f"output exceeds the limit of {limits.output_mb} MB"
+    if run.signal or run.exit_code:
+        if _ALLOCATION_FAILURE.search(stderr):
+            return (
+                Verdict.MLE,
+                f"an allocation failed: more memory asked for than the {limits.memory_mb} MB limit allows",
+            )
+        if run.peak_kb >= 0.9 * ml_kb:
+            return Verdict.MLE, f"crashed at the memory limit (peak {run.peak_kb / 1024:.1f} MB)"
+        if run.signal:
+            return Verdict.RE, f"killed by {signal.Signals(run.signal).name}"
+        return Verdict.RE, f"exit code {run.exit_code}"
+    return None, ""
+
+
+def is_borderline_tle(verdict: Verdict, run: RunResult, limits: Limits) -> bool:
+    """A TLE that may be noise: it ran to completion (or was busy when the wall limit hit) near the limit."""
+    return (
+        verdict == Verdict.TLE
+        and run.killed != "cpu"
+        and run.cpu_ms >= (1 - RERUN_MARGIN) * limits.time_ms
+        and run.cpu_ms <= (1 + RERUN_MARGIN) * limits.time_ms
+    )

@@ -1,0 +1,123 @@
+"""`cpbot judge` and `cpbot doctor` as a user runs them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from judge.model import JudgeReport, Limits, Problem, TestCase
+
+SUM = "a, b = map(int, input().split())\nprint(a + b)\n"
+
+
+@pytest.fixture
+def tests_dir(tmp_path: Path) -> Path:
+    d = tmp_path / "tests"
+    d.mkdir()
+    for name, inp, out in [
+        ("sample-1", "1 2\n", "3\n"),
+        ("sample-2", "2 2\n", "4\n"),
+        ("sample-10", "5 5\n", "10\n"),
+    ]:
+        (d / f"{name}.in").write_text(inp)
+        (d / f"{name}.out").write_text(out)
+    return d
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_judge_accepts_and_exits_zero(tmp_path, tests_dir, capsys):
+    code = main(["judge", str(write(tmp_path, "sol.py", SUM)), "--tests", str(tests_dir)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "AC 3/3 tests" in out
+    # natural order: sample-2 before sample-10
+    assert out.index("sample-2") < out.index("sample-10")
+
+
+def test_judge_json_is_a_judge_report_and_exit_is_non_zero_on_failure(tmp_path, tests_dir, capsys):
+    wrong = write(tmp_path, "sol.py", "a, b = map(int, input().split())\nprint(a * b)\n")
+    code = main(["judge", str(wrong), "--tests", str(tests_dir), "--json"])
+    report = JudgeReport.model_validate_json(capsys.readouterr().out)
+    assert code == 1
+    assert report.verdict == "WA"
+    assert [r.name for r in report.results] == ["sample-1", "sample-2", "sample-10"]
+    assert [r.verdict for r in report.results] == ["WA", "AC", "WA"]
+    assert report.results[0].diff is not None and report.results[0].diff.expected == "3"
+
+
+def test_judge_takes_samples_limits_and_checker_from_a_problem_file(tmp_path, capsys):
+    problem = Problem(
+        id="local:half",
+        limits=Limits(time_ms=1000, memory_mb=64),
+        samples=[TestCase(input="1\n", output="0.5\n")],
+        checker="float:1e-6",
+    )
+    pfile = write(tmp_path, "problem.json", problem.model_dump_json())
+    sol = write(tmp_path, "sol.py", "print(int(input()) / 2 + 1e-9)\n")
+    assert main(["judge", str(sol), "--problem", str(pfile), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["verdict"] == "AC"
+
+
+def test_tl_option_overrides_and_is_in_seconds(tmp_path, tests_dir, capsys):
+    spin = write(tmp_path, "sol.py", "while True: pass\n")
+    assert main(["judge", str(spin), "--tests", str(tests_dir), "--tl", "0.2", "-j", "2"]) == 1
+    assert "TLE" in capsys.readouterr().out
+
+
+def test_compile_error_prints_the_compiler_message(tmp_path, tests_dir, capsys):
+    bad = write(tmp_path, "sol.cpp", "int main() { return 0 }\n")
+    assert main(["judge", str(bad), "--tests", str(tests_dir)]) == 1
+    out = capsys.readouterr().out
+    assert "expected ';'" in out and "CE" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["judge", "{sol}"], "nothing to judge against"),
+        (["judge", "{sol}", "--tests", "{empty}"], "no tests in"),
+        (["judge", "{odd}", "--tests", "{tests}"], "cannot tell the language"),
+        (["judge", "{sol}", "--tests", "{tests}", "--lang", "cobol"], "unknown language"),
+        (["judge", "{sol}", "--problem", "{odd}"], "is not a cpbot problem file"),
+    ],
+)
+def test_user_errors_are_one_line_with_a_hint_and_exit_two(args, message, tmp_path, tests_dir, capsys):
+    paths = {
+        "sol": write(tmp_path, "sol.py", SUM),
+        "odd": write(tmp_path, "sol.xyz", "{}"),
+        "tests": tests_dir,
+        "empty": tmp_path / "empty",
+    }
+    paths["empty"].mkdir()
+    code = main([a.format(**paths) for a in args])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith("error: ") and message in err
+    assert "hint: " in err
+    assert "Traceback" not in err
+
+
+def test_verbose_flag_shows_the_traceback(tmp_path, capsys):
+    assert main(["-v", "judge", str(write(tmp_path, "sol.py", SUM))]) == 2
+    assert "Traceback" in capsys.readouterr().err
+
+
+def test_version(capsys):
+    assert main(["--version"]) == 0
+    assert "cpbot, version" in capsys.readouterr().out
+
+
+def test_doctor_prints_languages_and_isolation(capsys):
+    assert main(["doctor", "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["languages"]["cpp17"].startswith("g++")
+    assert info["isolation"]["network"] == "namespace"
+    assert info["isolation"]["filesystem"] == "read-only-except-workdir"

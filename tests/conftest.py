@@ -1,0 +1,34 @@
+"""Shared test setup: a private user dir per test, one compile cache and one sandbox per session."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+# The compile cache (precompiled headers take seconds to build) is shared across tests and runs;
+# its entries are keyed by content, so sharing cannot change a result.
+CACHE = Path(os.environ.get("CPBOT_TEST_CACHE", f"/tmp/cpbot-test-cache-{os.geteuid()}"))
+os.environ["CPBOT_CACHE_DIR"] = str(CACHE)
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("CPBOT_SHARED", REPO.parent / "shared"))
+
+
+@pytest.fixture(autouse=True)
+def private_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Config and data dirs of a fresh user for every test, so nothing leaks between tests or to $HOME."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
+    return home
+
+
+@pytest.fixture(scope="session")
+def sandbox():
+    from judge.sandbox import Sandbox
+
+    with Sandbox(2) as sb:
+        yield sb

@@ -1,0 +1,135 @@
+"""Hostile programs stay inside the sandbox: no network, no writes outside, no fork storm, no leftovers."""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+from pathlib import Path
+
+from judge.model import Limits, Solution, TestCase, Verdict
+from judge.runner import judge_solution
+
+ONE = [TestCase(input="", name="only")]
+LIMITS = Limits(time_ms=1000, memory_mb=128)
+
+
+def run(source: str, sandbox, lang: str = "python3", limits: Limits = LIMITS):
+    return judge_solution(Solution(language=lang, source=source), ONE, limits=limits, sandbox=sandbox)
+
+
+def processes_with(marker: str) -> list[int]:
+    found = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                cmdline = Path(entry.path, "cmdline").read_bytes()
+            except OSError:
+                continue
+            if marker.encode() in cmdline:
+                found.append(int(entry.name))
+    return found
+
+
+def test_program_cannot_connect_to_a_listener_on_loopback(sandbox):
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        listener.settimeout(0.5)
+        port = listener.getsockname()[1]
+        source = (
+            "import socket\n"
+            "try:\n"
+            f"    socket.create_connection(('127.0.0.1', {port}), timeout=2)\n"
+            "    print('connected')\n"
+            "except OSError as e:\n"
+            "    print('refused', e.errno)\n"
+        )
+        report = run(source, sandbox)
+        assert report.results[0].stdout.startswith("refused")
+        try:
+            conn, _ = listener.accept()
+            conn.close()
+            raise AssertionError("the sandboxed program reached the host's loopback")
+        except TimeoutError:
+            pass
+
+
+def test_program_cannot_write_outside_its_work_dir(sandbox, tmp_path: Path):
+    target = tmp_path / "escaped.txt"
+    os.chmod(tmp_path, 0o777)  # so only the sandbox, not file permissions, can stop it
+    source = (
+        "import os\n"
+        f"for path in [{str(target)!r}, '/tmp/cpbot-escape-test', '/var/tmp/cpbot-escape-test']:\n"
+        "    try:\n"
+        "        open(path, 'w').write('x')\n"
+        "        print('wrote', path)\n"
+        "    except OSError as e:\n"
+        "        print('blocked', e.strerror)\n"
+        "open('inside.txt', 'w').write('fine')\n"
+        "print('inside ok')\n"
+    )
+    report = run(source, sandbox)
+    out = report.results[0].stdout
+    assert "wrote" not in out
+    assert "inside ok" in out
+    assert not target.exists()
+    assert not Path("/tmp/cpbot-escape-test").exists()
+
+
+def test_fork_bomb_is_contained_and_leaves_nothing_behind(sandbox):
+    source = """#include <unistd.h>
+#include <stdio.h>
+int main() { int ok = 0, failed = 0;
+  for (int i = 0; i < 100000; i++) {
+    pid_t p = fork();
+    if (p == 0) { execl("/bin/sleep", "sleep", "77.5", (char*)0); _exit(0); }
+    if (p < 0) failed++; else ok++; if (failed > 50) break; }
+  printf("%d %d\\n", ok, failed); fflush(stdout); for (;;) pause(); }
+"""
+    started = time.monotonic()
+    report = run(source, sandbox, lang="cpp17", limits=Limits(time_ms=500, memory_mb=64))
+    assert time.monotonic() - started < 15
+    assert report.verdict == Verdict.TLE
+    spawned = int(report.results[0].stdout.split()[0])
+    assert spawned < 200, "the fork limit stopped the storm"
+    assert processes_with("77.5") == []
+
+
+def test_child_that_outlives_its_parent_is_killed(sandbox):
+    source = (
+        "import os\n"
+        "if os.fork() == 0:\n"
+        "    os.setsid()\n"
+        "    os.execv('/bin/sleep', ['sleep', '88.25'])\n"
+        "print('parent done')\n"
+    )
+    report = run(source, sandbox)
+    assert report.verdict == Verdict.AC
+    time.sleep(0.05)
+    assert processes_with("88.25") == []
+
+
+def test_program_that_closes_stdout_and_spins_is_tle(sandbox):
+    source = "import os\nos.close(1)\nwhile True:\n    pass\n"
+    started = time.monotonic()
+    report = run(source, sandbox, limits=Limits(time_ms=300, memory_mb=64))
+    assert report.verdict == Verdict.TLE
+    assert time.monotonic() - started < 5
+
+
+def test_program_cannot_see_cpbot_credentials(sandbox, private_user_dirs: Path):
+    from judge.paths import private_dirs
+    from judge.sandbox import Sandbox
+
+    config = private_dirs()[0]
+    config.mkdir(parents=True)
+    (config / "secret.txt").write_text("hunter2")
+    os.chmod(private_user_dirs, 0o755)
+    for d in (private_user_dirs / "config", config):
+        os.chmod(d, 0o755)
+    os.chmod(config / "secret.txt", 0o644)
+    source = f"import os\nprint(os.path.exists({str(config / 'secret.txt')!r}))\n"
+    with Sandbox(2) as fresh:  # hides the dirs that exist when it starts
+        report = run(source, fresh)
+    assert report.results[0].stdout.strip() == "False"

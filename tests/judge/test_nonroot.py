@@ -1,0 +1,90 @@
+"""The launcher isolates for a normal user too (user namespace instead of root's uid switch)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from judge.sandbox.build import launcher_path
+
+pytestmark = pytest.mark.skipif(
+    os.geteuid() != 0 or not shutil.which("setpriv"), reason="needs root to become a normal user"
+)
+
+# A stdlib-only client: the project's own packages may not be readable by the normal user.
+CLIENT = textwrap.dedent("""
+    import os, socket, subprocess, sys
+    launcher, workdir = sys.argv[1], sys.argv[2]
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    subprocess.Popen([launcher, "--workdir", workdir, "--sock", str(theirs.fileno())], pass_fds=(theirs.fileno(),))
+    theirs.close()
+    print(ours.recv(4096).decode(), flush=True)
+    def run(script):
+        out = os.open(os.path.join(workdir, "out"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        items = ["cwd=" + workdir, "cpu_ms=2000", "wall_ms=4000", "nproc=40", "env=PATH=/usr/bin:/bin",
+                 "arg=/bin/sh", "arg=-c", "arg=" + script]
+        payload = b"".join(i.encode() + b"\\0" for i in items)
+        socket.send_fds(ours, [payload], [os.open("/dev/null", os.O_RDONLY), out, out])
+        reply = ours.recv(4096).decode()
+        print(reply)
+        print(open(os.path.join(workdir, "out")).read(), flush=True)
+    for script in sys.argv[3:]:
+        run(script)
+""")
+
+
+@pytest.fixture
+def world_dir():
+    """A directory the normal user can reach (pytest's tmp_path sits under a root-only dir)."""
+    path = Path(tempfile.mkdtemp(prefix="cpbot-nonroot-"))
+    os.chmod(path, 0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def test_normal_user_gets_network_filesystem_and_fork_isolation(world_dir: Path):
+    tmp_path = world_dir
+    launcher = tmp_path / "launcher"
+    shutil.copy(launcher_path(), launcher)
+    workdir = tmp_path / "work"
+    workdir.mkdir()
+    os.chown(workdir, 65534, 65534)
+    outside = tmp_path / "outside"
+    outside.mkdir(mode=0o777)
+    os.chmod(outside, 0o777)
+    (tmp_path / "client.py").write_text(CLIENT)
+    scripts = [
+        f"touch {outside}/escaped && echo wrote || echo blocked; touch inside && echo inside-ok",
+        "i=0; while [ $i -lt 200 ]; do sleep 66.5 & i=$((i+1)); done; echo spawned",
+        "python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", 9), timeout=1)' 2>&1 | tail -1",
+    ]
+    proc = subprocess.run(
+        [
+            "setpriv",
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            "/usr/bin/python3",
+            str(tmp_path / "client.py"),
+            str(launcher),
+            str(workdir),
+            *scripts,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    out = proc.stdout
+    assert "ready network=namespace filesystem=read-only-except-workdir processes=pid-namespace user=self" in out
+    assert "blocked" in out and "inside-ok" in out
+    assert not (outside / "escaped").exists()
+    assert "spawned" not in out, "the fork limit stopped 200 background processes"
+    assert "Network is unreachable" in out
+    leftover = subprocess.run(["pgrep", "-f", "sleep 66.5"], capture_output=True, text=True).stdout
+    assert leftover == ""
