@@ -60,22 +60,23 @@ class _Judging:
     def run_test(self, test: PreparedTest) -> tuple[TestResult, RunResult]:
         if self.interactor is not None:
             return self._run_interactive(test)
-        # stdout and stderr go straight to the session's own dir: they outlive the slot (an external
-        # checker needs a slot of its own) and the slot stays empty, so giving it back costs nothing
-        kept_output = self.workdir / f"{test.index}.out"
-        err = self.workdir / f"{test.index}.err"
-        with self.sandbox.slot() as slot:
-            run = slot.run(
-                self.program.argv,
-                stdin=test.input_path,
-                stdout=kept_output,
-                stderr=err,
-                limits=self.limits_for_run,
-                cwd=slot.workdir,
-            )
-        stderr = _head(err)
-        size = kept_output.stat().st_size
-        verdict, message = classify(run, self.limits, stderr, size)
+        # stdout and stderr are memory files: cheaper than creating files, and they outlive the slot
+        # (an external checker needs a slot of its own), which stays empty and costs nothing to reset
+        out_fd = os.memfd_create("stdout", os.MFD_CLOEXEC)
+        err_fd = os.memfd_create("stderr", os.MFD_CLOEXEC)
+        try:
+            with self.sandbox.slot() as slot:
+                run = slot.run(
+                    self.program.argv, stdin=test.input_path, stdout=out_fd, stderr=err_fd, limits=self.limits_for_run
+                )
+            return self._result(test, run, out_fd, err_fd), run
+        finally:
+            os.close(out_fd)
+            os.close(err_fd)
+
+    def _result(self, test: PreparedTest, run: RunResult, out_fd: int, err_fd: int) -> TestResult:
+        stderr = os.pread(err_fd, EXCERPT_BYTES, 0).decode(errors="replace")
+        verdict, message = classify(run, self.limits, stderr, os.fstat(out_fd).st_size)
         result = TestResult(
             index=test.index,
             name=test.name,
@@ -86,19 +87,20 @@ class _Judging:
             exit_code=run.exit_code,
             signal=run.signal,
             checker_message=message,
-            stdout=_head(kept_output),
+            stdout=os.pread(out_fd, EXCERPT_BYTES, 0).decode(errors="replace"),
             stderr=stderr,
         )
         if verdict is None:
             if test.answer_path is None:
                 result.checker_message = "no expected output: ran without error"
             else:
-                check = self.checker.check(CheckInput(test.input_path, kept_output, test.answer_path))
+                output = Path(f"/proc/self/fd/{out_fd}")
+                check = self.checker.check(CheckInput(test.input_path, output, test.answer_path))
                 result.verdict = check.verdict
                 result.checker_message = check.message
                 result.diff = check.diff
                 result.points = check.points
-        return result, run
+        return result
 
     def _run_interactive(self, test: PreparedTest) -> tuple[TestResult, RunResult]:
         assert self.interactor is not None
@@ -129,11 +131,6 @@ class _Judging:
             ),
             ir.run,
         )
-
-
-def _head(path: Path) -> str:
-    with open(path, "rb") as f:
-        return f.read(EXCERPT_BYTES).decode(errors="replace")
 
 
 def prepare_tests(tests: list[TestCase], workdir: Path) -> list[PreparedTest]:
