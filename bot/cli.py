@@ -8,6 +8,9 @@ import traceback
 import click
 
 from bot.commands import doctor, judge_cmd
+from bot.commands.contests import contests
+from bot.commands.fetch import fetch
+from bot.commands.listen import listen
 from judge.errors import CpbotError
 
 __version__ = "0.1.0"
@@ -25,6 +28,9 @@ def cli(ctx: click.Context, verbose: bool) -> None:
 
 cli.add_command(judge_cmd.judge)
 cli.add_command(doctor.doctor)
+cli.add_command(fetch)
+cli.add_command(listen)
+cli.add_command(contests)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,59 @@
+"""`cpbot contests`: upcoming (or recent) contests on Codeforces and LeetCode."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+import click
+
+from bot.commands.fetch import open_client
+from judge.errors import CpbotError
+from scrapers.contests import SITES, recent_contests, upcoming_contests
+from scrapers.listing import Contest
+
+
+def format_contest(c: Contest) -> str:
+    """One terminal line: start (UTC), length, site, phase, name, URL."""
+    start = c.start.strftime("%Y-%m-%d %H:%M") if c.start else "????-??-?? ??:??"
+    hours, minutes = divmod(c.duration_s // 60, 60)
+    return f"{start} UTC  {hours}h{minutes:02d}  {c.site:<10}  {c.phase:<8}  {c.name}  {c.url}"
+
+
+@click.command("contests")
+@click.option("--site", type=click.Choice((*SITES, "all")), default="all", show_default=True)
+@click.option("--recent", is_flag=True, help="List contests that have ended instead.")
+@click.option("--limit", default=10, show_default=True, type=click.IntRange(1), help="How many, with --recent.")
+@click.option("--json", "as_json", is_flag=True, help="Print the contests as JSON.")
+@click.option(
+    "--cookies",
+    type=click.Path(dir_okay=False, path_type=Path),
+    envvar="CPBOT_COOKIES",
+    help="A Netscape cookies.txt exported from your browser (env CPBOT_COOKIES).",
+)
+def contests(site: str, recent: bool, limit: int, as_json: bool, cookies: Path | None) -> None:
+    """List upcoming contests (running ones included), soonest first."""
+    now = datetime.now(UTC)
+    sites = SITES if site == "all" else (site,)
+    found: list[Contest] = []
+    errors: list[CpbotError] = []
+    with open_client(cookies) as client:
+        for s in sites:
+            try:
+                found += recent_contests(s, client, now, limit) if recent else upcoming_contests(s, client, now)
+            except CpbotError as e:
+                if len(sites) == 1:
+                    raise
+                errors.append(e)
+                click.echo(f"warning: {s}: {e.message}", err=True)
+    if errors and not found and len(errors) == len(sites):
+        raise errors[0]
+    found.sort(key=lambda c: c.start or now, reverse=recent)
+    if as_json:
+        click.echo(json.dumps([json.loads(c.model_dump_json()) for c in found], indent=2, ensure_ascii=False))
+        return
+    if not found:
+        click.echo("no contests found")
+    for c in found:
+        click.echo(format_contest(c))

@@ -1,0 +1,59 @@
+"""`cpbot listen`: receive problems from the Competitive Companion browser extension."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import click
+
+from bot.commands.fetch import describe, problem_dirname, save_problem
+from scrapers.companion_server import DEFAULT_PORT, CompanionServer, Received
+
+
+@click.command("listen")
+@click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(1, 65535))
+@click.option(
+    "-o",
+    "--output",
+    "out_dir",
+    default=Path("."),
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Where each problem's folder is written.",
+)
+@click.option("--batches", default=0, type=click.IntRange(0), help="Stop after this many complete batches.")
+@click.option("--json", "as_json", is_flag=True, help="Print each received Problem as JSON (one per line).")
+def listen(port: int, out_dir: Path, batches: int, as_json: bool) -> None:
+    """Save the problems Competitive Companion sends from your browser.
+
+    Add the port to the extension's custom ports (10043 is one of its defaults). Each problem is
+    written like `cpbot fetch` writes it; a contest arrives as one batch. Listens on 127.0.0.1 only.
+    """
+    lock = threading.Lock()
+    done = {"batches": 0}
+
+    def on_problem(got: Received) -> None:
+        directory = out_dir / problem_dirname(got.problem)
+        save_problem(got.problem, directory)
+        with lock:
+            if as_json:
+                click.echo(got.problem.model_dump_json())
+            else:
+                click.echo(f"{describe(got.problem)} -> {directory} [{got.batch_received}/{got.batch_size}]")
+            if got.batch_complete:
+                done["batches"] += 1
+                if batches and done["batches"] >= batches:
+                    server.shutdown()
+
+    def on_error(error: Exception) -> None:
+        click.echo(f"error: {error}", err=True)
+
+    server = CompanionServer(on_problem, on_error, port=port)
+    if not as_json:
+        click.echo(f"listening on http://127.0.0.1:{server.port} for Competitive Companion (Ctrl-C stops)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        click.echo("stopped", err=True)
+    finally:
+        server.close()

@@ -1,0 +1,164 @@
+"""The one HTTP layer of the scrapers (httpx): polite, patient, and honest about blocks.
+
+Every request carries a User-Agent naming cpbot, waits for its site's rate limit, retries 429 and
+5xx answers with exponential backoff (honouring `Retry-After`), and times out. A Cloudflare or
+captcha page raises `BlockedError` with a hint on what the user can do. Cookies come from a jar,
+e.g. one loaded from a browser's cookies.txt by `scrapers.cookies`.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import logging
+import random
+import time
+from collections.abc import Callable
+from http.cookiejar import CookieJar
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+from judge.errors import ConfigError, FetchError
+from scrapers.blocking import block_reason, blocked_error
+from scrapers.ratelimit import RateLimiter
+
+USER_AGENT = "cpbot/0.1 (competitive-programming assistant; rate-limited, read-only)"
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+_log = logging.getLogger("cpbot.http")
+
+
+class HttpClient:
+    """A small wrapper over `httpx.Client` that every site module uses."""
+
+    def __init__(
+        self,
+        *,
+        cookies: CookieJar | None = None,
+        user_agent: str = USER_AGENT,
+        timeout_s: float = 20.0,
+        max_retries: int = 3,
+        backoff_s: float = 1.0,
+        max_backoff_s: float = 60.0,
+        max_wait_s: float = 300.0,
+        jitter: float = 0.1,
+        limiter: RateLimiter | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        wall_clock: Callable[[], float] = time.time,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self.limiter = limiter or RateLimiter(sleep=sleep)
+        self.max_retries = max_retries
+        self.backoff_s = backoff_s
+        self.max_backoff_s = max_backoff_s
+        self.max_wait_s = max_wait_s
+        self.jitter = jitter
+        self.sleep = sleep
+        self._wall_clock = wall_clock
+        self._random = random.Random()
+        self._client = httpx.Client(
+            headers={"User-Agent": user_agent, "Accept-Language": "en"},
+            cookies=cookies,
+            timeout=httpx.Timeout(timeout_s, connect=min(10.0, timeout_s)),
+            follow_redirects=True,
+            transport=transport,
+        )
+
+    def __enter__(self) -> HttpClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the connection pool."""
+        self._client.close()
+
+    def cookie(self, name: str, domain_suffix: str) -> str | None:
+        """The value of cookie `name` set for a domain ending in `domain_suffix`, if any."""
+        for c in self._client.cookies.jar:
+            if c.name == name and c.domain.lstrip(".").endswith(domain_suffix):
+                return c.value
+        return None
+
+    def get(self, url: str, *, accept: tuple[int, ...] = (), **kwargs: Any) -> httpx.Response:
+        """GET with rate limit, retries and block detection (see `request`)."""
+        return self.request("GET", url, accept=accept, **kwargs)
+
+    def post(self, url: str, *, accept: tuple[int, ...] = (), **kwargs: Any) -> httpx.Response:
+        """POST with rate limit, retries and block detection (see `request`)."""
+        return self.request("POST", url, accept=accept, **kwargs)
+
+    def request(self, method: str, url: str, *, accept: tuple[int, ...] = (), **kwargs: Any) -> httpx.Response:
+        """Send a request and return a successful response (or one whose status is in `accept`).
+
+        Raises `BlockedError` for challenge pages and `FetchError` when retries run out or the
+        site refuses; never returns an error page as if it were content.
+        """
+        host = urlsplit(url).hostname or ""
+        if not host:
+            raise ConfigError(f"not a URL: {url}", hint="give a full http(s):// address")
+        for attempt in range(self.max_retries + 1):
+            self.limiter.wait(host)
+            try:
+                response = self._client.request(method, url, **kwargs)
+            except (httpx.UnsupportedProtocol, httpx.TooManyRedirects) as e:
+                raise FetchError(f"cannot fetch {url}: {e}") from e
+            except httpx.TransportError as e:
+                _log.info("network: %s %s failed: %s", method, url, e)
+                if attempt == self.max_retries:
+                    raise FetchError(
+                        f"could not reach {host} for {url} after {attempt + 1} attempts: {e}",
+                        hint="check the network connection (or a proxy) and try again",
+                    ) from e
+                self.sleep(self._backoff(attempt))
+                continue
+            _log.info("network: %s %s -> %s", method, url, response.status_code)
+            reason = block_reason(response.status_code, response.headers, response.content)
+            if reason:
+                raise blocked_error(url, reason)
+            status = response.status_code
+            if status in RETRY_STATUSES and status not in accept and attempt < self.max_retries:
+                delay = self._retry_after(response)
+                if delay is None:
+                    delay = self._backoff(attempt)
+                if delay > self.max_wait_s:
+                    raise FetchError(
+                        f"{host} answered HTTP {status} for {url} and asks to wait {delay:.0f} s",
+                        hint="try again later",
+                    )
+                self.sleep(delay)
+                continue
+            if response.is_success or status in accept:
+                return response
+            raise _status_error(url, status, attempt + 1)
+        raise AssertionError("unreachable: the loop returns or raises")  # pragma: no cover
+
+    def _backoff(self, attempt: int) -> float:
+        delay = min(self.max_backoff_s, self.backoff_s * 2**attempt)
+        return delay * (1 + self.jitter * self._random.random())
+
+    def _retry_after(self, response: httpx.Response) -> float | None:
+        value = response.headers.get("retry-after", "").strip()
+        if not value:
+            return None
+        if value.isdigit():
+            return float(value)
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError):
+            return None
+        return max(0.0, when.timestamp() - self._wall_clock())
+
+
+def _status_error(url: str, status: int, attempts: int) -> FetchError:
+    if status in RETRY_STATUSES:
+        return FetchError(f"{url} still answered HTTP {status} after {attempts} attempts", hint="try again later")
+    if status in (401, 403):
+        return FetchError(
+            f"{url} refused access (HTTP {status})",
+            hint="the site may want a logged-in session: pass your browser's cookies with --cookies cookies.txt",
+        )
+    if status == 404:
+        return FetchError(f"{url} does not exist (HTTP 404)", hint="check the URL")
+    return FetchError(f"{url} answered HTTP {status}")

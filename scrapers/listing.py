@@ -1,0 +1,64 @@
+"""Contest listings: what a contest is and which problems it has, for both sites."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from pydantic import BaseModel, ConfigDict
+
+from judge.errors import ParseError
+
+SCHEMA_VERSION = 1
+
+
+class Contest(BaseModel):
+    """One contest as a site lists it. `phase` uses Codeforces' words for both sites."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: int = SCHEMA_VERSION
+    site: str
+    id: str
+    name: str
+    phase: str  # BEFORE | CODING | PENDING_SYSTEM_TEST | SYSTEM_TEST | FINISHED
+    start: datetime | None = None  # UTC
+    duration_s: int = 0
+    url: str
+    kind: str | None = None  # Codeforces: CF | IOI | ICPC; LeetCode: weekly | biweekly | ...
+
+
+class ContestProblem(BaseModel):
+    """One problem of a contest's problem list (no statement: fetch `url` for that)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    site: str
+    contest_id: str
+    problem_id: str
+    index: str | None = None
+    name: str
+    url: str
+    points: float | None = None
+    rating: int | None = None
+    tags: list[str] = []
+
+
+def utc_from_seconds(value: object, what: str) -> datetime | None:
+    """A UTC time from Unix seconds; None when absent, `ParseError` when it is not a usable number."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ParseError(f"cannot parse {what}: the start time is not a number")
+    try:
+        return datetime.fromtimestamp(value, UTC)
+    except (OverflowError, OSError, ValueError) as e:
+        raise ParseError(f"cannot parse {what}: the start time {value} is out of range") from e
+
+
+def phase_at(start: datetime | None, duration_s: int, now: datetime) -> str:
+    """The phase of a contest from its schedule (for sites that do not say it themselves)."""
+    if start is None or now < start:
+        return "BEFORE"
+    if (now - start).total_seconds() < duration_s:
+        return "CODING"
+    return "FINISHED"
