@@ -15,6 +15,7 @@ from judge.sandbox import RunLimits, RunResult, Sandbox
 from judge.verdicts import classify, run_limits
 
 INTERACTOR_EXTRA_MS = 2000
+UNEXPECTED_EOF = 8  # testlib's exit code when a stream ends too early
 
 
 @dataclass
@@ -80,9 +81,11 @@ def run_interactive(
 
     check = verdict_from_exit(int_run, feedback, who="interactor")
     verdict, message = classify(sol_run, limits, stderr, 0)
-    # A solution that crashed after the interactor had already rejected it (SIGPIPE on writing, or
-    # end of input on reading) crashed because of that rejection: the interactor's verdict stands.
-    interactor_first = int_run.wall_ms <= sol_run.wall_ms or sol_run.signal == signal.SIGPIPE
-    if verdict == Verdict.RE and check.verdict in (Verdict.WA, Verdict.PE) and interactor_first:
+    # testlib's exit 8 (unexpected end of file) means the solution stopped talking: its own failure
+    # comes first. Any other rejection is the interactor ending the dialogue, and a solution that then
+    # exits non-zero (end of input) or dies writing to it (SIGPIPE) failed because of that.
+    stopped_talking = int_run.exit_code == UNEXPECTED_EOF
+    consequence = sol_run.signal in (None, signal.SIGPIPE)
+    if verdict == Verdict.RE and check.verdict in (Verdict.WA, Verdict.PE) and consequence and not stopped_talking:
         verdict, message = None, ""
     return InteractiveRun(sol_run, verdict, message, check, stderr, transcript)
