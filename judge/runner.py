@@ -13,10 +13,10 @@ from pathlib import Path
 from judge.build import build_program_file, build_solution
 from judge.checkers import Checker, CheckInput, make_checker
 from judge.checkers.text import excerpt
-from judge.errors import JudgeError
+from judge.errors import ConfigError, JudgeError
 from judge.interactive import run_interactive
 from judge.languages import Program
-from judge.model import JudgeReport, Limits, Solution, TestCase, TestResult, Verdict, worst
+from judge.model import JudgeReport, Limits, Problem, Solution, TestCase, TestResult, Verdict, worst
 from judge.sandbox import RunResult, Sandbox, default_sandbox
 from judge.verdicts import classify, is_borderline_tle, run_limits
 
@@ -255,3 +255,53 @@ def judge_solution(
         )
     report.compile_log = build.log
     return report
+
+
+def judge_problem(
+    solution: Solution,
+    problem: Problem,
+    tests: list[TestCase] | None = None,
+    *,
+    checker: str | Checker | None = None,
+    interactor: Path | Program | None = None,
+    sandbox: Sandbox | None = None,
+    jobs: int | None = None,
+    stop_on_failure: bool = False,
+) -> JudgeReport:
+    """Judge a solution to a problem (its samples unless `tests` are given), whatever its kind.
+
+    Function problems (LeetCode) are wrapped in the harness's driver and compared the way LeetCode
+    compares; stdio and interactive problems are judged as they are.
+    """
+    tests = problem.samples if tests is None else tests
+    if problem.kind == "function":
+        from judge.harness import build_program, checker_for
+
+        if problem.signature is None:
+            raise ConfigError(
+                f"{problem.id} is a function problem without a signature",
+                hint="fetch it again, or add the signature to problem.json",
+            )
+        try:
+            wrapped = build_program(solution, problem.signature)
+        except JudgeError as e:
+            return JudgeReport(verdict=Verdict.IE, total=len(tests), language=solution.language, reason=e.message)
+        return judge_solution(
+            wrapped,
+            tests,
+            limits=problem.limits,
+            checker=checker or checker_for(problem),
+            sandbox=sandbox,
+            jobs=jobs,
+            stop_on_failure=stop_on_failure,
+        )
+    return judge_solution(
+        solution,
+        tests,
+        limits=problem.limits,
+        checker=checker or problem.checker,
+        interactor=interactor,
+        sandbox=sandbox,
+        jobs=jobs,
+        stop_on_failure=stop_on_failure,
+    )

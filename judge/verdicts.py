@@ -15,6 +15,9 @@ from judge.sandbox import RunLimits, RunResult
 RERUN_MARGIN = 0.15
 WALL_FACTOR = 3
 NPROC = 128
+# What the LeetCode harness's driver prints (exit code 3) when a test's own text is malformed:
+# a fault in the test, not in the solution.
+HARNESS_BAD_INPUT = "cpbot-harness: bad input"
 _ALLOCATION_FAILURE = re.compile(r"std::bad_alloc|MemoryError|Cannot allocate memory|out of memory", re.I)
 
 
@@ -57,6 +60,9 @@ def classify(run: RunResult, limits: Limits, stderr: str, output_bytes: int) -> 
     if run.signal == signal.SIGXFSZ or output_bytes >= limits.output_mb << 20:
         return Verdict.OLE, f"output exceeds the limit of {limits.output_mb} MB"
     if run.signal or run.exit_code:
+        if run.exit_code == 3 and HARNESS_BAD_INPUT in stderr:
+            line = next(x for x in stderr.splitlines() if HARNESS_BAD_INPUT in x)
+            return Verdict.IE, f"the test input is malformed: {line.strip()}"
         if _ALLOCATION_FAILURE.search(stderr):
             return (
                 Verdict.MLE,

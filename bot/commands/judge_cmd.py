@@ -11,7 +11,7 @@ from bot.render import print_report
 from judge.errors import ConfigError
 from judge.languages import get_language, language_for
 from judge.model import Limits, Problem, Solution, Verdict
-from judge.runner import judge_solution
+from judge.runner import judge_problem, judge_solution
 from judge.testdir import load_tests_dir, read_text_exact
 
 
@@ -78,14 +78,14 @@ def judge(
     if problem and problem.kind == "interactive" and interactor is None:
         raise ConfigError("this problem is interactive", hint="pass --interactor PATH (a testlib interactor)")
     language = get_language(lang or language_for(solution)).name
-    report = judge_solution(
-        Solution(language=language, source=read_text_exact(solution)),  # type: ignore[arg-type]
-        tests,
-        limits=limits,
-        checker=checker or (problem.checker if problem else "tokens"),
-        interactor=interactor,
-        jobs=jobs,
-    )
+    code = Solution(language=language, source=read_text_exact(solution))  # type: ignore[arg-type]
+    if problem is not None:
+        problem = problem.model_copy(update={"limits": limits})
+        report = judge_problem(code, problem, tests, checker=checker, interactor=interactor, jobs=jobs)
+    else:
+        report = judge_solution(
+            code, tests, limits=limits, checker=checker or "tokens", interactor=interactor, jobs=jobs
+        )
     if as_json:
         click.echo(report.model_dump_json(indent=2))
     else:

@@ -1,0 +1,37 @@
+"""Loading the harness's code templates (text files in `templates/harness/`, never imported)."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+
+from judge.errors import JudgeError
+
+_MARKER = re.compile(r"@@([A-Z_]+)@@")
+_QUOTED_MARKER = re.compile(r"(['\"])@@([A-Z_]+)@@\1")
+
+
+@cache
+def template(name: str) -> str:
+    """The text of `templates/harness/<name>`."""
+    try:
+        return resources.files("templates").joinpath("harness", name).read_text(encoding="utf-8")
+    except (FileNotFoundError, ModuleNotFoundError) as e:
+        raise JudgeError(
+            f"harness template {name} is missing", hint="reinstall cpbot; templates/harness/ ships with it"
+        ) from e
+
+
+def fill(text: str, *, quoted: bool = False, **parts: str) -> str:
+    """Replace each `@@NAME@@` marker (with `quoted`, each `"@@NAME@@"` string literal) by its part.
+
+    Every part's marker must occur exactly once and every marker must have a part. The text is
+    scanned once, so a part that happens to contain a marker is left alone.
+    """
+    pattern = _QUOTED_MARKER if quoted else _MARKER
+    found = [m.group(m.lastindex or 1).lower() for m in pattern.finditer(text)]
+    expected = sorted(parts)
+    if sorted(found) != expected:
+        raise JudgeError(f"harness template markers {sorted(found)} do not match the parts {expected}")
+    return pattern.sub(lambda m: parts[m.group(m.lastindex or 1).lower()], text)

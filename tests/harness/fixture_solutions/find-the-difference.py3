@@ -1,0 +1,3 @@
+class Solution:
+    def findTheDifference(self, s: str, t: str) -> str:
+        return chr(reduce(xor, map(ord, s + t), 0))

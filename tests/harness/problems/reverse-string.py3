@@ -1,0 +1,3 @@
+class Solution:
+    def reverseString(self, s: List[str]) -> None:
+        s.reverse()
