@@ -11,6 +11,8 @@ from bot.commands import doctor, judge_cmd
 from bot.commands.contests import contests
 from bot.commands.fetch import fetch
 from bot.commands.listen import listen
+from bot.commands.profile_cmd import profile
+from bot.commands.stress_cmd import stress
 from judge.errors import CpbotError
 
 __version__ = "0.1.0"
@@ -31,6 +33,8 @@ cli.add_command(doctor.doctor)
 cli.add_command(fetch)
 cli.add_command(listen)
 cli.add_command(contests)
+cli.add_command(profile)
+cli.add_command(stress)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -190,3 +190,25 @@ class ProfileReport(Model):
     predicted_kb_at_max: int | None = None
     efficient: bool | None = None
     reason: str = ""
+
+
+class StressFailure(Model):
+    """The smallest input found on which the solution and the brute force disagree (or the solution fails)."""
+
+    size: int
+    seed: int
+    input: str
+    expected: str  # the brute force's output
+    got: str  # the solution's output
+    verdict: Verdict
+    message: str = ""
+
+
+class StressReport(Model):
+    schema_version: int = SCHEMA_VERSION
+    status: Literal["found", "clean"]
+    runs: int = 0
+    seconds: float = 0.0
+    failure: StressFailure | None = None
+    first_failure_size: int | None = None  # where it was first seen, before shrinking
+    reason: str = ""

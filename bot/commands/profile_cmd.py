@@ -1,0 +1,56 @@
+"""`cpbot profile`: measure a solution on generated inputs of growing size and fit its complexity."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from bot.render import print_profile
+from judge.build import build_program_file
+from judge.model import Limits
+from judge.profile import profile_program
+from judge.sandbox import default_sandbox
+
+
+@click.command()
+@click.argument("solution", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--gen",
+    "generator",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Generator run as `GEN N SEED` (C++ or Python, by extension).",
+)
+@click.option(
+    "--max-n",
+    type=click.IntRange(min=2),
+    default=200_000,
+    show_default=True,
+    help="The problem's maximum n: sizes double up to it and the fit is extrapolated to it.",
+)
+@click.option(
+    "--tl",
+    type=click.FloatRange(min=0, min_open=True),
+    default=2.0,
+    show_default=True,
+    help="Time limit in seconds: sizes stop after a run passes it.",
+)
+@click.option("--ml", type=click.IntRange(min=1), default=256, show_default=True, help="Memory limit in MB.")
+@click.option("--repeats", type=click.IntRange(min=1), default=3, show_default=True, help="Runs per size (min kept).")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the ProfileReport as JSON.")
+def profile(
+    solution: Path, generator: Path, max_n: int, tl: float, ml: int, repeats: int, seed: int, as_json: bool
+) -> int:
+    """Profile SOLUTION; exits 0 when it is predicted to fit the limits at --max-n."""
+    sandbox = default_sandbox()
+    program = build_program_file(solution, sandbox, role="solution")
+    gen = build_program_file(generator, sandbox, role="generator")
+    limits = Limits(time_ms=round(tl * 1000), memory_mb=ml)
+    report = profile_program(program, gen, max_n=max_n, limits=limits, sandbox=sandbox, repeats=repeats, seed=seed)
+    if as_json:
+        click.echo(report.model_dump_json(indent=2))
+    else:
+        print_profile(report)
+    return 0 if report.efficient else 1

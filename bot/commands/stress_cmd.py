@@ -1,0 +1,70 @@
+"""`cpbot stress`: a solution against a brute force on small generated inputs until they disagree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from bot.render import print_stress
+from judge.build import build_program_file
+from judge.checkers import make_checker
+from judge.model import Limits
+from judge.sandbox import default_sandbox
+from judge.stress import stress_programs
+
+_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+
+
+@click.command()
+@click.argument("solution", type=_FILE)
+@click.option("--brute", required=True, type=_FILE, help="A slow but surely right solution.")
+@click.option("--gen", "generator", required=True, type=_FILE, help="Generator run as `GEN N SEED`.")
+@click.option("--budget", type=click.IntRange(min=1), default=2000, show_default=True, help="Most runs to try.")
+@click.option(
+    "--seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=20.0,
+    show_default=True,
+    help="Most time to spend searching.",
+)
+@click.option("--max-size", type=click.IntRange(min=1), default=10, show_default=True, help="Largest n tried.")
+@click.option("--seed", type=int, default=1, show_default=True, help="First seed; the same seed, the same run.")
+@click.option("--checker", default="tokens", show_default=True, help="tokens, exact, lines, float:EPS or a path.")
+@click.option("--tl", type=click.FloatRange(min=0, min_open=True), default=2.0, show_default=True)
+@click.option("--ml", type=click.IntRange(min=1), default=256, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the StressReport as JSON.")
+def stress(
+    solution: Path,
+    brute: Path,
+    generator: Path,
+    budget: int,
+    seconds: float,
+    max_size: int,
+    seed: int,
+    checker: str,
+    tl: float,
+    ml: int,
+    as_json: bool,
+) -> int:
+    """Stress SOLUTION against BRUTE; exits 1 with the smallest failing input when they disagree."""
+    sandbox = default_sandbox()
+    programs = [
+        build_program_file(p, sandbox, role=r)
+        for p, r in ((solution, "solution"), (brute, "brute force"), (generator, "generator"))
+    ]
+    report = stress_programs(
+        *programs,
+        checker=make_checker(checker, sandbox),
+        limits=Limits(time_ms=round(tl * 1000), memory_mb=ml),
+        sandbox=sandbox,
+        max_runs=budget,
+        max_seconds=seconds,
+        max_size=max_size,
+        seed=seed,
+    )
+    if as_json:
+        click.echo(report.model_dump_json(indent=2))
+    else:
+        print_stress(report)
+    return 0 if report.status == "clean" else 1

@@ -1,0 +1,48 @@
+"""Input generators: a program run as `GENERATOR N SEED` that prints one valid input of size N."""
+
+from __future__ import annotations
+
+from judge.errors import CpbotError
+from judge.execute import execute
+from judge.languages import Program
+from judge.model import Limits
+from judge.sandbox import RunLimits, Sandbox
+
+GENERATOR_TIME_MS = 10_000
+GENERATOR_LIMITS = Limits(time_ms=GENERATOR_TIME_MS, memory_mb=1024, output_mb=256)
+
+
+class GeneratorError(CpbotError):
+    """The generator failed: names the size and seed, so the user can reproduce it."""
+
+
+def generate(generator: Program, n: int, seed: int, sandbox: Sandbox, time_ms: int = GENERATOR_TIME_MS) -> bytes:
+    """One input of size `n`; a crash, silence or a hang is a `GeneratorError`, never an input."""
+    limits = RunLimits(cpu_ms=time_ms, wall_ms=2 * time_ms, address_space_kb=2 << 20, output_bytes=256 << 20)
+    ex = execute(
+        generator, b"", sandbox, limits=GENERATOR_LIMITS, args=[str(n), str(seed)], run_limits_override=limits
+    )
+    where = f"generator failed for n={n}, seed={seed}"
+    hint = "run it by hand as `GENERATOR N SEED`; it must print one input and exit 0"
+    if ex.run.killed:
+        raise GeneratorError(f"{where}: it did not finish within {time_ms / 1000:g} s", hint=hint)
+    if ex.run.status != "exited" or ex.run.exit_code:
+        why = ex.message or ex.run.status
+        tail = ex.stderr.strip().splitlines()[-1:] or [""]
+        raise GeneratorError(f"{where}: {why} {tail[0]}".rstrip(), hint=hint)
+    if not ex.stdout.strip():
+        raise GeneratorError(f"{where}: it printed nothing", hint=hint)
+    return ex.stdout
+
+
+def check_uses_n(
+    generator: Program, small: int, large: int, seed: int, sandbox: Sandbox, time_ms: int = GENERATOR_TIME_MS
+) -> None:
+    """A generator whose output does not change with N would make every size the same test."""
+    if small == large:
+        return
+    if generate(generator, small, seed, sandbox, time_ms) == generate(generator, large, seed, sandbox, time_ms):
+        raise GeneratorError(
+            f"generator ignores N: n={small} and n={large} (seed {seed}) give the same input",
+            hint="the generator must read N from argv[1] and print an input of that size",
+        )

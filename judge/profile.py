@@ -1,0 +1,184 @@
+"""The complexity profiler: run a solution on generated inputs of growing size, fit, extrapolate.
+
+Sizes double up to the problem's maximum (8-10 of them) or until a run passes the time limit; each
+size runs a few times and keeps the minimum CPU time (noise only adds) and the peak memory. The cost of
+starting the program (measured at n = 1) is subtracted and only points clearly above it are fitted
+(see judge/complexity.py). The fitted curve is extrapolated to the maximum n and compared with the
+limits: that verdict matters more to a contest bot than the class label.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import math
+from collections.abc import Callable
+
+from judge.complexity import choose
+from judge.execute import execute
+from judge.generator import GENERATOR_TIME_MS, GeneratorError, generate
+from judge.languages import Program
+from judge.model import Limits, ProfilePoint, ProfileReport, Verdict
+from judge.sandbox import Sandbox
+
+MIN_MS_ABOVE_BASELINE = 5.0
+MIN_KB_ABOVE_BASELINE = 2048
+MIN_POINTS = 5
+REFINE_ROUNDS = 2
+Progress = Callable[[ProfilePoint], None]
+
+
+def size_schedule(max_n: int, count: int = 10) -> list[int]:
+    """Doubling sizes ending at max_n (small maxima get evenly spaced sizes instead)."""
+    if max_n <= 64:
+        step = max(1, max_n // count)
+        sizes = list(range(max(2, max_n - step * (count - 1)), max_n + 1, step))
+    else:
+        sizes = [max(2, round(max_n / 2**k)) for k in range(count - 1, -1, -1)]
+    sizes = sorted(set(sizes) | {max_n})
+    return [n for n in sizes if n >= 2] or [max_n]
+
+
+def _status(verdict: Verdict | None) -> str:
+    return {None: "ok", Verdict.TLE: "tle", Verdict.MLE: "mle"}.get(verdict, "crash")
+
+
+class _Profiler:
+    def __init__(
+        self,
+        program: Program,
+        generator: Program,
+        limits: Limits,
+        sandbox: Sandbox,
+        seed: int,
+        repeats: int,
+        progress: Progress | None,
+        generator_time_ms: int,
+    ) -> None:
+        self.generator_time_ms = generator_time_ms
+        self.program, self.generator, self.limits = program, generator, limits
+        self.sandbox, self.seed, self.repeats, self.progress = sandbox, seed, repeats, progress
+        self.sizes_by_input: dict[bytes, int] = {}
+
+    def measure(self, n: int) -> ProfilePoint:
+        data = generate(self.generator, n, self.seed, self.sandbox, self.generator_time_ms)
+        digest = hashlib.sha256(data).digest()
+        if digest in self.sizes_by_input:
+            raise GeneratorError(
+                f"generator ignores N: n={self.sizes_by_input[digest]} and n={n} "
+                f"(seed {self.seed}) give the same input",
+                hint="the generator must read N from argv[1] and print an input of that size",
+            )
+        self.sizes_by_input[digest] = n
+        cpu, peak, status = math.inf, 0, "ok"
+        for _ in range(self.repeats):
+            ex = execute(self.program, data, self.sandbox, limits=self.limits)
+            cpu, peak = min(cpu, ex.run.cpu_ms), max(peak, ex.run.peak_kb)
+            status = _status(ex.verdict)
+            if status != "ok":  # a failing run is not repeated: it says what it has to say
+                break
+        point = ProfilePoint(size=n, cpu_ms=round(cpu, 3), peak_kb=peak, status=status)  # type: ignore[arg-type]
+        if self.progress:
+            self.progress(point)
+        return point
+
+
+def profile_program(
+    program: Program,
+    generator: Program,
+    *,
+    max_n: int,
+    limits: Limits,
+    sandbox: Sandbox,
+    sizes: list[int] | None = None,
+    repeats: int = 3,
+    seed: int = 1,
+    progress: Progress | None = None,
+    generator_time_ms: int = GENERATOR_TIME_MS,
+) -> ProfileReport:
+    """Profile a built program; a crash or a TLE at some size is a marked point, not an abort."""
+    schedule = sizes or size_schedule(max_n)
+    prof = _Profiler(program, generator, limits, sandbox, seed, repeats, progress, generator_time_ms)
+    baseline = prof.measure(1)
+    points: list[ProfilePoint] = []
+    for n in schedule:
+        point = prof.measure(n)
+        points.append(point)
+        if point.status == "tle":
+            break
+    for _ in range(REFINE_ROUNDS):
+        if len(_usable(points, baseline)) >= MIN_POINTS:
+            break
+        points = _refine(points, baseline, prof)
+    return _report(points, _usable(points, baseline), baseline, max_n, limits)
+
+
+def _usable(points: list[ProfilePoint], baseline: ProfilePoint) -> list[ProfilePoint]:
+    """Points that ran fine and clearly above the start-up cost: the ones growth can be read from."""
+    return [p for p in points if p.status == "ok" and p.cpu_ms - baseline.cpu_ms >= MIN_MS_ABOVE_BASELINE]
+
+
+def _refine(points: list[ProfilePoint], baseline: ProfilePoint, prof: _Profiler) -> list[ProfilePoint]:
+    """Add geometric midpoints where the cost visibly grows (up to the first TLE)."""
+    done = {p.size for p in points}
+    added = []
+    for lo, hi in itertools.pairwise(points):
+        if hi.status == "ok" and hi.cpu_ms - baseline.cpu_ms < MIN_MS_ABOVE_BASELINE / 4:
+            continue
+        mid = round(math.sqrt(lo.size * hi.size))
+        if mid not in done and lo.size < mid < hi.size:
+            point = prof.measure(mid)
+            added.append(point)
+            done.add(mid)
+        if hi.status != "ok":
+            break
+    return sorted(points + added, key=lambda p: p.size)
+
+
+def _report(
+    points: list[ProfilePoint], usable: list[ProfilePoint], baseline: ProfilePoint, max_n: int, limits: Limits
+) -> ProfileReport:
+    report = ProfileReport(points=[baseline, *points])
+    failures = [p for p in points if p.status != "ok" and p.size <= max_n]
+    measured_max = max((p.cpu_ms for p in points if p.status == "ok"), default=baseline.cpu_ms)
+    if len(usable) >= 3:
+        fit = choose([p.size for p in usable], [p.cpu_ms - baseline.cpu_ms for p in usable])
+        report.complexity = fit.best.name  # type: ignore[assignment]
+        report.ambiguous = fit.ambiguous
+        report.slope = None if fit.slope is None else round(fit.slope, 3)
+        report.r2 = None if fit.r2 is None else round(fit.r2, 4)
+        report.predicted_ms_at_max = round(baseline.cpu_ms + fit.best.predict(max_n), 1)
+    else:
+        # no growth measurable above start-up: constant (or logarithmic: timing cannot tell them apart)
+        report.complexity = "O(1)"
+        report.ambiguous = True
+        report.predicted_ms_at_max = round(measured_max, 1)
+    report.predicted_kb_at_max = _memory_at(points, baseline, max_n)
+    reasons = []
+    if failures:
+        first = failures[0]
+        reasons.append(f"{first.status.upper()} at n={first.size} ({first.cpu_ms:.0f} ms)")
+    fits_time = report.predicted_ms_at_max is not None and report.predicted_ms_at_max <= limits.time_ms
+    fits_memory = report.predicted_kb_at_max <= limits.memory_mb * 1024
+    report.efficient = not failures and fits_time and fits_memory
+    reasons.append(
+        f"{report.complexity}{' (ambiguous)' if report.ambiguous else ''}: about {report.predicted_ms_at_max:.0f} ms "
+        f"at n={max_n} against a limit of {limits.time_ms} ms"
+    )
+    reasons.append(f"memory about {report.predicted_kb_at_max / 1024:.0f} MB against {limits.memory_mb} MB")
+    report.reason = "; ".join(reasons)
+    return report
+
+
+def _memory_at(points: list[ProfilePoint], baseline: ProfilePoint, max_n: int) -> int:
+    """Peak memory extrapolated to max_n (linear-or-slower growth assumed beyond the measured sizes)."""
+    ok = [p for p in points if p.status == "ok"]
+    grown = [p for p in ok if p.peak_kb - baseline.peak_kb >= MIN_KB_ABOVE_BASELINE]
+    if len(grown) < 3:
+        return max((p.peak_kb for p in ok), default=baseline.peak_kb)
+    fit = choose(
+        [p.size for p in grown],
+        [p.peak_kb - baseline.peak_kb for p in grown],
+        classes=("O(1)", "O(log n)", "O(n)", "O(n log n)", "O(n^2)", "O(n^3)"),
+    )
+    return int(baseline.peak_kb + fit.best.predict(max_n))

@@ -1,0 +1,153 @@
+"""The stress tester: a solution against a brute force on many small generated inputs, then shrink.
+
+Sizes start at 1 and grow slowly (several seeds per size), so the first failure is already small; the
+shrinker then retries every smaller size with a range of seeds and keeps the smallest failing input.
+Everything is a function of the seed, so a run can be reproduced exactly.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge.checkers import Checker, CheckInput
+from judge.errors import CpbotError
+from judge.execute import execute
+from judge.generator import GENERATOR_TIME_MS, check_uses_n, generate
+from judge.languages import Program
+from judge.model import Limits, StressFailure, StressReport, Verdict
+from judge.sandbox import Sandbox
+
+SEEDS_PER_SIZE = 10
+SHRINK_SEEDS = 40
+
+
+class BruteForceError(CpbotError):
+    """The brute force itself failed: its output cannot serve as the answer."""
+
+
+@dataclass
+class _Case:
+    size: int
+    seed: int
+    data: bytes
+
+
+class _Stress:
+    def __init__(
+        self,
+        solution: Program,
+        brute: Program,
+        generator: Program,
+        checker: Checker,
+        limits: Limits,
+        sandbox: Sandbox,
+        workdir: Path,
+        generator_time_ms: int,
+    ) -> None:
+        self.generator_time_ms = generator_time_ms
+        self.solution, self.brute, self.generator = solution, brute, generator
+        self.checker, self.limits, self.sandbox, self.workdir = checker, limits, sandbox, workdir
+        self.runs = 0
+
+    def failure(self, size: int, seed: int) -> StressFailure | None:
+        """Run one generated case; the failure it shows, or None when the solution agrees."""
+        self.runs += 1
+        data = generate(self.generator, size, seed, self.sandbox, self.generator_time_ms)
+        brute = execute(self.brute, data, self.sandbox, limits=self.limits)
+        if brute.verdict is not None:
+            raise BruteForceError(
+                f"the brute force failed for n={size}, seed={seed}: {brute.verdict} ({brute.message})",
+                hint="the brute force must solve every generated input; check it, or lower --max-size",
+            )
+        sol = execute(self.solution, data, self.sandbox, limits=self.limits)
+        verdict, message = sol.verdict, sol.message
+        if verdict is None:
+            inp, out, ans = (self.workdir / name for name in ("input", "output", "answer"))
+            inp.write_bytes(data)
+            out.write_bytes(sol.stdout)
+            ans.write_bytes(brute.stdout)
+            check = self.checker.check(CheckInput(inp, out, ans))
+            if check.verdict == Verdict.AC:
+                return None
+            verdict, message = check.verdict, check.message
+        return StressFailure(
+            size=size,
+            seed=seed,
+            input=data.decode(errors="replace"),
+            expected=brute.stdout.decode(errors="replace"),
+            got=sol.stdout.decode(errors="replace"),
+            verdict=verdict,
+            message=message,
+        )
+
+
+def stress_programs(
+    solution: Program,
+    brute: Program,
+    generator: Program,
+    *,
+    checker: Checker,
+    limits: Limits,
+    sandbox: Sandbox,
+    max_runs: int = 2000,
+    max_seconds: float = 20.0,
+    max_size: int = 10,
+    seed: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+    generator_time_ms: int = GENERATOR_TIME_MS,
+) -> StressReport:
+    """Search for an input where `solution` and `brute` disagree; shrink the first one found."""
+    started = time.monotonic()
+    workdir = Path(tempfile.mkdtemp(prefix="stress-", dir=sandbox.root))
+    try:
+        check_uses_n(generator, 1, max_size, seed, sandbox, generator_time_ms)
+        st = _Stress(solution, brute, generator, checker, limits, sandbox, workdir, generator_time_ms)
+        found: StressFailure | None = None
+        i = 0
+        while i < max_runs and time.monotonic() - started < max_seconds:
+            size = min(max_size, 1 + i // SEEDS_PER_SIZE)
+            found = st.failure(size, seed + i)
+            i += 1
+            if progress:
+                progress(i, size)
+            if found:
+                break
+        if found is None:
+            return StressReport(
+                status="clean",
+                runs=st.runs,
+                seconds=round(time.monotonic() - started, 2),
+                reason=f"no difference in {st.runs} runs (sizes 1..{max_size})",
+            )
+        first_size = found.size
+        found = _shrink(st, found, seed)
+        return StressReport(
+            status="found",
+            runs=st.runs,
+            seconds=round(time.monotonic() - started, 2),
+            failure=found,
+            first_failure_size=first_size,
+            reason=f"{found.verdict} on n={found.size}, seed={found.seed}: {found.message}",
+        )
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _shrink(st: _Stress, found: StressFailure, seed: int) -> StressFailure:
+    """The smallest failing input: smaller sizes first, then the shortest input at the smallest size."""
+    best = found
+    for size in range(1, found.size + 1):
+        for s in range(seed, seed + SHRINK_SEEDS):
+            if size == found.size and s == found.seed:
+                continue
+            failure = st.failure(size, s)
+            if failure and (failure.size, len(failure.input)) < (best.size, len(best.input)):
+                best = failure
+        if best.size <= size:
+            break
+    return best

@@ -1,0 +1,86 @@
+"""`cpbot profile` and `cpbot stress` as a user runs them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.cli import main
+from judge.model import ProfileReport, StressReport
+
+TESTS = Path(__file__).resolve().parents[1] / "judge"
+
+
+def test_profile_prints_a_plot_and_the_fit(capsys):
+    code = main(
+        [
+            "profile",
+            str(TESTS / "complexity" / "pairs.cpp"),
+            "--gen",
+            str(TESTS / "complexity" / "gen_array.cpp"),
+            "--max-n",
+            "10000",
+            "--tl",
+            "1",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "fit: O(n^2)" in out
+    assert "#" in out and "efficient" in out
+
+
+def test_profile_json_is_a_profile_report_and_exit_is_one_when_too_slow(capsys):
+    code = main(
+        [
+            "profile",
+            str(TESTS / "complexity" / "pairs.cpp"),
+            "--gen",
+            str(TESTS / "complexity" / "gen_array.cpp"),
+            "--max-n",
+            "1000000",
+            "--tl",
+            "0.2",
+            "--json",
+        ]
+    )
+    report = ProfileReport.model_validate_json(capsys.readouterr().out)
+    assert code == 1
+    assert report.efficient is False
+    assert report.points[-1].status == "tle"
+
+
+def test_stress_prints_the_smallest_failing_input(capsys):
+    stress = TESTS / "stress"
+    code = main(
+        [
+            "stress",
+            str(stress / "max_off_by_one.cpp"),
+            "--brute",
+            str(stress / "max_brute.py"),
+            "--gen",
+            str(stress / "gen_small.py"),
+            "--json",
+        ]
+    )
+    report = StressReport.model_validate_json(capsys.readouterr().out)
+    assert code == 1
+    assert report.status == "found" and report.failure is not None
+    assert report.failure.size == 2
+
+
+def test_stress_with_a_bad_generator_is_one_line_with_a_hint(capsys):
+    stress = TESTS / "stress"
+    code = main(
+        [
+            "stress",
+            str(stress / "sum_right.cpp"),
+            "--brute",
+            str(stress / "sum_brute.py"),
+            "--gen",
+            str(stress / "gen_silent.py"),
+        ]
+    )
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith("error: generator failed for n=1, seed=1: it printed nothing")
+    assert "hint:" in err

@@ -1,0 +1,4 @@
+import sys
+
+n = int(sys.stdin.readline())
+print(n * n % 1000003)

@@ -1,0 +1,104 @@
+"""The complexity profiler: classes from real runs, extrapolation to the limits, marked failures."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from pathlib import Path
+
+import pytest
+
+from judge.build import build_program_file
+from judge.complexity import choose
+from judge.generator import GeneratorError
+from judge.model import Limits
+from judge.profile import profile_program, size_schedule
+
+SUITE = Path(__file__).parent / "complexity"
+STRESS = Path(__file__).parent / "stress"
+
+
+def profile(name: str, sandbox, max_n: int, generator: str = "gen_array.cpp", tl: int = 1000, **kw):
+    program = build_program_file(SUITE / name, sandbox, role="solution")
+    gen = build_program_file(SUITE / generator if (SUITE / generator).exists() else STRESS / generator, sandbox, "gen")
+    return profile_program(program, gen, max_n=max_n, limits=Limits(time_ms=tl, memory_mb=512), sandbox=sandbox, **kw)
+
+
+def test_linear_program_is_linear_and_fits_the_limit(sandbox):
+    report = profile("linear_sum.cpp", sandbox, 2_000_000)
+    assert report.complexity == "O(n)"
+    assert report.efficient is True
+    assert 0 < report.predicted_ms_at_max < 1000
+    assert report.slope is not None and 0.8 < report.slope < 1.2
+    assert all(p.status == "ok" for p in report.points)
+    assert report.points[0].size == 1, "the start-up baseline is measured and kept"
+
+
+def test_quadratic_program_is_quadratic(sandbox):
+    report = profile("pairs.cpp", sandbox, 20_000)
+    assert report.complexity == "O(n^2)"
+    assert report.slope is not None and 1.7 < report.slope < 2.2
+
+
+def test_extrapolation_past_the_time_limit_is_not_efficient(sandbox):
+    report = profile("pairs.cpp", sandbox, 1_000_000, tl=300)
+    assert report.efficient is False
+    assert report.points[-1].status == "tle", "a timed-out size is a marked point, not an abort"
+    assert "TLE at n=" in report.reason
+    assert report.complexity == "O(n^2)"
+
+
+def test_constant_program_is_constant_or_flagged_ambiguous(sandbox):
+    report = profile("const.py", sandbox, 10**6, generator="gen_n.cpp")
+    assert report.complexity == "O(1)"
+    assert report.ambiguous is True
+    assert report.efficient is True
+
+
+def test_a_crashing_size_is_a_marked_point(sandbox):
+    report = profile("crash_big.cpp", sandbox, 4000, generator="gen_n.cpp", repeats=1)
+    statuses = {p.size: p.status for p in report.points}
+    assert statuses[4000] == "crash"
+    assert all(s == "ok" for n, s in statuses.items() if n <= 1000)
+    assert report.efficient is False
+
+
+def test_generator_that_ignores_n_is_refused(sandbox):
+    with pytest.raises(GeneratorError, match="generator ignores N"):
+        profile("linear_sum.cpp", sandbox, 1000, generator="gen_ignores_n.py")
+
+
+def test_size_schedule_doubles_up_to_the_maximum():
+    sizes = size_schedule(200_000)
+    assert sizes[-1] == 200_000
+    assert 8 <= len(sizes) <= 10
+    assert all(b / a == pytest.approx(2, rel=0.01) for a, b in itertools.pairwise(sizes))
+    assert size_schedule(20) == [2, 4, 6, 8, 10, 12, 14, 16, 18, 20]
+
+
+NS = [2**k for k in range(12, 22)]
+
+
+@pytest.mark.parametrize(
+    ("cost", "expected"),
+    [
+        (lambda n: 3e-5 * n, "O(n)"),
+        (lambda n: 2e-5 * n + 4e-6 * n * math.log2(n), "O(n log n)"),  # reading plus sorting
+        (lambda n: 1e-9 * n * n + 1e-5 * n, "O(n^2)"),
+        (lambda n: 1e-15 * n**3, "O(n^3)"),
+    ],
+)
+def test_fit_chooses_the_class_of_clean_data(cost, expected):
+    fit = choose(NS, [cost(n) for n in NS])
+    assert fit.best.name == expected
+
+
+def test_fit_tells_exponential_from_polynomial():
+    ns = list(range(14, 26))
+    assert choose(ns, [1e-6 * 2**n for n in ns]).best.name == "O(2^n)"
+
+
+def test_flat_data_is_constant_and_ambiguous():
+    fit = choose(NS, [10.0 + (i % 2) * 0.1 for i in range(len(NS))])
+    assert fit.best.name == "O(1)"
+    assert fit.ambiguous

@@ -1,0 +1,78 @@
+"""The stress tester finds planted bugs fast, shrinks the input, and refuses bad generators clearly."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from judge.build import build_program_file
+from judge.checkers import builtin_checker
+from judge.generator import GeneratorError
+from judge.model import Limits, Verdict
+from judge.stress import BruteForceError, stress_programs
+
+DATA = Path(__file__).parent / "stress"
+LIMITS = Limits(time_ms=2000, memory_mb=256)
+
+
+def run(solution: str, brute: str, sandbox, generator: str = "gen_small.py", **kw):
+    programs = [build_program_file(DATA / name, sandbox, role="program") for name in (solution, brute, generator)]
+    return stress_programs(*programs, checker=builtin_checker("tokens"), limits=LIMITS, sandbox=sandbox, **kw)
+
+
+def test_finds_a_planted_off_by_one_and_shrinks_it_to_two_numbers(sandbox):
+    started = time.monotonic()
+    report = run("max_off_by_one.cpp", "max_brute.py", sandbox)
+    assert time.monotonic() - started < 10
+    assert report.status == "found"
+    failure = report.failure
+    assert failure is not None and failure.verdict == Verdict.WA
+    assert failure.size == 2, "one number cannot show it; two can"
+    numbers = list(map(int, failure.input.split()[1:]))
+    assert int(failure.expected) == max(numbers) != int(failure.got)
+
+
+def test_finds_a_planted_overflow_and_shrinks_it_to_three_numbers(sandbox):
+    started = time.monotonic()
+    report = run("sum_overflow.cpp", "sum_brute.py", sandbox)
+    assert time.monotonic() - started < 10
+    failure = report.failure
+    assert failure is not None
+    assert failure.size == 3, "two numbers up to 1e9 still fit in 32 bits"
+    assert int(failure.expected) > 2**31 - 1
+    assert int(failure.expected) == sum(map(int, failure.input.split()[1:]))
+
+
+def test_a_right_solution_is_clean_within_the_budget(sandbox):
+    report = run("sum_right.cpp", "sum_brute.py", sandbox, max_runs=60)
+    assert report.status == "clean"
+    assert report.runs == 60
+    assert report.failure is None
+
+
+def test_the_same_seed_gives_the_same_result(sandbox):
+    a = run("sum_overflow.cpp", "sum_brute.py", sandbox, seed=7)
+    b = run("sum_overflow.cpp", "sum_brute.py", sandbox, seed=7)
+    assert a.failure == b.failure
+    assert a.runs == b.runs
+
+
+def test_a_failing_brute_force_is_an_error_not_a_verdict(sandbox):
+    with pytest.raises(BruteForceError, match=r"n=1, seed=1"):
+        run("sum_right.cpp", "brute_crash.py", sandbox)
+
+
+@pytest.mark.parametrize(
+    ("generator", "message"),
+    [
+        ("gen_crash.py", r"n=10, seed=1: exit code 1 cannot make inputs this big"),
+        ("gen_silent.py", r"n=1, seed=1: it printed nothing"),
+        ("gen_forever.py", r"n=1, seed=1: it did not finish within 0.5 s"),
+        ("gen_ignores_n.py", r"generator ignores N: n=1 and n=10"),
+    ],
+)
+def test_bad_generators_give_a_clear_error_naming_size_and_seed(generator, message, sandbox):
+    with pytest.raises(GeneratorError, match=message):
+        run("sum_right.cpp", "sum_brute.py", sandbox, generator=generator, generator_time_ms=500)
