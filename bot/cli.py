@@ -13,6 +13,7 @@ from bot.commands.fetch import fetch
 from bot.commands.listen import listen
 from bot.commands.profile_cmd import profile
 from bot.commands.stress_cmd import stress
+from bot.commands.transcripts import transcripts
 from judge.errors import CpbotError
 
 __version__ = "0.1.0"
@@ -35,6 +36,7 @@ cli.add_command(listen)
 cli.add_command(contests)
 cli.add_command(profile)
 cli.add_command(stress)
+cli.add_command(transcripts)
 
 
 def main(argv: list[str] | None = None) -> int:

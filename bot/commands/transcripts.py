@@ -1,0 +1,172 @@
+"""`cpbot transcripts list` and `cpbot transcripts show RUN`: read back what runs did."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from bot.transcripts import RunList, RunSummary, StoredEvent, TranscriptError, TranscriptStore, default_db_path
+
+EXCERPT = 160  # characters of a prompt or reply shown without --full
+
+
+def _open() -> TranscriptStore | None:
+    path = default_db_path()
+    return TranscriptStore(path) if path.exists() else None
+
+
+def _tokens(n: int) -> str:
+    return f"{n:,}"
+
+
+def _when(run: RunSummary) -> str:
+    return run.started_at.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _took(run: RunSummary) -> str:
+    return f"{run.seconds:.1f} s" if run.seconds is not None else "-"
+
+
+@click.group()
+def transcripts() -> None:
+    """Browse the transcripts of past runs (solves, contests, benchmarks)."""
+
+
+@transcripts.command("list")
+@click.option("-n", "--limit", type=click.IntRange(min=1), default=20, show_default=True, help="How many runs.")
+@click.option("--kind", help="Only runs of this kind (solve, watch, bench, ...).")
+@click.option("--json", "as_json", is_flag=True, help="Print a RunList as JSON.")
+def list_runs(limit: int, kind: str | None, as_json: bool) -> int:
+    """List the latest runs, newest first."""
+    store = _open()
+    runs: list[RunSummary] = []
+    if store is not None:
+        with store:
+            runs = store.list_runs(limit=limit, kind=kind)
+    if as_json:
+        click.echo(RunList(runs=runs).model_dump_json(indent=2))
+        return 0
+    if not runs:
+        click.echo("no transcripts yet")
+        return 0
+    header = f"{'run':<23} {'started (UTC)':<19} {'kind':<8} {'problem':<24} {'status':<12}"
+    click.echo(f"{header} {'calls':>5} {'tokens':>9}")
+    for r in runs:
+        tokens = _tokens(r.prompt_tokens + r.completion_tokens)
+        click.echo(
+            f"{r.id:<23} {_when(r):<19} {r.kind:<8} {(r.problem_id or '-'):<24} {r.status:<12} "
+            f"{r.llm_calls:>5} {tokens:>9}"
+        )
+    return 0
+
+
+def _excerpt(text: str, full: bool) -> str:
+    text = text.rstrip()
+    if full or len(text) <= EXCERPT:
+        return text
+    return text[:EXCERPT].rstrip() + f" ... [{len(text) - EXCERPT} more characters; --full shows all]"
+
+
+def _block(text: str, marker: str) -> list[str]:
+    """`text` as detail lines: the first after `marker`, the rest aligned under it."""
+    lines = text.splitlines() or [""]
+    pad = " " * len(marker)
+    return [marker + lines[0], *(pad + line for line in lines[1:])]
+
+
+def _describe(event: StoredEvent, full: bool) -> list[str]:
+    """The lines that show one event."""
+    p: dict[str, Any] = event.payload
+    kind = event.kind
+    if kind == "llm_call":
+        usage = p.get("usage", {})
+        head = (
+            f"llm       {p['role']} via {p['model']}: {_tokens(usage.get('prompt_tokens', 0))}+"
+            f"{_tokens(usage.get('completion_tokens', 0))} tokens"
+            + (f" ({_tokens(usage['reasoning_tokens'])} reasoning)" if usage.get("reasoning_tokens") else "")
+            + (" (estimated)" if usage.get("estimated") else "")
+            + f", {p.get('latency_ms', 0):.0f} ms"
+            + (f", {p['attempts']} tries" if p.get("attempts", 1) > 1 else "")
+        )
+        lines = [head]
+        for t in p.get("tries", []):
+            if t.get("error"):
+                wait = f", waited {t['wait_s']:g} s" if t.get("wait_s") else ""
+                lines.append(f"try {t['attempt']}: {t['error']}{wait}")
+        messages = p.get("messages", [])
+        shown = messages if full else messages[-1:]
+        for m in shown:
+            lines += _block(_excerpt(str(m.get("content") or ""), full), f"> {m.get('role', '?')}: ")
+        if p.get("reasoning") and full:
+            lines += _block(p["reasoning"].rstrip(), "~ reasoning: ")
+        if p.get("error"):
+            lines.append(f"! {p.get('error_kind', '')}: {p['error']}")
+        else:
+            lines += _block(_excerpt(p.get("reply", ""), full) or "(empty reply)", "< ")
+        return lines
+    if kind == "envelope":
+        env = p["envelope"]
+        h = env["header"]
+        sender = f" from {h['sender']}" if h.get("sender") else ""
+        body = json.dumps(env["payload"], ensure_ascii=False)
+        return [f"envelope  {h['type']} #{h['iteration']}{sender}", *_block(_excerpt(body, full), "")]
+    if kind == "report":
+        r = p["report"]
+        if p["report_kind"] == "judge":
+            detail = f"{r.get('verdict')} {r.get('passed')}/{r.get('total')} tests"
+        elif p["report_kind"] == "profile":
+            detail = f"{r.get('complexity') or 'complexity unknown'}, efficient={r.get('efficient')}"
+        else:
+            detail = _excerpt(json.dumps(r), full)
+        iteration = f" #{p['iteration']}" if p.get("iteration") is not None else ""
+        return [f"{p['report_kind']:<9} {detail}{iteration}"]
+    if kind == "budget":
+        return [f"budget    exhausted: {p['reason']}"]
+    if kind == "note":
+        return [f"note      {p['message']}"]
+    if kind == "run_start":
+        return [f"start     {p.get('kind')} {p.get('problem_id') or ''}".rstrip()]
+    if kind == "run_end":
+        reason = f": {p['reason']}" if p.get("reason") else ""
+        return [f"end       {p['status']}{reason}"]
+    return [f"{kind:<9} {_excerpt(json.dumps(p), full)}"]
+
+
+@transcripts.command("show")
+@click.argument("run")
+@click.option("--full", is_flag=True, help="Whole prompts, replies and payloads instead of excerpts.")
+@click.option("--json", "as_json", is_flag=True, help="Print the RunTranscript as JSON.")
+def show(run: str, full: bool, as_json: bool) -> int:
+    """Show run RUN (an id, a unique prefix of one, or `last`): its summary and every event in order."""
+    store = _open()
+    if store is None:
+        raise TranscriptError(f"no transcripts yet in {default_db_path()}", hint="runs are recorded by `cpbot solve`")
+    with store:
+        transcript = store.transcript(run)
+    if as_json:
+        click.echo(transcript.model_dump_json(indent=2))
+        return 0
+    r = transcript.run
+    click.echo(f"run       {r.id}  ({r.kind})")
+    for label, value in (("problem", r.problem_id), ("strategy", r.strategy), ("model", r.model)):
+        if value:
+            click.echo(f"{label:<9} {value}")
+    reason = f": {r.reason}" if r.reason else ""
+    click.echo(f"status    {r.status}{reason}")
+    click.echo(f"started   {_when(r)} UTC, took {_took(r)}")
+    reasoning = f" ({_tokens(r.reasoning_tokens)} reasoning)" if r.reasoning_tokens else ""
+    click.echo(
+        f"llm       {r.llm_calls} calls, {_tokens(r.prompt_tokens)} prompt + {_tokens(r.completion_tokens)} "
+        f"completion tokens{reasoning}, {r.llm_ms / 1000:.1f} s"
+    )
+    click.echo("")
+    for event in transcript.events:
+        offset = (event.ts - r.started_at).total_seconds()
+        task = f" [{event.task_id}]" if event.task_id else ""
+        lines = _describe(event, full)
+        click.echo(f"{event.seq:>4} {offset:>+8.2f}s {lines[0]}{task}")
+        for line in lines[1:]:
+            click.echo(f"{'':<25}{line}")
+    return 0

@@ -1,0 +1,481 @@
+"""The transcript store: every run (a solve, a contest, a benchmark) and everything that happened in it.
+
+One SQLite file in the user data dir (`CPBOT_DATA_DIR` overrides it), in WAL mode:
+
+- `runs`: one row per run (kind, problem, strategy, model, start/end, status, totals, config);
+- `events`: the append-only log of a run, numbered 1, 2, 3... (`seq`), each a trace event as JSON;
+- `llm_calls`: each LLM call's prompt, reply, tokens and latency, for queries (its event refers to it);
+- `schema_version`: the layout's version, checked on open.
+
+Every write is one transaction (a crash loses at most the event being written) under one lock, so
+any thread may write; SQLite's own locking serialises other processes. Triggers refuse UPDATE and
+DELETE on events and calls. Everything passes through a `Redactor` first: no API key, cookie or
+Authorization header is ever written. `TranscriptTracer` is the agents' `Tracer` for one run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from secrets import token_hex
+from typing import Any
+
+import platformdirs
+from pydantic import BaseModel
+
+from agents.tracing import TraceEvent, load_event
+from bot.redact import Redactor, secrets_from_env
+from judge.errors import CpbotError
+
+SCHEMA_VERSION = 1
+DB_NAME = "transcripts.sqlite3"
+# Fields of an LLM call kept in `llm_calls` rather than repeated in its event.
+_CALL_TEXT = ("messages", "reply", "reasoning")
+
+_SCHEMA = """
+CREATE TABLE schema_version (version INTEGER NOT NULL);
+CREATE TABLE runs (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    problem_id TEXT,
+    strategy TEXT,
+    model TEXT,
+    started_at TEXT NOT NULL,
+    ended_at TEXT,
+    status TEXT NOT NULL,
+    reason TEXT NOT NULL DEFAULT '',
+    config TEXT NOT NULL DEFAULT '{}',
+    totals TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX runs_started ON runs (started_at);
+CREATE TABLE events (
+    run_id TEXT NOT NULL REFERENCES runs (id),
+    seq INTEGER NOT NULL,
+    ts TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    task_id TEXT NOT NULL DEFAULT '',
+    payload TEXT NOT NULL,
+    PRIMARY KEY (run_id, seq)
+);
+CREATE TABLE llm_calls (
+    call_id TEXT PRIMARY KEY,
+    run_id TEXT NOT NULL REFERENCES runs (id),
+    seq INTEGER NOT NULL,
+    ts TEXT NOT NULL,
+    task_id TEXT NOT NULL DEFAULT '',
+    role TEXT NOT NULL,
+    model TEXT NOT NULL,
+    prompt TEXT NOT NULL,
+    reply TEXT NOT NULL,
+    reasoning TEXT NOT NULL DEFAULT '',
+    finish_reason TEXT,
+    prompt_tokens INTEGER NOT NULL DEFAULT 0,
+    completion_tokens INTEGER NOT NULL DEFAULT 0,
+    reasoning_tokens INTEGER NOT NULL DEFAULT 0,
+    latency_ms REAL NOT NULL DEFAULT 0,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    error TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX llm_calls_run ON llm_calls (run_id, seq);
+CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events
+    BEGIN SELECT RAISE(ABORT, 'transcript events are append-only'); END;
+CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
+    BEGIN SELECT RAISE(ABORT, 'transcript events are append-only'); END;
+CREATE TRIGGER llm_calls_append_only_update BEFORE UPDATE ON llm_calls
+    BEGIN SELECT RAISE(ABORT, 'transcript LLM calls are append-only'); END;
+CREATE TRIGGER llm_calls_append_only_delete BEFORE DELETE ON llm_calls
+    BEGIN SELECT RAISE(ABORT, 'transcript LLM calls are append-only'); END;
+"""
+
+
+class TranscriptError(CpbotError):
+    """The transcript store cannot be opened, read or written."""
+
+
+def data_dir() -> Path:
+    """cpbot's data dir: `CPBOT_DATA_DIR` if set, else the platform's user data dir."""
+    override = os.environ.get("CPBOT_DATA_DIR")
+    return Path(override) if override else Path(platformdirs.user_data_dir("cpbot"))
+
+
+def default_db_path() -> Path:
+    """Where transcripts live by default."""
+    return data_dir() / DB_NAME
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def _time(value: str | None) -> datetime | None:
+    return datetime.fromisoformat(value) if value else None
+
+
+class RunSummary(BaseModel):
+    """One run as `cpbot transcripts list` shows it."""
+
+    id: str
+    kind: str
+    problem_id: str | None = None
+    strategy: str | None = None
+    model: str | None = None
+    started_at: datetime
+    ended_at: datetime | None = None
+    status: str
+    reason: str = ""
+    events: int = 0
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    reasoning_tokens: int = 0
+    llm_ms: float = 0.0
+    totals: dict[str, Any] = {}
+    config: dict[str, Any] = {}
+
+    @property
+    def seconds(self) -> float | None:
+        """How long the run took, None while it runs."""
+        return (self.ended_at - self.started_at).total_seconds() if self.ended_at else None
+
+
+class StoredEvent(BaseModel):
+    """One event of a run; an LLM call's payload is whole again (prompt and reply included)."""
+
+    seq: int
+    ts: datetime
+    kind: str
+    task_id: str = ""
+    payload: dict[str, Any]
+
+    def trace_event(self) -> TraceEvent:
+        """The agents' event this was written from (not for run_start/run_end, which are the store's own)."""
+        return load_event({**self.payload, "kind": self.kind, "ts": self.ts, "task_id": self.task_id})
+
+
+class StoredLLMCall(BaseModel):
+    """One row of `llm_calls`."""
+
+    call_id: str
+    seq: int
+    ts: datetime
+    task_id: str = ""
+    role: str
+    model: str
+    messages: list[dict[str, Any]]
+    reply: str
+    reasoning: str = ""
+    finish_reason: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    reasoning_tokens: int = 0
+    latency_ms: float = 0.0
+    attempts: int = 0
+    error: str = ""
+
+
+class RunList(BaseModel):
+    """`cpbot transcripts list --json`."""
+
+    schema_version: int = SCHEMA_VERSION
+    runs: list[RunSummary]
+
+
+class RunTranscript(BaseModel):
+    """`cpbot transcripts show RUN --json`: the run, its events in order, its LLM calls."""
+
+    schema_version: int = SCHEMA_VERSION
+    run: RunSummary
+    events: list[StoredEvent]
+    llm_calls: list[StoredLLMCall]
+
+
+class TranscriptStore:
+    """The SQLite store; thread-safe; close it (or use `with`) when done."""
+
+    def __init__(self, path: Path | None = None, *, secrets: Iterable[str] = ()) -> None:
+        self.path = Path(path) if path is not None else default_db_path()
+        self.redactor = Redactor([*secrets_from_env(), *secrets])
+        self._lock = threading.Lock()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # autocommit mode: transactions are explicit (BEGIN IMMEDIATE ... COMMIT)
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
+            self._db.row_factory = sqlite3.Row
+        except (OSError, sqlite3.Error) as e:
+            raise TranscriptError(
+                f"cannot open the transcript store {self.path}: {e}", hint="set CPBOT_DATA_DIR to a writable directory"
+            ) from e
+        try:
+            self._prepare()
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _prepare(self) -> None:
+        db = self._db
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")  # durable at checkpoints; a crash never corrupts (WAL)
+        db.execute("PRAGMA foreign_keys=ON")
+        with self._transaction():
+            has_version = db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_version'"
+            ).fetchone()
+            if not has_version:
+                for statement in _SCHEMA.split(";\n"):
+                    if statement.strip():
+                        db.execute(statement)
+                db.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
+                return
+            row = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
+        version = row[0] if row else None
+        if version != SCHEMA_VERSION:
+            raise TranscriptError(
+                f"{self.path} has transcript schema {version}, this cpbot reads {SCHEMA_VERSION}",
+                hint="upgrade cpbot, or point CPBOT_DATA_DIR at another directory",
+            )
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db)
+
+    def close(self) -> None:
+        """Close the database (WAL contents stay safe on disk)."""
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> TranscriptStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def add_secret(self, secret: str | None) -> None:
+        """Never write `secret` (e.g. the API key in use) from now on."""
+        self.redactor.add(secret)
+
+    # ---- writing ----
+
+    def start_run(
+        self,
+        kind: str,
+        *,
+        problem_id: str | None = None,
+        strategy: str | None = None,
+        model: str | None = None,
+        config: Mapping[str, Any] | None = None,
+    ) -> str:
+        """Open a run and return its id (time-sortable: `YYYYmmdd-HHMMSS-xxxxxx`)."""
+        started = datetime.now(UTC)
+        run_id = f"{started:%Y%m%d-%H%M%S}-{token_hex(3)}"
+        config_json = json.dumps(self.redactor.value(dict(config or {})))
+        with self._lock, self._transaction():
+            self._db.execute(
+                "INSERT INTO runs (id, kind, problem_id, strategy, model, started_at, status, config)"
+                " VALUES (?, ?, ?, ?, ?, ?, 'running', ?)",
+                (run_id, kind, problem_id, strategy, model, started.isoformat(), config_json),
+            )
+            payload = {"kind": kind, "problem_id": problem_id, "strategy": strategy, "model": model}
+            self._append(run_id, "run_start", payload, ts=started.isoformat())
+        return run_id
+
+    def _append(self, run_id: str, kind: str, payload: Mapping[str, Any], *, ts: str, task_id: str = "") -> int:
+        (seq,) = self._db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?", (run_id,)).fetchone()
+        self._db.execute(
+            "INSERT INTO events (run_id, seq, ts, kind, task_id, payload) VALUES (?, ?, ?, ?, ?, ?)",
+            (run_id, seq, ts, kind, task_id, json.dumps(payload, ensure_ascii=False)),
+        )
+        return int(seq)
+
+    def append(self, run_id: str, kind: str, payload: Mapping[str, Any], *, task_id: str = "") -> int:
+        """Append an event given as a kind and a JSON-able payload; returns its seq."""
+        clean = self.redactor.value(dict(payload))
+        with self._lock, self._transaction():
+            return self._append(run_id, kind, clean, ts=_now(), task_id=task_id)
+
+    def record(self, run_id: str, event: TraceEvent) -> int:
+        """Append a trace event (an LLM call also gets its `llm_calls` row); returns its seq."""
+        data = self.redactor.value(event.model_dump(mode="json"))
+        kind = data["kind"]
+        ts = data.pop("ts")
+        task_id = data.pop("task_id", "")
+        with self._lock, self._transaction():
+            if kind != "llm_call":
+                return self._append(run_id, kind, data, ts=ts, task_id=task_id)
+            text = {k: data.pop(k) for k in _CALL_TEXT}
+            seq = self._append(run_id, kind, data, ts=ts, task_id=task_id)
+            usage = data["usage"]
+            self._db.execute(
+                "INSERT INTO llm_calls (call_id, run_id, seq, ts, task_id, role, model, prompt, reply, reasoning,"
+                " finish_reason, prompt_tokens, completion_tokens, reasoning_tokens, latency_ms, attempts, error)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    data["call_id"],
+                    run_id,
+                    seq,
+                    ts,
+                    task_id,
+                    data["role"],
+                    data["model"],
+                    json.dumps(text["messages"], ensure_ascii=False),
+                    text["reply"],
+                    text["reasoning"],
+                    data["finish_reason"],
+                    usage["prompt_tokens"],
+                    usage["completion_tokens"],
+                    usage["reasoning_tokens"],
+                    data["latency_ms"],
+                    data["attempts"],
+                    data["error"],
+                ),
+            )
+            return seq
+
+    def finish_run(
+        self, run_id: str, status: str, *, reason: str = "", totals: Mapping[str, Any] | None = None
+    ) -> RunSummary:
+        """Close a run with its status (solved, best_effort, failed, error, cancelled, ...) and reason;
+        the LLM totals are added up from its calls. Returns the run."""
+        extra = self.redactor.value(dict(totals or {}))
+        reason = self.redactor.text(reason)
+        ended = _now()
+        with self._lock, self._transaction():
+            if not self._db.execute("SELECT 1 FROM runs WHERE id = ?", (run_id,)).fetchone():
+                raise TranscriptError(f"no run {run_id}")
+            self._append(run_id, "run_end", {"status": status, "reason": reason, "totals": extra}, ts=ended)
+            self._db.execute(
+                "UPDATE runs SET ended_at = ?, status = ?, reason = ?, totals = ? WHERE id = ?",
+                (ended, status, reason, json.dumps(extra), run_id),
+            )
+        return self.run(run_id)
+
+    def tracer(self, run_id: str) -> TranscriptTracer:
+        """A `Tracer` writing to run `run_id`."""
+        return TranscriptTracer(self, run_id)
+
+    # ---- reading ----
+
+    _SUMMARY = """
+        SELECT r.id, r.kind, r.problem_id, r.strategy, r.model, r.started_at, r.ended_at, r.status, r.reason,
+               r.totals, r.config,
+               (SELECT COUNT(*) FROM events e WHERE e.run_id = r.id) AS events,
+               COUNT(c.call_id) AS llm_calls,
+               COALESCE(SUM(c.prompt_tokens), 0) AS prompt_tokens,
+               COALESCE(SUM(c.completion_tokens), 0) AS completion_tokens,
+               COALESCE(SUM(c.reasoning_tokens), 0) AS reasoning_tokens,
+               ROUND(COALESCE(SUM(c.latency_ms), 0), 3) AS llm_ms
+        FROM runs r LEFT JOIN llm_calls c ON c.run_id = r.id
+    """
+
+    @staticmethod
+    def _summary(row: sqlite3.Row) -> RunSummary:
+        data = dict(row)
+        return RunSummary(**{**data, "totals": json.loads(data["totals"]), "config": json.loads(data["config"])})
+
+    def list_runs(self, *, limit: int | None = 50, kind: str | None = None) -> list[RunSummary]:
+        """The latest runs, newest first."""
+        where, args = ("WHERE r.kind = ?", [kind]) if kind else ("", [])
+        sql = f"{self._SUMMARY} {where} GROUP BY r.id ORDER BY r.started_at DESC, r.id DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(limit)
+        with self._lock:
+            rows = self._db.execute(sql, args).fetchall()
+        return [self._summary(r) for r in rows]
+
+    def resolve(self, run: str) -> str:
+        """The full id of run `run`, given whole or as an unambiguous prefix, or "last" for the newest."""
+        with self._lock:
+            if run == "last":
+                rows = self._db.execute("SELECT id FROM runs ORDER BY started_at DESC, id DESC LIMIT 1").fetchall()
+            else:
+                pattern = run.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+                rows = self._db.execute(
+                    "SELECT id FROM runs WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT 3", (pattern,)
+                ).fetchall()
+        if not rows:
+            raise TranscriptError(f"no run {run!r} in {self.path}", hint="`cpbot transcripts list` shows the runs")
+        exact = [r[0] for r in rows if r[0] == run]
+        if exact:
+            return exact[0]
+        if len(rows) > 1:
+            raise TranscriptError(
+                f"{run!r} matches several runs ({', '.join(r[0] for r in rows)}...)", hint="give more of the id"
+            )
+        return str(rows[0][0])
+
+    def run(self, run_id: str) -> RunSummary:
+        """One run's summary."""
+        with self._lock:
+            row = self._db.execute(f"{self._SUMMARY} WHERE r.id = ? GROUP BY r.id", (run_id,)).fetchone()
+        if row is None:
+            raise TranscriptError(f"no run {run_id!r}", hint="`cpbot transcripts list` shows the runs")
+        return self._summary(row)
+
+    def llm_calls(self, run_id: str) -> list[StoredLLMCall]:
+        """A run's LLM calls in order."""
+        with self._lock:
+            rows = self._db.execute("SELECT * FROM llm_calls WHERE run_id = ? ORDER BY seq", (run_id,)).fetchall()
+        calls = []
+        for row in rows:
+            data = dict(row)
+            data.pop("run_id")
+            data["messages"] = json.loads(data.pop("prompt"))
+            calls.append(StoredLLMCall(**data))
+        return calls
+
+    def events(self, run_id: str) -> list[StoredEvent]:
+        """A run's events in order, LLM calls with their prompt and reply put back."""
+        calls = {c.call_id: c for c in self.llm_calls(run_id)}
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seq, ts, kind, task_id, payload FROM events WHERE run_id = ? ORDER BY seq", (run_id,)
+            ).fetchall()
+        events = []
+        for seq, ts, kind, task_id, payload in rows:
+            data = json.loads(payload)
+            call = calls.get(data.get("call_id", "")) if kind == "llm_call" else None
+            if call is not None:
+                data.update(messages=call.messages, reply=call.reply, reasoning=call.reasoning)
+            events.append(StoredEvent(seq=seq, ts=ts, kind=kind, task_id=task_id, payload=data))
+        return events
+
+    def transcript(self, run: str) -> RunTranscript:
+        """Everything about run `run` (an id, a prefix, or "last")."""
+        run_id = self.resolve(run)
+        return RunTranscript(run=self.run(run_id), events=self.events(run_id), llm_calls=self.llm_calls(run_id))
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK when the block raises; sqlite errors become TranscriptError."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.db.execute("BEGIN IMMEDIATE")
+        return self.db
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
+        if exc_type is None:
+            self.db.execute("COMMIT")
+            return
+        if self.db.in_transaction:  # SQLite may already have rolled back (e.g. disk full)
+            self.db.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.Error):
+            raise TranscriptError(f"transcript write failed: {exc}", hint="nothing of it was stored") from exc
+
+
+class TranscriptTracer:
+    """The agents' `Tracer` for one run of a `TranscriptStore`."""
+
+    def __init__(self, store: TranscriptStore, run_id: str) -> None:
+        self.store = store
+        self.run_id = run_id
+
+    def emit(self, event: TraceEvent) -> None:
+        """Write `event` to the run."""
+        self.store.record(self.run_id, event)

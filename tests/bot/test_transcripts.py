@@ -1,0 +1,379 @@
+"""The transcript store: where it lives, WAL, append-only order, concurrency, crashes, redaction, the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from agents.budget import Budget, BudgetTracker, Usage
+from agents.envelopes import Envelope, Plan
+from agents.llm import LLMClient, LLMConfig
+from agents.tracing import LLMCallEvent, NoteEvent, ReportEvent, send
+from bot.commands.transcripts import transcripts
+from bot.redact import REDACTED, Redactor, secrets_from_env
+from bot.transcripts import DB_NAME, SCHEMA_VERSION, TranscriptError, TranscriptStore, default_db_path
+from judge.model import JudgeReport, Verdict
+from tests.agents.support.scripted_server import Reply, ScriptedServer
+
+REPO = Path(__file__).resolve().parents[2]
+PLANTED_KEY = "sk-planted-4f9c2e7d1b8a6c3e5f0a9d7b"
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch):
+    for name in ("CPBOT_DATA_DIR", "OPENAI_API_KEY", "CPBOT_API_KEY", "OPENAI_BASE_URL", "CPBOT_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def store(tmp_path):
+    with TranscriptStore(tmp_path / DB_NAME) as s:
+        yield s
+
+
+def llm_event(n: int = 0, **changes) -> LLMCallEvent:
+    fields = dict(
+        call_id=f"call-{n}",
+        role="coder",
+        model="m",
+        messages=[{"role": "user", "content": f"question {n}"}],
+        reply=f"answer {n}",
+        usage=Usage(prompt_tokens=10, completion_tokens=5),
+        latency_ms=12.5,
+        attempts=1,
+    )
+    fields.update(changes)
+    return LLMCallEvent(**fields)
+
+
+# ---- where and how it is stored -------------------------------------------------------------------
+
+
+def test_the_store_lives_in_the_user_data_dir_by_default(private_user_dirs):
+    assert default_db_path() == private_user_dirs / "data" / "cpbot" / DB_NAME
+    with TranscriptStore() as s:
+        assert s.path == default_db_path()
+    assert default_db_path().exists()
+
+
+def test_cpbot_data_dir_overrides_the_location(tmp_path, monkeypatch):
+    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "elsewhere"))
+    assert default_db_path() == tmp_path / "elsewhere" / DB_NAME
+
+
+def test_the_database_is_in_wal_mode_with_a_schema_version(store):
+    with sqlite3.connect(store.path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert db.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
+    db.close()
+
+
+def test_a_store_from_a_newer_cpbot_is_refused(tmp_path):
+    path = tmp_path / DB_NAME
+    TranscriptStore(path).close()
+    db = sqlite3.connect(path)
+    with db:
+        db.execute("UPDATE schema_version SET version = 99")
+    db.close()
+    with pytest.raises(TranscriptError, match="schema 99"):
+        TranscriptStore(path)
+
+
+# ---- runs and events ------------------------------------------------------------------------------
+
+
+def test_a_run_records_events_in_order_and_totals_its_llm_calls(store):
+    run_id = store.start_run(
+        "solve", problem_id="codeforces:1A", strategy="default", model="m", config={"timeout_s": 30}
+    )
+    tracer = store.tracer(run_id)
+    tracer.emit(llm_event(1, usage=Usage(prompt_tokens=100, completion_tokens=40, reasoning_tokens=7)))
+    send(tracer, Envelope.wrap(Plan(algorithm="greedy"), task_id="codeforces:1A", iteration=0, sender="planner"))
+    tracer.emit(llm_event(2))
+    tracer.emit(ReportEvent.of(JudgeReport(verdict=Verdict.AC, passed=3, total=3), iteration=0))
+    summary = store.finish_run(run_id, "solved", reason="accepted", totals={"attempts": 1})
+    assert (summary.status, summary.reason, summary.totals) == ("solved", "accepted", {"attempts": 1})
+    assert (summary.llm_calls, summary.prompt_tokens, summary.completion_tokens) == (2, 110, 45)
+    assert summary.reasoning_tokens == 7
+    assert summary.llm_ms == 25.0
+    assert summary.config == {"timeout_s": 30}
+    assert summary.seconds is not None and summary.seconds >= 0
+    events = store.events(run_id)
+    assert [(e.seq, e.kind) for e in events] == [
+        (1, "run_start"),
+        (2, "llm_call"),
+        (3, "envelope"),
+        (4, "llm_call"),
+        (5, "report"),
+        (6, "run_end"),
+    ]
+    # an LLM call's text is stored once, in llm_calls, and put back when read
+    assert events[1].payload["reply"] == "answer 1"
+    assert events[1].trace_event() == llm_event(
+        1, usage=Usage(prompt_tokens=100, completion_tokens=40, reasoning_tokens=7), ts=events[1].ts
+    )
+    assert events[2].trace_event().envelope.payload == Plan(algorithm="greedy")
+    with sqlite3.connect(store.path) as db:
+        (stored,) = db.execute("SELECT payload FROM events WHERE run_id = ? AND seq = 2", (run_id,)).fetchone()
+    db.close()
+    assert "answer 1" not in stored
+
+
+def test_events_and_calls_are_append_only(store):
+    run_id = store.start_run("solve")
+    store.tracer(run_id).emit(llm_event())
+    db = sqlite3.connect(store.path)
+    try:
+        for sql in (
+            "UPDATE events SET kind = 'x'",
+            "DELETE FROM events",
+            "UPDATE llm_calls SET reply = 'x'",
+            "DELETE FROM llm_calls",
+        ):
+            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+                db.execute(sql)
+    finally:
+        db.close()
+    assert len(store.events(run_id)) == 2
+
+
+def test_a_failed_write_leaves_nothing_half_written(store):
+    run_id = store.start_run("solve")
+    tracer = store.tracer(run_id)
+    tracer.emit(llm_event(1))
+    with pytest.raises(TranscriptError, match="UNIQUE") as e:
+        tracer.emit(llm_event(1))  # the same call id again: its llm_calls row fails after its event row
+    assert e.value.hint == "nothing of it was stored"
+    assert [e.kind for e in store.events(run_id)] == ["run_start", "llm_call"]
+    tracer.emit(llm_event(2))
+    assert [e.seq for e in store.events(run_id)] == [1, 2, 3]
+
+
+def test_concurrent_writers_from_threads_and_connections_keep_a_gapless_order(store):
+    run_id = store.start_run("watch")
+    other = TranscriptStore(store.path)  # a second connection, as another process would have
+
+    def write(target: TranscriptStore, branch: int) -> None:
+        tracer = target.tracer(run_id)
+        for i in range(25):
+            tracer.emit(NoteEvent(task_id=f"branch-{branch}", message=f"step {i}"))
+
+    threads = [threading.Thread(target=write, args=(store if b % 2 else other, b)) for b in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    other.close()
+    events = store.events(run_id)
+    assert [e.seq for e in events] == list(range(1, 152))
+    for b in range(6):
+        steps = [e.payload["message"] for e in events if e.task_id == f"branch-{b}"]
+        assert steps == [f"step {i}" for i in range(25)]  # each writer's own order is kept
+
+
+def test_a_crash_in_the_middle_of_a_write_keeps_every_earlier_event(store):
+    run_id = store.start_run("solve")
+    store.tracer(run_id).emit(NoteEvent(message="before the crash"))
+    crash = f"""
+import os, sys
+from bot.transcripts import TranscriptStore
+from agents.tracing import NoteEvent
+s = TranscriptStore(sys.argv[1])
+s.tracer({run_id!r}).emit(NoteEvent(message="written by the crashing process"))
+s._db.execute("BEGIN IMMEDIATE")
+s._db.execute("INSERT INTO events (run_id, seq, ts, kind, payload) VALUES (?, 99, 'x', 'note', '{{}}')", ({run_id!r},))
+os._exit(1)
+"""
+    result = subprocess.run([sys.executable, "-c", crash, str(store.path)], cwd=REPO, capture_output=True, timeout=60)
+    assert result.returncode == 1, result.stderr.decode()
+    with TranscriptStore(store.path) as again:
+        messages = [e.payload.get("message") for e in again.events(run_id)]
+        assert messages == [None, "before the crash", "written by the crashing process"]
+        assert again.run(run_id).status == "running"
+    db = sqlite3.connect(store.path)
+    assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    db.close()
+
+
+def test_runs_are_found_by_prefix_or_last_and_listed_newest_first(store, monkeypatch):
+    suffixes = iter(["aaaaaa", "aabbbb"])
+    monkeypatch.setattr("bot.transcripts.token_hex", lambda n: next(suffixes))
+    first = store.start_run("solve", problem_id="a")
+    second = store.start_run("bench", problem_id="b")
+    assert store.resolve(first[:-2]) == first
+    assert store.resolve(first) == first
+    with pytest.raises(TranscriptError, match="matches several runs"):
+        store.resolve(first[:2])  # the century
+    assert store.resolve("last") == second
+    assert [r.id for r in store.list_runs()] == [second, first]
+    assert [r.id for r in store.list_runs(kind="solve")] == [first]
+    with pytest.raises(TranscriptError, match="no run"):
+        store.resolve("19990101")
+
+
+# ---- redaction ------------------------------------------------------------------------------------
+
+
+def test_redactor_removes_known_values_and_secret_shapes_but_keeps_token_counts():
+    r = Redactor(["hunter2-password"])
+    assert r.text("my password is hunter2-password!") == f"my password is {REDACTED}!"
+    assert r.text("Authorization: Bearer abc.def.ghi") == f"Authorization: {REDACTED}"
+    assert r.text("Cookie: JSESSIONID=1234; 39ce7=abcd\nnext") == f"Cookie: {REDACTED}\nnext"
+    assert r.text("use key sk-proj-abcdefghijklmnopqrstuvwx now") == f"use key {REDACTED} now"
+    assert r.text("OPENAI_API_KEY=abc123xyz") == f"OPENAI_API_KEY={REDACTED}"
+    value = {
+        "headers": {"Authorization": "Bearer x", "X-CSRFToken": "t"},
+        "api_key": "k",
+        "usage": {"prompt_tokens": 5, "total_tokens": 9},
+        "max_tokens": 100,
+        "list": ["hunter2-password"],
+    }
+    assert r.value(value) == {
+        "headers": {"Authorization": REDACTED, "X-CSRFToken": REDACTED},
+        "api_key": REDACTED,
+        "usage": {"prompt_tokens": 5, "total_tokens": 9},
+        "max_tokens": 100,
+        "list": [REDACTED],
+    }
+    r.add("none")
+    r.add("abc")
+    assert r.text("none abc") == "none abc"  # too short or too common to be a secret
+
+
+def test_secrets_are_read_from_the_environment():
+    env = {"OPENAI_API_KEY": "k1-long-enough", "CF_COOKIES": "c", "GITHUB_TOKEN": "t", "HOME": "/root"}
+    assert sorted(secrets_from_env(env)) == ["c", "k1-long-enough", "t"]
+
+
+def test_a_planted_key_appears_in_no_file_written(tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    monkeypatch.setenv("CPBOT_DATA_DIR", str(data))
+    monkeypatch.setenv("OPENAI_API_KEY", PLANTED_KEY)
+    config = LLMConfig(base_url="http://127.0.0.1:1/v1", api_key=PLANTED_KEY, model="m")
+    with ScriptedServer([Reply(f"I saw the key {PLANTED_KEY} in the prompt")]) as server, TranscriptStore() as store:
+        config = config.model_copy(update={"base_url": server.base_url})
+        store.add_secret(config.api_key.get_secret_value())
+        run_id = store.start_run("solve", model=config.model, config={**config.public(), "api_key": PLANTED_KEY})
+        tracer = store.tracer(run_id)
+        with LLMClient(config, tracer=tracer) as client:
+            client.complete(
+                "coder",
+                [{"role": "user", "content": f"debug this: curl -H 'Authorization: Bearer {PLANTED_KEY}'"}],
+                budget=BudgetTracker(Budget()),
+            )
+        assert server.requests[0].headers["authorization"] == f"Bearer {PLANTED_KEY}"  # it was really used
+        tracer.emit(NoteEvent(message="cookies", data={"cookie": "JSESSIONID=abc", "note": PLANTED_KEY}))
+        store.finish_run(run_id, "solved", reason=f"done with {PLANTED_KEY}")
+        shown = CliRunner().invoke(transcripts, ["show", "last", "--full", "--json"])
+        assert shown.exit_code == 0, shown.output
+        assert PLANTED_KEY not in shown.output
+        assert REDACTED in shown.output
+    files = [p for p in data.rglob("*") if p.is_file()]
+    assert {p.name for p in files} >= {DB_NAME}
+    for path in files:
+        assert PLANTED_KEY.encode() not in path.read_bytes(), path
+        assert PLANTED_KEY[3:20].encode() not in path.read_bytes(), path
+
+
+def test_the_cli_side_does_not_load_the_model_client():
+    check = "import sys, bot.commands.transcripts; sys.exit('openai' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", check], cwd=REPO, timeout=60).returncode == 0
+
+
+# ---- the CLI --------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def recorded(tmp_path, monkeypatch):
+    """A store in CPBOT_DATA_DIR with two runs: a finished solve and a run still going."""
+    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path))
+    with TranscriptStore() as s:
+        solve = s.start_run("solve", problem_id="codeforces:4A", strategy="default", model="m")
+        tracer = s.tracer(solve)
+        long_prompt = "Watermelon. " + "x" * 500 + " END-OF-PROMPT"
+        tracer.emit(
+            llm_event(1, messages=[{"role": "user", "content": long_prompt}], reply="```cpp\nint main(){}\n```")
+        )
+        send(tracer, Envelope.wrap(Plan(algorithm="parity check"), task_id="codeforces:4A", iteration=0))
+        tracer.emit(ReportEvent.of(JudgeReport(verdict=Verdict.WA, passed=1, total=4), iteration=0))
+        s.finish_run(solve, "best_effort", reason="budget exhausted: LLM calls: used 1 of 1")
+        running = s.start_run("watch", problem_id=None)
+    return solve, running
+
+
+def test_list_prints_runs_newest_first(recorded):
+    solve, running = recorded
+    result = CliRunner().invoke(transcripts, ["list"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[1].startswith(running) and "running" in lines[1]
+    assert lines[2].startswith(solve) and "best_effort" in lines[2] and "codeforces:4A" in lines[2]
+
+
+def test_list_json_is_a_run_list(recorded):
+    solve, _ = recorded
+    result = CliRunner().invoke(transcripts, ["list", "--json", "--kind", "solve"])
+    data = json.loads(result.output)
+    assert data["schema_version"] == SCHEMA_VERSION
+    assert [r["id"] for r in data["runs"]] == [solve]
+    assert data["runs"][0]["llm_calls"] == 1
+
+
+def test_list_with_no_store_says_so_without_creating_one(tmp_path, monkeypatch):
+    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "none"))
+    result = CliRunner().invoke(transcripts, ["list"])
+    assert result.output.strip() == "no transcripts yet"
+    assert not (tmp_path / "none").exists()
+
+
+def test_show_prints_the_summary_and_every_event(recorded):
+    solve, _ = recorded
+    result = CliRunner().invoke(transcripts, ["show", solve[:18]])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert f"run       {solve}  (solve)" in out
+    assert "status    best_effort: budget exhausted: LLM calls: used 1 of 1" in out
+    assert "llm       1 calls, 10 prompt + 5 completion tokens" in out
+    for text in (
+        "start",
+        "llm       coder via m: 10+5 tokens",
+        "envelope  plan #0",
+        "judge     WA 1/4 tests",
+        "end       best_effort",
+    ):
+        assert text in out
+    assert "END-OF-PROMPT" not in out  # long prompts are cut without --full
+    assert "--full shows all" in out
+    full = CliRunner().invoke(transcripts, ["show", solve, "--full"]).output
+    assert "END-OF-PROMPT" in full
+
+
+def test_show_json_is_the_whole_transcript(recorded):
+    solve, _ = recorded
+    data = json.loads(CliRunner().invoke(transcripts, ["show", solve, "--json"]).output)
+    assert data["run"]["id"] == solve
+    assert [e["kind"] for e in data["events"]] == ["run_start", "llm_call", "envelope", "report", "run_end"]
+    assert data["llm_calls"][0]["messages"][0]["content"].endswith("END-OF-PROMPT")
+
+
+def test_show_of_an_unknown_run_is_an_error_with_a_hint(recorded):
+    result = CliRunner().invoke(transcripts, ["show", "nope"])
+    assert result.exit_code != 0
+    assert isinstance(result.exception, TranscriptError)
+    assert "transcripts list" in result.exception.hint
+
+
+def test_the_store_is_not_created_by_show_either(tmp_path, monkeypatch):
+    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "none"))
+    result = CliRunner().invoke(transcripts, ["show", "last"])
+    assert isinstance(result.exception, TranscriptError)
+    assert not (tmp_path / "none").exists()
+    assert os.environ["CPBOT_DATA_DIR"].endswith("none")
