@@ -1,0 +1,308 @@
+"""The test generator: extra inputs, an input generator and a brute force, all checked before use.
+
+The model writes a few small inputs, a generator (`GENERATOR N SEED`, as the judge's profiler and
+stress tester run it) and a brute force. Nothing is trusted as written:
+- every input must have the samples' shape (the same number of values on the first line, numbers
+  where the samples have only numbers, a valid test count in multi-test problems, one JSON value per
+  line for function problems), or it is dropped;
+- the brute force must pass every sample, or it is discarded; when it passes, it runs on each input
+  and its output becomes the expected answer, and an input it cannot handle is dropped as invalid;
+- the generator must build, print well-shaped inputs for small N and change with N, or it is discarded.
+Without a trusted brute force, the inputs that survive keep no expected output: they can still catch
+crashes and time-outs. Everything dropped is listed with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+from agents.envelopes import GeneratedTests
+from agents.extract import ExtractionError, extract_code, find_blocks, guess_language
+from agents.llm import ChatModel
+from agents.prompts import render_prompt
+from agents.roles.common import RoleError, fence_tag, language_name, problem_text
+from agents.roles.constraints import problem_bounds
+from agents.roles.stdio import classify_input
+from judge.build import build_solution
+from judge.errors import CpbotError
+from judge.execute import execute
+from judge.generator import check_uses_n, generate
+from judge.languages import Program
+from judge.model import Language, Limits, Problem, Solution, TestCase, Verdict
+from judge.runner import judge_problem
+from judge.sandbox import Sandbox, default_sandbox
+
+ROLE = "testgen"
+
+MAX_INPUT_BYTES = 1 << 20
+BRUTE_TIME_MS = 5000
+GENERATOR_SIZES = (1, 3, 10)
+
+_NUMBER = re.compile(r"^-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$|^\s*\*\*(.+?)\*\*:?\s*$")
+
+
+class InputShape(BaseModel):
+    """What every valid input shares with the samples."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: str = "stdio"
+    first_line_tokens: int | None = None  # when every sample agrees
+    numeric: bool = False  # every token of every sample is a number
+    multi_test: bool = False
+    max_tests: int | None = None
+    lines: int | None = None  # function problems: one line per parameter
+
+
+class GeneratedSuite(BaseModel):
+    """The checked result: tests, the generator and brute force if they passed, and what was dropped."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    tests: GeneratedTests
+    generator: Solution | None = None
+    brute: Solution | None = None
+    dropped: list[str] = []
+
+
+class TestgenDraft(BaseModel):
+    """What the model's reply held, before any checking."""
+
+    __test__ = False
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    inputs: list[str] = []
+    generator: str | None = None
+    brute: str | None = None
+    problems: list[str] = []  # what could not be read
+
+
+# ---- shape ---------------------------------------------------------------------------------------
+
+
+def sample_shape(problem: Problem) -> InputShape:
+    """The shape the samples of `problem` share."""
+    samples = [s.input for s in problem.samples if s.input.strip()]
+    if problem.kind == "function":
+        counts = {len([ln for ln in s.splitlines() if ln.strip()]) for s in samples}
+        return InputShape(kind="function", lines=counts.pop() if len(counts) == 1 else None)
+    firsts = {len(s.strip().splitlines()[0].split()) for s in samples}
+    tokens = [t for s in samples for t in s.split()]
+    multi = classify_input(problem).shape in ("multi_line", "multi_block")
+    bounds = problem_bounds(problem)
+    return InputShape(
+        first_line_tokens=firsts.pop() if len(firsts) == 1 else None,
+        numeric=bool(tokens) and all(_NUMBER.match(t) for t in tokens),
+        multi_test=multi,
+        max_tests=bounds.upper.get(bounds.tests_var) if multi and bounds.tests_var else None,
+    )
+
+
+def format_issue(text: str, shape: InputShape) -> str | None:
+    """Why `text` is not a valid input of `shape`, or None when it looks valid."""
+    if not text.strip():
+        return "it is empty"
+    if len(text.encode()) > MAX_INPUT_BYTES:
+        return f"it is larger than {MAX_INPUT_BYTES >> 20} MB"
+    if shape.kind == "function":
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        if shape.lines is not None and len(lines) != shape.lines:
+            return f"it has {len(lines)} lines, the samples have {shape.lines}"
+        for ln in lines:
+            try:
+                json.loads(ln)
+            except ValueError:
+                return f"line {ln[:40]!r} is not a JSON value"
+        return None
+    first = text.strip().splitlines()[0].split()
+    if shape.first_line_tokens is not None and len(first) != shape.first_line_tokens:
+        return f"its first line has {len(first)} values, the samples' have {shape.first_line_tokens}"
+    if shape.numeric:
+        odd = next((t for t in text.split() if not _NUMBER.match(t)), None)
+        if odd is not None:
+            return f"it holds {odd[:20]!r} where the samples have only numbers"
+    if shape.multi_test:
+        if not re.fullmatch(r"\d+", first[0]) or int(first[0]) < 1:
+            return "it does not start with a test count"
+        if shape.max_tests is not None and int(first[0]) > shape.max_tests:
+            return f"its test count {first[0]} exceeds the bound {shape.max_tests}"
+    return None
+
+
+# ---- reading the reply ---------------------------------------------------------------------------
+
+
+def _sections(text: str) -> dict[str, str]:
+    """The text under the Inputs, Generator and Brute force headings (headings inside code blocks,
+    such as Python comments, do not count)."""
+    lines = text.splitlines(keepends=True)
+    marks: list[tuple[int, str]] = []
+    fence: str | None = None
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if fence is None and (m := re.match(r"(`{3,}|~{3,})", stripped)):
+            fence = m.group(1)
+        elif fence is not None and stripped.startswith(fence) and not stripped.strip(fence[0]):
+            fence = None
+        elif fence is None and (m := _HEADING.match(line.rstrip("\n"))):
+            marks.append((i, (m.group(1) or m.group(2) or "").lower()))
+    found: dict[str, str] = {}
+    for k, (start, title) in enumerate(marks):
+        end = marks[k + 1][0] if k + 1 < len(marks) else len(lines)
+        key = "brute" if "brute" in title else "generator" if "generator" in title else None
+        key = key or ("inputs" if "input" in title or "test" in title else None)
+        if key and key not in found:
+            found[key] = "".join(lines[start:end])
+    return found
+
+
+def read_draft(text: str, language: Language) -> TestgenDraft:
+    """Inputs, generator and brute force from a reply with the three headings (or, without them, by
+    what each block holds: data blocks are inputs, a program reading argv is the generator)."""
+    sections = _sections(text)
+    problems: list[str] = []
+    if sections:
+        inputs = [b.code for b in find_blocks(sections.get("inputs", "")) if b.language is None]
+        programs = {}
+        for key in ("generator", "brute"):
+            try:
+                programs[key] = extract_code(sections.get(key, ""), language).code
+            except ExtractionError as e:
+                programs[key] = None
+                label = "brute force" if key == "brute" else key
+                problems.append(f"no usable {label} ({e.message})")
+        return TestgenDraft(inputs=inputs, generator=programs["generator"], brute=programs["brute"], problems=problems)
+    blocks = find_blocks(text)
+    inputs = [b.code for b in blocks if b.language is None and guess_language(b.code) is None]
+    code = [b.code for b in blocks if b.language is not None and b.complete]
+    generator = next((c for c in code if "argv" in c), None)
+    brute = next((c for c in code if c is not generator), None)
+    if generator is None:
+        problems.append("no usable generator (no program reads its arguments)")
+    if brute is None:
+        problems.append("no usable brute force")
+    return TestgenDraft(inputs=inputs, generator=generator, brute=brute, problems=problems)
+
+
+# ---- checking ------------------------------------------------------------------------------------
+
+
+def _brute_program(brute: Solution, problem: Problem, sandbox: Sandbox) -> tuple[Program | None, str]:
+    report = judge_problem(brute, problem, sandbox=sandbox)
+    if report.verdict != Verdict.AC:
+        return (
+            None,
+            f"brute force discarded: {report.verdict} on the samples ({report.reason or report.compile_log[:200]})",
+        )
+    runnable = brute
+    if problem.kind == "function" and problem.signature is not None:
+        from judge.harness import build_program
+
+        runnable = build_program(brute, problem.signature)
+    build = build_solution(runnable, sandbox)
+    return build.program, "" if build.program is not None else "brute force discarded: it does not build"
+
+
+def validate_inputs(
+    inputs: Sequence[str], problem: Problem, *, brute: Solution | None = None, sandbox: Sandbox | None = None
+) -> tuple[list[TestCase], Solution | None, list[str]]:
+    """The inputs that pass the shape check (and the brute force, when it passes the samples), as tests;
+    the brute force if it was trusted; and the reasons for everything dropped."""
+    shape = sample_shape(problem)
+    dropped: list[str] = []
+    kept: list[str] = []
+    seen = {s.input for s in problem.samples}
+    for i, text in enumerate(inputs, start=1):
+        text = text if text.endswith("\n") else text + "\n"
+        issue = "it repeats a sample or an earlier input" if text in seen else format_issue(text, shape)
+        if issue:
+            dropped.append(f"input {i} dropped: {issue}")
+        else:
+            kept.append(text)
+            seen.add(text)
+    program = None
+    if brute is not None:
+        sandbox = sandbox or default_sandbox()
+        program, why = _brute_program(brute, problem, sandbox)
+        if program is None:
+            dropped.append(why)
+            brute = None
+    tests: list[TestCase] = []
+    limits = Limits(time_ms=max(problem.limits.time_ms, BRUTE_TIME_MS), memory_mb=max(problem.limits.memory_mb, 512))
+    for i, text in enumerate(kept, start=1):
+        output = None
+        if program is not None and sandbox is not None:
+            run = execute(program, text.encode(), sandbox, limits=limits)
+            if run.verdict is not None:
+                dropped.append(
+                    f"generated input {i} dropped: the brute force fails on it ({run.verdict}), so it is "
+                    "probably invalid"
+                )
+                continue
+            output = run.stdout.decode(errors="replace")
+        tests.append(TestCase(input=text, output=output, origin="generated", name=f"generated-{len(tests) + 1}"))
+    return tests, brute, dropped
+
+
+def validate_generator(generator: Solution, problem: Problem, *, sandbox: Sandbox | None = None) -> str | None:
+    """Why `generator` cannot be used (it does not build, fails, ignores N, or prints malformed inputs),
+    or None when it can."""
+    sandbox = sandbox or default_sandbox()
+    build = build_solution(generator, sandbox)
+    if build.program is None:
+        return f"generator discarded: it does not build ({build.log.strip()[:200]})"
+    shape = sample_shape(problem)
+    try:
+        for n in GENERATOR_SIZES:
+            data = generate(build.program, n, 1, sandbox, time_ms=BRUTE_TIME_MS).decode(errors="replace")
+            issue = format_issue(data, shape)
+            if issue:
+                return f"generator discarded: its input for N={n} is malformed: {issue}"
+        check_uses_n(build.program, GENERATOR_SIZES[0], GENERATOR_SIZES[-1], 1, sandbox, time_ms=BRUTE_TIME_MS)
+    except CpbotError as e:
+        return f"generator discarded: {e.message}"
+    return None
+
+
+def generate_tests(
+    model: ChatModel,
+    problem: Problem,
+    *,
+    language: Language = "python3",
+    count: int = 5,
+    sandbox: Sandbox | None = None,
+) -> GeneratedSuite:
+    """Ask for `count` inputs, a generator and a brute force in `language`; check them all; keep what passes."""
+    if problem.kind == "interactive":
+        raise RoleError(
+            f"{problem.id} is interactive: generated inputs need an interactor, not a test file",
+            hint="test interactive problems with an interactor program",
+        )
+    messages = render_prompt(
+        "testgen",
+        problem=problem_text(problem),
+        count=count,
+        language=language_name(language),
+        fence=fence_tag(language),
+    )
+    reply = model.complete(ROLE, messages)
+    draft = read_draft(reply.text, language)
+    sandbox = sandbox or default_sandbox()
+    brute = Solution(language=language, source=draft.brute) if draft.brute else None
+    tests, brute, dropped = validate_inputs(draft.inputs, problem, brute=brute, sandbox=sandbox)
+    generator = Solution(language=language, source=draft.generator) if draft.generator else None
+    if generator is not None and (why := validate_generator(generator, problem, sandbox=sandbox)):
+        dropped.append(why)
+        generator = None
+    dropped = [*draft.problems, *dropped]
+    reason = f"{len(tests)} of {len(draft.inputs)} generated inputs kept" + (
+        ", answers from the brute force" if brute is not None else ", without answers (no trusted brute force)"
+    )
+    return GeneratedSuite(
+        tests=GeneratedTests(tests=tests, reason=reason), generator=generator, brute=brute, dropped=dropped
+    )
