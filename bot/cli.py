@@ -12,6 +12,7 @@ from bot.commands.contests import contests
 from bot.commands.fetch import fetch
 from bot.commands.listen import listen
 from bot.commands.profile_cmd import profile
+from bot.commands.solve import solve
 from bot.commands.stress_cmd import stress
 from bot.commands.transcripts import transcripts
 from judge.errors import CpbotError
@@ -36,6 +37,7 @@ cli.add_command(listen)
 cli.add_command(contests)
 cli.add_command(profile)
 cli.add_command(stress)
+cli.add_command(solve)
 cli.add_command(transcripts)
 
 

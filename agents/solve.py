@@ -1,0 +1,142 @@
+"""`solve(problem, strategy=..., ...)`: run one strategy on one problem under a budget and trace it all.
+
+The model may be an `LLMClient` (bound here to the solve's task id, budget and tracer), an already
+bound `BoundLLM`, or any other `ChatModel` (metered here, so the budget still counts its calls). The
+result is a `SolveResult`: the best attempt (accepted or not), its report, why the solve stopped, and
+what it spent. When the budget runs out the best attempt so far is returned with that reason; a model
+failure after some attempt was judged does the same, and before any attempt it is raised.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from agents.budget import Budget, BudgetExhausted, BudgetTracker
+from agents.envelopes import Task
+from agents.llm import BoundLLM, ChatModel, LLMClient, LLMReply, Message
+from agents.strategies import DEFAULT, get_strategy
+from agents.strategies.base import KnowledgePool, SolveContext
+from agents.tracing import BudgetEvent, NoteEvent, NullTracer, Tracer
+from judge.errors import ModelError
+from judge.model import JudgeReport, Language, Problem, ProfileReport, Solution, Verdict
+from judge.sandbox import Sandbox
+
+SCHEMA_VERSION = 1
+
+
+class SolveResult(BaseModel):
+    """How one solve ended: `cpbot solve --json` prints this."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: int = SCHEMA_VERSION
+    problem_id: str
+    strategy: str
+    language: Language
+    status: Literal["solved", "best_effort", "failed"]
+    verdict: Verdict | None = None  # the best attempt's verdict on the tests it was judged on
+    reason: str = ""
+    solution: Solution | None = None
+    report: JudgeReport | None = None
+    profile: ProfileReport | None = None
+    calls: int = Field(0, ge=0)
+    tokens: int = Field(0, ge=0)
+    prompt_tokens: int = Field(0, ge=0)
+    completion_tokens: int = Field(0, ge=0)
+    seconds: float = Field(0.0, ge=0)
+
+
+class _Metered:
+    """A `ChatModel` whose calls are counted and charged to a budget (for models that are not `LLMClient`s)."""
+
+    def __init__(self, model: ChatModel, tracker: BudgetTracker) -> None:
+        self.model = model
+        self.tracker = tracker
+
+    def complete(self, role: str, messages: Sequence[Message], **kwargs: Any) -> LLMReply:
+        self.tracker.start_call()
+        reply = self.model.complete(role, messages, **kwargs)
+        self.tracker.charge(reply.usage)
+        return reply
+
+
+def _bind(model: ChatModel, task_id: str, tracker: BudgetTracker, tracer: Tracer) -> ChatModel:
+    if isinstance(model, LLMClient):
+        return model.bind(task_id=task_id, budget=tracker, tracer=tracer)
+    if isinstance(model, BoundLLM):
+        return model  # already charged to its own budget
+    return _Metered(model, tracker)
+
+
+def solve(
+    problem: Problem,
+    *,
+    strategy: str = DEFAULT,
+    language: Language = "cpp17",
+    model: ChatModel,
+    budget: Budget | BudgetTracker | None = None,
+    tracer: Tracer | None = None,
+    sandbox: Sandbox | None = None,
+    knowledge: KnowledgePool | None = None,
+    options: dict[str, Any] | None = None,
+) -> SolveResult:
+    """Solve `problem` with `strategy` in `language`; see the module's docstring."""
+    tracker = budget if isinstance(budget, BudgetTracker) else BudgetTracker(budget)
+    tracer = tracer or NullTracer()
+    chosen = get_strategy(strategy, **(options or {}))
+    task_id = problem.id
+    ctx = SolveContext(
+        problem=problem,
+        language=language,
+        model=_bind(model, task_id, tracker, tracer),
+        tracker=tracker,
+        tracer=tracer,
+        task_id=task_id,
+        strategy=strategy,
+        sandbox=sandbox,
+        knowledge=knowledge if knowledge is not None else KnowledgePool(),
+    )
+    started = time.monotonic()
+    task = Task(
+        problem_id=problem.id,
+        language=language,
+        strategy=strategy,
+        statement=problem.statement,
+        time_ms=problem.limits.time_ms,
+        memory_mb=problem.limits.memory_mb,
+    )
+    ctx.send(task, sender="", iteration=0)
+    try:
+        reason = chosen.run(ctx)
+    except BudgetExhausted as e:
+        tracer.emit(BudgetEvent(task_id=task_id, reason=e.reason, spent=tracker.snapshot()))
+        reason = f"budget exhausted: {e.reason}"
+    except ModelError as e:
+        if ctx.best.best is None:
+            raise
+        # the model failed part-way: what was judged so far is still worth returning
+        tracer.emit(NoteEvent(task_id=task_id, message="model failed", data={"error": e.message}))
+        reason = f"stopped: {e.message}"
+    final = ctx.best.final_answer(reason, tracker=tracker)
+    ctx.send(final, sender="controller")
+    spent = tracker.snapshot()
+    return SolveResult(
+        problem_id=problem.id,
+        strategy=strategy,
+        language=language,
+        status=final.status,
+        verdict=final.report.verdict if final.report is not None else None,
+        reason=reason,
+        solution=final.solution,
+        report=final.report,
+        profile=final.profile,
+        calls=spent.calls,
+        tokens=spent.usage.total_tokens,
+        prompt_tokens=spent.usage.prompt_tokens,
+        completion_tokens=spent.usage.completion_tokens,
+        seconds=round(time.monotonic() - started, 3),
+    )

@@ -1,0 +1,31 @@
+"""`direct`: one program straight from the statement, judged on the samples. The baseline."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from agents.roles import coder
+from agents.strategies.base import SolveContext, accepted, verdict_line
+
+
+@dataclass
+class Direct:
+    """One generation, one judgement."""
+
+    name: str = "direct"
+
+    def run(self, ctx: SolveContext) -> str:
+        """Write one program and judge it on the samples."""
+        ctx.route("coder", why="single generation")
+        attempt = coder.write_code(ctx.model, ctx.problem, None, language=ctx.language, use_skeleton=False)
+        attempt, iteration = ctx.code(attempt, sender=coder.ROLE)
+        report = ctx.judge(attempt, iteration)
+        if accepted(report):
+            return "accepted on the samples"
+        return f"the single attempt fails ({verdict_line(report)})"
+
+
+def make(**options: Any) -> Direct:
+    """The registry's constructor."""
+    return Direct(**options)

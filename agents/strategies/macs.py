@@ -1,0 +1,89 @@
+"""`macs`: MACS-Coder's workflow, a fast path and then p planning cycles of d debug attempts each.
+
+1. Fast path: one program from the statement alone; if it passes the samples, stop at once.
+2. Deep path, for each of `plans` cycles: plan (the first time) or plan again from the last failure,
+   write the program from the STD-IO skeleton, judge it, and debug it up to `debugs` times. The debug
+   block follows the paper's routing: the first failure to run goes to the STD-IO block (new programs
+   mostly fail on reading input), later failures to run go to the runtime block, and a wrong answer goes
+   to the wrong-answer block (`debugger.choose_block`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from agents.envelopes import JudgeFeedback, Plan
+from agents.roles import coder, debugger, planner
+from agents.roles.stdio import pick_template
+from agents.strategies.base import SolveContext, accepted, verdict_line
+from judge.model import JudgeReport, Verdict
+
+RUN_FAILURES = (Verdict.RE, Verdict.CE, Verdict.TLE, Verdict.MLE, Verdict.OLE)
+
+
+def _fails_to_run(report: JudgeReport) -> bool:
+    first = report.first_failure
+    verdict = first.verdict if first is not None else report.verdict
+    return verdict in RUN_FAILURES
+
+
+@dataclass
+class Macs:
+    """The MACS workflow with `plans` x `debugs` caps (the paper's 5 x 5 by default)."""
+
+    plans: int = 5
+    debugs: int = 5
+    name: str = "macs"
+
+    def run(self, ctx: SolveContext) -> str:
+        """Fast path, then plan / code / debug cycles until the samples pass or the caps are reached."""
+        ctx.route("coder", phase="fast")
+        fast = coder.write_code(ctx.model, ctx.problem, None, language=ctx.language, use_skeleton=False)
+        fast, iteration = ctx.code(fast, sender=coder.ROLE)
+        report = ctx.judge(fast, iteration, branch="fast")
+        if accepted(report):
+            return "fast path accepted on the samples"
+        if report.verdict == Verdict.IE:
+            return f"the judge failed: {report.reason}"
+        plan: Plan | None = None
+        for cycle in range(1, self.plans + 1):
+            ctx.route("planner", cycle=cycle)
+            if plan is None:
+                plan = planner.plan(ctx.model, ctx.problem, language=ctx.language)
+            else:
+                feedback = JudgeFeedback(
+                    report=report, summary=f"the last program of the plan got {verdict_line(report)}"
+                )
+                plan = planner.replan(ctx.model, ctx.problem, plan, feedback, language=ctx.language)
+            plan_it = ctx.send(plan, sender=planner.ROLE).header.iteration
+            template = pick_template(ctx.problem, ctx.language) if ctx.problem.kind != "function" else None
+            ctx.route("coder", cycle=cycle)
+            attempt = coder.write_code(
+                ctx.model, ctx.problem, plan, language=ctx.language, template=template, plan_iteration=plan_it
+            )
+            attempt, iteration = ctx.code(attempt, sender=coder.ROLE)
+            report = ctx.judge(attempt, iteration, branch=f"plan {cycle}")
+            run_failures = 0
+            for step in range(1, self.debugs + 1):
+                if accepted(report):
+                    return f"accepted on the samples (plan {cycle}, debug step {step - 1})"
+                if report.verdict == Verdict.IE:
+                    return f"the judge failed: {report.reason}"
+                block = debugger.choose_block(report, earlier_failures=run_failures)
+                if block is None:
+                    break
+                if _fails_to_run(report):
+                    run_failures += 1
+                ctx.route(f"debug_{block}", cycle=cycle, step=step, verdict=str(report.verdict))
+                attempt = debugger.debug(ctx.model, ctx.problem, attempt, report, plan=plan, block=block)
+                attempt, iteration = ctx.code(attempt, sender=debugger.ROLE)
+                report = ctx.judge(attempt, iteration, branch=f"plan {cycle}")
+            if accepted(report):
+                return f"accepted on the samples (plan {cycle}, debug step {self.debugs})"
+        return f"no program passed the samples after {self.plans} plans x {self.debugs} debug steps"
+
+
+def make(**options: Any) -> Macs:
+    """The registry's constructor (`plans=`, `debugs=`)."""
+    return Macs(**options)

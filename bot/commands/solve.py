@@ -1,0 +1,163 @@
+"""`cpbot solve`: fetch or load a problem, solve it with a strategy, write the solution, record the run."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import click
+
+from agents.budget import Budget
+from agents.llm import LLMClient, resolve_llm_config
+from agents.solve import SolveResult
+from agents.solve import solve as run_solve
+from agents.strategies import DEFAULT, strategy_names
+from agents.tracing import FanoutTracer, LLMCallEvent, ReportEvent, TraceEvent
+from bot.commands.fetch import open_client, problem_dirname, save_problem
+from bot.commands.judge_cmd import load_problem
+from bot.transcripts import TranscriptStore
+from judge.errors import ConfigError
+from judge.model import Problem
+from scrapers.sites import SITES, fetch_url, parse_content
+
+LANGUAGES = ("cpp17", "cpp20", "python3", "pypy3")
+EXTENSIONS = {"cpp17": "cpp", "cpp20": "cpp", "python3": "py", "pypy3": "py"}
+
+
+def load_source(source: str, *, site: str | None = None, cookies: Path | None = None) -> Problem:
+    """The one problem at a URL, in a problem.json, a Competitive Companion JSON or a saved page."""
+    if re.match(r"^https?://", source, re.IGNORECASE):
+        with open_client(cookies) as client:
+            problems = fetch_url(source, client, site)
+    else:
+        path = Path(source)
+        if not path.is_file():
+            raise ConfigError(f"no such file: {source}", hint="give a problem URL (https://...) or a saved file")
+        data = path.read_bytes()
+        if path.suffix == ".json" and b'"schema_version"' in data and b'"samples"' in data:
+            return load_problem(path)  # cpbot's own problem.json
+        problems = parse_content(data, site)
+    if len(problems) != 1:
+        raise ConfigError(
+            f"{source} holds {len(problems)} problems; `cpbot solve` takes one",
+            hint="give the URL of one problem (…/problem/A), or `cpbot fetch` the contest first",
+        )
+    return problems[0]
+
+
+class Progress:
+    """A tracer that prints one line per LLM call and per judge report, to stderr."""
+
+    def emit(self, event: TraceEvent) -> None:
+        """Print a short line for the events a user follows."""
+        if isinstance(event, LLMCallEvent):
+            state = f"error: {event.error}" if event.error else f"{event.usage.total_tokens} tokens"
+            click.echo(f"  {event.role:<9} {state} ({event.latency_ms / 1000:.1f} s)", err=True)
+        elif isinstance(event, ReportEvent) and event.report_kind == "judge":
+            r = event.report
+            click.echo(f"  judge     {r['verdict']} {r['passed']}/{r['total']}", err=True)
+
+
+def print_result(result: SolveResult, path: Path | None) -> None:
+    """The verdict, what was spent, and where the solution went."""
+    verdict = result.verdict or "no program"
+    click.echo(f"{result.status}: {verdict} ({result.reason})")
+    click.echo(f"{result.calls} LLM calls, {result.tokens:,} tokens, {result.seconds:.1f} s")
+    if path is not None:
+        click.echo(f"solution: {path}")
+
+
+@click.command("solve")
+@click.argument("source", metavar="URL|FILE")
+@click.option("--strategy", type=click.Choice(strategy_names()), default=DEFAULT, show_default=True)
+@click.option("--lang", "language", type=click.Choice(LANGUAGES), default="cpp17", show_default=True)
+@click.option("--model", help="Model name (env CPBOT_MODEL).")
+@click.option("--base-url", help="OpenAI-compatible API root, e.g. http://127.0.0.1:8000/v1 (env CPBOT_BASE_URL).")
+@click.option("--api-key", help="API key (env CPBOT_API_KEY or OPENAI_API_KEY); never stored.")
+@click.option("--max-calls", type=click.IntRange(min=1), default=40, show_default=True, help="Budget: LLM calls.")
+@click.option("--max-tokens", type=click.IntRange(min=1), default=500_000, show_default=True, help="Budget: tokens.")
+@click.option(
+    "--max-seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=900.0,
+    show_default=True,
+    help="Budget: wall seconds.",
+)
+@click.option("--site", type=click.Choice(SITES), help="The site, when it cannot be told from URL|FILE.")
+@click.option(
+    "--cookies",
+    type=click.Path(dir_okay=False, path_type=Path),
+    envvar="CPBOT_COOKIES",
+    help="A Netscape cookies.txt for fetching.",
+)
+@click.option(
+    "-o",
+    "--output",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Where to write problem.json and the solution (default: ./<problem>).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the SolveResult as JSON.")
+def solve_cmd(
+    source: str,
+    strategy: str,
+    language: str,
+    model: str | None,
+    base_url: str | None,
+    api_key: str | None,
+    max_calls: int,
+    max_tokens: int,
+    max_seconds: float,
+    site: str | None,
+    cookies: Path | None,
+    out_dir: Path | None,
+    as_json: bool,
+) -> int:
+    """Solve one problem with a language model; exits 0 only when the answer passes every test tried."""
+    config = resolve_llm_config(base_url=base_url, api_key=api_key, model=model)
+    problem = load_source(source, site=site, cookies=cookies)
+    budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_seconds=max_seconds)
+    click.echo(f"solving {problem.id} with {strategy} ({language}, {config.model})", err=True)
+    with TranscriptStore() as store, LLMClient(config) as client:
+        store.add_secret(config.api_key.get_secret_value())
+        run_id = store.start_run(
+            "solve",
+            problem_id=problem.id,
+            strategy=strategy,
+            model=config.model,
+            config={"llm": config.public(), "budget": budget.model_dump(), "language": language},
+        )
+        tracer = FanoutTracer(store.tracer(run_id), Progress())
+        try:
+            result = run_solve(
+                problem,
+                strategy=strategy,
+                language=language,  # type: ignore[arg-type]
+                model=client,
+                budget=budget,
+                tracer=tracer,
+            )
+        except BaseException as e:
+            store.finish_run(run_id, "error", reason=str(e))
+            raise
+        store.finish_run(
+            run_id,
+            result.status,
+            reason=result.reason,
+            totals={"calls": result.calls, "tokens": result.tokens, "seconds": result.seconds},
+        )
+    path = None
+    if result.solution is not None:
+        directory = out_dir or Path(problem_dirname(problem))
+        save_problem(problem, directory)
+        path = directory / f"solution.{EXTENSIONS[language]}"
+        path.write_text(result.solution.source, encoding="utf-8")
+    if as_json:
+        click.echo(result.model_dump_json(indent=2))
+    else:
+        print_result(result, path)
+    click.echo(f"transcript: {run_id}", err=True)
+    return 0 if result.status == "solved" else 1
+
+
+solve = solve_cmd  # the name bot/cli.py registers

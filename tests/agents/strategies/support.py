@@ -1,0 +1,34 @@
+"""Shared pieces of the strategy tests: programs for the sum problem, replies, and what a solve traced."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from agents.tracing import InMemoryTracer, LLMCallEvent, NoteEvent
+from tests.agents.support.scripted_server import Reply
+
+RIGHT = "a, b = map(int, input().split())\nprint(a + b)\n"
+WRONG = "a, b = map(int, input().split())\nprint(a - b)\n"
+CRASH = "raise SystemExit(3)\n"  # exits non-zero with nothing on stderr: a plain runtime error
+PLAN = {"algorithm": "add the two numbers", "steps": ["read a and b", "print a + b"], "complexity": "O(1)"}
+
+
+def code(source: str) -> Reply:
+    """A reply holding one Python program."""
+    return Reply(f"Here it is.\n```python\n{source}```\n")
+
+
+def plan_reply(**changes: Any) -> Reply:
+    """A planner's structured answer."""
+    return Reply(json.dumps({**PLAN, **changes}))
+
+
+def roles(tracer: InMemoryTracer) -> list[str]:
+    """The roles of the LLM calls, in order."""
+    return [e.role for e in tracer.of_kind(LLMCallEvent)]
+
+
+def routes(tracer: InMemoryTracer) -> list[str]:
+    """Where the strategy routed, in order."""
+    return [e.data["to"] for e in tracer.of_kind(NoteEvent) if e.message == "route"]

@@ -1,0 +1,67 @@
+"""`direct` and `macs` against the scripted server: the roles called, the routes taken, the caps."""
+
+from __future__ import annotations
+
+from agents.budget import Budget
+from agents.envelopes import FinalAnswer
+from agents.solve import solve
+from judge.model import Verdict
+from tests.agents.roles.helpers import sum_problem
+from tests.agents.strategies.support import CRASH, RIGHT, WRONG, code, plan_reply, roles, routes
+
+
+def run(make_client, server, tracer, sandbox, strategy, **kwargs):
+    client = make_client(server)
+    return solve(
+        sum_problem(), strategy=strategy, language="python3", model=client, tracer=tracer, sandbox=sandbox, **kwargs
+    )
+
+
+def test_direct_makes_one_call_and_reports_the_samples_verdict(scripted_server, make_client, tracer, sandbox):
+    server = scripted_server([code(WRONG)])
+    result = run(make_client, server, tracer, sandbox, "direct")
+    assert roles(tracer) == ["coder"]
+    assert result.status == "best_effort" and result.verdict == Verdict.WA
+    assert result.calls == 1 and result.tokens == 30
+    assert "single attempt fails" in result.reason
+    assert tracer.envelopes()[-1].expect(FinalAnswer).status == "best_effort"
+
+
+def test_macs_fast_path_that_passes_returns_at_once(scripted_server, make_client, tracer, sandbox):
+    server = scripted_server([code(RIGHT)])
+    result = run(make_client, server, tracer, sandbox, "macs")
+    assert result.status == "solved" and result.verdict == Verdict.AC
+    assert roles(tracer) == ["coder"] and routes(tracer) == ["coder"]
+    assert result.solution is not None and result.solution.source == RIGHT
+    assert server.remaining == 0 and result.reason == "fast path accepted on the samples"
+
+
+def test_macs_debug_blocks_follow_the_paper_order(scripted_server, make_client, tracer, sandbox):
+    # fast path wrong; planned program crashes (-> STD-IO), crashes again (-> runtime), then answers
+    # wrongly (-> wrong answer), then is right
+    server = scripted_server([code(WRONG), plan_reply(), code(CRASH), code(CRASH), code(WRONG), code(RIGHT)])
+    result = run(make_client, server, tracer, sandbox, "macs")
+    assert result.status == "solved"
+    assert roles(tracer) == ["coder", "planner", "coder", "debugger", "debugger", "debugger"]
+    assert routes(tracer) == ["coder", "planner", "coder", "debug_stdio", "debug_runtime", "debug_wrong_answer"]
+    # the wrong-answer block was shown the failing input and the first difference
+    last = server.requests[-1].body["messages"][-1]["content"]
+    assert "1 2" in last and "expected '3', got '-1'" in last
+
+
+def test_macs_stops_at_p_plans_times_d_debug_steps(scripted_server, make_client, tracer, sandbox):
+    server = scripted_server(default=code(WRONG))
+    server.add(code(WRONG), plan_reply(), code(WRONG), code(WRONG), code(WRONG), plan_reply(algorithm="b"))
+    result = run(make_client, server, tracer, sandbox, "macs", options={"plans": 2, "debugs": 2})
+    # 1 fast + 2 x (1 plan + 1 code + 2 debug)
+    assert roles(tracer) == ["coder"] + ["planner", "coder", "debugger", "debugger"] * 2
+    assert result.calls == 9 and result.status == "best_effort" and result.verdict == Verdict.WA
+    assert result.reason == "no program passed the samples after 2 plans x 2 debug steps"
+
+
+def test_budget_exhaustion_returns_the_best_attempt_with_the_reason(scripted_server, make_client, tracer, sandbox):
+    server = scripted_server(default=code(WRONG))
+    result = run(make_client, server, tracer, sandbox, "macs", budget=Budget(max_calls=3))
+    assert result.calls == 3 and result.status == "best_effort"
+    assert result.reason.startswith("budget exhausted: LLM calls: used 3 of 3")
+    assert result.solution is not None and result.solution.source == WRONG

@@ -1,0 +1,136 @@
+"""`cpbot solve` end to end over real HTTP on 127.0.0.1: a recorded Codeforces page, a scripted model that
+first writes a subtly wrong program and then a right one, the real judge, and the transcript store.
+
+The scrapers only fetch from Codeforces hosts, so the test keeps the real URL and gives the command an
+HTTP client whose transport sends every request to a loopback server serving the recorded page.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import httpx
+import pytest
+
+import bot.commands.solve as solve_module
+from agents.solve import SolveResult
+from bot.transcripts import TranscriptStore
+from scrapers.http import HttpClient
+from tests.agents.support.scripted_server import Reply, ScriptedServer
+from tests.conftest import SHARED
+
+PAGE = SHARED / "fixtures" / "codeforces" / "cf_1702A_modern_single_line_cases.html"
+URL = "https://codeforces.com/contest/1702/problem/A"
+KEY = "sk-e2e-very-secret-key"
+# Round Down the Price: m minus the largest power of ten not above m. The wrong one forgets that a
+# one-digit m has 1 as that power.
+WRONG = (
+    "t = int(input())\nfor _ in range(t):\n    m = int(input())\n"
+    "    p = 10 ** (len(str(m)) - 1) if m >= 10 else 0\n    print(m - p)\n"
+)
+RIGHT = "t = int(input())\nfor _ in range(t):\n    m = int(input())\n    print(m - 10 ** (len(str(m)) - 1))\n"
+
+
+@pytest.fixture
+def codeforces_site() -> Iterator[list[str]]:
+    """A loopback server answering every GET with the recorded page; yields the paths requested."""
+    paths: list[str] = []
+    body = PAGE.read_bytes()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            paths.append(self.path)
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    httpd.block_on_close = True
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    port = httpd.server_address[1]
+
+    class ToLoopback(httpx.HTTPTransport):
+        def handle_request(self, request: httpx.Request) -> httpx.Response:
+            request.url = request.url.copy_with(scheme="http", host="127.0.0.1", port=port)
+            return super().handle_request(request)
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(solve_module, "open_client", lambda cookies: HttpClient(transport=ToLoopback()))
+    try:
+        yield paths
+    finally:
+        mp.undo()
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join()
+
+
+def code(source: str, prompt_tokens: int, completion_tokens: int) -> Reply:
+    return Reply(f"```python\n{source}```", prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+
+
+def test_solve_finds_the_failing_case_debugs_it_and_records_everything(
+    codeforces_site, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
+    out = tmp_path / "out"
+    with ScriptedServer([code(WRONG, 300, 40), code(RIGHT, 500, 45)]) as model:
+        args = [
+            URL,
+            "--lang",
+            "python3",
+            "--base-url",
+            model.base_url,
+            "--model",
+            "m",
+            "--api-key",
+            KEY,
+            "-o",
+            str(out),
+            "--json",
+        ]
+        rc = solve_module.solve_cmd.main(args, prog_name="cpbot solve", standalone_mode=False)
+        requests = model.requests
+    captured = capsys.readouterr()
+    result = SolveResult.model_validate_json(captured.out)
+
+    assert codeforces_site == ["/contest/1702/problem/A?locale=en"]
+    assert rc == 0 and result.status == "solved" and result.verdict == "AC"
+    assert result.strategy == "cpbot" and result.calls == 2 and result.tokens == 885
+    assert (out / "solution.py").read_text() == RIGHT and (out / "problem.json").is_file()
+    assert "judge     WA 0/1" in captured.err and "judge     AC 1/1" in captured.err
+
+    # the second call is the wrong-answer debugger, shown the failing input and the first difference
+    debug_prompt = "\n".join(m["content"] for m in requests[1].body["messages"])
+    assert "7\n1\n2\n178\n20" in debug_prompt
+    assert "expected '0', got '1'" in debug_prompt
+    assert WRONG.strip() in debug_prompt
+
+    with TranscriptStore() as store:
+        run_id = captured.err.strip().splitlines()[-1].removeprefix("transcript: ")
+        summary = store.run(run_id)
+        calls = store.llm_calls(run_id)
+        events = store.events(run_id)
+    assert summary.status == "solved" and summary.problem_id == "codeforces:1702A"
+    assert [(c.role, c.prompt_tokens, c.completion_tokens) for c in calls] == [
+        ("coder", 300, 40),
+        ("debugger", 500, 45),
+    ]
+    kinds = [e.kind for e in events]
+    assert kinds[0] == "run_start" and kinds[-1] == "run_end" and kinds.count("llm_call") == 2
+    reports = [e.payload for e in events if e.kind == "report"]
+    assert [(r["report_kind"], r["report"]["verdict"]) for r in reports] == [("judge", "WA"), ("judge", "AC")]
+    envelope_types = [e.payload["envelope"]["header"]["type"] for e in events if e.kind == "envelope"]
+    assert envelope_types[0] == "task" and envelope_types[-1] == "final_answer"
+    assert envelope_types.count("code") == 2 and envelope_types.count("judge_feedback") == 2
+    db_bytes = b"".join(p.read_bytes() for p in (tmp_path / "data").rglob("*") if p.is_file())
+    assert KEY.encode() not in db_bytes
