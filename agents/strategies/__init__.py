@@ -17,6 +17,9 @@ REGISTRY: dict[str, str] = {
     "direct": "agents.strategies.direct",
     "macs": "agents.strategies.macs",
     "cpbot": "agents.strategies.cpbot",
+    "nala": "agents.strategies.nala",
+    "mas": "agents.strategies.mas",
+    "swiftsolve": "agents.strategies.swiftsolve",
 }
 DEFAULT = "cpbot"
 

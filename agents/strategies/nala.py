@@ -1,0 +1,94 @@
+"""`nala`: the NALA_MAINZ pipeline, two generation tries and then a debugger that sees only the failures.
+
+1. Optionally (`extra_tests=True`), the test generator writes a few extra inputs; only those that parse
+   like the samples (and, with a trusted brute force, get its answers) join the samples as tests.
+2. Generation, at most two tries: a program from the statement alone; if it fails any test, the coder
+   is told that it failed (not which tests) and writes it again.
+3. Debugging, `debugs` rounds: the failing tests only, each with its error trace (output, first
+   difference, exit status, error output), go to the debugger; the passing tests are left out of its
+   prompt. The repaired program is judged on every test again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from agents.envelopes import CodeAttempt
+from agents.roles import coder, debugger, testgen
+from agents.strategies.base import SolveContext, accepted, verdict_line
+from judge.model import JudgeReport, TestCase, Verdict
+
+RETRY_NOTE = (
+    "This program failed at least one of the hidden tests ({line}). Reconsider the task from the "
+    "statement and write the whole program again, correcting whatever is wrong."
+)
+
+
+def only_failures(report: JudgeReport) -> JudgeReport:
+    """`report` narrowed to the tests that failed (their 1-based indices kept), for the debugger."""
+    failed = [r for r in report.results if r.verdict != Verdict.AC]
+    return report.model_copy(update={"results": failed, "passed": 0, "total": len(failed)})
+
+
+@dataclass
+class Nala:
+    """Generate twice, then debug on the failing cases only; `extra_tests` adds parsed generated tests."""
+
+    debugs: int = 1
+    extra_tests: bool = False
+    name: str = "nala"
+
+    def _tests(self, ctx: SolveContext) -> list[TestCase]:
+        tests = list(ctx.problem.samples)
+        if not self.extra_tests:
+            return tests
+        ctx.route("testgen")
+        suite = testgen.generate_tests(ctx.model, ctx.problem, sandbox=ctx.sandbox)
+        ctx.send(suite.tests, sender=testgen.ROLE)
+        if suite.dropped:
+            ctx.note("generated tests dropped", reasons=suite.dropped)
+        return [*tests, *suite.tests.tests]
+
+    def _generate(self, ctx: SolveContext, tests: Sequence[TestCase]) -> tuple[CodeAttempt, int, JudgeReport]:
+        ctx.route("coder", phase="generate", attempt=1)
+        attempt = coder.write_code(ctx.model, ctx.problem, None, language=ctx.language, use_skeleton=False)
+        attempt, iteration = ctx.code(attempt, sender=coder.ROLE)
+        report = ctx.judge(attempt, iteration, tests, branch="generate")
+        if accepted(report) or report.verdict == Verdict.IE:
+            return attempt, iteration, report
+        ctx.route("coder", phase="generate", attempt=2)
+        retry = RETRY_NOTE.format(line=verdict_line(report))
+        attempt = coder.revise_code(ctx.model, ctx.problem, attempt, retry)
+        attempt, iteration = ctx.code(attempt, sender=coder.ROLE)
+        return attempt, iteration, ctx.judge(attempt, iteration, tests, branch="generate")
+
+    def run(self, ctx: SolveContext) -> str:
+        """Generation (two tries), then debugging on the failing tests; see the module's docstring."""
+        tests = self._tests(ctx)
+        attempt, _, report = self._generate(ctx, tests)
+        if accepted(report):
+            return f"accepted by generation on {report.total} tests"
+        for step in range(1, self.debugs + 1):
+            if report.verdict == Verdict.IE:
+                return f"the judge failed: {report.reason}"
+            failing = only_failures(report)
+            block = debugger.choose_block(failing)
+            if block is None:
+                break
+            indices = [r.index for r in failing.results]
+            ctx.route(f"debug_{block}", step=step, failing=indices)
+            attempt = debugger.debug(
+                ctx.model, ctx.problem, attempt, failing, tests=tests, block=block, max_cases=len(indices)
+            )
+            attempt, iteration = ctx.code(attempt, sender=debugger.ROLE)
+            report = ctx.judge(attempt, iteration, tests, branch="debug")
+            if accepted(report):
+                return f"accepted after debug step {step} on {report.total} tests"
+        return f"no program passed after two tries and {self.debugs} debug steps ({verdict_line(report)})"
+
+
+def make(**options: Any) -> Nala:
+    """The registry's constructor (`debugs=`, `extra_tests=`)."""
+    return Nala(**options)
