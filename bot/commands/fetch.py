@@ -47,6 +47,19 @@ def open_client(cookies: Path | None) -> HttpClient:
     return HttpClient(cookies=load_cookies_txt(cookies) if cookies else None)
 
 
+def load_problems(
+    source: str, *, site: str | None = None, cookies: Path | None = None, page_url: str | None = None
+) -> list[Problem]:
+    """The problems at a URL, or in a saved page, LeetCode GraphQL answer or Competitive Companion JSON."""
+    if re.match(r"^https?://", source, re.IGNORECASE):
+        with open_client(cookies) as client:
+            return fetch_url(source, client, site)
+    path = Path(source)
+    if not path.is_file():
+        raise ConfigError(f"no such file: {source}", hint="give a problem URL (https://...) or a saved page")
+    return parse_content(path.read_bytes(), site, page_url)
+
+
 def describe(problem: Problem) -> str:
     """One line about a problem for the terminal."""
     name = f"{problem.index}. {problem.title}" if problem.index else problem.title
@@ -82,14 +95,7 @@ def fetch(
     saved from the browser (one problem or the all-problems page), a LeetCode GraphQL answer, or a
     Competitive Companion JSON. Writes problem.json and tests/sample-N.in|.out.
     """
-    if re.match(r"^https?://", source, re.IGNORECASE):
-        with open_client(cookies) as client:
-            problems = fetch_url(source, client, site)
-    else:
-        path = Path(source)
-        if not path.is_file():
-            raise ConfigError(f"no such file: {source}", hint="give a problem URL (https://...) or a saved page")
-        problems = parse_content(path.read_bytes(), site, page_url)
+    problems = load_problems(source, site=site, cookies=cookies, page_url=page_url)
     if len(problems) == 1:
         targets = [(problems[0], out_dir or Path(problem_dirname(problems[0])))]
     else:

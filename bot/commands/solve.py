@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import click
@@ -13,12 +12,12 @@ from agents.solve import SolveResult
 from agents.solve import solve as run_solve
 from agents.strategies import DEFAULT, strategy_names
 from agents.tracing import FanoutTracer, LLMCallEvent, ReportEvent, TraceEvent
-from bot.commands.fetch import open_client, problem_dirname, save_problem
+from bot.commands.fetch import load_problems, problem_dirname, save_problem
 from bot.commands.judge_cmd import load_problem
 from bot.transcripts import TranscriptStore
 from judge.errors import ConfigError
 from judge.model import Problem
-from scrapers.sites import SITES, fetch_url, parse_content
+from scrapers.sites import SITES
 
 LANGUAGES = ("cpp17", "cpp20", "python3", "pypy3")
 EXTENSIONS = {"cpp17": "cpp", "cpp20": "cpp", "python3": "py", "pypy3": "py"}
@@ -26,17 +25,12 @@ EXTENSIONS = {"cpp17": "cpp", "cpp20": "cpp", "python3": "py", "pypy3": "py"}
 
 def load_source(source: str, *, site: str | None = None, cookies: Path | None = None) -> Problem:
     """The one problem at a URL, in a problem.json, a Competitive Companion JSON or a saved page."""
-    if re.match(r"^https?://", source, re.IGNORECASE):
-        with open_client(cookies) as client:
-            problems = fetch_url(source, client, site)
-    else:
-        path = Path(source)
-        if not path.is_file():
-            raise ConfigError(f"no such file: {source}", hint="give a problem URL (https://...) or a saved file")
+    path = Path(source)
+    if path.suffix == ".json" and path.is_file():
         data = path.read_bytes()
-        if path.suffix == ".json" and b'"schema_version"' in data and b'"samples"' in data:
+        if b'"schema_version"' in data and b'"samples"' in data:
             return load_problem(path)  # cpbot's own problem.json
-        problems = parse_content(data, site)
+    problems = load_problems(source, site=site, cookies=cookies)
     if len(problems) != 1:
         raise ConfigError(
             f"{source} holds {len(problems)} problems; `cpbot solve` takes one",

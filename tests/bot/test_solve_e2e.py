@@ -15,6 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+import bot.commands.fetch as fetch_module
 import bot.commands.solve as solve_module
 from agents.solve import SolveResult
 from bot.transcripts import TranscriptStore
@@ -64,7 +65,7 @@ def codeforces_site() -> Iterator[list[str]]:
             return super().handle_request(request)
 
     mp = pytest.MonkeyPatch()
-    mp.setattr(solve_module, "open_client", lambda cookies: HttpClient(transport=ToLoopback()))
+    mp.setattr(fetch_module, "open_client", lambda cookies: HttpClient(transport=ToLoopback()))
     try:
         yield paths
     finally:
