@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +23,43 @@ class Execution:
     message: str
 
 
+@dataclass(frozen=True)
+class Captured:
+    """A finished run whose stdout and stderr are still open memory files."""
+
+    run: RunResult
+    stdout_fd: int
+    stderr_fd: int
+
+    def stdout_size(self) -> int:
+        return os.fstat(self.stdout_fd).st_size
+
+    def read_stdout(self, limit: int | None = None) -> bytes:
+        size = self.stdout_size() if limit is None else limit
+        return os.pread(self.stdout_fd, size, 0) if size else b""
+
+    def read_stderr(self, limit: int) -> str:
+        return os.pread(self.stderr_fd, limit, 0).decode(errors="replace")
+
+
+@contextlib.contextmanager
+def captured_run(argv: Sequence[str], stdin: bytes | Path, sandbox: Sandbox, limits: RunLimits) -> Iterator[Captured]:
+    """Run in a slot with stdout and stderr in memory files, open until the block ends.
+
+    Memory files are cheaper than creating files, and they outlive the slot (an external checker
+    needs a slot of its own), which stays empty and costs nothing to reset.
+    """
+    out_fd = os.memfd_create("stdout", os.MFD_CLOEXEC)
+    err_fd = os.memfd_create("stderr", os.MFD_CLOEXEC)
+    try:
+        with sandbox.slot() as slot:
+            run = slot.run(argv, stdin=stdin, stdout=out_fd, stderr=err_fd, limits=limits)
+        yield Captured(run, out_fd, err_fd)
+    finally:
+        os.close(out_fd)
+        os.close(err_fd)
+
+
 def execute(
     program: Program,
     stdin: bytes | Path,
@@ -31,22 +70,9 @@ def execute(
     run_limits_override: RunLimits | None = None,
 ) -> Execution:
     """Run `program [args]` on `stdin` in a slot; the output is kept whole (keep inputs small)."""
-    out_fd = os.memfd_create("stdout", os.MFD_CLOEXEC)
-    err_fd = os.memfd_create("stderr", os.MFD_CLOEXEC)
-    try:
-        with sandbox.slot() as slot:
-            run = slot.run(
-                [*program.argv, *(args or [])],
-                stdin=stdin,
-                stdout=out_fd,
-                stderr=err_fd,
-                limits=run_limits_override or run_limits(limits),
-            )
-        size = os.fstat(out_fd).st_size
-        stdout = os.pread(out_fd, size, 0) if size else b""
-        stderr = os.pread(err_fd, 4096, 0).decode(errors="replace")
-    finally:
-        os.close(out_fd)
-        os.close(err_fd)
-    verdict, message = classify(run, limits, stderr, len(stdout))
-    return Execution(run, stdout, stderr, verdict, message)
+    argv = [*program.argv, *(args or [])]
+    with captured_run(argv, stdin, sandbox, run_limits_override or run_limits(limits)) as cap:
+        stdout = cap.read_stdout()
+        stderr = cap.read_stderr(4096)
+    verdict, message = classify(cap.run, limits, stderr, len(stdout))
+    return Execution(cap.run, stdout, stderr, verdict, message)

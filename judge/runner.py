@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 import threading
@@ -14,6 +13,7 @@ from judge.build import build_program_file, build_solution
 from judge.checkers import Checker, CheckInput, make_checker
 from judge.checkers.text import excerpt
 from judge.errors import ConfigError, JudgeError
+from judge.execute import Captured, captured_run
 from judge.interactive import run_interactive
 from judge.languages import Program
 from judge.model import JudgeReport, Limits, Problem, Solution, TestCase, TestResult, Verdict, worst
@@ -60,23 +60,13 @@ class _Judging:
     def run_test(self, test: PreparedTest) -> tuple[TestResult, RunResult]:
         if self.interactor is not None:
             return self._run_interactive(test)
-        # stdout and stderr are memory files: cheaper than creating files, and they outlive the slot
-        # (an external checker needs a slot of its own), which stays empty and costs nothing to reset
-        out_fd = os.memfd_create("stdout", os.MFD_CLOEXEC)
-        err_fd = os.memfd_create("stderr", os.MFD_CLOEXEC)
-        try:
-            with self.sandbox.slot() as slot:
-                run = slot.run(
-                    self.program.argv, stdin=test.input_path, stdout=out_fd, stderr=err_fd, limits=self.limits_for_run
-                )
-            return self._result(test, run, out_fd, err_fd), run
-        finally:
-            os.close(out_fd)
-            os.close(err_fd)
+        with captured_run(self.program.argv, test.input_path, self.sandbox, self.limits_for_run) as cap:
+            return self._result(test, cap), cap.run
 
-    def _result(self, test: PreparedTest, run: RunResult, out_fd: int, err_fd: int) -> TestResult:
-        stderr = os.pread(err_fd, EXCERPT_BYTES, 0).decode(errors="replace")
-        verdict, message = classify(run, self.limits, stderr, os.fstat(out_fd).st_size)
+    def _result(self, test: PreparedTest, cap: Captured) -> TestResult:
+        run = cap.run
+        stderr = cap.read_stderr(EXCERPT_BYTES)
+        verdict, message = classify(run, self.limits, stderr, cap.stdout_size())
         result = TestResult(
             index=test.index,
             name=test.name,
@@ -87,14 +77,14 @@ class _Judging:
             exit_code=run.exit_code,
             signal=run.signal,
             checker_message=message,
-            stdout=os.pread(out_fd, EXCERPT_BYTES, 0).decode(errors="replace"),
+            stdout=cap.read_stdout(EXCERPT_BYTES).decode(errors="replace"),
             stderr=stderr,
         )
         if verdict is None:
             if test.answer_path is None:
                 result.checker_message = "no expected output: ran without error"
             else:
-                output = Path(f"/proc/self/fd/{out_fd}")
+                output = Path(f"/proc/self/fd/{cap.stdout_fd}")
                 check = self.checker.check(CheckInput(test.input_path, output, test.answer_path))
                 result.verdict = check.verdict
                 result.checker_message = check.message
