@@ -154,23 +154,39 @@ class Attempt(BaseModel):
         return r is not None and r.verdict == Verdict.AC and r.total > 0 and r.passed == r.total
 
 
-def _rank(attempt: Attempt) -> tuple[int, int]:
-    # most tests passed, then fewer tokens; an attempt never judged ranks below every judged one
+def efficiency(attempt: Attempt) -> int:
+    """1 when a profile says the attempt fits the limits, -1 when a profile says it does not or a test ran
+    out of time or memory, 0 when nothing is known (SwiftSolve's EFF: correct is not enough)."""
+    report, profile = attempt.report, attempt.profile
+    if report is not None and any(r.verdict in (Verdict.TLE, Verdict.MLE) for r in report.results):
+        return -1
+    if profile is None or profile.efficient is None:
+        return 0
+    return 1 if profile.efficient else -1
+
+
+def _rank(attempt: Attempt) -> tuple[int, int, int]:
+    # most tests passed, then efficiency, then fewer tokens; an attempt never judged ranks below every judged one
     passed = attempt.report.passed if attempt.report is not None else -1
-    return (passed, -attempt.tokens)
+    return (passed, efficiency(attempt), -attempt.tokens)
 
 
 class BestAttempt:
-    """Keeps the best attempt offered so far (most tests passed, then fewer tokens; earlier wins ties)."""
+    """Keeps the best attempt offered so far: most tests passed, then the efficient one (see `efficiency`),
+    then fewer tokens; the earlier wins ties."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._best: Attempt | None = None
 
-    def offer(self, attempt: Attempt) -> bool:
-        """Consider `attempt`; True if it is now the best."""
+    def offer(self, attempt: Attempt, *, wins_ties: bool = False) -> bool:
+        """Consider `attempt`; True if it is now the best. With `wins_ties` it also replaces an equally
+        ranked best (a strategy's deliberate choice, e.g. an optimized program that passes the same tests)."""
         with self._lock:
             if self._best is None or _rank(attempt) > _rank(self._best):
+                self._best = attempt
+                return True
+            if wins_ties and _rank(attempt)[:2] == _rank(self._best)[:2]:
                 self._best = attempt
                 return True
             return False

@@ -5,6 +5,12 @@ bound `BoundLLM`, or any other `ChatModel` (metered here, so the budget still co
 result is a `SolveResult`: the best attempt (accepted or not), its report, why the solve stopped, and
 what it spent. When the budget runs out the best attempt so far is returned with that reason; a model
 failure after some attempt was judged does the same, and before any attempt it is raised.
+
+The result also carries the evidence about the returned program, for a submit gate: the generated
+tests (validated ones, then stress counterexamples) and the program's report on them, its stress and
+profile reports, and the generator and brute force behind them. Evidence about any other program is
+left out; when the returned program was never judged on the final generated tests, it is judged on
+them here (no model call), so `generated_report` always describes it.
 """
 
 from __future__ import annotations
@@ -19,13 +25,25 @@ from agents.budget import Budget, BudgetExhausted, BudgetTracker
 from agents.envelopes import Task
 from agents.llm import BoundLLM, ChatModel, LLMClient, LLMReply, Message
 from agents.strategies import DEFAULT, get_strategy
-from agents.strategies.base import KnowledgePool, SolveContext
-from agents.tracing import BudgetEvent, NoteEvent, NullTracer, Tracer
+from agents.strategies.base import KnowledgePool, SolveContext, source_key
+from agents.tracing import BudgetEvent, NoteEvent, NullTracer, ReportEvent, Tracer
 from judge.errors import ModelError
-from judge.model import JudgeReport, Language, Problem, ProfileReport, Solution, Verdict
+from judge.model import (
+    JudgeReport,
+    Language,
+    Problem,
+    ProfileReport,
+    Solution,
+    StressReport,
+    TestCase,
+    Verdict,
+    worst,
+)
+from judge.runner import judge_problem
 from judge.sandbox import Sandbox
 
-SCHEMA_VERSION = 1
+# 2: generated_tests, generated_report, stress, generator, brute
+SCHEMA_VERSION = 2
 
 
 class SolveResult(BaseModel):
@@ -43,6 +61,11 @@ class SolveResult(BaseModel):
     solution: Solution | None = None
     report: JudgeReport | None = None
     profile: ProfileReport | None = None
+    generated_tests: list[TestCase] = []  # beyond the samples: generated, then stress counterexamples
+    generated_report: JudgeReport | None = None  # the solution on `generated_tests`, in that order
+    stress: StressReport | None = None  # the solution against the brute force
+    generator: Solution | None = None
+    brute: Solution | None = None
     calls: int = Field(0, ge=0)
     tokens: int = Field(0, ge=0)
     prompt_tokens: int = Field(0, ge=0)
@@ -124,6 +147,8 @@ def solve(
     final = ctx.best.final_answer(reason, tracker=tracker)
     ctx.send(final, sender="controller")
     spent = tracker.snapshot()
+    evidence = ctx.evidence
+    key = source_key(final.solution) if final.solution is not None else ""
     return SolveResult(
         problem_id=problem.id,
         strategy=strategy,
@@ -133,10 +158,49 @@ def solve(
         reason=reason,
         solution=final.solution,
         report=final.report,
-        profile=final.profile,
+        profile=evidence.profiles.get(key, final.profile),
+        generated_tests=list(evidence.tests),
+        generated_report=_generated_report(ctx, final.solution),
+        stress=evidence.stress.get(key),
+        generator=evidence.generator,
+        brute=evidence.brute,
         calls=spent.calls,
         tokens=spent.usage.total_tokens,
         prompt_tokens=spent.usage.prompt_tokens,
         completion_tokens=spent.usage.completion_tokens,
         seconds=round(time.monotonic() - started, 3),
+    )
+
+
+def _generated_report(ctx: SolveContext, solution: Solution | None) -> JudgeReport | None:
+    """`solution` judged on the generated tests: cut from the strategy's own report on the samples plus
+    those tests when it made one, else a new judge run."""
+    tests = ctx.evidence.tests
+    if solution is None or not tests:
+        return None
+    report = ctx.evidence.report_for(solution, tests)
+    if report is not None:
+        return report
+    samples = list(ctx.problem.samples)
+    combined = ctx.evidence.report_for(solution, [*samples, *tests])
+    if combined is not None and combined.verdict not in (Verdict.CE, Verdict.IE):
+        return tail_report(combined, len(samples))
+    report = judge_problem(solution, ctx.problem, list(tests), sandbox=ctx.sandbox)
+    ctx.tracer.emit(ReportEvent.of(report, task_id=ctx.task_id))
+    return report
+
+
+def tail_report(report: JudgeReport, skip: int) -> JudgeReport:
+    """`report` without its first `skip` tests, the rest renumbered from 1."""
+    results = [r.model_copy(update={"index": r.index - skip}) for r in report.results if r.index > skip]
+    verdict = worst([r.verdict for r in results]) if results else Verdict.AC
+    first = next((r for r in results if r.verdict != Verdict.AC), None)
+    return report.model_copy(
+        update={
+            "results": results,
+            "verdict": verdict,
+            "passed": sum(r.verdict == Verdict.AC for r in results),
+            "total": report.total - skip,
+            "reason": f"{first.verdict} on test {first.index} ({first.name}): {first.checker_message}" if first else "",
+        }
     )

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from agents.budget import BudgetSnapshot, Usage
 from agents.envelopes import Envelope, utc_now
-from judge.model import JudgeReport, ProfileReport
+from judge.model import JudgeReport, ProfileReport, StressReport
 
 
 class TraceEvent(BaseModel):
@@ -76,9 +76,13 @@ class ReportEvent(TraceEvent):
     report: dict[str, Any]
 
     @classmethod
-    def of(cls, report: JudgeReport | ProfileReport, *, task_id: str = "", iteration: int | None = None) -> ReportEvent:
-        """An event for a judge or profile report."""
-        kind: Literal["judge", "profile"] = "judge" if isinstance(report, JudgeReport) else "profile"
+    def of(
+        cls, report: JudgeReport | ProfileReport | StressReport, *, task_id: str = "", iteration: int | None = None
+    ) -> ReportEvent:
+        """An event for a judge, profile or stress report."""
+        kind: Literal["judge", "profile", "stress"] = (
+            "judge" if isinstance(report, JudgeReport) else "profile" if isinstance(report, ProfileReport) else "stress"
+        )
         return cls(report_kind=kind, task_id=task_id, iteration=iteration, report=report.model_dump(mode="json"))
 
 

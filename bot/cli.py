@@ -8,12 +8,14 @@ import traceback
 import click
 
 from bot.commands import doctor, judge_cmd
+from bot.commands.bench import bench
 from bot.commands.contests import contests
 from bot.commands.fetch import fetch
 from bot.commands.listen import listen
 from bot.commands.profile_cmd import profile
 from bot.commands.solve import solve
 from bot.commands.stress_cmd import stress
+from bot.commands.submit import submit
 from bot.commands.transcripts import transcripts
 from judge.errors import CpbotError
 
@@ -31,12 +33,14 @@ def cli(ctx: click.Context, verbose: bool) -> None:
 
 
 cli.add_command(judge_cmd.judge)
+cli.add_command(bench)
 cli.add_command(doctor.doctor)
 cli.add_command(fetch)
 cli.add_command(listen)
 cli.add_command(contests)
 cli.add_command(profile)
 cli.add_command(stress)
+cli.add_command(submit)
 cli.add_command(solve)
 cli.add_command(transcripts)
 

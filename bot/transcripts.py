@@ -5,7 +5,15 @@ One SQLite file in the user data dir (`CPBOT_DATA_DIR` overrides it), in WAL mod
 - `runs`: one row per run (kind, problem, strategy, model, start/end, status, totals, config);
 - `events`: the append-only log of a run, numbered 1, 2, 3... (`seq`), each a trace event as JSON;
 - `llm_calls`: each LLM call's prompt, reply, tokens and latency, for queries (its event refers to it);
-- `schema_version`: the layout's version, checked on open.
+- `schema_version`: the layout's version, checked on open; older layouts are migrated in place.
+
+A run may belong to a parent run (a contest run holds one run per problem). Each run records the pid
+(and its start time) of the process that owns it, so a run left "running" by a killed process is
+marked stale rather than shown as running forever (`mark_stale`), and can be taken over (`resume_run`).
+
+Code and large text go to files beside the database, `blobs/ab/abcdef...` named by the SHA-256 of
+their (redacted) content; the event holds `{"$blob": sha, "chars": n}` and reading it back puts the
+content in again. A blob is written before the event that refers to it, so no event points nowhere.
 
 Every write is one transaction (a crash loses at most the event being written) under one lock, so
 any thread may write; SQLite's own locking serialises other processes. Triggers refuse UPDATE and
@@ -15,8 +23,10 @@ Authorization header is ever written. `TranscriptTracer` is the agents' `Tracer`
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import socket
 import sqlite3
 import threading
 from collections.abc import Iterable, Mapping
@@ -32,8 +42,12 @@ from agents.tracing import TraceEvent, load_event
 from bot.redact import Redactor, secrets_from_env
 from judge.errors import CpbotError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DB_NAME = "transcripts.sqlite3"
+BLOB_DIR = "blobs"
+BLOB_MIN_CHARS = 4096  # strings at least this long leave the event for a blob file
+BLOB_KEYS = frozenset({"source"})  # program text always goes to a blob, whatever its size
+BLOB_REF = "$blob"
 # Fields of an LLM call kept in `llm_calls` rather than repeated in its event.
 _CALL_TEXT = ("messages", "reply", "reasoning")
 
@@ -92,6 +106,17 @@ CREATE TRIGGER llm_calls_append_only_delete BEFORE DELETE ON llm_calls
     BEGIN SELECT RAISE(ABORT, 'transcript LLM calls are append-only'); END;
 """
 
+# Migrations from version k-1 to k: the statements that bring a store of version k-1 up to k.
+_MIGRATIONS: dict[int, str] = {
+    2: """
+ALTER TABLE runs ADD COLUMN parent TEXT REFERENCES runs (id);
+ALTER TABLE runs ADD COLUMN pid INTEGER;
+ALTER TABLE runs ADD COLUMN pid_start TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN host TEXT NOT NULL DEFAULT '';
+CREATE INDEX runs_parent ON runs (parent);
+""",
+}
+
 
 class TranscriptError(CpbotError):
     """The transcript store cannot be opened, read or written."""
@@ -116,6 +141,34 @@ def _time(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
 
 
+def _process_start(pid: int) -> str:
+    """The start time of process `pid` in clock ticks since boot ('' when it does not exist or /proc is
+    missing); with the pid it names one process even after the pid is reused."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return ""
+    # the command name may contain spaces and parentheses: fields are counted after the last ')'
+    fields = stat.rsplit(")", 1)[-1].split()
+    return fields[19] if len(fields) > 19 else ""
+
+
+def _owner_alive(pid: int | None, pid_start: str, host: str) -> bool | None:
+    """Whether the process that owns a run is still there; None when that cannot be told from here."""
+    if pid is None or host != socket.gethostname():
+        return None
+    if Path("/proc/self/stat").exists():
+        now = _process_start(pid)
+        return bool(now) and (not pid_start or now == pid_start)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 class RunSummary(BaseModel):
     """One run as `cpbot transcripts list` shows it."""
 
@@ -128,12 +181,15 @@ class RunSummary(BaseModel):
     ended_at: datetime | None = None
     status: str
     reason: str = ""
+    parent: str | None = None
+    pid: int | None = None
+    children: int = 0  # runs whose parent this is (the problems of a contest)
     events: int = 0
     llm_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
     reasoning_tokens: int = 0
-    llm_ms: float = 0.0
+    llm_ms: float = 0.0  # LLM figures cover the run's own calls and those of its child runs
     totals: dict[str, Any] = {}
     config: dict[str, Any] = {}
 
@@ -186,12 +242,13 @@ class RunList(BaseModel):
 
 
 class RunTranscript(BaseModel):
-    """`cpbot transcripts show RUN --json`: the run, its events in order, its LLM calls."""
+    """`cpbot transcripts show RUN --json`: the run, its events in order, its LLM calls, its child runs."""
 
     schema_version: int = SCHEMA_VERSION
     run: RunSummary
     events: list[StoredEvent]
     llm_calls: list[StoredLLMCall]
+    children: list[RunSummary] = []
 
 
 class TranscriptStore:
@@ -200,6 +257,7 @@ class TranscriptStore:
     def __init__(self, path: Path | None = None, *, secrets: Iterable[str] = ()) -> None:
         self.path = Path(path) if path is not None else default_db_path()
         self.redactor = Redactor([*secrets_from_env(), *secrets])
+        self.blob_dir = self.path.parent / BLOB_DIR
         self._lock = threading.Lock()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -226,18 +284,25 @@ class TranscriptStore:
                 "SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_version'"
             ).fetchone()
             if not has_version:
-                for statement in _SCHEMA.split(";\n"):
-                    if statement.strip():
-                        db.execute(statement)
-                db.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
-                return
-            row = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
-        version = row[0] if row else None
+                self._run_script(_SCHEMA)
+                db.execute("INSERT INTO schema_version (version) VALUES (1)")
+            (version,) = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
+            if isinstance(version, int) and version < SCHEMA_VERSION:
+                # each step in the same transaction: a store is either migrated whole or not at all
+                for step in range(version + 1, SCHEMA_VERSION + 1):
+                    self._run_script(_MIGRATIONS[step])
+                    db.execute("INSERT INTO schema_version (version) VALUES (?)", (step,))
+                version = SCHEMA_VERSION
         if version != SCHEMA_VERSION:
             raise TranscriptError(
                 f"{self.path} has transcript schema {version}, this cpbot reads {SCHEMA_VERSION}",
                 hint="upgrade cpbot, or point CPBOT_DATA_DIR at another directory",
             )
+
+    def _run_script(self, script: str) -> None:
+        for statement in script.split(";\n"):
+            if statement.strip():
+                self._db.execute(statement)
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
@@ -267,20 +332,148 @@ class TranscriptStore:
         strategy: str | None = None,
         model: str | None = None,
         config: Mapping[str, Any] | None = None,
+        parent: str | None = None,
     ) -> str:
-        """Open a run and return its id (time-sortable: `YYYYmmdd-HHMMSS-xxxxxx`)."""
+        """Open a run owned by this process and return its id (time-sortable: `YYYYmmdd-HHMMSS-xxxxxx`);
+        `parent` is the run it belongs to (e.g. the contest of a problem run)."""
         started = datetime.now(UTC)
         run_id = f"{started:%Y%m%d-%H%M%S}-{token_hex(3)}"
         config_json = json.dumps(self.redactor.value(dict(config or {})))
+        pid = os.getpid()
         with self._lock, self._transaction():
+            if parent is not None and not self._db.execute("SELECT 1 FROM runs WHERE id = ?", (parent,)).fetchone():
+                raise TranscriptError(f"no parent run {parent!r}", hint="start the contest run first")
             self._db.execute(
-                "INSERT INTO runs (id, kind, problem_id, strategy, model, started_at, status, config)"
-                " VALUES (?, ?, ?, ?, ?, ?, 'running', ?)",
-                (run_id, kind, problem_id, strategy, model, started.isoformat(), config_json),
+                "INSERT INTO runs (id, kind, problem_id, strategy, model, started_at, status, config, parent,"
+                " pid, pid_start, host) VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)",
+                (
+                    run_id,
+                    kind,
+                    problem_id,
+                    strategy,
+                    model,
+                    started.isoformat(),
+                    config_json,
+                    parent,
+                    pid,
+                    _process_start(pid),
+                    socket.gethostname(),
+                ),
             )
             payload = {"kind": kind, "problem_id": problem_id, "strategy": strategy, "model": model}
+            if parent is not None:
+                payload["parent"] = parent
             self._append(run_id, "run_start", payload, ts=started.isoformat())
         return run_id
+
+    def resume_run(self, run_id: str) -> RunSummary:
+        """Take over run `run_id` (e.g. a contest after a restart): this process owns it and it is running
+        again; a `run_resume` event records the status it had."""
+        pid = os.getpid()
+        with self._lock, self._transaction():
+            row = self._db.execute("SELECT status FROM runs WHERE id = ?", (run_id,)).fetchone()
+            if row is None:
+                raise TranscriptError(f"no run {run_id!r}", hint="`cpbot transcripts list` shows the runs")
+            self._append(run_id, "run_resume", {"previous_status": row[0], "pid": pid}, ts=_now())
+            self._db.execute(
+                "UPDATE runs SET status = 'running', ended_at = NULL, reason = '', pid = ?, pid_start = ?, host = ?"
+                " WHERE id = ?",
+                (pid, _process_start(pid), socket.gethostname(), run_id),
+            )
+        return self.run(run_id)
+
+    def mark_stale(self, older_than_s: float | None = None) -> list[str]:
+        """Mark as `stale` every running run whose owning process is gone, and, when `older_than_s` is
+        given, every running run whose owner cannot be checked from here (another host, an old store)
+        and that has had no event for that long. Returns the ids marked."""
+        now = datetime.now(UTC)
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT r.id, r.pid, r.pid_start, r.host, (SELECT MAX(e.ts) FROM events e WHERE e.run_id = r.id)"
+                " FROM runs r WHERE r.status = 'running'"
+            ).fetchall()
+        marked = []
+        for run_id, pid, pid_start, host, last_ts in rows:
+            alive = _owner_alive(pid, pid_start, host)
+            last = _time(last_ts)
+            idle = (now - last).total_seconds() if last else None
+            if alive is False:
+                reason = f"the process that ran it (pid {pid}) is gone"
+            elif alive is None and older_than_s is not None and idle is not None and idle > older_than_s:
+                reason = f"no event for {idle:.0f} s and its process cannot be checked from here"
+            else:
+                continue
+            if self._mark_stale(run_id, pid, reason, last_ts or now.isoformat()):
+                marked.append(run_id)
+        return marked
+
+    def _mark_stale(self, run_id: str, pid: int | None, reason: str, ended: str) -> bool:
+        with self._lock, self._transaction():
+            # re-checked inside the write lock: another process may have finished or resumed it meanwhile
+            row = self._db.execute("SELECT status, pid FROM runs WHERE id = ?", (run_id,)).fetchone()
+            if row is None or row[0] != "running" or row[1] != pid:
+                return False
+            self._append(run_id, "run_end", {"status": "stale", "reason": reason, "totals": {}}, ts=_now())
+            self._db.execute(
+                "UPDATE runs SET status = 'stale', ended_at = ?, reason = ? WHERE id = ?", (ended, reason, run_id)
+            )
+        return True
+
+    # ---- blobs ----
+
+    def _blob_path(self, sha: str) -> Path:
+        if len(sha) != 64 or any(c not in "0123456789abcdef" for c in sha):
+            raise TranscriptError(f"{sha!r} is not a blob name (a SHA-256 in hex)")
+        return self.blob_dir / sha[:2] / sha[2:]
+
+    def put_blob(self, content: str) -> str:
+        """Store `content` (redacted) as a blob file and return its SHA-256; the same content is stored once."""
+        data = self.redactor.text(content).encode()
+        sha = hashlib.sha256(data).hexdigest()
+        path = self._blob_path(sha)
+        if path.exists():
+            return sha
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+            tmp.write_bytes(data)
+            os.replace(tmp, path)  # atomic: a blob file is whole or absent
+        except OSError as e:
+            raise TranscriptError(f"cannot write a transcript blob under {self.blob_dir}: {e}") from e
+        return sha
+
+    def blob(self, sha: str) -> str:
+        """The content of blob `sha`."""
+        path = self._blob_path(sha)
+        try:
+            return path.read_bytes().decode()
+        except OSError as e:
+            raise TranscriptError(
+                f"the transcript refers to blob {sha} but {path} cannot be read: {e}",
+                hint=f"the {BLOB_DIR}/ directory must stay beside {self.path.name}",
+            ) from e
+
+    def _externalize(self, value: Any, key: str = "") -> Any:
+        """`value` with program text and long strings replaced by blob references."""
+        if isinstance(value, str):
+            if (key in BLOB_KEYS and value) or len(value) >= BLOB_MIN_CHARS:
+                return {BLOB_REF: self.put_blob(value), "chars": len(value)}
+            return value
+        if isinstance(value, Mapping):
+            return {k: self._externalize(v, k) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [self._externalize(v) for v in value]
+        return value
+
+    def _internalize(self, value: Any) -> Any:
+        """`value` with blob references replaced by their content."""
+        if isinstance(value, Mapping):
+            if set(value) == {BLOB_REF, "chars"} and isinstance(value[BLOB_REF], str):
+                return self.blob(value[BLOB_REF])
+            return {k: self._internalize(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self._internalize(v) for v in value]
+        return value
 
     def _append(self, run_id: str, kind: str, payload: Mapping[str, Any], *, ts: str, task_id: str = "") -> int:
         (seq,) = self._db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?", (run_id,)).fetchone()
@@ -292,7 +485,7 @@ class TranscriptStore:
 
     def append(self, run_id: str, kind: str, payload: Mapping[str, Any], *, task_id: str = "") -> int:
         """Append an event given as a kind and a JSON-able payload; returns its seq."""
-        clean = self.redactor.value(dict(payload))
+        clean = self._externalize(self.redactor.value(dict(payload)))
         with self._lock, self._transaction():
             return self._append(run_id, kind, clean, ts=_now(), task_id=task_id)
 
@@ -302,11 +495,13 @@ class TranscriptStore:
         kind = data["kind"]
         ts = data.pop("ts")
         task_id = data.pop("task_id", "")
+        if kind != "llm_call":
+            data = self._externalize(data)  # blob files are written before the event that names them
         with self._lock, self._transaction():
             if kind != "llm_call":
                 return self._append(run_id, kind, data, ts=ts, task_id=task_id)
             text = {k: data.pop(k) for k in _CALL_TEXT}
-            seq = self._append(run_id, kind, data, ts=ts, task_id=task_id)
+            seq = self._append(run_id, kind, self._externalize(data), ts=ts, task_id=task_id)
             usage = data["usage"]
             self._db.execute(
                 "INSERT INTO llm_calls (call_id, run_id, seq, ts, task_id, role, model, prompt, reply, reasoning,"
@@ -360,14 +555,16 @@ class TranscriptStore:
 
     _SUMMARY = """
         SELECT r.id, r.kind, r.problem_id, r.strategy, r.model, r.started_at, r.ended_at, r.status, r.reason,
-               r.totals, r.config,
+               r.totals, r.config, r.parent, r.pid,
+               (SELECT COUNT(*) FROM runs k WHERE k.parent = r.id) AS children,
                (SELECT COUNT(*) FROM events e WHERE e.run_id = r.id) AS events,
                COUNT(c.call_id) AS llm_calls,
                COALESCE(SUM(c.prompt_tokens), 0) AS prompt_tokens,
                COALESCE(SUM(c.completion_tokens), 0) AS completion_tokens,
                COALESCE(SUM(c.reasoning_tokens), 0) AS reasoning_tokens,
                ROUND(COALESCE(SUM(c.latency_ms), 0), 3) AS llm_ms
-        FROM runs r LEFT JOIN llm_calls c ON c.run_id = r.id
+        FROM runs r LEFT JOIN llm_calls c
+            ON c.run_id IN (SELECT r.id UNION ALL SELECT k.id FROM runs k WHERE k.parent = r.id)
     """
 
     @staticmethod
@@ -375,9 +572,22 @@ class TranscriptStore:
         data = dict(row)
         return RunSummary(**{**data, "totals": json.loads(data["totals"]), "config": json.loads(data["config"])})
 
-    def list_runs(self, *, limit: int | None = 50, kind: str | None = None) -> list[RunSummary]:
-        """The latest runs, newest first."""
-        where, args = ("WHERE r.kind = ?", [kind]) if kind else ("", [])
+    def list_runs(
+        self, *, limit: int | None = 50, kind: str | None = None, top_level: bool = False, parent: str | None = None
+    ) -> list[RunSummary]:
+        """The latest runs, newest first; `top_level` leaves out runs that belong to another (a contest's
+        problems), `parent` keeps only the runs of that parent."""
+        conditions: list[str] = []
+        args: list[Any] = []
+        if kind:
+            conditions.append("r.kind = ?")
+            args.append(kind)
+        if top_level:
+            conditions.append("r.parent IS NULL")
+        if parent is not None:
+            conditions.append("r.parent = ?")
+            args.append(parent)
+        where = f"WHERE {' AND '.join(conditions)}" if conditions else ""
         sql = f"{self._SUMMARY} {where} GROUP BY r.id ORDER BY r.started_at DESC, r.id DESC"
         if limit is not None:
             sql += " LIMIT ?"
@@ -387,10 +597,13 @@ class TranscriptStore:
         return [self._summary(r) for r in rows]
 
     def resolve(self, run: str) -> str:
-        """The full id of run `run`, given whole or as an unambiguous prefix, or "last" for the newest."""
+        """The full id of run `run`, given whole or as an unambiguous prefix, or "last" for the newest
+        top-level run (a contest rather than its latest problem)."""
         with self._lock:
             if run == "last":
-                rows = self._db.execute("SELECT id FROM runs ORDER BY started_at DESC, id DESC LIMIT 1").fetchall()
+                rows = self._db.execute(
+                    "SELECT id FROM runs WHERE parent IS NULL ORDER BY started_at DESC, id DESC LIMIT 1"
+                ).fetchall()
             else:
                 pattern = run.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
                 rows = self._db.execute(
@@ -427,8 +640,12 @@ class TranscriptStore:
             calls.append(StoredLLMCall(**data))
         return calls
 
+    def children(self, run_id: str) -> list[RunSummary]:
+        """The runs that belong to run `run_id`, oldest first."""
+        return list(reversed(self.list_runs(limit=None, parent=run_id)))
+
     def events(self, run_id: str) -> list[StoredEvent]:
-        """A run's events in order, LLM calls with their prompt and reply put back."""
+        """A run's events in order, with LLM calls' prompts and replies and blob contents put back."""
         calls = {c.call_id: c for c in self.llm_calls(run_id)}
         with self._lock:
             rows = self._db.execute(
@@ -436,7 +653,7 @@ class TranscriptStore:
             ).fetchall()
         events = []
         for seq, ts, kind, task_id, payload in rows:
-            data = json.loads(payload)
+            data = self._internalize(json.loads(payload))
             call = calls.get(data.get("call_id", "")) if kind == "llm_call" else None
             if call is not None:
                 data.update(messages=call.messages, reply=call.reply, reasoning=call.reasoning)
@@ -446,7 +663,12 @@ class TranscriptStore:
     def transcript(self, run: str) -> RunTranscript:
         """Everything about run `run` (an id, a prefix, or "last")."""
         run_id = self.resolve(run)
-        return RunTranscript(run=self.run(run_id), events=self.events(run_id), llm_calls=self.llm_calls(run_id))
+        return RunTranscript(
+            run=self.run(run_id),
+            events=self.events(run_id),
+            llm_calls=self.llm_calls(run_id),
+            children=self.children(run_id),
+        )
 
 
 class _Transaction:

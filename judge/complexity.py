@@ -42,11 +42,23 @@ BASES: dict[str, tuple[str, ...]] = {
     "O(n^3)": ("1", "n", "n^3"),
     "O(2^n)": ("1", "n", "2^n"),
 }
-MIN_LEADING_SHARE = 0.5  # of the cost at the largest size: the class is what dominates there
-# Expected noise of one measured cost: a fixed part (start-up jitter left after subtracting the
-# baseline) plus a relative part. Errors are counted in these units, so small points count less.
-NOISE_ABS = 0.3
-NOISE_REL = 0.01
+
+
+@dataclass(frozen=True)
+class Noise:
+    """Expected noise of one measured cost: a fixed part (start-up jitter left after subtracting the
+    baseline) plus a relative part. Errors are counted in these units, so small points count less.
+    `min_leading_share` is how much of the cost at the largest size a class's own term must explain."""
+
+    absolute: float
+    relative: float
+    min_leading_share: float
+
+
+TIME_NOISE = Noise(absolute=0.3, relative=0.01, min_leading_share=0.5)  # CPU milliseconds
+# Instruction counts repeat exactly; what is left is how far real code is from a clean a + b*f(n). Exact
+# data can show a log factor that is a small share of the count (a set insert is mostly reading input).
+COUNT_NOISE = Noise(absolute=2000.0, relative=0.003, min_leading_share=0.1)
 POOR_FIT = 3.0  # a best error beyond this many noise units: no class describes the data well
 
 
@@ -70,8 +82,14 @@ class Fit:
 
 
 def _solve(rows: list[list[float]], rhs: list[float]) -> list[float] | None:
-    """Least squares via the normal equations (at most three unknowns, already scaled)."""
+    """Least squares via the normal equations (at most three unknowns); None when the columns are dependent.
+
+    Columns are scaled to unit length first, so the pivot test does not depend on the units of the data."""
     k = len(rows[0])
+    norms = [math.sqrt(sum(r[i] ** 2 for r in rows)) for i in range(k)]
+    if any(norm == 0 for norm in norms):
+        return None
+    rows = [[x / norm for x, norm in zip(r, norms, strict=True)] for r in rows]
     a = [[sum(r[i] * r[j] for r in rows) for j in range(k)] for i in range(k)]
     b = [sum(r[i] * y for r, y in zip(rows, rhs, strict=True)) for i in range(k)]
     for col in range(k):
@@ -85,10 +103,10 @@ def _solve(rows: list[list[float]], rhs: list[float]) -> list[float] | None:
                 factor = a[r][col] / a[col][col]
                 a[r] = [x - factor * y for x, y in zip(a[r], a[col], strict=True)]
                 b[r] -= factor * b[col]
-    return [b[i] / a[i][i] for i in range(k)]
+    return [b[i] / a[i][i] / norms[i] for i in range(k)]
 
 
-def fit_class(name: str, sizes: list[float], costs: list[float]) -> ClassFit:
+def fit_class(name: str, sizes: list[float], costs: list[float], noise: Noise = TIME_NOISE) -> ClassFit:
     """The best non-negative fit of one class (its leading term required); error inf if it cannot explain the data."""
     terms = BASES[name]
     leading = terms[-1]
@@ -102,7 +120,7 @@ def fit_class(name: str, sizes: list[float], costs: list[float]) -> ClassFit:
         for subset in combinations(others, k):
             chosen = (*subset, leading)
             # errors in noise units: every row divided by its point's expected noise
-            sigma = [NOISE_ABS + NOISE_REL * c for c in costs]
+            sigma = [noise.absolute + noise.relative * c for c in costs]
             rows = [[TERMS[t](n) / scale[t] / w for t in chosen] for n, w in zip(sizes, sigma, strict=True)]
             coef = _solve(rows, [c / w for c, w in zip(costs, sigma, strict=True)])
             if coef is None or any(x < 0 for x in coef):
@@ -110,7 +128,8 @@ def fit_class(name: str, sizes: list[float], costs: list[float]) -> ClassFit:
             coefficients = {t: x / scale[t] for t, x in zip(chosen, coef, strict=True)}
             fit = ClassFit(name, 0.0, coefficients)
             top = fit.predict(n_max)
-            if leading != "1" and top > 0 and coefficients[leading] * TERMS[leading](n_max) < MIN_LEADING_SHARE * top:
+            share = coefficients[leading] * TERMS[leading](n_max)
+            if leading != "1" and top > 0 and share < noise.min_leading_share * top:
                 continue
             error = math.sqrt(
                 sum(((fit.predict(n) - c) / w) ** 2 for n, c, w in zip(sizes, costs, sigma, strict=True)) / len(costs)
@@ -136,9 +155,11 @@ def loglog_line(sizes: list[float], costs: list[float]) -> tuple[float | None, f
     return slope, (1 - ss_res / ss_tot) if ss_tot > 0 else 1.0
 
 
-def choose(sizes: list[float], costs: list[float], classes: tuple[str, ...] = CLASSES) -> Fit:
+def choose(
+    sizes: list[float], costs: list[float], classes: tuple[str, ...] = CLASSES, noise: Noise = TIME_NOISE
+) -> Fit:
     """Fit every class and choose the simplest one within tolerance of the best."""
-    fits = [fit_class(c, sizes, costs) for c in classes]
+    fits = [fit_class(c, sizes, costs, noise) for c in classes]
     finite = [f for f in fits if math.isfinite(f.error)]
     slope, r2 = loglog_line(sizes, costs)
     best_error = min(f.error for f in finite)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,7 +43,14 @@ class Captured:
 
 
 @contextlib.contextmanager
-def captured_run(argv: Sequence[str], stdin: bytes | Path, sandbox: Sandbox, limits: RunLimits) -> Iterator[Captured]:
+def captured_run(
+    argv: Sequence[str],
+    stdin: bytes | Path,
+    sandbox: Sandbox,
+    limits: RunLimits,
+    *,
+    env: Mapping[str, str] | None = None,
+) -> Iterator[Captured]:
     """Run in a slot with stdout and stderr in memory files, open until the block ends.
 
     Memory files are cheaper than creating files, and they outlive the slot (an external checker
@@ -53,7 +60,7 @@ def captured_run(argv: Sequence[str], stdin: bytes | Path, sandbox: Sandbox, lim
     err_fd = os.memfd_create("stderr", os.MFD_CLOEXEC)
     try:
         with sandbox.slot() as slot:
-            run = slot.run(argv, stdin=stdin, stdout=out_fd, stderr=err_fd, limits=limits)
+            run = slot.run(argv, stdin=stdin, stdout=out_fd, stderr=err_fd, limits=limits, env=env)
         yield Captured(run, out_fd, err_fd)
     finally:
         os.close(out_fd)

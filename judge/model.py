@@ -177,12 +177,14 @@ class ProfilePoint(Model):
     cpu_ms: float
     peak_kb: int
     status: Literal["ok", "tle", "mle", "crash", "wrong"] = "ok"
+    instructions: int | None = None  # executed instructions, where counted (judge/counting.py)
 
 
 class ProfileReport(Model):
     schema_version: int = SCHEMA_VERSION
     points: list[ProfilePoint] = []
     complexity: Literal["O(1)", "O(log n)", "O(n)", "O(n log n)", "O(n^2)", "O(n^3)", "O(2^n)"] | None = None
+    metric: Literal["instructions", "cpu_time"] = "cpu_time"  # what the class was read from
     slope: float | None = None
     r2: float | None = None
     ambiguous: bool = False

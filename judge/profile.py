@@ -5,6 +5,11 @@ size runs a few times and keeps the minimum CPU time (noise only adds) and the p
 starting the program (measured at n = 1) is subtracted and only points clearly above it are fitted
 (see judge/complexity.py). The fitted curve is extrapolated to the maximum n and compared with the
 limits: that verdict matters more to a contest bot than the class label.
+
+Where valgrind is installed, the class is read from executed-instruction counts instead of time
+(judge/counting.py): counts are exact and blind to caches, so memory-bound programs keep their class.
+The sizes that ran quickly natively are counted, in parallel on the sandbox's slots; time still
+decides how long the program will take at the maximum n.
 """
 
 from __future__ import annotations
@@ -13,8 +18,10 @@ import hashlib
 import itertools
 import math
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
-from judge.complexity import choose
+from judge.complexity import COUNT_NOISE, choose, fit_class
+from judge.counting import count_instructions, find_valgrind
 from judge.execute import execute
 from judge.generator import GENERATOR_TIME_MS, GeneratorError, generate
 from judge.languages import Program
@@ -25,6 +32,10 @@ MIN_MS_ABOVE_BASELINE = 5.0
 MIN_KB_ABOVE_BASELINE = 2048
 MIN_POINTS = 5
 REFINE_ROUNDS = 2
+COUNT_NATIVE_MS = 60.0  # sizes whose native run took at most this long are counted
+COUNT_SIZES = 6
+MIN_COUNT_POINTS = 4
+MIN_INSTRUCTIONS_ABOVE_BASELINE = 20000
 Progress = Callable[[ProfilePoint], None]
 
 
@@ -60,8 +71,11 @@ class _Profiler:
         self.sandbox, self.seed, self.repeats, self.progress = sandbox, seed, repeats, progress
         self.sizes_by_input: dict[bytes, int] = {}
 
+    def input(self, n: int) -> bytes:
+        return generate(self.generator, n, self.seed, self.sandbox, self.generator_time_ms)
+
     def measure(self, n: int) -> ProfilePoint:
-        data = generate(self.generator, n, self.seed, self.sandbox, self.generator_time_ms)
+        data = self.input(n)
         digest = hashlib.sha256(data).digest()
         if digest in self.sizes_by_input:
             raise GeneratorError(
@@ -82,6 +96,27 @@ class _Profiler:
             self.progress(point)
         return point
 
+    def count(self, points: list[ProfilePoint], valgrind: str) -> list[ProfilePoint]:
+        """The same points with instruction counts for those that ran quickly (the baseline first)."""
+        cheap = [p for p in points[1:] if p.status == "ok" and p.cpu_ms <= COUNT_NATIVE_MS]
+        chosen = {p.size for p in [points[0], *cheap[-COUNT_SIZES:]]}
+
+        def one(point: ProfilePoint) -> ProfilePoint:
+            if point.size not in chosen:
+                return point
+            counted = count_instructions(
+                self.program,
+                self.input(point.size),
+                self.sandbox,
+                native_cpu_ms=point.cpu_ms,
+                memory_mb=self.limits.memory_mb,
+                valgrind=valgrind,
+            )
+            return point.model_copy(update={"instructions": counted.instructions})
+
+        with ThreadPoolExecutor(max_workers=max(1, self.sandbox.size)) as pool:
+            return list(pool.map(one, points))
+
 
 def profile_program(
     program: Program,
@@ -95,8 +130,12 @@ def profile_program(
     seed: int = 1,
     progress: Progress | None = None,
     generator_time_ms: int = GENERATOR_TIME_MS,
+    count: bool = True,
 ) -> ProfileReport:
-    """Profile a built program; a crash or a TLE at some size is a marked point, not an abort."""
+    """Profile a built program; a crash or a TLE at some size is a marked point, not an abort.
+
+    `count=False` (or no valgrind) reads the class from CPU time alone.
+    """
     schedule = sizes or size_schedule(max_n)
     prof = _Profiler(program, generator, limits, sandbox, seed, repeats, progress, generator_time_ms)
     baseline = prof.measure(1)
@@ -110,12 +149,26 @@ def profile_program(
         if len(_usable(points, baseline)) >= MIN_POINTS:
             break
         points = _refine(points, baseline, prof)
-    return _report(points, _usable(points, baseline), baseline, max_n, limits)
+    valgrind = find_valgrind() if count else None
+    if valgrind:
+        baseline, *points = prof.count([baseline, *points], valgrind)
+    return _report(points, baseline, max_n, limits)
 
 
 def _usable(points: list[ProfilePoint], baseline: ProfilePoint) -> list[ProfilePoint]:
     """Points that ran fine and clearly above the start-up cost: the ones growth can be read from."""
     return [p for p in points if p.status == "ok" and p.cpu_ms - baseline.cpu_ms >= MIN_MS_ABOVE_BASELINE]
+
+
+def _counted(points: list[ProfilePoint], baseline: ProfilePoint) -> list[ProfilePoint]:
+    """Points whose instruction count grew clearly above the start-up's."""
+    if baseline.instructions is None:
+        return []
+    return [
+        p
+        for p in points
+        if p.instructions is not None and p.instructions - baseline.instructions >= MIN_INSTRUCTIONS_ABOVE_BASELINE
+    ]
 
 
 def _refine(points: list[ProfilePoint], baseline: ProfilePoint, prof: _Profiler) -> list[ProfilePoint]:
@@ -135,35 +188,70 @@ def _refine(points: list[ProfilePoint], baseline: ProfilePoint, prof: _Profiler)
     return sorted(points + added, key=lambda p: p.size)
 
 
-def _report(
-    points: list[ProfilePoint], usable: list[ProfilePoint], baseline: ProfilePoint, max_n: int, limits: Limits
-) -> ProfileReport:
-    report = ProfileReport(points=[baseline, *points])
-    failures = [p for p in points if p.status != "ok" and p.size <= max_n]
-    measured_max = max((p.cpu_ms for p in points if p.status == "ok"), default=baseline.cpu_ms)
-    if len(usable) >= 3:
-        fit = choose([p.size for p in usable], [p.cpu_ms - baseline.cpu_ms for p in usable])
-        report.complexity = fit.best.name  # type: ignore[assignment]
-        report.ambiguous = fit.ambiguous
-        report.slope = None if fit.slope is None else round(fit.slope, 3)
-        report.r2 = None if fit.r2 is None else round(fit.r2, 4)
-        report.predicted_ms_at_max = round(baseline.cpu_ms + fit.best.predict(max_n), 1)
+def _classify(report: ProfileReport, points: list[ProfilePoint], baseline: ProfilePoint) -> None:
+    """Set the class, slope, R^2 and ambiguity: from counts when enough grew, else from time."""
+    counted = _counted(points, baseline)
+    timed = _usable(points, baseline)
+    if len(counted) >= MIN_COUNT_POINTS:
+        base = baseline.instructions or 0
+        fit = choose([p.size for p in counted], [(p.instructions or 0) - base for p in counted], noise=COUNT_NOISE)
+        report.metric = "instructions"
+    elif len(timed) >= 3:
+        fit = choose([p.size for p in timed], [p.cpu_ms - baseline.cpu_ms for p in timed])
     else:
-        # no growth measurable above start-up: constant (or logarithmic: timing cannot tell them apart)
+        # no growth measurable above start-up: constant (or logarithmic: neither clock nor count can tell)
         report.complexity = "O(1)"
         report.ambiguous = True
-        report.predicted_ms_at_max = round(measured_max, 1)
+        if baseline.instructions is not None:
+            report.metric = "instructions"
+        return
+    report.complexity = fit.best.name  # type: ignore[assignment]
+    report.ambiguous = fit.ambiguous
+    report.slope = None if fit.slope is None else round(fit.slope, 3)
+    report.r2 = None if fit.r2 is None else round(fit.r2, 4)
+
+
+def _time_at(report: ProfileReport, points: list[ProfilePoint], baseline: ProfilePoint, max_n: int) -> float:
+    """CPU time predicted at max_n for the chosen class: the larger of the class fitted to the times and,
+    with counts, the counted growth scaled from the largest measured time (memory stalls only ever add)."""
+    ok = [p for p in points if p.status == "ok"]
+    measured_max = max((p.cpu_ms for p in ok), default=baseline.cpu_ms)
+    timed = _usable(points, baseline)
+    name = report.complexity or "O(1)"
+    if name == "O(1)" or not timed:
+        return measured_max
+    guesses = [measured_max]
+    fitted = fit_class(name, [p.size for p in timed], [p.cpu_ms - baseline.cpu_ms for p in timed])
+    if math.isfinite(fitted.error):
+        guesses.append(baseline.cpu_ms + fitted.predict(max_n))
+    counted = _counted(points, baseline)
+    if report.metric == "instructions" and counted:
+        base = baseline.instructions or 0
+        shape = fit_class(name, [p.size for p in counted], [(p.instructions or 0) - base for p in counted], COUNT_NOISE)
+        top = timed[-1]
+        if math.isfinite(shape.error) and shape.predict(top.size) > 0:
+            growth = shape.predict(max_n) / shape.predict(top.size)
+            guesses.append(baseline.cpu_ms + (top.cpu_ms - baseline.cpu_ms) * growth)
+    return max(guesses)
+
+
+def _report(points: list[ProfilePoint], baseline: ProfilePoint, max_n: int, limits: Limits) -> ProfileReport:
+    report = ProfileReport(points=[baseline, *points])
+    failures = [p for p in points if p.status != "ok" and p.size <= max_n]
+    _classify(report, points, baseline)
+    report.predicted_ms_at_max = round(_time_at(report, points, baseline, max_n), 1)
     report.predicted_kb_at_max = _memory_at(points, baseline, max_n)
     reasons = []
     if failures:
         first = failures[0]
         reasons.append(f"{first.status.upper()} at n={first.size} ({first.cpu_ms:.0f} ms)")
-    fits_time = report.predicted_ms_at_max is not None and report.predicted_ms_at_max <= limits.time_ms
+    fits_time = report.predicted_ms_at_max <= limits.time_ms
     fits_memory = report.predicted_kb_at_max <= limits.memory_mb * 1024
     report.efficient = not failures and fits_time and fits_memory
+    read_from = "instruction counts" if report.metric == "instructions" else "CPU time"
     reasons.append(
-        f"{report.complexity}{' (ambiguous)' if report.ambiguous else ''}: about {report.predicted_ms_at_max:.0f} ms "
-        f"at n={max_n} against a limit of {limits.time_ms} ms"
+        f"{report.complexity}{' (ambiguous)' if report.ambiguous else ''} from {read_from}: about "
+        f"{report.predicted_ms_at_max:.0f} ms at n={max_n} against a limit of {limits.time_ms} ms"
     )
     reasons.append(f"memory about {report.predicted_kb_at_max / 1024:.0f} MB against {limits.memory_mb} MB")
     report.reason = "; ".join(reasons)

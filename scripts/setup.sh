@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Set up cpbot on a fresh Debian machine: system packages (g++, PyPy) and a virtualenv in .venv.
+# Set up cpbot on a fresh Debian machine: system packages (g++, PyPy, valgrind, Chromium) and a .venv.
 # Safe to run again; it only installs what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,6 +8,8 @@ need=()
 command -v g++ >/dev/null || need+=(g++)
 command -v gcc >/dev/null || need+=(gcc)
 command -v pypy3 >/dev/null || need+=(pypy3)
+command -v valgrind >/dev/null || need+=(valgrind)  # the profiler counts instructions with it
+command -v chromium >/dev/null || need+=(chromium)  # the HTML export's browser test
 [ -x /usr/bin/python3 ] || need+=(python3)
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi

@@ -20,6 +20,12 @@ Deterministic roles never call a model.
 - `testgen.generate_tests(model, problem)` -> `GeneratedSuite` (`GeneratedTests`, generator, brute force)
 - `optimizer.propose_optimization(model, problem, attempt)` -> `CodeAttempt | None`;
   `optimizer.keep_if_passing(original, candidate, problem)` -> `OptimizeOutcome`
+- `stresser.stress_attempt(solution, brute, generator, problem)` -> `StressReport` (no model)
+- `blocks.read_chain(text, language)` -> `BlockChain` (blocks with unit tests); `blocks.run_unit_test(chain,
+  name, problem)` -> `JudgeReport` (no model)
+- `blockchain.plan_from_example` / `plan_from_question` -> `BlockChain`; `blockchain.propose_block_change`
+  -> `CodeBlock | None`; `blockchain.simplify` -> `BlockChain | None`; `blockchain.debug_chain` -> (`BlockChain`,
+  diagnosis) (BlockChain Coder's agents)
 
 `constraints.problem_bounds(problem)` reads the statement's bounds for the pruner, planner and analyst.
 """

@@ -23,6 +23,7 @@ from agents.prompts import render_prompt
 from agents.roles.common import RoleError, ask_structured, fenced
 from agents.roles.constraints import problem_bounds
 from agents.roles.pruner import ComplexityParseError, evaluate, find_big_o
+from agents.roles.stresser import runnable
 from judge.build import build_solution
 from judge.model import Problem, ProfileReport, Solution
 from judge.profile import profile_program
@@ -199,19 +200,28 @@ def profile_attempt(
     sandbox: Sandbox | None = None,
     repeats: int = 3,
     seed: int = 1,
+    count: bool = True,
 ) -> ProfileReport:
     """Build `attempt` and the input `generator` (run as `GENERATOR N SEED`) and profile the attempt up to
-    `max_n` (by default the statement's largest size bound)."""
+    `max_n` (by default the statement's largest size bound); `count=False` reads growth from CPU time
+    only, without counting instructions (much quicker, noisier)."""
     sandbox = sandbox or default_sandbox()
     max_n = max_n or problem_bounds(problem).max_size()
     if not max_n:
         raise RoleError(f"cannot profile {problem.id}: the statement gives no size bound", hint="pass max_n explicitly")
-    program = build_solution(attempt.solution(), sandbox)
+    program = build_solution(runnable(attempt.solution(), problem), sandbox)
     if program.program is None:
         raise RoleError("cannot profile an attempt that does not compile", hint="judge it first; debug the CE")
     built = build_solution(generator, sandbox)
     if built.program is None:
         raise RoleError(f"the input generator does not compile: {built.log.strip()[:500]}")
     return profile_program(
-        program.program, built.program, max_n=max_n, limits=problem.limits, sandbox=sandbox, repeats=repeats, seed=seed
+        program.program,
+        built.program,
+        max_n=max_n,
+        limits=problem.limits,
+        sandbox=sandbox,
+        repeats=repeats,
+        seed=seed,
+        count=count,
     )

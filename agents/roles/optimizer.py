@@ -39,6 +39,12 @@ class OptimizeOutcome(BaseModel):
     report: JudgeReport | None = None  # the candidate's report, when it was judged
 
 
+def wants_change(text: str) -> bool:
+    """False when the reply's state token says `OPTIMIZE: no`; a reply without the token is read by its code."""
+    decision = _DECISION.search(text)
+    return decision is None or decision.group(1).lower() == "yes"
+
+
 def profile_text(profile: ProfileReport | None) -> str:
     """The profile's findings for the prompt."""
     if profile is None:
@@ -60,8 +66,7 @@ def propose_optimization(
         fence=fence_tag(attempt.language),
     )
     reply = model.complete(ROLE, messages)
-    decision = _DECISION.search(reply.text)
-    if decision is not None and decision.group(1).lower() == "no":
+    if not wants_change(reply.text):
         return None
     code = extract_code(reply.text, attempt.language, finish_reason=reply.finish_reason)
     if code.code.strip() == attempt.source.strip():

@@ -20,6 +20,7 @@ REGISTRY: dict[str, str] = {
     "nala": "agents.strategies.nala",
     "mas": "agents.strategies.mas",
     "swiftsolve": "agents.strategies.swiftsolve",
+    "blockchain": "agents.strategies.blockchain",
 }
 DEFAULT = "cpbot"
 

@@ -5,10 +5,15 @@ context, and goes through the context for everything with a side effect: sending
 an attempt (which also traces the report and offers the attempt to the best-attempt keeper) and
 noting its routing decisions. It returns the reason it stopped; running out of budget is signalled by
 `BudgetExhausted`, which `agents.solve.solve` turns into the best attempt so far.
+
+What a strategy learns beyond the samples (generated tests, the generator and brute force behind them,
+stress and profile reports) goes into the context's `Evidence`, keyed by program, so the result can
+carry the evidence about the program it returns and nothing about any other.
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,7 +23,17 @@ from agents.budget import Attempt, BestAttempt, BudgetTracker
 from agents.envelopes import CodeAttempt, Envelope, JudgeFeedback, Payload
 from agents.llm import ChatModel
 from agents.tracing import NoteEvent, ReportEvent, Tracer, send
-from judge.model import JudgeReport, Language, Problem, TestCase, Verdict
+from judge.model import (
+    JudgeReport,
+    Language,
+    Problem,
+    ProfileReport,
+    Solution,
+    StressFailure,
+    StressReport,
+    TestCase,
+    Verdict,
+)
 from judge.runner import judge_problem
 from judge.sandbox import Sandbox
 
@@ -47,6 +62,40 @@ class KnowledgePool:
         return "\n".join(f"- {item.symptom}: {item.fix}" for item in self.lessons[-limit:])
 
 
+def source_key(solution: Solution) -> str:
+    """A short stable key of a program (language and source)."""
+    return hashlib.sha256(f"{solution.language}\0{solution.source}".encode()).hexdigest()[:16]
+
+
+def tests_key(tests: Sequence[TestCase]) -> str:
+    """A short stable key of a list of tests (inputs and answers, in order)."""
+    digest = hashlib.sha256()
+    for test in tests:
+        digest.update(f"{len(test.input)}:{test.input}\0{test.output!r}\0".encode())
+    return digest.hexdigest()[:16]
+
+
+@dataclass
+class Evidence:
+    """What a solve found out beyond the samples, for the result and the submit gate.
+
+    `tests` are the generated tests that survived validation, then any stress counterexamples, in the
+    order they were added; stress and profile reports are kept per program (`source_key`), and every
+    judge report per (program, tests), so the result can say exactly what is known about its program.
+    """
+
+    tests: list[TestCase] = field(default_factory=list)
+    generator: Solution | None = None
+    brute: Solution | None = None
+    stress: dict[str, StressReport] = field(default_factory=dict)
+    profiles: dict[str, ProfileReport] = field(default_factory=dict)
+    reports: dict[tuple[str, str], JudgeReport] = field(default_factory=dict)
+
+    def report_for(self, solution: Solution, tests: Sequence[TestCase]) -> JudgeReport | None:
+        """The report of `solution` on exactly `tests`, if it was judged on them."""
+        return self.reports.get((source_key(solution), tests_key(tests)))
+
+
 @dataclass
 class SolveContext:
     """Everything a strategy may use while solving one problem."""
@@ -61,6 +110,7 @@ class SolveContext:
     sandbox: Sandbox | None = None
     best: BestAttempt = field(default_factory=BestAttempt)
     knowledge: KnowledgePool = field(default_factory=KnowledgePool)
+    evidence: Evidence = field(default_factory=Evidence)
     _iterations: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     def next_iteration(self) -> int:
@@ -94,19 +144,64 @@ class SolveContext:
             attempt.solution(), self.problem, list(tests) if tests is not None else None, sandbox=self.sandbox
         )
         self.tracer.emit(ReportEvent.of(report, task_id=self.task_id, iteration=iteration))
-        snapshot = self.tracker.snapshot()
+        judged = list(self.problem.samples) if tests is None else list(tests)
+        self.evidence.reports[(source_key(attempt.solution()), tests_key(judged))] = report
+        self.offer(attempt, iteration, report, branch=branch)
+        summary = "accepted" if report.verdict == Verdict.AC else report.reason or str(report.verdict)
+        self.send(JudgeFeedback(report=report, code_iteration=iteration, summary=summary), sender="judge")
+        return report
+
+    def offer(
+        self,
+        attempt: CodeAttempt,
+        iteration: int,
+        report: JudgeReport,
+        *,
+        profile: ProfileReport | None = None,
+        branch: str = "",
+        wins_ties: bool = False,
+    ) -> None:
+        """Offer a judged (and maybe profiled) attempt to the best-attempt keeper (`wins_ties`: the strategy
+        prefers it to an equally good earlier one)."""
+        tokens = self.tracker.snapshot().usage.total_tokens
         self.best.offer(
             Attempt(
                 iteration=iteration,
                 solution=attempt.solution(),
                 report=report,
-                tokens=snapshot.usage.total_tokens,
+                profile=profile,
+                tokens=tokens,
                 branch=branch,
-            )
+            ),
+            wins_ties=wins_ties,
         )
-        summary = "accepted" if report.verdict == Verdict.AC else report.reason or str(report.verdict)
-        self.send(JudgeFeedback(report=report, code_iteration=iteration, summary=summary), sender="judge")
-        return report
+
+    def adopt_tests(
+        self, tests: Sequence[TestCase], *, generator: Solution | None = None, brute: Solution | None = None
+    ) -> None:
+        """Record validated generated tests (and the generator and brute force that passed their checks)."""
+        self.evidence.tests.extend(tests)
+        self.evidence.generator = generator or self.evidence.generator
+        self.evidence.brute = brute or self.evidence.brute
+
+    def add_stress_case(self, failure: StressFailure) -> TestCase:
+        """A stress counterexample as a new test (the brute force's output is the answer); recorded."""
+        number = sum(t.origin == "stress" for t in self.evidence.tests) + 1
+        case = TestCase(input=failure.input, output=failure.expected, origin="stress", name=f"stress-{number}")
+        self.evidence.tests.append(case)
+        return case
+
+    def record_stress(self, attempt: CodeAttempt, report: StressReport, iteration: int) -> None:
+        """Trace a stress report and keep it as evidence about `attempt`."""
+        self.evidence.stress[source_key(attempt.solution())] = report
+        self.tracer.emit(ReportEvent.of(report, task_id=self.task_id, iteration=iteration))
+
+    def record_profile(self, attempt: CodeAttempt, profile: ProfileReport, iteration: int) -> None:
+        """Trace a profile, keep it as evidence about `attempt`, and re-offer the attempt with it."""
+        self.evidence.profiles[source_key(attempt.solution())] = profile
+        self.tracer.emit(ReportEvent.of(profile, task_id=self.task_id, iteration=iteration))
+        for report in (r for (src, _), r in self.evidence.reports.items() if src == source_key(attempt.solution())):
+            self.offer(attempt, iteration, report, profile=profile)
 
 
 class Strategy(Protocol):

@@ -1,30 +1,50 @@
-"""`cpbot` (the default): a fast path, then guarded debugging, then planning with selection and knowledge.
+"""`cpbot` (the default): a fast path, checker-routed guarded debugging, verification beyond the samples,
+and planning with selection and knowledge when the fast program cannot be made right.
 
-1. Fast path: one program from the statement; accepted on the samples means done.
-2. Guarded debugging of that program: each failure goes to the matching debug block
-   (`debugger.choose_block`); a fix that breaks a test that passed before is rejected and the previous
-   program is kept (AlphaCodium's test anchors).
+1. Fast path: one program from the statement alone.
+2. Settling a program (the fast one, then each planned one) is one loop over the tests known so far:
+   - A failing program goes to the error checker (MAS-Algorithm): FIX sends it to the debug block that
+     fits the first failure (`debugger.choose_block`), RETHINK abandons it for the planner. A fix that
+     breaks a test that passed before is rejected and the previous program kept (AlphaCodium's test
+     anchors); `debugs` fixes per program at most.
+   - Once it passes every known test, the tests grow: the test generator writes inputs, a generator and
+     a brute force once per solve (all validated: answers come from a brute force that passed the
+     samples; inputs it fails on are dropped), and the program is judged on the samples plus them.
+   - Then it is stressed against the brute force on small random inputs; a difference becomes a new
+     test (origin "stress"), so the counterexample reaches the checker and the debug prompt.
+   - Then it is profiled against the limits with the generator (judge/profile.py via the analyst). Too
+     slow with the right complexity (or slower than its plan): the optimizer proposes a faster version,
+     kept only if it still passes every test. Too slow by design: back to the planner with the
+     analyst's patch.
+   A program that passes all of this (each step that is possible: no brute force means no stress, no
+   size bound means no profile) ends the solve.
 3. Deep path, `plans` times: the selector proposes algorithm families, knowledge notes are retrieved for
-   them, the planner plans (or plans again from the last failure), the static pruner rejects plans that
-   cannot meet the limits (they are re-planned without writing code), the coder starts from the STD-IO
-   skeleton, and the guarded debugging runs again.
+   them, the planner plans (or plans again from why the last program was abandoned: the judge's report,
+   the checker's RETHINK, the analyst's patch), the static pruner rejects plans that cannot meet the
+   limits (re-planned without writing code), the coder starts from the STD-IO skeleton, and the program
+   is settled as above.
 
-Every accepted fix adds a lesson to the run's `KnowledgePool`, and the pool's lessons are handed to the
-coder of later problems of the same run. Not yet here (see the strategy modules of the papers for the
-pieces): generated tests, stress testing against a brute force, profiling, and checker routing.
+Generated tests, stress counterexamples, stress and profile reports are recorded in the context's
+evidence, so the result carries them for the submit gate. Every accepted fix adds a lesson to the run's
+`KnowledgePool`, and the pool's lessons are handed to the coder of later problems of the same run.
+`verify=False` skips step 2's verification (samples only); `stress_rounds=0` or `profile=False` skip one part.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from agents.envelopes import CodeAttempt, JudgeFeedback, Plan
-from agents.roles import coder, debugger, knowledge, planner, pruner, selector
+from agents.envelopes import CheckerDecision, CodeAttempt, JudgeFeedback, Payload, Plan, StressFeedback
+from agents.roles import analyst, checker, coder, debugger, knowledge, optimizer, planner, pruner, selector, testgen
+from agents.roles.common import RoleError, feedback_text
+from agents.roles.constraints import problem_bounds
 from agents.roles.knowledge import Note
 from agents.roles.stdio import pick_template
-from agents.strategies.base import Lesson, SolveContext, accepted, regressions, verdict_line
-from judge.model import JudgeReport, Verdict
+from agents.roles.stresser import stress_attempt
+from agents.strategies.base import Lesson, SolveContext, accepted, regressions, source_key, verdict_line
+from judge.errors import CpbotError
+from judge.model import JudgeReport, Problem, ProfileReport, Solution, TestCase, Verdict
 
 
 def _lessons_note(ctx: SolveContext) -> list[Note]:
@@ -44,52 +64,275 @@ def _symptom(report: JudgeReport) -> str:
 
 
 @dataclass
+class _Run:
+    """The state of one solve: the tests known so far and what verification has used up."""
+
+    ctx: SolveContext
+    tests: list[TestCase]
+    generated: bool = False
+    stress_runs: int = 0
+    optimizes: int = 0
+    profiled: dict[str, tuple[ProfileReport, analyst.Analysis]] = field(default_factory=dict)
+    previous_profile: ProfileReport | None = None
+
+
+@dataclass
+class _Outcome:
+    """How settling a program ended: `done` (with the reason), or the feedback for the next plan."""
+
+    done: bool
+    reason: str
+    feedback: Payload | None = None
+
+
+@dataclass
 class Cpbot:
-    """cpbot's own workflow; `debugs` guarded fixes per program, `plans` planning rounds."""
+    """cpbot's own workflow; see the module's docstring for the options' roles."""
 
     debugs: int = 3
     plans: int = 2
+    verify: bool = True
+    tests: int = 5  # generated inputs asked for
+    stress_rounds: int = 3  # stress runs per solve
+    stress_runs: int = 200  # programs compared per stress run
+    stress_seconds: float = 5.0
+    stress_size: int = 8
+    profile: bool = True
+    max_n: int | None = None  # profile up to this size (default: the statement's largest bound)
+    repeats: int = 2
+    count: bool = True  # profile by executed instructions where the judge can count them
+    optimizes: int = 1  # optimizer proposals per solve
     name: str = "cpbot"
 
-    def _debug(
-        self, ctx: SolveContext, attempt: CodeAttempt, report: JudgeReport, plan: Plan | None, phase: str
-    ) -> tuple[CodeAttempt, JudgeReport]:
-        run_failures = 0
-        for step in range(1, self.debugs + 1):
-            if accepted(report) or report.verdict == Verdict.IE:
-                break
-            block = debugger.choose_block(report, earlier_failures=run_failures)
-            if block is None:
-                break
-            if block != "wrong_answer":
-                run_failures += 1
-            ctx.route(f"debug_{block}", phase=phase, step=step, verdict=str(report.verdict))
-            candidate = debugger.debug(ctx.model, ctx.problem, attempt, report, plan=plan, block=block)
-            candidate, iteration = ctx.code(candidate, sender=debugger.ROLE)
-            new = ctx.judge(candidate, iteration, branch=phase)
-            broken = regressions(report, new)
-            if broken:
-                ctx.note("fix rejected", phase=phase, step=step, broke=broken)
+    # ---- the settling loop ----------------------------------------------------------------------
+
+    def _settle(self, run: _Run, attempt: CodeAttempt, iteration: int, plan: Plan | None, phase: str) -> _Outcome:
+        ctx = run.ctx
+        report = ctx.judge(attempt, iteration, run.tests, branch=phase)
+        steps = run_failures = 0
+        while True:
+            if report.verdict == Verdict.IE:
+                return _Outcome(True, f"the judge failed: {report.reason}")
+            if not accepted(report):
+                if steps >= self.debugs:
+                    summary = f"the last program got {verdict_line(report)} after {steps} fixes"
+                    return _Outcome(
+                        False, summary, JudgeFeedback(report=report, code_iteration=iteration, summary=summary)
+                    )
+                decision = self._check(run, attempt, report, plan, phase)
+                if decision.decision == "RETHINK":
+                    ctx.route("planner", phase=phase, why="rethink")
+                    return _Outcome(False, f"the checker asked for a new plan: {decision.reason}", decision)
+                block = debugger.choose_block(report, earlier_failures=run_failures)
+                if block is None:
+                    return _Outcome(False, verdict_line(report), JudgeFeedback(report=report, code_iteration=iteration))
+                if block != "wrong_answer":
+                    run_failures += 1
+                steps += 1
+                ctx.route(f"debug_{block}", phase=phase, step=steps, verdict=str(report.verdict))
+                candidate = debugger.debug(
+                    ctx.model, ctx.problem, attempt, report, tests=run.tests, plan=plan, block=block
+                )
+                candidate, candidate_it = ctx.code(candidate, sender=debugger.ROLE)
+                new = ctx.judge(candidate, candidate_it, run.tests, branch=phase)
+                broken = regressions(report, new)
+                if broken:
+                    ctx.note("fix rejected", phase=phase, step=steps, broke=broken)
+                    continue
+                if accepted(new):
+                    ctx.knowledge.add(Lesson(problem_id=ctx.problem.id, symptom=_symptom(report), fix=candidate.notes))
+                attempt, iteration, report = candidate, candidate_it, new
                 continue
-            if accepted(new):
-                ctx.knowledge.add(Lesson(problem_id=ctx.problem.id, symptom=_symptom(report), fix=candidate.notes))
-            attempt, report = candidate, new
-        return attempt, report
+            if not self.verify:
+                return _Outcome(True, f"accepted on {report.total} tests")
+            if not run.generated:
+                run.generated = True
+                if self._generate(run, phase):
+                    report = ctx.judge(attempt, iteration, run.tests, branch=phase)
+                    continue
+            found = self._stress(run, attempt, iteration, phase)
+            if found is not None:
+                run.tests.append(found)
+                report = ctx.judge(attempt, iteration, run.tests, branch=phase)
+                continue
+            profiled = self._profile(run, attempt, iteration, plan, phase)
+            if profiled is None or profiled[1].verdict.efficient or profiled[1].patch is None:
+                return _Outcome(True, self._summary(run, attempt, profiled[0] if profiled else None))
+            profile, analysis = profiled
+            if analysis.patch.target == "coder" and run.optimizes < self.optimizes:
+                run.optimizes += 1
+                kept = self._optimize(run, attempt, profile, phase)
+                if kept is not None:
+                    attempt, iteration, report = kept
+                    continue
+            ctx.route("planner", phase=phase, why="too slow")
+            patch = ctx.send(analysis.patch, sender=analyst.ROLE).payload
+            return _Outcome(False, f"the program is too slow: {profile.reason}", patch)
+
+    def _check(
+        self, run: _Run, attempt: CodeAttempt, report: JudgeReport, plan: Plan | None, phase: str
+    ) -> CheckerDecision:
+        ctx = run.ctx
+        ctx.route("checker", phase=phase)
+        try:
+            decision = checker.check(ctx.model, ctx.problem, attempt, report, plan=plan, tests=run.tests)
+        except RoleError as e:
+            ctx.note("checker unreadable", phase=phase, error=e.message)
+            decision = CheckerDecision(decision="FIX", reason=f"no readable decision ({e.message}); fixing")
+        ctx.send(decision, sender=checker.ROLE)
+        return decision
+
+    # ---- verification beyond the samples --------------------------------------------------------
+
+    def _generate(self, run: _Run, phase: str) -> bool:
+        """Generate and validate tests once per solve; True when any joined the tests."""
+        ctx = run.ctx
+        if ctx.problem.kind == "interactive":
+            ctx.note("no generated tests", why="interactive problems need an interactor")
+            return False
+        ctx.route("testgen", phase=phase)
+        suite = testgen.generate_tests(ctx.model, ctx.problem, count=self.tests, sandbox=ctx.sandbox)
+        ctx.send(suite.tests, sender=testgen.ROLE)
+        if suite.dropped:
+            ctx.note("generated tests dropped", reasons=suite.dropped)
+        ctx.adopt_tests(suite.tests.tests, generator=suite.generator, brute=suite.brute)
+        run.tests.extend(suite.tests.tests)
+        return bool(suite.tests.tests)
+
+    def _stress(self, run: _Run, attempt: CodeAttempt, iteration: int, phase: str) -> TestCase | None:
+        """Stress a program not stressed yet; the counterexample as a new test, or None."""
+        ctx = run.ctx
+        evidence = ctx.evidence
+        if evidence.brute is None or evidence.generator is None or ctx.problem.kind == "interactive":
+            return None
+        if source_key(attempt.solution()) in evidence.stress:
+            return None
+        if run.stress_runs >= self.stress_rounds:
+            ctx.note("not stressed", phase=phase, why=f"{self.stress_rounds} stress runs used")
+            return None
+        run.stress_runs += 1
+        ctx.route("stress", phase=phase)
+        try:
+            report = stress_attempt(
+                attempt.solution(),
+                evidence.brute,
+                evidence.generator,
+                ctx.problem,
+                sandbox=ctx.sandbox,
+                max_runs=self.stress_runs,
+                max_seconds=self.stress_seconds,
+                max_size=self.stress_size,
+                seed=run.stress_runs,
+            )
+        except CpbotError as e:
+            ctx.note("stress inconclusive", phase=phase, error=e.message)
+            return None
+        ctx.record_stress(attempt, report, iteration)
+        failure = report.failure
+        ctx.send(
+            StressFeedback(
+                found=failure is not None,
+                trials=report.runs,
+                input=failure.input if failure else "",
+                expected=failure.expected if failure else "",
+                got=failure.got if failure else "",
+                code_iteration=iteration,
+            ),
+            sender="stress",
+        )
+        if failure is None:
+            return None
+        return ctx.add_stress_case(failure)
+
+    def _profile(
+        self, run: _Run, attempt: CodeAttempt, iteration: int, plan: Plan | None, phase: str
+    ) -> tuple[ProfileReport, analyst.Analysis] | None:
+        """Profile and analyse a program (once per program); None when it cannot be profiled."""
+        ctx = run.ctx
+        generator = ctx.evidence.generator
+        key = source_key(attempt.solution())
+        if key in run.profiled:
+            return run.profiled[key]
+        if not self.profile or generator is None or ctx.problem.kind == "interactive":
+            return None
+        max_n = self.max_n or problem_bounds(ctx.problem).max_size()
+        if not max_n:
+            ctx.note("not profiled", phase=phase, why="the statement gives no size bound")
+            return None
+        ctx.route("profiler", phase=phase)
+        try:
+            profile = analyst.profile_attempt(
+                attempt,
+                generator,
+                ctx.problem,
+                max_n=max_n,
+                sandbox=ctx.sandbox,
+                repeats=self.repeats,
+                count=self.count,
+            )
+        except CpbotError as e:
+            ctx.note("not profiled", phase=phase, why=e.message)
+            return None
+        ctx.record_profile(attempt, profile, iteration)
+        ctx.route("analyst", phase=phase)
+        analysis = analyst.analyse(
+            profile,
+            plan=plan,
+            attempt=attempt,
+            previous=run.previous_profile,
+            model=ctx.model,
+            code_iteration=iteration,
+        )
+        ctx.send(analysis.verdict, sender=analyst.ROLE)
+        run.previous_profile = profile
+        run.profiled[key] = (profile, analysis)
+        return profile, analysis
+
+    def _optimize(
+        self, run: _Run, attempt: CodeAttempt, profile: ProfileReport, phase: str
+    ) -> tuple[CodeAttempt, int, JudgeReport] | None:
+        """A faster version that still passes every test, or None (the change is dropped)."""
+        ctx = run.ctx
+        ctx.route("optimizer", phase=phase)
+        candidate = optimizer.propose_optimization(ctx.model, ctx.problem, attempt, profile=profile)
+        candidate_it = 0
+        if candidate is not None:
+            candidate, candidate_it = ctx.code(candidate, sender=optimizer.ROLE)
+
+        def judge(solution: Solution, problem: Problem, tests: list[TestCase]) -> JudgeReport:
+            assert candidate is not None  # keep_if_passing judges only a proposed candidate
+            return ctx.judge(candidate, candidate_it, tests, branch=phase)
+
+        outcome = optimizer.keep_if_passing(attempt, candidate, ctx.problem, run.tests, judge=judge)
+        ctx.note("optimization kept" if outcome.accepted else "optimization dropped", reason=outcome.reason)
+        if not outcome.accepted or candidate is None or outcome.report is None:
+            return None
+        return candidate, candidate_it, outcome.report
+
+    def _summary(self, run: _Run, attempt: CodeAttempt, profile: ProfileReport | None) -> str:
+        evidence = run.ctx.evidence
+        parts = [f"accepted on {len(run.ctx.problem.samples)} samples"]
+        if evidence.tests:
+            parts[0] += f" and {len(evidence.tests)} generated tests"
+        stress = evidence.stress.get(source_key(attempt.solution()))
+        parts.append(f"stress clean ({stress.runs} runs)" if stress is not None else "not stressed")
+        parts.append(f"profile: {profile.reason}" if profile is not None else "not profiled")
+        return "; ".join(parts)
+
+    # ---- the workflow ---------------------------------------------------------------------------
 
     def run(self, ctx: SolveContext) -> str:
-        """Fast path, guarded debugging, then planned attempts; see the module's docstring."""
+        """Fast path, then planned attempts, each settled by the loop above; see the module's docstring."""
+        run = _Run(ctx=ctx, tests=list(ctx.problem.samples))
         lessons = _lessons_note(ctx)
         ctx.route("coder", phase="fast")
         attempt = coder.write_code(
             ctx.model, ctx.problem, None, language=ctx.language, use_skeleton=False, knowledge=lessons
         )
         attempt, iteration = ctx.code(attempt, sender=coder.ROLE)
-        report = ctx.judge(attempt, iteration, branch="fast")
-        if report.verdict == Verdict.IE:
-            return f"the judge failed: {report.reason}"
-        attempt, report = self._debug(ctx, attempt, report, None, "fast")
-        if accepted(report):
-            return "accepted on the samples"
+        outcome = self._settle(run, attempt, iteration, None, "fast")
+        if outcome.done:
+            return outcome.reason
         plan: Plan | None = None
         for cycle in range(1, self.plans + 1):
             ctx.route("selector", cycle=cycle)
@@ -97,9 +340,10 @@ class Cpbot:
             notes = [*knowledge.retrieve(ctx.problem, tags), *lessons]
             ctx.route("planner", cycle=cycle, tags=tags)
             if plan is None:
-                plan = planner.plan(ctx.model, ctx.problem, language=ctx.language, tags=tags, knowledge=notes)
+                why = [] if outcome.feedback is None else [_feedback_note(outcome.feedback)]
+                plan = planner.plan(ctx.model, ctx.problem, language=ctx.language, tags=tags, knowledge=[*notes, *why])
             else:
-                feedback = JudgeFeedback(report=report, summary=f"the last program got {verdict_line(report)}")
+                feedback = outcome.feedback or outcome.reason
                 plan = planner.replan(
                     ctx.model, ctx.problem, plan, feedback, language=ctx.language, tags=tags, knowledge=notes
                 )
@@ -124,13 +368,24 @@ class Cpbot:
                 plan_iteration=plan_it,
             )
             attempt, iteration = ctx.code(attempt, sender=coder.ROLE)
-            report = ctx.judge(attempt, iteration, branch=f"plan {cycle}")
-            attempt, report = self._debug(ctx, attempt, report, plan, f"plan {cycle}")
-            if accepted(report):
-                return f"accepted on the samples (plan {cycle})"
-        return f"no program passed the samples after {self.plans} plans ({verdict_line(report)})"
+            outcome = self._settle(run, attempt, iteration, plan, f"plan {cycle}")
+            if outcome.done:
+                return f"{outcome.reason} (plan {cycle})"
+        return f"no program settled after {self.plans} plans: {outcome.reason}"
+
+
+def _feedback_note(feedback: Payload) -> Note:
+    """Why the fast program was abandoned, as a note for the first plan (there is no earlier plan to revise)."""
+    return Note(
+        name="why-plan",
+        title="Why the first program, written without a plan, was abandoned",
+        tags=[],
+        keywords=[],
+        body=feedback_text(feedback),
+    )
 
 
 def make(**options: Any) -> Cpbot:
-    """The registry's constructor (`debugs=`, `plans=`)."""
+    """The registry's constructor (`debugs=`, `plans=`, `verify=`, `tests=`, `stress_rounds=`, `stress_runs=`,
+    `stress_seconds=`, `stress_size=`, `profile=`, `max_n=`, `repeats=`, `count=`, `optimizes=`)."""
     return Cpbot(**options)

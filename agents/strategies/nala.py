@@ -47,6 +47,7 @@ class Nala:
         ctx.route("testgen")
         suite = testgen.generate_tests(ctx.model, ctx.problem, sandbox=ctx.sandbox)
         ctx.send(suite.tests, sender=testgen.ROLE)
+        ctx.adopt_tests(suite.tests.tests, generator=suite.generator, brute=suite.brute)
         if suite.dropped:
             ctx.note("generated tests dropped", reasons=suite.dropped)
         return [*tests, *suite.tests.tests]

@@ -33,6 +33,7 @@ class SwiftSolve:
     generator: Solution | None = None
     max_n: int | None = None
     repeats: int = 3
+    count: bool = True  # profile by executed instructions where the judge can count them
     name: str = "swiftsolve"
 
     def _plan(self, ctx: SolveContext, plan: Plan | None, feedback: Any) -> tuple[Plan, int]:
@@ -59,6 +60,7 @@ class SwiftSolve:
             ctx.route("testgen", why="input generator for the profiler")
             suite = testgen.generate_tests(ctx.model, ctx.problem, sandbox=ctx.sandbox)
             ctx.send(suite.tests, sender=testgen.ROLE)
+            ctx.adopt_tests(suite.tests.tests, generator=suite.generator, brute=suite.brute)
             if suite.dropped:
                 ctx.note("generated tests dropped", reasons=suite.dropped)
             self.generator = suite.generator
@@ -90,8 +92,15 @@ class SwiftSolve:
                 return "accepted on the samples; not profiled (no usable input generator)"
             ctx.route("profiler", attempt=number)
             profile = analyst.profile_attempt(
-                attempt, generator, ctx.problem, max_n=self.max_n, sandbox=ctx.sandbox, repeats=self.repeats
+                attempt,
+                generator,
+                ctx.problem,
+                max_n=self.max_n,
+                sandbox=ctx.sandbox,
+                repeats=self.repeats,
+                count=self.count,
             )
+            ctx.record_profile(attempt, profile, code_it)
             ctx.route("analyst", attempt=number)
             analysis = analyst.analyse(
                 profile, plan=plan, attempt=attempt, previous=previous, model=ctx.model, code_iteration=code_it
@@ -116,5 +125,6 @@ class SwiftSolve:
 
 
 def make(**options: Any) -> SwiftSolve:
-    """The registry's constructor (`attempts=`, `prunes=`, `threshold=`, `generator=`, `max_n=`, `repeats=`)."""
+    """The registry's constructor (`attempts=`, `prunes=`, `threshold=`, `generator=`, `max_n=`, `repeats=`,
+    `count=`)."""
     return SwiftSolve(**options)

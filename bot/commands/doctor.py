@@ -8,6 +8,7 @@ import platform
 
 import click
 
+from judge.counting import find_valgrind, unavailable_reason
 from judge.errors import JudgeError
 from judge.languages import LANGUAGES
 from judge.paths import cache_dir
@@ -30,6 +31,8 @@ def doctor(as_json: bool) -> int:
         reason = lang.unavailable_reason()
         languages[name] = f"missing: {reason}" if reason else lang.version()
     info["languages"] = languages
+    counting = unavailable_reason()
+    info["profiler"] = f"instruction counts ({find_valgrind()})" if counting is None else f"CPU time only: {counting}"
     problems = []
     try:
         info["launcher"] = str(launcher_path())

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from bot.profile_plot import save_profile_png
 from bot.render import print_profile
 from judge.build import build_program_file
 from judge.model import Limits
@@ -39,16 +40,36 @@ from judge.sandbox import default_sandbox
 @click.option("--ml", type=click.IntRange(min=1), default=256, show_default=True, help="Memory limit in MB.")
 @click.option("--repeats", type=click.IntRange(min=1), default=3, show_default=True, help="Runs per size (min kept).")
 @click.option("--seed", type=int, default=1, show_default=True)
+@click.option(
+    "--count/--no-count",
+    default=True,
+    show_default=True,
+    help="Read the class from instruction counts (valgrind) rather than CPU time.",
+)
+@click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), help="Also write a PNG of time against n.")
 @click.option("--json", "as_json", is_flag=True, help="Print the ProfileReport as JSON.")
 def profile(
-    solution: Path, generator: Path, max_n: int, tl: float, ml: int, repeats: int, seed: int, as_json: bool
+    solution: Path,
+    generator: Path,
+    max_n: int,
+    tl: float,
+    ml: int,
+    repeats: int,
+    seed: int,
+    count: bool,
+    plot: Path | None,
+    as_json: bool,
 ) -> int:
     """Profile SOLUTION; exits 0 when it is predicted to fit the limits at --max-n."""
     sandbox = default_sandbox()
     program = build_program_file(solution, sandbox, role="solution")
     gen = build_program_file(generator, sandbox, role="generator")
     limits = Limits(time_ms=round(tl * 1000), memory_mb=ml)
-    report = profile_program(program, gen, max_n=max_n, limits=limits, sandbox=sandbox, repeats=repeats, seed=seed)
+    report = profile_program(
+        program, gen, max_n=max_n, limits=limits, sandbox=sandbox, repeats=repeats, seed=seed, count=count
+    )
+    if plot is not None:
+        save_profile_png(report, plot, time_limit_ms=limits.time_ms, title=f"{solution.name}: {report.complexity}")
     if as_json:
         click.echo(report.model_dump_json(indent=2))
     else:

@@ -1,8 +1,13 @@
-"""`cpbot transcripts list` and `cpbot transcripts show RUN`: read back what runs did."""
+"""`cpbot transcripts list`, `show RUN` and `export RUN --html FILE`: read back what runs and contests did.
+
+Reading marks runs whose process is gone as stale first, so a killed `cpbot watch` does not look
+like it is still running.
+"""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import click
@@ -10,11 +15,21 @@ import click
 from bot.transcripts import RunList, RunSummary, StoredEvent, TranscriptError, TranscriptStore, default_db_path
 
 EXCERPT = 160  # characters of a prompt or reply shown without --full
+# A running run whose owner cannot be checked (another host, an old store) is stale after this long idle.
+STALE_AFTER_S = 6 * 3600
 
 
 def _open() -> TranscriptStore | None:
     path = default_db_path()
-    return TranscriptStore(path) if path.exists() else None
+    if not path.exists():
+        return None
+    store = TranscriptStore(path)
+    try:
+        store.mark_stale(older_than_s=STALE_AFTER_S)
+    except BaseException:
+        store.close()
+        raise
+    return store
 
 
 def _tokens(n: int) -> str:
@@ -36,15 +51,16 @@ def transcripts() -> None:
 
 @transcripts.command("list")
 @click.option("-n", "--limit", type=click.IntRange(min=1), default=20, show_default=True, help="How many runs.")
-@click.option("--kind", help="Only runs of this kind (solve, watch, bench, ...).")
+@click.option("--kind", help="Only runs of this kind (solve, contest, watch, bench, ...).")
+@click.option("--all", "every", is_flag=True, help="Also the runs inside contests (one per problem).")
 @click.option("--json", "as_json", is_flag=True, help="Print a RunList as JSON.")
-def list_runs(limit: int, kind: str | None, as_json: bool) -> int:
-    """List the latest runs, newest first."""
+def list_runs(limit: int, kind: str | None, every: bool, as_json: bool) -> int:
+    """List the latest runs, newest first; a contest counts its problems (`show CONTEST` lists them)."""
     store = _open()
     runs: list[RunSummary] = []
     if store is not None:
         with store:
-            runs = store.list_runs(limit=limit, kind=kind)
+            runs = store.list_runs(limit=limit, kind=kind, top_level=not every)
     if as_json:
         click.echo(RunList(runs=runs).model_dump_json(indent=2))
         return 0
@@ -54,12 +70,17 @@ def list_runs(limit: int, kind: str | None, as_json: bool) -> int:
     header = f"{'run':<23} {'started (UTC)':<19} {'kind':<8} {'problem':<24} {'status':<12}"
     click.echo(f"{header} {'calls':>5} {'tokens':>9}")
     for r in runs:
-        tokens = _tokens(r.prompt_tokens + r.completion_tokens)
-        click.echo(
-            f"{r.id:<23} {_when(r):<19} {r.kind:<8} {(r.problem_id or '-'):<24} {r.status:<12} "
-            f"{r.llm_calls:>5} {tokens:>9}"
-        )
+        click.echo(_row(r))
     return 0
+
+
+def _row(r: RunSummary) -> str:
+    """One run as a line of `list`."""
+    tokens = _tokens(r.prompt_tokens + r.completion_tokens)
+    what = r.problem_id or "-"
+    if r.children:
+        what = f"{r.problem_id + ' ' if r.problem_id else ''}{r.children} problem{'s' if r.children != 1 else ''}"
+    return f"{r.id:<23} {_when(r):<19} {r.kind:<8} {what:<24} {r.status:<12} {r.llm_calls:>5} {tokens:>9}"
 
 
 def _excerpt(text: str, full: bool) -> str:
@@ -131,6 +152,8 @@ def _describe(event: StoredEvent, full: bool) -> list[str]:
     if kind == "run_end":
         reason = f": {p['reason']}" if p.get("reason") else ""
         return [f"end       {p['status']}{reason}"]
+    if kind == "run_resume":
+        return [f"resume    was {p.get('previous_status')}, now pid {p.get('pid')}"]
     return [f"{kind:<9} {_excerpt(json.dumps(p), full)}"]
 
 
@@ -155,12 +178,18 @@ def show(run: str, full: bool, as_json: bool) -> int:
             click.echo(f"{label:<9} {value}")
     reason = f": {r.reason}" if r.reason else ""
     click.echo(f"status    {r.status}{reason}")
+    if r.parent:
+        click.echo(f"contest   {r.parent}")
     click.echo(f"started   {_when(r)} UTC, took {_took(r)}")
     reasoning = f" ({_tokens(r.reasoning_tokens)} reasoning)" if r.reasoning_tokens else ""
     click.echo(
         f"llm       {r.llm_calls} calls, {_tokens(r.prompt_tokens)} prompt + {_tokens(r.completion_tokens)} "
         f"completion tokens{reasoning}, {r.llm_ms / 1000:.1f} s"
     )
+    if transcript.children:
+        click.echo(f"runs      {len(transcript.children)}")
+        for child in transcript.children:
+            click.echo(f"  {_row(child)}")
     click.echo("")
     for event in transcript.events:
         offset = (event.ts - r.started_at).total_seconds()
@@ -169,4 +198,33 @@ def show(run: str, full: bool, as_json: bool) -> int:
         click.echo(f"{event.seq:>4} {offset:>+8.2f}s {lines[0]}{task}")
         for line in lines[1:]:
             click.echo(f"{'':<25}{line}")
+    return 0
+
+
+@transcripts.command("export")
+@click.argument("run")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the HTML page here.")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the report as JSON.")
+def export(run: str, html_path: Path | None, json_path: Path | None) -> int:
+    """Export RUN or a whole contest (an id, a unique prefix, or `last`) as one self-contained HTML page
+    (timeline, statements, attempts with the agents' messages, code and diffs, judge results, profile
+    plots, gate decisions, remote verdicts, tokens and time per stage) and/or as JSON."""
+    if html_path is None and json_path is None:
+        raise click.UsageError("say where to write: --html FILE and/or --json FILE")
+    from bot.export import gather, render_html  # jinja2 is only needed here
+
+    store = _open()
+    if store is None:
+        raise TranscriptError(f"no transcripts yet in {default_db_path()}", hint="runs are recorded by `cpbot solve`")
+    with store:
+        report = gather(store, run)
+    outputs = [(html_path, render_html(report) if html_path else ""), (json_path, report.model_dump_json(indent=2))]
+    for path, text in outputs:
+        if path is None:
+            continue
+        try:
+            path.write_text(text, encoding="utf-8")
+        except OSError as e:
+            raise TranscriptError(f"cannot write {path}: {e}", hint="choose a writable path") from e
+        click.echo(f"wrote {path} ({len(text.encode()) / 1024:,.0f} KB)")
     return 0

@@ -342,7 +342,9 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: launcher --workdir DIR --sock FD [--hide DIR]... [--cpu N]\n");
         return 2;
     }
-    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    /* No PR_SET_PDEATHSIG here: it fires when the *thread* that started us ends, and the judge may
+       start its sandbox from a short-lived worker thread. The judge's death closes our socket instead
+       (recvmsg returns 0 below); a run in progress still ends at its own limits. */
     signal(SIGPIPE, SIG_IGN);
     if (cpu >= 0) {
         cpu_set_t set;

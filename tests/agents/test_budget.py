@@ -6,8 +6,8 @@ import threading
 
 import pytest
 
-from agents.budget import Attempt, BestAttempt, Budget, BudgetExhausted, BudgetTracker, Usage
-from judge.model import JudgeReport, Solution, Verdict
+from agents.budget import Attempt, BestAttempt, Budget, BudgetExhausted, BudgetTracker, Usage, efficiency
+from judge.model import JudgeReport, ProfileReport, Solution, TestResult, Verdict
 
 
 class Clock:
@@ -112,6 +112,52 @@ def test_best_is_most_tests_passed_then_fewer_tokens_then_earliest():
     assert best.offer(attempt(4, 3, tokens=400))
     assert not best.offer(attempt(5, 3, tokens=400))
     assert best.best is not None and best.best.iteration == 4
+
+
+def _profiled(a: Attempt, efficient: bool | None) -> Attempt:
+    return a.model_copy(update={"profile": ProfileReport(efficient=efficient)})
+
+
+def _with_results(a: Attempt, *verdicts: Verdict) -> Attempt:
+    assert a.report is not None
+    results = [TestResult(index=i, verdict=v) for i, v in enumerate(verdicts, start=1)]
+    return a.model_copy(update={"report": a.report.model_copy(update={"results": results})})
+
+
+def test_among_equally_passing_attempts_the_efficient_one_wins_even_at_more_tokens():
+    best = BestAttempt()
+    slow = _profiled(attempt(1, 3, total=4, tokens=10), efficient=False)
+    unknown = attempt(2, 3, total=4, tokens=50)
+    fast = _profiled(attempt(3, 3, total=4, tokens=900), efficient=True)
+    assert best.offer(slow)
+    assert best.offer(unknown)  # not known to be slow beats known to be slow
+    assert best.offer(fast)
+    assert efficiency(slow) == -1 and efficiency(unknown) == 0 and efficiency(fast) == 1
+    # efficiency never outranks correctness: one more passed test wins over an efficient profile
+    assert best.offer(_profiled(attempt(4, 4, total=4, tokens=5000), efficient=False))
+    assert best.best is not None and best.best.iteration == 4
+
+
+def test_a_tle_or_mle_in_the_report_counts_as_inefficient():
+    wa = _with_results(attempt(1, 1, total=2), Verdict.AC, Verdict.WA)
+    tle = _with_results(attempt(2, 1, total=2, tokens=0), Verdict.AC, Verdict.TLE)
+    mle = _with_results(attempt(3, 1, total=2, tokens=0), Verdict.MLE, Verdict.AC)
+    assert efficiency(tle) == efficiency(mle) == -1 and efficiency(wa) == 0
+    best = BestAttempt()
+    assert best.offer(tle)
+    assert best.offer(wa)  # same count passed, but it ran within the limits
+    assert not best.offer(mle)
+    assert best.best is not None and best.best.iteration == 1
+
+
+def test_a_strategys_preferred_attempt_wins_ties_but_never_a_better_one():
+    best = BestAttempt()
+    best.offer(attempt(1, 3, tokens=10))
+    assert not best.offer(attempt(2, 3, tokens=50))
+    assert best.offer(attempt(2, 3, tokens=50), wins_ties=True)  # e.g. the optimized version
+    assert not best.offer(attempt(3, 2, tokens=60), wins_ties=True)
+    assert not best.offer(_profiled(attempt(4, 3, tokens=70), efficient=False), wins_ties=True)
+    assert best.best is not None and best.best.iteration == 2
 
 
 def test_final_answer_when_the_budget_runs_out_returns_the_best_with_the_reason():

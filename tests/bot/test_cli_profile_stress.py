@@ -29,6 +29,28 @@ def test_profile_prints_a_plot_and_the_fit(capsys):
     assert "#" in out and "efficient" in out
 
 
+def test_profile_writes_a_png_plot(capsys, tmp_path):
+    plot = tmp_path / "profile.png"
+    code = main(
+        [
+            "profile",
+            str(TESTS / "complexity" / "pairs.cpp"),
+            "--gen",
+            str(TESTS / "complexity" / "gen_array.cpp"),
+            "--max-n",
+            "4000",
+            "--no-count",
+            "--plot",
+            str(plot),
+        ]
+    )
+    assert code == 0
+    data = plot.read_bytes()
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    assert width > 400 and height > 300
+
+
 def test_profile_json_is_a_profile_report_and_exit_is_one_when_too_slow(capsys):
     code = main(
         [

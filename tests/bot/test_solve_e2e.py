@@ -79,12 +79,18 @@ def code(source: str, prompt_tokens: int, completion_tokens: int) -> Reply:
     return Reply(f"```python\n{source}```", prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
 
 
+# the error checker routes the failure to the debugger; once the samples pass, the test generator adds an
+# input (no generator or brute force: nothing to stress or profile with)
+FIX = Reply('{"decision": "FIX", "error": "a one-digit m is handled wrongly"}', prompt_tokens=200, completion_tokens=20)
+TESTS = Reply("## Inputs\n```text\n1\n5\n```\n## Generator\nnone\n## Brute force\nnone\n", 250, 30)
+
+
 def test_solve_finds_the_failing_case_debugs_it_and_records_everything(
     codeforces_site, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
     out = tmp_path / "out"
-    with ScriptedServer([code(WRONG, 300, 40), code(RIGHT, 500, 45)]) as model:
+    with ScriptedServer([code(WRONG, 300, 40), FIX, code(RIGHT, 500, 45), TESTS]) as model:
         args = [
             URL,
             "--lang",
@@ -106,12 +112,13 @@ def test_solve_finds_the_failing_case_debugs_it_and_records_everything(
 
     assert codeforces_site == ["/contest/1702/problem/A?locale=en"]
     assert rc == 0 and result.status == "solved" and result.verdict == "AC"
-    assert result.strategy == "cpbot" and result.calls == 2 and result.tokens == 885
+    assert result.strategy == "cpbot" and result.calls == 4 and result.tokens == 1385
+    assert [t.input for t in result.generated_tests] == ["1\n5\n"] and result.generated_report is not None
     assert (out / "solution.py").read_text() == RIGHT and (out / "problem.json").is_file()
     assert "judge     WA 0/1" in captured.err and "judge     AC 1/1" in captured.err
 
-    # the second call is the wrong-answer debugger, shown the failing input and the first difference
-    debug_prompt = "\n".join(m["content"] for m in requests[1].body["messages"])
+    # the third call is the wrong-answer debugger, shown the failing input and the first difference
+    debug_prompt = "\n".join(m["content"] for m in requests[2].body["messages"])
     assert "7\n1\n2\n178\n20" in debug_prompt
     assert "expected '0', got '1'" in debug_prompt
     assert WRONG.strip() in debug_prompt
@@ -124,14 +131,20 @@ def test_solve_finds_the_failing_case_debugs_it_and_records_everything(
     assert summary.status == "solved" and summary.problem_id == "codeforces:1702A"
     assert [(c.role, c.prompt_tokens, c.completion_tokens) for c in calls] == [
         ("coder", 300, 40),
+        ("checker", 200, 20),
         ("debugger", 500, 45),
+        ("testgen", 250, 30),
     ]
     kinds = [e.kind for e in events]
-    assert kinds[0] == "run_start" and kinds[-1] == "run_end" and kinds.count("llm_call") == 2
+    assert kinds[0] == "run_start" and kinds[-1] == "run_end" and kinds.count("llm_call") == 4
     reports = [e.payload for e in events if e.kind == "report"]
-    assert [(r["report_kind"], r["report"]["verdict"]) for r in reports] == [("judge", "WA"), ("judge", "AC")]
+    assert [(r["report_kind"], r["report"]["verdict"]) for r in reports] == [
+        ("judge", "WA"),
+        ("judge", "AC"),
+        ("judge", "AC"),  # on the samples plus the generated input
+    ]
     envelope_types = [e.payload["envelope"]["header"]["type"] for e in events if e.kind == "envelope"]
     assert envelope_types[0] == "task" and envelope_types[-1] == "final_answer"
-    assert envelope_types.count("code") == 2 and envelope_types.count("judge_feedback") == 2
+    assert envelope_types.count("code") == 2 and envelope_types.count("judge_feedback") == 3
     db_bytes = b"".join(p.read_bytes() for p in (tmp_path / "data").rglob("*") if p.is_file())
     assert KEY.encode() not in db_bytes

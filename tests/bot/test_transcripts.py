@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import json
 import os
+import random
+import signal
 import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+import bot.transcripts as transcripts_module
 from agents.budget import Budget, BudgetTracker, Usage
-from agents.envelopes import Envelope, Plan
+from agents.envelopes import CodeAttempt, Envelope, Plan
 from agents.llm import LLMClient, LLMConfig
 from agents.tracing import LLMCallEvent, NoteEvent, ReportEvent, send
 from bot.commands.transcripts import transcripts
@@ -72,7 +76,9 @@ def test_cpbot_data_dir_overrides_the_location(tmp_path, monkeypatch):
 def test_the_database_is_in_wal_mode_with_a_schema_version(store):
     with sqlite3.connect(store.path) as db:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert db.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
+        # one row per layout the store has had: created at 1, then migrated step by step
+        assert db.execute("SELECT version FROM schema_version ORDER BY version").fetchall() == [(1,), (2,)]
+        assert SCHEMA_VERSION == 2
     db.close()
 
 
@@ -377,3 +383,182 @@ def test_the_store_is_not_created_by_show_either(tmp_path, monkeypatch):
     assert isinstance(result.exception, TranscriptError)
     assert not (tmp_path / "none").exists()
     assert os.environ["CPBOT_DATA_DIR"].endswith("none")
+
+
+# ---- migrations, contests, stale runs -------------------------------------------------------------
+
+
+def test_a_version_1_store_is_migrated_in_place_and_keeps_its_runs(tmp_path):
+    path = tmp_path / DB_NAME
+    db = sqlite3.connect(path)
+    db.executescript(transcripts_module._SCHEMA)
+    db.execute("INSERT INTO schema_version (version) VALUES (1)")
+    db.execute(
+        "INSERT INTO runs (id, kind, started_at, status) VALUES ('20240101-000000-aaaaaa', 'solve', ?, 'running')",
+        ("2024-01-01T00:00:00+00:00",),
+    )
+    db.execute(
+        "INSERT INTO events (run_id, seq, ts, kind, payload) VALUES (?, 1, ?, 'run_start', '{}')",
+        ("20240101-000000-aaaaaa", "2024-01-01T00:00:00+00:00"),
+    )
+    db.commit()
+    db.close()
+    with TranscriptStore(path) as s:
+        old = s.run("20240101-000000-aaaaaa")
+        assert (old.status, old.parent, old.pid, old.children) == ("running", None, None, 0)
+        assert s.mark_stale() == []  # whose process it was is unknown: only age can tell
+        assert s.mark_stale(older_than_s=3600) == ["20240101-000000-aaaaaa"]
+        assert s.run(old.id).status == "stale"
+        assert s.run(old.id).ended_at == old.started_at  # its last known moment
+        contest = s.start_run("contest")
+        s.start_run("solve", parent=contest)
+        assert s.run(contest).children == 1
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT MAX(version) FROM schema_version").fetchone() == (SCHEMA_VERSION,)
+    db.close()
+
+
+def test_a_contest_run_holds_its_problem_runs_and_their_totals(store):
+    contest = store.start_run("contest", config={"contest_id": "1873"})
+    a = store.start_run("solve", problem_id="codeforces:1873A", parent=contest)
+    b = store.start_run("solve", problem_id="codeforces:1873B", parent=contest)
+    store.tracer(a).emit(llm_event(1))
+    store.tracer(b).emit(llm_event(2, usage=Usage(prompt_tokens=7, completion_tokens=3)))
+    store.append(contest, "contest_state", {"contest_id": "1873", "state": "running", "detail": "2 problems"})
+    assert [r.id for r in store.list_runs(top_level=True)] == [contest]
+    summary = store.run(contest)
+    assert (summary.children, summary.llm_calls, summary.prompt_tokens, summary.completion_tokens) == (2, 2, 17, 8)
+    assert store.run(a).parent == contest and store.run(a).llm_calls == 1
+    assert [r.id for r in store.children(contest)] == [a, b]
+    assert store.events(a)[0].payload["parent"] == contest
+    transcript = store.transcript(contest)
+    assert [r.problem_id for r in transcript.children] == ["codeforces:1873A", "codeforces:1873B"]
+    with pytest.raises(TranscriptError, match="no parent run"):
+        store.start_run("solve", parent="19990101-000000-000000")
+
+
+def test_a_run_whose_process_was_killed_is_marked_stale_and_can_be_resumed(store):
+    orphan = """
+import os, sys
+from bot.transcripts import TranscriptStore
+s = TranscriptStore(sys.argv[1])
+run = s.start_run("watch")
+s.append(run, "contest_state", {"contest_id": "1", "state": "solving", "detail": ""})
+print(run, flush=True)
+os._exit(0)
+"""
+    result = subprocess.run([sys.executable, "-c", orphan, str(store.path)], cwd=REPO, capture_output=True, timeout=60)
+    dead = result.stdout.decode().strip()
+    mine = store.start_run("watch")
+    assert store.run(dead).status == "running" and store.run(dead).pid not in (None, os.getpid())
+    assert store.mark_stale() == [dead]
+    assert store.mark_stale() == []  # once is enough
+    stale = store.run(dead)
+    assert stale.status == "stale" and "is gone" in stale.reason and stale.ended_at is not None
+    assert store.run(mine).status == "running"  # this process is alive
+    assert [e.kind for e in store.events(dead)][-1] == "run_end"
+    resumed = store.resume_run(dead)
+    assert (resumed.status, resumed.ended_at, resumed.pid) == ("running", None, os.getpid())
+    assert store.events(dead)[-1].kind == "run_resume"
+    assert store.events(dead)[-1].payload["previous_status"] == "stale"
+    assert store.mark_stale() == []
+
+
+def test_list_shows_contests_with_their_problem_count_and_show_lists_their_runs(tmp_path, monkeypatch):
+    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path))
+    with TranscriptStore() as s:
+        contest = s.start_run("contest", problem_id="codeforces:1873")
+        runs = [s.start_run("solve", problem_id=f"codeforces:1873{x}", parent=contest) for x in "ABC"]
+        s.finish_run(runs[0], "solved", reason="accepted")
+    listed = CliRunner().invoke(transcripts, ["list"])
+    assert listed.exit_code == 0, listed.output
+    lines = listed.output.splitlines()
+    assert len(lines) == 2 and lines[1].startswith(contest) and "3 problems" in lines[1]
+    every = CliRunner().invoke(transcripts, ["list", "--all"]).output
+    assert all(r in every for r in runs)
+    shown = CliRunner().invoke(transcripts, ["show", contest])
+    assert shown.exit_code == 0, shown.output
+    assert "runs      3" in shown.output
+    for r, status in zip(runs, ("solved", "running", "running"), strict=True):
+        line = next(line for line in shown.output.splitlines() if r in line)
+        assert status in line
+    data = json.loads(CliRunner().invoke(transcripts, ["show", contest, "--json"]).output)
+    assert [c["id"] for c in data["children"]] == runs
+
+
+# ---- blobs ----------------------------------------------------------------------------------------
+
+
+def test_code_and_large_outputs_live_in_blob_files_and_read_back_whole(store):
+    run_id = store.start_run("solve", problem_id="local:x")
+    source = f"# key {PLANTED_KEY}\nprint(sum(map(int, input().split())))\n"
+    big = "line of output\n" * 400
+    send(
+        store.tracer(run_id),
+        Envelope.wrap(CodeAttempt(language="python3", source=source), task_id="local:x", iteration=1),
+    )
+    store.append(run_id, "submission", {"submission_id": "9", "source": source, "stdout": big, "short": "kept"})
+    with sqlite3.connect(store.path) as db:
+        stored = [json.loads(p) for (p,) in db.execute("SELECT payload FROM events WHERE run_id = ?", (run_id,))]
+    db.close()
+    ref = stored[1]["envelope"]["payload"]["source"]
+    assert set(ref) == {"$blob", "chars"}
+    assert stored[2]["source"] == ref  # the same content is one file
+    assert set(stored[2]["stdout"]) == {"$blob", "chars"} and stored[2]["short"] == "kept"
+    blob_file = store.blob_dir / ref["$blob"][:2] / ref["$blob"][2:]
+    assert blob_file.is_file() and PLANTED_KEY not in blob_file.read_text()
+    assert REDACTED in blob_file.read_text()  # redacted before it was hashed and written
+    events = store.events(run_id)
+    assert events[1].trace_event().envelope.payload.source == source.replace(PLANTED_KEY, REDACTED)
+    assert events[2].payload["stdout"] == big
+    assert len(list(store.blob_dir.rglob("*"))) == 4  # two blobs, each in its own fan-out dir
+    blob_file.unlink()
+    with pytest.raises(TranscriptError, match="cannot be read"):
+        store.events(run_id)
+
+
+def test_a_sigkilled_writer_never_leaves_a_corrupt_transcript(store):
+    """Kill a writer with SIGKILL at random moments mid-stream: the store stays intact and gapless."""
+    run_id = store.start_run("contest")
+    writer = f"""
+import sys
+from bot.transcripts import TranscriptStore
+s = TranscriptStore(sys.argv[1])
+i = 0
+while True:
+    i += 1
+    s.append({run_id!r}, "note", {{"message": f"event {{i}}", "source": f"print({{i}})", "out": str(i) * 5000}})
+"""
+    rng = random.Random(7)
+    counts = []
+    for _ in range(3):
+        proc = subprocess.Popen([sys.executable, "-c", writer, str(store.path)], cwd=REPO, stderr=subprocess.PIPE)
+        target = len(store.events(run_id)) + rng.randint(3, 40)
+        deadline = time.monotonic() + 30
+        while count_events(store.path, run_id) < target and time.monotonic() < deadline:
+            assert proc.poll() is None, proc.stderr.read().decode()
+            time.sleep(0.002)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+        proc.stderr.close()
+        db = sqlite3.connect(store.path)
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        db.close()
+        events = store.events(run_id)  # every blob an event names is there and whole
+        assert [e.seq for e in events] == list(range(1, len(events) + 1))
+        notes = [e.payload for e in events if e.kind == "note"]
+        for payload in notes:
+            i = int(payload["message"].split()[1])
+            assert payload["source"] == f"print({i})" and payload["out"] == str(i) * 5000
+        counts.append(len(events))
+    assert counts == sorted(counts) and counts[-1] >= 3 * 3
+    store.append(run_id, "note", {"message": "after the kills"})
+    assert store.events(run_id)[-1].seq == counts[-1] + 1
+
+
+def count_events(path: Path, run_id: str) -> int:
+    db = sqlite3.connect(path)
+    try:
+        return db.execute("SELECT COUNT(*) FROM events WHERE run_id = ?", (run_id,)).fetchone()[0]
+    finally:
+        db.close()

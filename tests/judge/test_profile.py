@@ -18,10 +18,12 @@ SUITE = Path(__file__).parent / "complexity"
 STRESS = Path(__file__).parent / "stress"
 
 
-def profile(name: str, sandbox, max_n: int, generator: str = "gen_array.cpp", tl: int = 1000, **kw):
+def profile(name: str, sandbox, max_n: int, generator: str = "gen_array.cpp", tl: int = 1000, count=False, **kw):
+    """Profile a suite program; by CPU time alone unless `count` (counting is tested in test_counting.py)."""
     program = build_program_file(SUITE / name, sandbox, role="solution")
     gen = build_program_file(SUITE / generator if (SUITE / generator).exists() else STRESS / generator, sandbox, "gen")
-    return profile_program(program, gen, max_n=max_n, limits=Limits(time_ms=tl, memory_mb=512), sandbox=sandbox, **kw)
+    limits = Limits(time_ms=tl, memory_mb=512)
+    return profile_program(program, gen, max_n=max_n, limits=limits, sandbox=sandbox, count=count, **kw)
 
 
 def test_linear_program_is_linear_and_fits_the_limit(sandbox):

@@ -28,7 +28,7 @@ def run(make_client, server, tracer, sandbox, **options):
         model=make_client(server),
         tracer=tracer,
         sandbox=sandbox,
-        options={"generator": GENERATOR, "max_n": 24, "repeats": 1, **options},
+        options={"generator": GENERATOR, "max_n": 24, "repeats": 1, "count": False, **options},
     )
 
 

@@ -1,0 +1,83 @@
+"""The stress tester role: an attempt against a trusted brute force on small generated inputs (no model).
+
+It builds the three programs (function problems go through the judge's harness, so the solution and
+the brute force read the generator's JSON lines like the judge feeds them), runs `judge.stress` under
+a small budget, and returns its report: `found` with the smallest failing input, or `clean`. A brute
+force that fails on a generated input cannot be trusted there: that raises `StressError` (no report),
+since it says nothing about the attempt either way.
+"""
+
+from __future__ import annotations
+
+from judge.build import build_solution
+from judge.checkers import Checker, make_checker
+from judge.errors import CpbotError
+from judge.model import Problem, Solution, StressReport
+from judge.sandbox import Sandbox, default_sandbox
+from judge.stress import BruteForceError, stress_programs
+
+ROLE = "stress"
+
+
+class StressError(CpbotError):
+    """Stress testing could not run (a program does not build, or the problem cannot be stressed)."""
+
+
+def runnable(solution: Solution, problem: Problem) -> Solution:
+    """`solution` as a program that reads a test from stdin: function problems get the harness's driver."""
+    if problem.kind != "function" or problem.signature is None:
+        return solution
+    from judge.harness import build_program
+
+    return build_program(solution, problem.signature)
+
+
+def checker_of(problem: Problem, sandbox: Sandbox) -> Checker:
+    """The checker the judge would use for `problem`."""
+    if problem.kind == "function":
+        from judge.harness import checker_for
+
+        return checker_for(problem)
+    return make_checker(problem.checker, sandbox)
+
+
+def stress_attempt(
+    solution: Solution,
+    brute: Solution,
+    generator: Solution,
+    problem: Problem,
+    *,
+    sandbox: Sandbox | None = None,
+    max_runs: int = 200,
+    max_seconds: float = 5.0,
+    max_size: int = 8,
+    seed: int = 1,
+) -> StressReport:
+    """Compare `solution` with `brute` on inputs from `generator` (sizes 1..`max_size`) within the budget."""
+    if problem.kind == "interactive":
+        raise StressError(f"{problem.id} is interactive: stress testing needs an interactor")
+    sandbox = sandbox or default_sandbox()
+    programs = []
+    for what, source in (("solution", runnable(solution, problem)), ("brute force", runnable(brute, problem))):
+        build = build_solution(source, sandbox)
+        if build.program is None:
+            raise StressError(f"the {what} does not build: {build.log.strip()[:300]}")
+        programs.append(build.program)
+    gen = build_solution(generator, sandbox)
+    if gen.program is None:
+        raise StressError(f"the generator does not build: {gen.log.strip()[:300]}")
+    try:
+        return stress_programs(
+            programs[0],
+            programs[1],
+            gen.program,
+            checker=checker_of(problem, sandbox),
+            limits=problem.limits,
+            sandbox=sandbox,
+            max_runs=max_runs,
+            max_seconds=max_seconds,
+            max_size=max_size,
+            seed=seed,
+        )
+    except BruteForceError as e:
+        raise StressError(f"stress testing is inconclusive: {e.message}", hint=e.hint) from None

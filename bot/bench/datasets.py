@@ -1,0 +1,218 @@
+"""Benchmark datasets: where problems come from, and the split between what agents see and what judges them.
+
+Three layouts are read:
+
+- `dir`: cpbot's own layout, as `cpbot fetch -o DIR` writes it: `problem.json` (statement, limits,
+  samples) and `tests/NAME.in|.out`. The samples are `tests/sample-*`; every other test is hidden.
+  A dataset is either one such directory or a directory of them.
+- `kickstart`: the Kick Start subset (`<year>_<round>_<slug>/problem.json`, `statement.md`,
+  `hidden/<k>.in|.out`); each hidden file is one whole test set of `Case #i:` answers.
+- `leetcode`: LeetCodeDataset (`*.jsonl.gz`) through the LeetCode harness. The examples written in the
+  description are the samples; the recorded `input_output` cases that are not examples are hidden.
+
+Each problem becomes a `BenchProblem`: the `Problem` the agents get (statement and samples only) and the
+hidden tests, kept apart and judged only after the strategy returns. A `Dataset` is a small value (kind +
+path) so a Ray task can rebuild any problem from its key instead of receiving it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from judge.errors import ConfigError
+from judge.harness.dataset import DATASET_FILE, item_from_row, iter_rows
+from judge.model import Limits, Problem, TestCase
+from judge.testdir import load_tests_dir, read_text_exact
+
+Kind = Literal["dir", "kickstart", "leetcode"]
+CASE_MARK = re.compile(rb"Case\s*#(\d+):")
+_EXAMPLE = re.compile(r"Input:?\s*(?P<input>.+?)\s*\n\s*Output:?\s*(?P<output>.+?)\s*(?:\n|$)", re.IGNORECASE)
+
+
+class BenchProblem(BaseModel):
+    """One benchmark problem: what the agents see, and the hidden tests that judge their answer."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    key: str  # the problem's name inside its dataset (a folder name, a task slug)
+    problem: Problem  # statement, limits and samples only
+    hidden: list[TestCase]
+    # cases in each hidden test: 1, or the number of `Case #i:` answers of a multi-case file
+    case_counts: list[int]
+    case_format: Literal["whole", "case_lines"] = "whole"
+
+    @property
+    def total_cases(self) -> int:
+        """All hidden cases of the problem."""
+        return sum(self.case_counts)
+
+
+class Dataset(BaseModel):
+    """A dataset on disk: its layout and path. Cheap to pass around (to threads, processes, Ray tasks)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: Kind
+    path: Path
+
+    @property
+    def name(self) -> str:
+        """A short name for reports."""
+        return f"{self.kind}:{self.path.name}"
+
+    def problem_keys(self) -> list[str]:
+        """The problems' keys, in the dataset's order."""
+        if self.kind == "leetcode":
+            return [row["task_id"] for row in iter_rows(self.path)]
+        if (self.path / "problem.json").is_file():
+            return ["."]
+        return sorted(d.name for d in self.path.iterdir() if (d / "problem.json").is_file())
+
+    def load(self, key: str) -> BenchProblem:
+        """The problem `key` (see `problem_keys`)."""
+        if self.kind == "leetcode":
+            for row in iter_rows(self.path):
+                if row["task_id"] == key:
+                    return leetcode_problem(row)
+            raise ConfigError(f"no problem {key!r} in {self.path}", hint="keys are LeetCode slugs (task_id)")
+        directory = self.path / key
+        if not (directory / "problem.json").is_file():
+            raise ConfigError(f"no problem {key!r} in {self.path}", hint="keys are the problems' folder names")
+        if self.kind == "kickstart":
+            return kickstart_problem(directory)
+        return dir_problem(directory, key)
+
+    def load_all(self, limit: int | None = None) -> list[BenchProblem]:
+        """The first `limit` problems (all by default)."""
+        if self.kind == "leetcode":
+            rows = list(iter_rows(self.path))[:limit]
+            return [leetcode_problem(row) for row in rows]
+        return [self.load(key) for key in self.problem_keys()[:limit]]
+
+
+def open_dataset(spec: str) -> Dataset:
+    """The dataset at `spec`: a path, or `KIND:PATH` to force the layout (kind is dir, kickstart, leetcode).
+
+    A `.jsonl`/`.jsonl.gz` file (or a folder holding LeetCodeDataset's file) is LeetCodeDataset; a folder
+    whose problems have `hidden` sets in their problem.json is Kick Start; else cpbot's own layout.
+    """
+    kind, _, rest = spec.partition(":")
+    forced: Kind | None = None
+    if kind in ("dir", "kickstart", "leetcode") and rest:
+        forced, spec = kind, rest  # type: ignore[assignment]
+    path = Path(spec).expanduser()
+    if not path.exists():
+        raise ConfigError(
+            f"no dataset at {spec}",
+            hint="give a folder of problems (cpbot fetch -o), the Kick Start folder, or LeetCodeDataset's .jsonl.gz",
+        )
+    if path.is_dir() and (path / DATASET_FILE).is_file() and forced in (None, "leetcode"):
+        path = path / DATASET_FILE
+    if forced is not None:
+        return Dataset(kind=forced, path=path)
+    if path.is_file():
+        if path.name.endswith((".jsonl", ".jsonl.gz")):
+            return Dataset(kind="leetcode", path=path)
+        raise ConfigError(f"{path} is not a dataset", hint="a dataset is a folder, or a LeetCodeDataset .jsonl.gz")
+    first = path / "problem.json"
+    if not first.is_file():
+        first = next((d / "problem.json" for d in sorted(path.iterdir()) if (d / "problem.json").is_file()), first)
+    if not first.is_file():
+        raise ConfigError(f"no problem.json in {path} or its folders", hint="make problems with `cpbot fetch -o DIR`")
+    data = json.loads(first.read_bytes())
+    return Dataset(kind="kickstart" if "hidden" in data and "schema_version" not in data else "dir", path=path)
+
+
+def count_cases(output: str) -> int:
+    """How many `Case #i:` answers an expected output holds (0 when it is not in that form)."""
+    return len(CASE_MARK.findall(output.encode("utf-8", "surrogateescape")))
+
+
+def _case_split(samples: list[TestCase], hidden: list[TestCase]) -> tuple[Literal["whole", "case_lines"], list[int]]:
+    """Count cases per hidden test when every expected output is a run of `Case #i:` answers."""
+    outputs = [t.output or "" for t in [*samples, *hidden]]
+    if outputs and all(o.lstrip().startswith("Case #1:") for o in outputs):
+        return "case_lines", [max(1, count_cases(t.output or "")) for t in hidden]
+    return "whole", [1] * len(hidden)
+
+
+def kickstart_problem(directory: Path) -> BenchProblem:
+    """A Kick Start problem folder (see the dataset's README for the layout)."""
+    meta = json.loads((directory / "problem.json").read_bytes())
+    samples = [
+        TestCase(input=s["input"], output=s["output"], origin="sample", name=f"sample-{i}")
+        for i, s in enumerate(meta["samples"], start=1)
+    ]
+    hidden = [
+        TestCase(
+            input=read_text_exact(directory / h["input_file"]),
+            output=read_text_exact(directory / h["output_file"]),
+            origin="user",
+            name=f"set-{h['set']}",
+        )
+        for h in meta["hidden"]
+    ]
+    problem = Problem(
+        id=meta["id"],
+        site="kickstart",
+        title=meta["title"],
+        statement=(directory / "statement.md").read_text(encoding="utf-8"),
+        limits=Limits(time_ms=meta["time_limit_ms"], memory_mb=meta["memory_limit_mb"]),
+        samples=samples,
+        checker=meta["checker"],
+        difficulty=meta.get("difficulty"),
+    )
+    case_format, counts = _case_split(samples, hidden)
+    return BenchProblem(key=directory.name, problem=problem, hidden=hidden, case_counts=counts, case_format=case_format)
+
+
+def dir_problem(directory: Path, key: str) -> BenchProblem:
+    """A problem in cpbot's layout: `tests/sample-*` are shown to the agents, the other tests are hidden."""
+    try:
+        problem = Problem.model_validate_json((directory / "problem.json").read_bytes())
+    except ValueError as e:
+        raise ConfigError(f"{directory / 'problem.json'} is not a cpbot problem file: {e}") from None
+    tests = load_tests_dir(directory / "tests") if (directory / "tests").is_dir() else []
+    hidden = [t for t in tests if not t.name.startswith("sample-")]
+    if not hidden:
+        raise ConfigError(
+            f"{directory} has no hidden tests",
+            hint="put tests other than the samples in its tests/ folder as NAME.in / NAME.out",
+        )
+    sample_inputs = {s.input for s in problem.samples}
+    hidden = [t for t in hidden if t.input not in sample_inputs]
+    problem = problem.model_copy(update={"raw": None})
+    case_format, counts = _case_split(problem.samples, hidden)
+    return BenchProblem(key=key, problem=problem, hidden=hidden, case_counts=counts, case_format=case_format)
+
+
+def description_examples(description: str) -> list[dict[str, str]]:
+    """The `Input: ... Output: ...` examples of a LeetCode description, as dataset `input_output` cases."""
+    return [{"input": m["input"].strip(), "output": m["output"].strip()} for m in _EXAMPLE.finditer(description)]
+
+
+def leetcode_problem(row: dict[str, object]) -> BenchProblem:
+    """A LeetCodeDataset row: its description's examples become the samples, its other cases are hidden."""
+    examples = description_examples(str(row.get("problem_description", "")))
+    if re.search(r"->\s*str\s*:", str(row["starter_code"])):
+        # examples quote string results ("abc"); the dataset's recorded outputs do not
+        for ex in examples:
+            if len(ex["output"]) >= 2 and ex["output"][0] == ex["output"][-1] == '"':
+                ex["output"] = json.loads(ex["output"])
+    full = item_from_row(dict(row))
+    shown = item_from_row({**row, "input_output": examples}) if examples else None
+    samples = [
+        t.model_copy(update={"origin": "sample", "name": f"sample-{i}"})
+        for i, t in enumerate(shown.tests if shown else [], start=1)
+    ]
+    sample_inputs = {s.input for s in samples}
+    hidden = [t for t in full.tests if t.input not in sample_inputs]
+    problem = full.problem.model_copy(update={"samples": samples})
+    if not hidden:
+        raise ConfigError(f"{problem.id} has no hidden cases left after its examples")
+    return BenchProblem(key=str(row["task_id"]), problem=problem, hidden=hidden, case_counts=[1] * len(hidden))

@@ -1,0 +1,102 @@
+"""A bench report as Markdown tables and as a PNG of accuracy against tokens (MACS-Coder's figure 3)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.bench.metrics import Metrics
+from bot.bench.runner import BenchReport
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}"
+
+
+def _opt(x: float | None, fmt: str) -> str:
+    return "-" if x is None else format(x, fmt)
+
+
+def _columns(k: int, timings: bool) -> list[str]:
+    cols = ["pass@1", *(f"SOLVED@<={j}" for j in range(2, k + 1)), "EFF@1", "AC", "CPR", "wCPR", "CPS"]
+    if timings:
+        cols += ["time ms (AC)", "mem MB (AC)"]
+    cols += ["TLE", "MLE", "prompt tok", "compl tok", "calls"]
+    if timings:
+        cols.append("wall s")
+    return cols
+
+
+def _cells(m: Metrics, k: int, timings: bool) -> list[str]:
+    cells = [_pct(m.pass_at_1), *(_pct(m.solved_at.get(j, 0.0)) for j in range(2, k + 1))]
+    cells += [_pct(m.eff_at_1), _pct(m.ac_rate), _pct(m.case_pass_rate), _pct(m.weighted_case_pass_rate)]
+    cells.append(_pct(m.case_pass_score))
+    if timings:
+        memory = None if m.mean_memory_kb_ac is None else m.mean_memory_kb_ac / 1024
+        cells += [_opt(m.mean_time_ms_ac, ".0f"), _opt(memory, ".1f")]
+    cells += [_pct(m.tle_rate), _pct(m.mle_rate), f"{m.prompt_tokens:.0f}", f"{m.completion_tokens:.0f}"]
+    cells.append(f"{m.calls:.1f}")
+    if timings:
+        cells.append(f"{m.seconds:.1f}")
+    return cells
+
+
+def _row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def markdown(report: BenchReport, *, timings: bool = True) -> str:
+    """The overall table (one row per strategy) and the table by difficulty; rates in percent.
+
+    `timings=False` leaves out the columns that depend on the machine's speed (time, memory, wall
+    seconds), so two benches of the same programs give identical text.
+    """
+    k = report.k
+    cols = _columns(k, timings)
+    lines = [
+        f"bench {report.run_id}: {report.dataset}, {report.problems} problems, model {report.model}, {report.language}",
+        "",
+        _row(["strategy", "n", *cols]),
+        _row(["---"] * (len(cols) + 2)),
+    ]
+    for s in report.strategies:
+        lines.append(_row([s.strategy, str(s.overall.problems), *_cells(s.overall, k, timings)]))
+    lines += ["", _row(["strategy", "difficulty", "n", *cols]), _row(["---"] * (len(cols) + 3))]
+    for s in report.strategies:
+        for difficulty, m in s.by_difficulty.items():
+            lines.append(_row([s.strategy, difficulty, str(m.problems), *_cells(m, k, timings)]))
+    lines += [
+        "",
+        "Rates in %. pass@1 and SOLVED@<=k judge the strategy's first k programs on the hidden tests; AC, CPR "
+        "(case pass rate), wCPR (weighted), CPS (case pass score), TLE and MLE judge the program it returned. "
+        "Tokens, calls and wall time are means per problem. Definitions: docs/bench.md.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def plot(report: BenchReport, path: Path) -> Path:
+    """Accuracy (AC rate) against mean tokens per problem, one point per strategy, written as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # no display: render to a file only
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.4, 4.8), dpi=100)
+    try:
+        for s in report.strategies:
+            m = s.overall
+            tokens = m.prompt_tokens + m.completion_tokens
+            ax.scatter([tokens], [100 * m.ac_rate], s=60, label=s.strategy)
+            ax.annotate(s.strategy, (tokens, 100 * m.ac_rate), textcoords="offset points", xytext=(6, 6))
+        ax.set_xlabel("tokens per problem (prompt + completion, mean)")
+        ax.set_ylabel("accuracy: AC rate on hidden tests (%)")
+        ax.set_ylim(-5, 105)
+        ax.set_xlim(left=0)
+        ax.set_title(f"{report.dataset}, {report.model} ({report.problems} problems)\nbetter: up and to the left")
+        ax.grid(True, alpha=0.3)
+        if report.strategies:
+            ax.legend(loc="lower right")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path, format="png")
+    finally:
+        plt.close(fig)
+    return path

@@ -1,0 +1,129 @@
+"""`cpbot bench`: strategies side by side on an offline dataset, judged on hidden tests, with the seeds' metrics."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from agents.budget import Budget
+from agents.llm import resolve_llm_config
+from agents.strategies import DEFAULT, strategy_names
+from bot.bench.datasets import open_dataset
+from bot.bench.executors import make_executor
+from bot.bench.metrics import ProblemOutcome
+from bot.bench.report import markdown, plot
+from bot.bench.runner import check_same_dataset, make_plan, run_bench, start_bench, stored_plan
+from bot.bench.task import BenchSettings
+from bot.transcripts import TranscriptStore
+from judge.errors import ConfigError
+
+LANGUAGES = ("cpp17", "cpp20", "python3", "pypy3")
+
+
+def parse_strategies(text: str) -> list[str]:
+    """`a,b` -> ["a", "b"], each a registered strategy, no repeats."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    known = strategy_names()
+    unknown = [n for n in names if n not in known]
+    if unknown or not names:
+        raise ConfigError(f"unknown strategy {', '.join(unknown) or '(none)'}", hint=f"use some of: {', '.join(known)}")
+    return list(dict.fromkeys(names))
+
+
+def _progress(outcome: ProblemOutcome, done: int, total: int) -> None:
+    verdict = outcome.final.verdict or "no program"
+    cases = f"{outcome.final.passed_cases}/{outcome.final.total_cases} cases"
+    click.echo(f"[{done}/{total}] {outcome.strategy:<10} {outcome.key}: {verdict}, {cases}", err=True)
+
+
+@click.command("bench")
+@click.argument("dataset")
+@click.option("--strategy", "strategies", default=f"direct,{DEFAULT}", show_default=True, help="Comma-separated.")
+@click.option("--model", help="Model name (env CPBOT_MODEL).")
+@click.option("--base-url", help="OpenAI-compatible API root (env CPBOT_BASE_URL).")
+@click.option("--api-key", help="API key (env CPBOT_API_KEY or OPENAI_API_KEY); never stored.")
+@click.option("--lang", "language", type=click.Choice(LANGUAGES), default="cpp17", show_default=True)
+@click.option("--limit", type=click.IntRange(min=1), help="Only the first N problems.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Problems at once.")
+@click.option("--executor", type=click.Choice(["local", "ray"]), default="local", show_default=True)
+@click.option("--address", help="Ray cluster address (default: start a local cluster).")
+@click.option("--resume", "resume", metavar="RUN", help="Continue the bench run RUN (id, prefix or 'last').")
+@click.option("--k", "k", type=click.IntRange(min=1, max=10), default=3, show_default=True, help="SOLVED@<=k.")
+@click.option("--max-calls", type=click.IntRange(min=1), default=20, show_default=True, help="Budget per solve.")
+@click.option("--max-tokens", type=click.IntRange(min=1), default=200_000, show_default=True)
+@click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=600.0, show_default=True)
+@click.option(
+    "--llm-slots", type=click.IntRange(min=1), default=4, show_default=True, help="LLM calls at once per node."
+)
+@click.option(
+    "--judge-slots", type=click.IntRange(min=1), default=os.cpu_count() or 1, help="Hidden judgings at once per node."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the BenchReport as JSON.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path), help="Write a PNG here.")
+def bench(
+    dataset: str,
+    strategies: str,
+    model: str | None,
+    base_url: str | None,
+    api_key: str | None,
+    language: str,
+    limit: int | None,
+    jobs: int,
+    executor: str,
+    address: str | None,
+    resume: str | None,
+    k: int,
+    max_calls: int,
+    max_tokens: int,
+    max_seconds: float,
+    llm_slots: int,
+    judge_slots: int,
+    as_json: bool,
+    plot_path: Path | None,
+) -> int:
+    """Run strategies on DATASET (a folder of problems, the Kick Start folder, or LeetCodeDataset's .jsonl.gz)."""
+    data = open_dataset(dataset)
+    with TranscriptStore() as store:
+        if resume:
+            run_id, plan = stored_plan(store, resume)
+            check_same_dataset(plan, data)
+            click.echo(f"resuming bench {run_id}", err=True)
+        else:
+            plan = None
+        config = resolve_llm_config(base_url=base_url, api_key=api_key, model=model or (plan.model if plan else None))
+        store.add_secret(config.api_key.get_secret_value())
+        if plan is None:
+            budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_seconds=max_seconds)
+            plan = make_plan(
+                data,
+                parse_strategies(strategies),
+                language=language,  # type: ignore[arg-type]
+                model=config.model,
+                budget=budget,
+                k=k,
+                limit=limit,
+            )
+            run_id = start_bench(store, plan, config.public())
+            click.echo(f"bench {run_id}: {len(plan.keys)} problems x {len(plan.strategies)} strategies", err=True)
+        settings = BenchSettings(
+            dataset=plan.dataset,
+            language=plan.language,
+            llm=config,
+            budget=plan.budget,
+            k=plan.k,
+            llm_slots=llm_slots,
+            judge_slots=judge_slots,
+        )
+        runner = make_executor(executor, jobs=jobs, address=address)
+        try:
+            report = run_bench(store, run_id, plan, settings, runner, progress=_progress)
+        finally:
+            runner.close()
+    if plot_path is not None:
+        plot(report, plot_path)
+        click.echo(f"plot: {plot_path}", err=True)
+    click.echo(report.model_dump_json(indent=2) if as_json else markdown(report))
+    click.echo(f"transcript: {run_id}", err=True)
+    return 0

@@ -1,0 +1,77 @@
+"""Rendering an `ExportReport` as one self-contained HTML page (inline CSS and SVG, no requests, no JS).
+
+The template lives in `templates/report/` and is read with `importlib.resources`. Autoescaping is on
+for everything: statements, prompts and replies are untrusted text. Only the SVGs drawn by
+`bot.export.svg` (which escape their own text) are inserted as markup.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from bot.export.model import ExportReport
+from judge.errors import CpbotError
+
+TEMPLATE_PACKAGE = "templates"
+TEMPLATE_DIR = "report"
+PAGE = "report.html.j2"
+
+
+class ExportError(CpbotError):
+    """The report template cannot be found or rendered."""
+
+
+def _load(name: str) -> str:
+    resource = resources.files(TEMPLATE_PACKAGE).joinpath(TEMPLATE_DIR, name)
+    try:
+        return resource.read_text(encoding="utf-8")
+    except (FileNotFoundError, NotADirectoryError) as e:
+        raise jinja2.TemplateNotFound(name) from e
+
+
+def _pretty(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+
+
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:,.0f} ms" if value >= 10 else f"{value:.1f} ms"
+
+
+def _kb(value: int | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value / 1024:,.1f} MB" if value >= 1024 else f"{value} KB"
+
+
+def _clock(seconds: float) -> str:
+    sign = "-" if seconds < 0 else "+"
+    s = abs(seconds)
+    return f"{sign}{int(s // 3600)}:{int(s % 3600 // 60):02d}:{s % 60:04.1f}"
+
+
+def environment() -> jinja2.Environment:
+    """The jinja2 environment of the report templates."""
+    env = jinja2.Environment(
+        loader=jinja2.FunctionLoader(_load),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters.update(pretty=_pretty, ms=_ms, kb=_kb, clock=_clock, svg=Markup)
+    return env
+
+
+def render_html(report: ExportReport) -> str:
+    """The page for `report`."""
+    try:
+        return environment().get_template(PAGE).render(r=report)
+    except jinja2.TemplateNotFound as e:
+        raise ExportError(
+            f"the report template {TEMPLATE_DIR}/{e.name} is missing", hint="reinstall cpbot (pip install -e .)"
+        ) from e

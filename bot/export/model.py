@@ -1,0 +1,579 @@
+"""The export's view model: a run or a contest, gathered from the store into what a reviewer reads.
+
+A contest run's children are its problems; a run without children is one problem. Within a problem
+the events are grouped by attempt: each `code` envelope opens an attempt, which collects the
+messages that led to it (LLM calls, plans, notes, routes since the previous attempt), the reports
+and feedback about its iteration, and its diff against the previous attempt. Gate decisions,
+submissions and remote verdicts belong to the problem; they may also sit in the contest run, where
+their `problem_id` says which problem they are about. Unknown event kinds are kept as they are.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, ValidationError
+
+from bot.export import svg
+from bot.transcripts import RunSummary, StoredEvent, TranscriptStore
+from judge.model import JudgeReport, ProfileReport
+
+EXPORT_SCHEMA_VERSION = 1
+Tone = Literal["ok", "bad", "info"]
+# Envelope types that report on an attempt (they carry `code_iteration`).
+_FEEDBACK = frozenset({"judge_feedback", "profile_feedback", "stress_feedback"})
+# Event kinds the submit and watch side append (kept out of the attempts' message lists).
+_PROBLEM_LEVEL = frozenset({"gate", "submission", "remote_verdict"})
+_RUN_MARKERS = frozenset({"run_start", "run_end", "run_resume"})
+
+
+def verdict_tone(verdict: str | None, *, final: bool = True) -> Tone:
+    """How a verdict is coloured: AC green, other final verdicts red, pending ones neutral."""
+    if verdict is None or not final:
+        return "info"
+    return "ok" if str(verdict) == "AC" else "bad"
+
+
+class CallView(BaseModel):
+    """One LLM call: the prompt messages, the reply, and what it cost."""
+
+    role: str
+    model: str
+    messages: list[dict[str, Any]] = []
+    reply: str = ""
+    reasoning: str = ""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    reasoning_tokens: int = 0
+    latency_ms: float = 0.0
+    attempts: int = 0
+    error: str = ""
+
+
+class EnvelopeView(BaseModel):
+    """A message between roles."""
+
+    type: str
+    iteration: int
+    sender: str = ""
+    payload: dict[str, Any] = {}
+
+
+class EventView(BaseModel):
+    """One event as the page shows it: a one-line label, and the call or envelope or payload behind it."""
+
+    seq: int
+    offset_s: float  # seconds since the exported run started
+    kind: str
+    task_id: str = ""
+    label: str
+    call: CallView | None = None
+    envelope: EnvelopeView | None = None
+    payload: dict[str, Any] = {}
+
+
+class DiffLine(BaseModel):
+    """A line of a unified diff: `+` added, `-` removed, ` ` context, `@` hunk header."""
+
+    op: Literal["+", "-", " ", "@"]
+    text: str
+
+
+class ProfileView(BaseModel):
+    """A profile report and its plot."""
+
+    seq: int
+    report: ProfileReport
+    svg: str = Field("", exclude=True)  # the page's picture; not data
+
+
+class JudgeView(BaseModel):
+    """A judge report about one attempt."""
+
+    seq: int
+    report: JudgeReport
+
+
+class AttemptView(BaseModel):
+    """One program: what led to it, the code, its diff against the previous one, and its results."""
+
+    number: int
+    iteration: int
+    sender: str = ""
+    language: str
+    source: str
+    source_sha256: str
+    diff: list[DiffLine] = []  # empty for the first attempt
+    added: int = 0
+    removed: int = 0
+    lead_up: list[EventView] = []
+    judged: list[JudgeView] = []
+    profiles: list[ProfileView] = []
+    stress: list[EventView] = []
+    feedback: list[EventView] = []
+    verdict: str | None = None  # the last judge verdict on it
+
+    @property
+    def tone(self) -> Tone:
+        return verdict_tone(self.verdict)
+
+
+class GateView(BaseModel):
+    """A gate decision: allowed or refused, why, and the evidence."""
+
+    seq: int
+    offset_s: float
+    allowed: bool
+    reasons: list[str] = []
+    checks: list[dict[str, Any]] = []
+    evidence: dict[str, Any] = {}
+    source_sha256: str = ""
+
+
+class SubmissionView(BaseModel):
+    """A posted submission."""
+
+    seq: int
+    offset_s: float
+    submission_id: str
+    problem_id: str = ""
+    language: str = ""
+    source_sha256: str = ""
+    url: str = ""
+
+
+class RemoteVerdictView(BaseModel):
+    """The site's verdict on a submission, as polled."""
+
+    seq: int
+    offset_s: float
+    site: str = ""
+    submission_id: str = ""
+    problem_id: str = ""
+    verdict: str | None = None
+    final: bool = False
+    status_text: str = ""
+    failed_test: int | None = None
+    time_ms: int | None = None
+    memory_kb: int | None = None
+
+    @property
+    def tone(self) -> Tone:
+        return verdict_tone(self.verdict, final=self.final)
+
+
+class StageView(BaseModel):
+    """Tokens and time spent by one stage (an LLM role, or the judge, profiler, stress tester)."""
+
+    stage: str
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    reasoning_tokens: int = 0
+    seconds: float = 0.0
+
+
+class ProblemView(BaseModel):
+    """One problem's run: statement, attempts, gate, submissions and remote verdicts, stage costs."""
+
+    run: RunSummary
+    problem_id: str
+    anchor: str
+    statement: str = ""
+    language: str = ""
+    strategy: str = ""
+    time_ms: int | None = None
+    memory_mb: int | None = None
+    preamble: list[EventView] = []
+    attempts: list[AttemptView] = []
+    epilogue: list[EventView] = []
+    final: dict[str, Any] | None = None
+    gates: list[GateView] = []
+    submissions: list[SubmissionView] = []
+    remote_verdicts: list[RemoteVerdictView] = []
+    stages: list[StageView] = []
+
+
+class TimelineEntry(BaseModel):
+    """A moment of the contest: which problem, what happened, how it went."""
+
+    offset_s: float
+    lane: str  # the problem id, or "contest"
+    kind: str
+    label: str
+    tone: Tone = "info"
+
+
+class ExportReport(BaseModel):
+    """`cpbot transcripts export --json`: everything the HTML page shows, as data."""
+
+    schema_version: int = EXPORT_SCHEMA_VERSION
+    generated_at: datetime
+    title: str
+    root: RunSummary
+    is_contest: bool
+    contest_events: list[EventView] = []
+    timeline: list[TimelineEntry] = []
+    timeline_svg: str = Field("", exclude=True)
+    problems: list[ProblemView] = []
+    stages: list[StageView] = []
+
+
+# ---- gathering ------------------------------------------------------------------------------------
+
+
+def gather(store: TranscriptStore, run: str, *, now: datetime | None = None) -> ExportReport:
+    """The view model of run `run` (an id, a prefix, or "last"); a contest brings its problem runs."""
+    root_id = store.resolve(run)
+    root = store.run(root_id)
+    children = store.children(root_id)
+    origin = root.started_at
+    root_events = store.events(root_id)
+    if children:
+        runs = [(child, store.events(child.id)) for child in children]
+        contest_events = root_events
+    else:
+        runs = [(root, root_events)]
+        contest_events = []
+    problems = [_problem(summary, events, origin) for summary, events in runs]
+    by_problem = {p.problem_id: p for p in problems}
+    shown_contest: list[EventView] = []
+    for event in contest_events:
+        # the contest's own gate/submission/verdict events join the problem they name
+        target = by_problem.get(str(event.payload.get("problem_id", "")))
+        if event.kind in _PROBLEM_LEVEL and target is not None:
+            _add_problem_level(target, event, origin)
+        else:
+            shown_contest.append(_event_view(event, origin))
+    timeline = _timeline(root, problems, shown_contest, now or datetime.now(UTC))
+    end = max((t.offset_s for t in timeline), default=0.0)
+    lanes = [p.problem_id for p in problems]
+    title = f"{root.kind} {root.problem_id or root.id}"
+    return ExportReport(
+        generated_at=now or datetime.now(UTC),
+        title=title,
+        root=root,
+        is_contest=bool(children) or root.kind == "contest",
+        contest_events=shown_contest,
+        timeline=timeline,
+        timeline_svg=svg.timeline(
+            (["contest"] if shown_contest else []) + lanes,
+            [(t.offset_s, t.lane, t.kind, t.label, t.tone) for t in timeline],
+            end,
+        ),
+        problems=problems,
+        stages=_sum_stages(s for p in problems for s in p.stages),
+    )
+
+
+def _offset(event: StoredEvent, origin: datetime) -> float:
+    return round((event.ts - origin).total_seconds(), 3)
+
+
+def _event_view(event: StoredEvent, origin: datetime) -> EventView:
+    p = event.payload
+    view = EventView(seq=event.seq, offset_s=_offset(event, origin), kind=event.kind, task_id=event.task_id, label="")
+    if event.kind == "llm_call":
+        usage = p.get("usage") or {}
+        view.call = CallView(
+            role=str(p.get("role", "?")),
+            model=str(p.get("model", "?")),
+            messages=list(p.get("messages") or []),
+            reply=str(p.get("reply") or ""),
+            reasoning=str(p.get("reasoning") or ""),
+            prompt_tokens=int(usage.get("prompt_tokens") or 0),
+            completion_tokens=int(usage.get("completion_tokens") or 0),
+            reasoning_tokens=int(usage.get("reasoning_tokens") or 0),
+            latency_ms=float(p.get("latency_ms") or 0.0),
+            attempts=int(p.get("attempts") or 0),
+            error=str(p.get("error") or ""),
+        )
+        c = view.call
+        view.label = f"{c.role} via {c.model}: {c.prompt_tokens}+{c.completion_tokens} tokens, {c.latency_ms:.0f} ms"
+        if c.error:
+            view.label += f" - failed: {c.error}"
+    elif event.kind == "envelope":
+        header = p["envelope"]["header"]
+        view.envelope = EnvelopeView(
+            type=header["type"],
+            iteration=header["iteration"],
+            sender=header.get("sender", ""),
+            payload=p["envelope"]["payload"],
+        )
+        view.label = f"{header['type']} #{header['iteration']}" + (
+            f" from {header['sender']}" if header.get("sender") else ""
+        )
+    else:
+        view.payload = p
+        view.label = _label(event.kind, p)
+    return view
+
+
+def _label(kind: str, p: dict[str, Any]) -> str:
+    if kind == "note":
+        if p.get("message") == "route" and isinstance(p.get("data"), dict):
+            data = {k: v for k, v in p["data"].items() if k != "to"}
+            extra = ", ".join(f"{k}={v}" for k, v in data.items())
+            return f"route to {p['data'].get('to')}" + (f" ({extra})" if extra else "")
+        return str(p.get("message", ""))
+    if kind == "report":
+        r = p.get("report") or {}
+        if p.get("report_kind") == "judge":
+            return f"judge: {r.get('verdict')} {r.get('passed')}/{r.get('total')} tests"
+        if p.get("report_kind") == "profile":
+            return f"profile: {r.get('complexity') or 'complexity unknown'}, efficient={r.get('efficient')}"
+        return f"{p.get('report_kind')}: {r.get('status', '')}".rstrip(": ")
+    if kind == "budget":
+        return f"budget exhausted: {p.get('reason', '')}"
+    if kind == "run_start":
+        return f"start {p.get('kind', '')} {p.get('problem_id') or ''}".rstrip()
+    if kind == "run_end":
+        return f"end: {p.get('status')}" + (f" ({p['reason']})" if p.get("reason") else "")
+    if kind == "run_resume":
+        return f"resumed (was {p.get('previous_status')})"
+    if kind == "contest_state":
+        detail = f": {p['detail']}" if p.get("detail") else ""
+        problem = f" {p['problem_id']}" if p.get("problem_id") else ""
+        return f"{p.get('state', '?')}{problem}{detail}"
+    if kind == "gate":
+        return ("gate allowed" if p.get("allowed") else "gate refused") + (
+            f": {'; '.join(map(str, p.get('reasons') or []))}" if p.get("reasons") else ""
+        )
+    if kind == "submission":
+        return f"submitted #{p.get('submission_id')} ({p.get('language', '')})"
+    if kind == "remote_verdict":
+        state = p.get("verdict") or p.get("status_text") or "pending"
+        test = f" on test {p['failed_test']}" if p.get("failed_test") else ""
+        return f"remote #{p.get('submission_id')}: {state}{test}" + ("" if p.get("final") else " (not final)")
+    return kind
+
+
+def _diff(before: str | None, after: str) -> tuple[list[DiffLine], int, int]:
+    if before is None:
+        return [], 0, 0
+    lines: list[DiffLine] = []
+    added = removed = 0
+    for line in difflib.unified_diff(before.splitlines(), after.splitlines(), "previous", "this", lineterm="", n=2):
+        if line.startswith(("---", "+++")):
+            continue
+        op = line[:1] if line[:1] in "+- @" else " "
+        if op == "+":
+            added += 1
+        elif op == "-":
+            removed += 1
+        lines.append(DiffLine(op=op, text=line[1:] if op != "@" else line))  # type: ignore[arg-type]
+    return lines, added, removed
+
+
+def _problem(summary: RunSummary, events: list[StoredEvent], origin: datetime) -> ProblemView:
+    problem_id = summary.problem_id or summary.id
+    view = ProblemView(
+        run=summary,
+        problem_id=problem_id,
+        anchor="p-" + hashlib.sha256(summary.id.encode()).hexdigest()[:10],
+        strategy=summary.strategy or "",
+    )
+    attempts: dict[int, AttemptView] = {}
+    pending: list[EventView] = []
+    previous_source: str | None = None
+    stage_time: dict[str, float] = {}
+    last_ts = summary.started_at
+    for event in events:
+        gap = max(0.0, (event.ts - last_ts).total_seconds())
+        last_ts = max(last_ts, event.ts)
+        p = event.payload
+        if event.kind in _RUN_MARKERS:
+            continue
+        if event.kind in _PROBLEM_LEVEL:
+            _add_problem_level(view, event, origin)
+            continue
+        item = _event_view(event, origin)
+        envelope = item.envelope
+        if envelope is not None and envelope.type == "task":
+            view.statement = str(envelope.payload.get("statement") or "")
+            view.language = str(envelope.payload.get("language") or "")
+            view.time_ms = envelope.payload.get("time_ms")
+            view.memory_mb = envelope.payload.get("memory_mb")
+            view.strategy = str(envelope.payload.get("strategy") or view.strategy)
+            view.preamble.append(item)
+        elif envelope is not None and envelope.type == "code":
+            source = str(envelope.payload.get("source") or "")
+            diff, added, removed = _diff(previous_source, source)
+            attempt = AttemptView(
+                number=len(attempts) + 1,
+                iteration=envelope.iteration,
+                sender=envelope.sender,
+                language=str(envelope.payload.get("language") or ""),
+                source=source,
+                source_sha256=hashlib.sha256(source.encode()).hexdigest(),
+                diff=diff,
+                added=added,
+                removed=removed,
+                lead_up=pending,
+            )
+            attempts[envelope.iteration] = attempt
+            pending = []
+            previous_source = source
+        elif envelope is not None and envelope.type in _FEEDBACK and envelope.payload.get("code_iteration") in attempts:
+            attempts[envelope.payload["code_iteration"]].feedback.append(item)
+        elif envelope is not None and envelope.type == "final_answer":
+            view.final = envelope.payload
+            view.epilogue.extend(pending)
+            view.epilogue.append(item)
+            pending = []
+        elif event.kind == "report" and p.get("iteration") in attempts:
+            attempt = attempts[p["iteration"]]
+            stage = {"judge": "judge", "profile": "profiler"}.get(str(p.get("report_kind")), "stress")
+            stage_time[stage] = stage_time.get(stage, 0.0) + gap  # the time since the previous event
+            _add_report(attempt, event, item)
+        else:
+            if event.kind == "report":
+                stage = {"judge": "judge", "profile": "profiler"}.get(str(p.get("report_kind")), "stress")
+                stage_time[stage] = stage_time.get(stage, 0.0) + gap
+            pending.append(item)
+    view.epilogue.extend(pending)
+    view.attempts = list(attempts.values())
+    view.stages = _stages(events, stage_time)
+    return view
+
+
+def _add_report(attempt: AttemptView, event: StoredEvent, item: EventView) -> None:
+    p = event.payload
+    kind = p.get("report_kind")
+    try:
+        if kind == "judge":
+            report = JudgeReport.model_validate(p["report"])
+            attempt.judged.append(JudgeView(seq=event.seq, report=report))
+            attempt.verdict = str(report.verdict)
+            return
+        if kind == "profile":
+            profile = ProfileReport.model_validate(p["report"])
+            attempt.profiles.append(ProfileView(seq=event.seq, report=profile, svg=svg.profile_plot(profile)))
+            return
+    except ValidationError as e:
+        # a report from another cpbot version: shown as it is, with why it could not be read
+        item.label += f" (not readable as a {kind} report: {e.error_count()} errors)"
+    attempt.stress.append(item)
+
+
+def _add_problem_level(view: ProblemView, event: StoredEvent, origin: datetime) -> None:
+    p = event.payload
+    at = {"seq": event.seq, "offset_s": _offset(event, origin)}
+    if event.kind == "gate":
+        evidence = p.get("evidence") if isinstance(p.get("evidence"), dict) else p.get("summary")
+        view.gates.append(
+            GateView(
+                **at,
+                allowed=bool(p.get("allowed")),
+                reasons=[str(r) for r in p.get("reasons") or []],
+                checks=[c for c in p.get("checks") or [] if isinstance(c, dict)],
+                evidence=evidence if isinstance(evidence, dict) else {},
+                source_sha256=str(p.get("source_sha256") or ""),
+            )
+        )
+    elif event.kind == "submission":
+        view.submissions.append(
+            SubmissionView(
+                **at,
+                submission_id=str(p.get("submission_id", "")),
+                problem_id=str(p.get("problem_id", "")),
+                language=str(p.get("language", "")),
+                source_sha256=str(p.get("source_sha256", "")),
+                url=str(p.get("url") or ""),
+            )
+        )
+    else:
+        view.remote_verdicts.append(
+            RemoteVerdictView(
+                **at,
+                **{k: p.get(k) for k in ("failed_test", "time_ms", "memory_kb") if isinstance(p.get(k), int)},
+                site=str(p.get("site", "")),
+                submission_id=str(p.get("submission_id", "")),
+                problem_id=str(p.get("problem_id", "")),
+                verdict=str(p["verdict"]) if p.get("verdict") else None,
+                final=bool(p.get("final")),
+                status_text=str(p.get("status_text") or ""),
+            )
+        )
+
+
+def _stages(events: list[StoredEvent], stage_time: dict[str, float]) -> list[StageView]:
+    stages: dict[str, StageView] = {}
+    for event in events:
+        if event.kind != "llm_call":
+            continue
+        p = event.payload
+        role = str(p.get("role", "?"))
+        usage = p.get("usage") or {}
+        s = stages.setdefault(role, StageView(stage=role))
+        s.calls += 1
+        s.prompt_tokens += int(usage.get("prompt_tokens") or 0)
+        s.completion_tokens += int(usage.get("completion_tokens") or 0)
+        s.reasoning_tokens += int(usage.get("reasoning_tokens") or 0)
+        s.seconds += float(p.get("latency_ms") or 0.0) / 1000
+    for stage, seconds in stage_time.items():
+        stages.setdefault(stage, StageView(stage=stage)).seconds += seconds
+    for s in stages.values():
+        s.seconds = round(s.seconds, 3)
+    return list(stages.values())
+
+
+def _sum_stages(stages: Iterable[StageView]) -> list[StageView]:
+    total: dict[str, StageView] = {}
+    for s in stages:
+        t = total.setdefault(s.stage, StageView(stage=s.stage))
+        t.calls += s.calls
+        t.prompt_tokens += s.prompt_tokens
+        t.completion_tokens += s.completion_tokens
+        t.reasoning_tokens += s.reasoning_tokens
+        t.seconds = round(t.seconds + s.seconds, 3)
+    return list(total.values())
+
+
+def _timeline(
+    root: RunSummary, problems: list[ProblemView], contest: list[EventView], now: datetime
+) -> list[TimelineEntry]:
+    entries = [TimelineEntry(offset_s=e.offset_s, lane="contest", kind=e.kind, label=e.label) for e in contest]
+    origin = root.started_at
+    for p in problems:
+        lane = p.problem_id
+        start = round((p.run.started_at - origin).total_seconds(), 3)
+        entries.append(TimelineEntry(offset_s=start, lane=lane, kind="start", label=f"{lane}: started"))
+        for a in p.attempts:
+            at = a.judged[-1] if a.judged else None
+            offset = next((f.offset_s for f in a.feedback), None)
+            if offset is None:
+                offset = max((e.offset_s for e in a.lead_up), default=start)
+            label = f"{lane}: attempt {a.number}" + (
+                f" {at.report.verdict} {at.report.passed}/{at.report.total}" if at else ""
+            )
+            entries.append(TimelineEntry(offset_s=offset, lane=lane, kind="attempt", label=label, tone=a.tone))
+        for g in p.gates:
+            tone: Tone = "ok" if g.allowed else "bad"
+            label = f"{lane}: gate {'allowed' if g.allowed else 'refused'}"
+            entries.append(TimelineEntry(offset_s=g.offset_s, lane=lane, kind="gate", label=label, tone=tone))
+        for s in p.submissions:
+            label = f"{lane}: submitted #{s.submission_id}"
+            entries.append(TimelineEntry(offset_s=s.offset_s, lane=lane, kind="submission", label=label))
+        for v in p.remote_verdicts:
+            if v.final:
+                label = f"{lane}: remote {v.verdict or v.status_text}" + (
+                    f" on test {v.failed_test}" if v.failed_test else ""
+                )
+                entries.append(TimelineEntry(offset_s=v.offset_s, lane=lane, kind="verdict", label=label, tone=v.tone))
+        end = p.run.ended_at or now
+        status_tone: Tone = "ok" if p.run.status == "solved" else "info" if p.run.status == "running" else "bad"
+        entries.append(
+            TimelineEntry(
+                offset_s=round((end - origin).total_seconds(), 3),
+                lane=lane,
+                kind="end" if p.run.ended_at else "now",
+                label=f"{lane}: {p.run.status}",
+                tone=status_tone,
+            )
+        )
+    return sorted(entries, key=lambda e: (e.offset_s, e.lane))

@@ -1,0 +1,181 @@
+"""Inline SVG pictures for the export, drawn in Python: the contest timeline and profile plots.
+
+Every piece of text that goes into an SVG passes through `escape`, since problem ids and labels come
+from sites and models. The SVGs carry `role="img"` and a `<title>` so they read as pictures.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from markupsafe import escape
+
+from judge.complexity import fit_class
+from judge.model import ProfileReport
+
+TONE_COLOURS = {"ok": "#1a7f37", "bad": "#cf222e", "info": "#57606a"}
+MARKERS = {"attempt": "circle", "gate": "diamond", "submission": "triangle", "verdict": "square"}
+
+
+def _e(text: object) -> str:
+    return str(escape(str(text)))
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.1f}"
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 10:
+        return f"{round(seconds, 2):g}s"  # sub-second ticks of a short run stay distinct
+    if seconds < 120:
+        return f"{seconds:.0f}s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f}m"
+    return f"{seconds / 3600:.1f}h"
+
+
+def _nice_step(span: float, ticks: int = 6) -> float:
+    raw = span / max(ticks, 1)
+    magnitude = 10 ** math.floor(math.log10(raw)) if raw > 0 else 1.0
+    return next((m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw), 10 * magnitude)
+
+
+def _marker(shape: str, x: float, y: float, colour: str, title: str) -> str:
+    t = f"<title>{_e(title)}</title>"
+    if shape == "circle":
+        return f'<circle cx="{_fmt(x)}" cy="{_fmt(y)}" r="5" fill="{colour}">{t}</circle>'
+    if shape == "diamond":
+        pts = f"{_fmt(x)},{_fmt(y - 6)} {_fmt(x + 6)},{_fmt(y)} {_fmt(x)},{_fmt(y + 6)} {_fmt(x - 6)},{_fmt(y)}"
+        return f'<polygon points="{pts}" fill="none" stroke="{colour}" stroke-width="2">{t}</polygon>'
+    if shape == "triangle":
+        pts = f"{_fmt(x)},{_fmt(y - 6)} {_fmt(x + 6)},{_fmt(y + 5)} {_fmt(x - 6)},{_fmt(y + 5)}"
+        return f'<polygon points="{pts}" fill="{colour}">{t}</polygon>'
+    return f'<rect x="{_fmt(x - 5)}" y="{_fmt(y - 5)}" width="10" height="10" fill="{colour}">{t}</rect>'
+
+
+def timeline(
+    lanes: Sequence[str], entries: Sequence[tuple[float, str, str, str, str]], end_s: float, *, width: int = 900
+) -> str:
+    """The contest timeline: one lane per problem (and one for the contest's own events), a bar from a
+    run's start to its end, and markers for attempts, gate decisions, submissions and final verdicts.
+    `entries` are (offset_s, lane, kind, label, tone)."""
+    left, right, lane_h, top = 170, 20, 28, 10
+    height = top + lane_h * max(len(lanes), 1) + 34
+    span = max(end_s, 1.0)
+    scale = (width - left - right) / span
+
+    def x_of(t: float) -> float:
+        return left + max(0.0, t) * scale
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="timeline" role="img" viewBox="0 0 {width} {height}"'
+        f' width="{width}" height="{height}" font-family="sans-serif" font-size="12">',
+        "<title>Contest timeline</title>",
+    ]
+    row = {lane: i for i, lane in enumerate(lanes)}
+    for lane, i in row.items():
+        y = top + lane_h * i + lane_h / 2
+        parts.append(f'<text x="{left - 8}" y="{_fmt(y + 4)}" text-anchor="end">{_e(lane[-22:])}</text>')
+        parts.append(f'<line x1="{left}" y1="{_fmt(y)}" x2="{width - right}" y2="{_fmt(y)}" stroke="#d0d7de"/>')
+        times = [e for e in entries if e[1] == lane and e[2] in ("start", "end", "now")]
+        if len(times) >= 2:
+            (t0, *_), (t1, _, _, label, tone) = times[0], times[-1]
+            parts.append(
+                f'<rect x="{_fmt(x_of(t0))}" y="{_fmt(y - 4)}" width="{_fmt(max(2.0, (t1 - t0) * scale))}"'
+                f' height="8" rx="3" fill="{TONE_COLOURS[tone]}" opacity="0.25"><title>{_e(label)}</title></rect>'
+            )
+    for offset, lane, kind, label, tone in entries:
+        if lane not in row:
+            continue
+        y = top + lane_h * row[lane] + lane_h / 2
+        shape = MARKERS.get(kind, "circle" if lane == "contest" else "")
+        if shape:
+            parts.append(_marker(shape, x_of(offset), y, TONE_COLOURS[tone], f"{_duration(offset)} {label}"))
+    axis_y = top + lane_h * max(len(lanes), 1) + 6
+    parts.append(f'<line x1="{left}" y1="{axis_y}" x2="{width - right}" y2="{axis_y}" stroke="#57606a"/>')
+    step = _nice_step(span)
+    t = 0.0
+    while t <= span + 1e-9:
+        x = x_of(t)
+        parts.append(f'<line x1="{_fmt(x)}" y1="{axis_y}" x2="{_fmt(x)}" y2="{axis_y + 5}" stroke="#57606a"/>')
+        parts.append(f'<text x="{_fmt(x)}" y="{axis_y + 18}" text-anchor="middle">{_duration(t)}</text>')
+        t += step
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def profile_plot(report: ProfileReport, *, width: int = 520, height: int = 300) -> str:
+    """CPU time against input size (log-scaled sizes when they span more than a decade), each measured
+    point (failed runs in red), and the fitted curve of the reported complexity class."""
+    points = sorted(report.points, key=lambda p: p.size)
+    left, right, top, bottom = 60, 34, 28, 40
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="profile" role="img" viewBox="0 0 {width} {height}"'
+        f' width="{width}" height="{height}" font-family="sans-serif" font-size="11">',
+        f"<title>CPU time against n, fitted {_e(report.complexity or 'no class')}</title>",
+    ]
+    if not points:
+        parts.append(f'<text x="{width / 2}" y="{height / 2}" text-anchor="middle">no measurements</text></svg>')
+        return "".join(parts)
+    ok = [p for p in points if p.status == "ok"]
+    curve: list[tuple[float, float]] = []
+    n_lo, n_hi = max(points[0].size, 1), max(points[-1].size, 1)
+    if report.complexity and len(ok) >= 2:
+        fit = fit_class(report.complexity, [float(p.size) for p in ok], [p.cpu_ms for p in ok])
+        if fit.coefficients and math.isfinite(fit.error):
+            steps = 60
+            for i in range(steps + 1):
+                n = n_lo * (n_hi / n_lo) ** (i / steps) if n_hi > n_lo else float(n_lo)
+                curve.append((n, max(0.0, fit.predict(n))))
+    log_x = n_hi / n_lo > 10
+    y_max = max([p.cpu_ms for p in points] + [c[1] for c in curve] + [1.0]) * 1.1
+    plot_w, plot_h = width - left - right, height - top - bottom
+
+    def x_of(n: float) -> float:
+        if n_hi == n_lo:
+            return left + plot_w / 2
+        if log_x:
+            return left + plot_w * (math.log(max(n, n_lo)) - math.log(n_lo)) / (math.log(n_hi) - math.log(n_lo))
+        return left + plot_w * (n - n_lo) / (n_hi - n_lo)
+
+    def y_of(ms: float) -> float:
+        return top + plot_h * (1 - ms / y_max)
+
+    # axes and ticks
+    base = top + plot_h
+    parts.append(f'<line x1="{left}" y1="{base}" x2="{left + plot_w}" y2="{base}" stroke="#57606a"/>')
+    parts.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{base}" stroke="#57606a"/>')
+    step = _nice_step(y_max, 5)
+    tick = 0.0
+    while tick <= y_max:
+        y = y_of(tick)
+        parts.append(f'<line x1="{left - 4}" y1="{_fmt(y)}" x2="{left + plot_w}" y2="{_fmt(y)}" stroke="#eaeef2"/>')
+        parts.append(f'<text x="{left - 6}" y="{_fmt(y + 4)}" text-anchor="end">{tick:g}</text>')
+        tick += step
+    for p in points if len(points) <= 8 else points[:: max(1, len(points) // 6)]:
+        x = x_of(p.size)
+        parts.append(f'<text x="{_fmt(x)}" y="{base + 15}" text-anchor="middle">{p.size:,}</text>')
+    parts.append(
+        f'<text x="{left + plot_w / 2}" y="{height - 6}" text-anchor="middle">n{" (log scale)" if log_x else ""}</text>'
+    )
+    parts.append(f'<text x="12" y="{top + plot_h / 2}" transform="rotate(-90 12 {top + plot_h / 2})"'
+                 ' text-anchor="middle">CPU ms</text>')  # fmt: skip
+    if curve:
+        path = " ".join(f"{'M' if i == 0 else 'L'}{_fmt(x_of(n))},{_fmt(y_of(ms))}" for i, (n, ms) in enumerate(curve))
+        parts.append(f'<path class="fit" d="{path}" fill="none" stroke="#0969da" stroke-width="2"/>')
+    for p in points:
+        colour = TONE_COLOURS["ok" if p.status == "ok" else "bad"]
+        parts.append(
+            f'<circle class="point" cx="{_fmt(x_of(p.size))}" cy="{_fmt(y_of(p.cpu_ms))}" r="3.5" fill="{colour}">'
+            f"<title>n={p.size:,}: {p.cpu_ms:.1f} ms, {p.peak_kb:,} KB, {_e(p.status)}</title></circle>"
+        )
+    legend = f"fitted {report.complexity}" if curve else "no class fitted"
+    if report.r2 is not None:
+        legend += f", r\u00b2 {report.r2:.3f}"
+    if report.predicted_ms_at_max is not None:
+        legend += f"; predicted {report.predicted_ms_at_max:.0f} ms at the largest n"
+    parts.append(f'<text x="{left}" y="16" fill="#0969da">{_e(legend)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)

@@ -1,0 +1,135 @@
+"""Site credentials: from the keyring when the `keyring` package is installed, else a 0600 file.
+
+The file is `credentials.json` in the user config dir (`CPBOT_CONFIG_DIR` overrides the dir); a file
+that the group or others can read is refused. Secrets are `SecretStr` (never printed) and every one
+is handed to the transcript store's redaction with `register_secrets`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from collections.abc import Callable
+from http.cookiejar import CookieJar
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from pydantic import BaseModel, ConfigDict, SecretStr, ValidationError
+
+from judge.errors import ConfigError
+
+SCHEMA_VERSION = 1
+FILE_NAME = "credentials.json"
+KEYRING_SERVICE = "cpbot"
+
+
+class SiteCredentials(BaseModel):
+    """What cpbot may use to act as the user on one site."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    site: str
+    cookies_file: Path | None = None  # a Netscape cookies.txt exported from the browser
+    handle: str | None = None
+    password: SecretStr | None = None
+    leetcode_session: SecretStr | None = None
+    csrftoken: SecretStr | None = None
+
+    def secrets(self) -> list[str]:
+        """The secret values, for redaction."""
+        return [s.get_secret_value() for s in (self.password, self.leetcode_session, self.csrftoken) if s]
+
+
+class CredentialsFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: int = SCHEMA_VERSION
+    sites: dict[str, SiteCredentials] = {}
+
+
+def config_dir() -> Path:
+    """cpbot's config dir: `CPBOT_CONFIG_DIR`, else the platform's user config dir."""
+    override = os.environ.get("CPBOT_CONFIG_DIR")
+    return Path(override) if override else Path(platformdirs.user_config_dir("cpbot"))
+
+
+def credentials_path(directory: Path | None = None) -> Path:
+    return (directory or config_dir()) / FILE_NAME
+
+
+def _keyring() -> Any | None:
+    try:
+        import keyring  # optional dependency
+    except ImportError:
+        return None
+    return keyring
+
+
+def load_credentials(site: str, *, directory: Path | None = None, use_keyring: bool = True) -> SiteCredentials | None:
+    """The stored credentials of `site` (keyring first, then the file), or None."""
+    kr = _keyring() if use_keyring else None
+    if kr is not None:
+        stored = kr.get_password(KEYRING_SERVICE, site)
+        if stored:
+            try:
+                return SiteCredentials.model_validate_json(stored)
+            except ValidationError as e:
+                raise ConfigError(f"the keyring entry {KEYRING_SERVICE}/{site} is not cpbot credentials") from e
+    path = credentials_path(directory)
+    if not path.exists():
+        return None
+    mode = path.stat().st_mode
+    if mode & (stat.S_IRWXG | stat.S_IRWXO):
+        raise ConfigError(
+            f"{path} can be read by other users (mode {stat.S_IMODE(mode):04o}); cpbot will not use it",
+            hint=f"chmod 600 {path}",
+        )
+    try:
+        data = CredentialsFile.model_validate_json(path.read_bytes())
+    except ValidationError as e:
+        raise ConfigError(f"{path} is not a cpbot credentials file: {e.errors()[0]['msg']}") from None
+    return data.sites.get(site)
+
+
+def save_credentials(creds: SiteCredentials, *, directory: Path | None = None, use_keyring: bool = True) -> str:
+    """Store credentials in the keyring if there is one, else in the 0600 file; returns where."""
+    kr = _keyring() if use_keyring else None
+    if kr is not None:
+        kr.set_password(KEYRING_SERVICE, creds.site, _dump(creds))
+        return f"keyring {KEYRING_SERVICE}/{creds.site}"
+    path = credentials_path(directory)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = CredentialsFile()
+    if path.exists():
+        data = CredentialsFile.model_validate_json(path.read_bytes())
+    data.sites[creds.site] = creds
+    payload = {"schema_version": data.schema_version, "sites": {k: json.loads(_dump(v)) for k, v in data.sites.items()}}
+    # create with 0600 from the start, so the secret is never readable by others even briefly
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(payload, f, indent=2)
+    os.chmod(path, 0o600)
+    return str(path)
+
+
+def _dump(creds: SiteCredentials) -> str:
+    data = creds.model_dump(mode="json")
+    for key in ("password", "leetcode_session", "csrftoken"):
+        value = getattr(creds, key)
+        data[key] = value.get_secret_value() if value else None
+    return json.dumps(data)
+
+
+def jar_secrets(jar: CookieJar | None) -> list[str]:
+    """Every cookie value of a jar: all of them are treated as secrets."""
+    return [c.value for c in jar] if jar is not None else []
+
+
+def register_secrets(
+    add: Callable[[str], None], creds: SiteCredentials | None = None, jar: CookieJar | None = None
+) -> None:
+    """Hand every secret in use to `add` (`TranscriptStore.add_secret` or `Redactor.add`)."""
+    for secret in [*(creds.secrets() if creds else []), *jar_secrets(jar)]:
+        add(secret)

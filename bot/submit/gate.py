@@ -1,0 +1,221 @@
+"""The gate: whether a solution may be submitted, decided from local evidence only.
+
+Default rule: AC on every sample, AC on every generated test, a stress run against a brute force that
+found no difference, and a profile that extrapolates within the time and memory limits. Evidence the
+config requires but that is missing is a refusal with its reason, never a pass.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from bot.submit.base import source_sha256
+from judge.model import SCHEMA_VERSION, JudgeReport, Problem, ProfileReport, Solution, StressReport, Verdict
+
+CheckName = Literal["samples", "generated", "stress", "profile"]
+
+
+class GateConfig(BaseModel):
+    """Which checks are required, and how strict they are."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    require_samples: bool = True
+    require_generated: bool = True
+    require_stress: bool = True
+    require_profile: bool = True
+    min_generated: int = Field(1, ge=0)  # generated tests that must have been judged
+    min_stress_runs: int = Field(1, ge=0)
+    time_margin: float = Field(1.0, gt=0)  # the predicted time at max n must be <= margin x TL
+
+    def required(self) -> list[CheckName]:
+        """The checks this config requires, in the order they are reported."""
+        flags: list[tuple[CheckName, bool]] = [
+            ("samples", self.require_samples),
+            ("generated", self.require_generated),
+            ("stress", self.require_stress),
+            ("profile", self.require_profile),
+        ]
+        return [name for name, on in flags if on]
+
+
+class GateEvidence(BaseModel):
+    """What the local judge found about one solution."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    samples: JudgeReport | None = None
+    generated: JudgeReport | None = None
+    stress: StressReport | None = None
+    profile: ProfileReport | None = None
+    source_sha256: str | None = None  # the source the evidence is about, when known
+
+    @classmethod
+    def from_solve_result(cls, result: Any) -> GateEvidence:
+        """Evidence from an `agents.solve.SolveResult` (`report`, `generated_report`, `stress`, `profile`)."""
+        solution = getattr(result, "solution", None)
+        return cls(
+            samples=getattr(result, "report", None),
+            generated=getattr(result, "generated_report", None),
+            stress=getattr(result, "stress", None),
+            profile=getattr(result, "profile", None),
+            source_sha256=source_sha256(solution.source) if solution is not None else None,
+        )
+
+
+class GateCheck(BaseModel):
+    """One check's outcome."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: CheckName
+    required: bool
+    passed: bool | None  # None: no evidence
+    detail: str
+
+
+class GateDecision(BaseModel):
+    """Whether to submit, why not (one reason per failed required check), and what was seen."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: int = SCHEMA_VERSION
+    problem_id: str
+    language: str
+    source_sha256: str
+    allowed: bool
+    reasons: list[str] = []
+    checks: list[GateCheck] = []
+    summary: dict[str, str] = {}  # check name -> one line of evidence
+
+
+def gate(
+    problem: Problem, solution: Solution, evidence: GateEvidence, config: GateConfig | None = None
+) -> GateDecision:
+    """Decide whether `solution` may be submitted for `problem`."""
+    config = config or GateConfig()
+    required = set(config.required())
+    sha = source_sha256(solution.source)
+    checks = [
+        _samples(evidence.samples, "samples" in required),
+        _generated(evidence.generated, "generated" in required, config.min_generated),
+        _stress(evidence.stress, "stress" in required, config.min_stress_runs),
+        _profile(evidence.profile, "profile" in required, problem, config.time_margin),
+    ]
+    reasons = [f"{c.name}: {c.detail}" for c in checks if c.required and c.passed is not True]
+    if evidence.source_sha256 is not None and evidence.source_sha256 != sha:
+        reasons.insert(0, "evidence: it was gathered for a different source than the one to submit")
+    return GateDecision(
+        problem_id=problem.id,
+        language=solution.language,
+        source_sha256=sha,
+        allowed=not reasons,
+        reasons=reasons,
+        checks=checks,
+        summary={c.name: c.detail if c.passed is not None else f"missing ({c.detail})" for c in checks},
+    )
+
+
+def _report_check(name: CheckName, report: JudgeReport | None, required: bool, minimum: int, what: str) -> GateCheck:
+    if report is None:
+        return GateCheck(name=name, required=required, passed=None, detail=f"no {what} were judged")
+    if report.verdict == Verdict.IE:
+        why = f": {report.reason}" if report.reason else ""
+        return GateCheck(name=name, required=required, passed=False, detail=f"the judge failed (IE){why}")
+    if report.total < max(minimum, 1):
+        return GateCheck(
+            name=name,
+            required=required,
+            passed=False,
+            detail=f"only {report.total} {what} judged, at least {max(minimum, 1)} needed",
+        )
+    if report.verdict != Verdict.AC or report.passed < report.total:
+        bad = next((r for r in report.results if r.verdict != Verdict.AC), None)
+        where = ""
+        if bad is not None:
+            label = bad.name or f"test {bad.index}"
+            where = f", first failure {label}: {bad.verdict}"
+            if bad.checker_message:
+                where += f" ({bad.checker_message})"
+            elif bad.diff is not None:
+                where += f" (line {bad.diff.line}: expected {bad.diff.expected!r}, got {bad.diff.got!r})"
+        return GateCheck(
+            name=name,
+            required=required,
+            passed=False,
+            detail=f"{report.verdict} on {what}, {report.passed}/{report.total} passed{where}",
+        )
+    return GateCheck(name=name, required=required, passed=True, detail=f"AC {report.passed}/{report.total}")
+
+
+def _samples(report: JudgeReport | None, required: bool) -> GateCheck:
+    return _report_check("samples", report, required, 1, "samples")
+
+
+def _generated(report: JudgeReport | None, required: bool, minimum: int) -> GateCheck:
+    return _report_check("generated", report, required, minimum, "generated tests")
+
+
+def _stress(report: StressReport | None, required: bool, min_runs: int) -> GateCheck:
+    if report is None:
+        return GateCheck(name="stress", required=required, passed=None, detail="no stress test was run")
+    if report.status == "found":
+        f = report.failure
+        if f is None:
+            detail = "found a difference from the brute force"
+        else:
+            detail = (
+                f"found a difference from the brute force ({f.verdict} on an input of size {f.size}, "
+                f"expected {_short(f.expected)!r}, got {_short(f.got)!r})"
+            )
+        return GateCheck(name="stress", required=required, passed=False, detail=detail)
+    if report.runs < max(min_runs, 1):
+        return GateCheck(
+            name="stress",
+            required=required,
+            passed=False,
+            detail=f"only {report.runs} stress runs, at least {max(min_runs, 1)} needed",
+        )
+    return GateCheck(name="stress", required=required, passed=True, detail=f"clean after {report.runs} runs")
+
+
+def _profile(report: ProfileReport | None, required: bool, problem: Problem, margin: float) -> GateCheck:
+    if report is None:
+        return GateCheck(name="profile", required=required, passed=None, detail="no profile was made")
+    limit_ms = problem.limits.time_ms * margin
+    limit_kb = problem.limits.memory_mb * 1024
+    bad_points = [p for p in report.points if p.status != "ok"]
+    problems: list[str] = []
+    if bad_points:
+        p = bad_points[0]
+        problems.append(f"the run at n={p.size} ended {p.status}")
+    if report.predicted_ms_at_max is not None and report.predicted_ms_at_max > limit_ms:
+        problems.append(
+            f"predicted {report.predicted_ms_at_max:.0f} ms at the largest input, over the "
+            f"{problem.limits.time_ms} ms limit"
+        )
+    if report.predicted_kb_at_max is not None and report.predicted_kb_at_max > limit_kb:
+        problems.append(
+            f"predicted {report.predicted_kb_at_max / 1024:.0f} MB at the largest input, over the "
+            f"{problem.limits.memory_mb} MB limit"
+        )
+    if report.efficient is False and not problems:
+        problems.append(report.reason or "the profile says the solution is too slow")
+    if report.efficient is None and not problems:
+        problems.append(f"the profile is inconclusive{': ' + report.reason if report.reason else ''}")
+    complexity = report.complexity or "unknown complexity"
+    if problems:
+        return GateCheck(
+            name="profile", required=required, passed=False, detail=f"{complexity}; " + "; ".join(problems)
+        )
+    predicted = (
+        f", {report.predicted_ms_at_max:.0f} ms predicted at max" if report.predicted_ms_at_max is not None else ""
+    )
+    return GateCheck(name="profile", required=required, passed=True, detail=f"{complexity}{predicted}, within limits")
+
+
+def _short(text: str, limit: int = 40) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -1,0 +1,245 @@
+"""LeetCode submitter: POST the code with the session cookies, then poll the check endpoint.
+
+Needs the `LEETCODE_SESSION` and `csrftoken` cookies (imported from the browser); the csrf value is
+echoed in the `x-csrftoken` header. The check endpoint goes PENDING -> STARTED -> SUCCESS; its
+status_code / total_correct / total_testcases become a `RemoteVerdict`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+
+from bot.submit.base import (
+    CaptchaRequired,
+    LoginRequired,
+    RemoteVerdict,
+    SubmitError,
+    SubmitTooSoon,
+    source_sha256,
+    wait_for_verdict,
+)
+from bot.submit.ledger import SubmissionLedger
+from judge.errors import FetchError
+from judge.model import Problem, Solution, Verdict
+from scrapers.blocking import BlockedError
+from scrapers.http import HttpClient
+from scrapers.leetcode import fetch_problem, find_question, parse_leetcode_url
+
+SITE = "leetcode"
+ROOT = "https://leetcode.com"
+LANGS = {"cpp17": "cpp", "cpp20": "cpp", "python3": "python3", "pypy3": "python3"}
+# status_code -> verdict (codes as the site's clients document them)
+STATUS = {
+    10: Verdict.AC,
+    11: Verdict.WA,
+    12: Verdict.MLE,
+    13: Verdict.OLE,
+    14: Verdict.TLE,
+    15: Verdict.RE,
+    16: Verdict.IE,
+    20: Verdict.CE,
+}
+STATUS_MSG = {
+    "accepted": Verdict.AC,
+    "wrong answer": Verdict.WA,
+    "memory limit exceeded": Verdict.MLE,
+    "output limit exceeded": Verdict.OLE,
+    "time limit exceeded": Verdict.TLE,
+    "runtime error": Verdict.RE,
+    "internal error": Verdict.IE,
+    "compile error": Verdict.CE,
+}
+_SUBMISSION_LIST = (
+    "query submissionList($offset: Int!, $limit: Int!, $questionSlug: String!) { questionSubmissionList("
+    "offset: $offset, limit: $limit, questionSlug: $questionSlug) { hasNext submissions { id titleSlug lang "
+    "timestamp } } }"
+)
+_SUBMISSION_DETAILS = (
+    "query submissionDetails($submissionId: Int!) { submissionDetails(submissionId: $submissionId) { code "
+    "timestamp lang { name } question { titleSlug } } }"
+)
+
+
+def map_check(result: dict[str, Any], problem_id: str, submission_id: str) -> RemoteVerdict:
+    """A check-endpoint answer -> `RemoteVerdict`."""
+    state = str(result.get("state", ""))
+    if state != "SUCCESS":
+        final = state == "FAILURE"
+        return RemoteVerdict(
+            site=SITE,
+            submission_id=submission_id,
+            problem_id=problem_id,
+            verdict=Verdict.IE if final else None,
+            final=final,
+            status_text=state or "PENDING",
+            raw=result,
+        )
+    code = result.get("status_code")
+    msg = str(result.get("status_msg") or "")
+    verdict = STATUS.get(code) if isinstance(code, int) else None
+    verdict = verdict or STATUS_MSG.get(msg.lower())
+    correct, total = result.get("total_correct"), result.get("total_testcases")
+    passed = correct if isinstance(correct, int) else None
+    total_n = total if isinstance(total, int) else None
+    if verdict == Verdict.AC and passed is not None and total_n is not None and passed < total_n:
+        verdict = Verdict.WA  # accepted only when every test passed (a Run result can say 10 otherwise)
+    failed = passed + 1 if verdict not in (None, Verdict.AC, Verdict.CE) and passed is not None else None
+    memory = result.get("memory")
+    runtime = str(result.get("status_runtime") or "")
+    raw = dict(result)
+    return RemoteVerdict(
+        site=SITE,
+        submission_id=submission_id,
+        problem_id=problem_id,
+        verdict=verdict,
+        final=True,
+        status_text=msg or str(code),
+        failed_test=failed,
+        passed_tests=passed,
+        total_tests=total_n,
+        time_ms=int(runtime.split()[0]) if runtime.split() and runtime.split()[0].isdigit() else None,
+        memory_kb=memory // 1000 if isinstance(memory, int) else None,
+        raw=raw,
+    )
+
+
+class LeetcodeSubmitter:
+    """Submits through LeetCode's JSON endpoints with imported session cookies."""
+
+    site = SITE
+
+    def __init__(self, client: HttpClient, ledger: SubmissionLedger, *, reconcile_window_s: float = 300.0) -> None:
+        self.client = client
+        self.ledger = ledger
+        self.reconcile_window_s = reconcile_window_s
+
+    def close(self) -> None:
+        self.client.close()
+
+    def submission_url(self, problem: Problem, submission_id: str) -> str:
+        return f"{ROOT}/submissions/detail/{submission_id}/"
+
+    def _session(self) -> str:
+        session = self.client.cookie("LEETCODE_SESSION", "leetcode.com")
+        csrf = self.client.cookie("csrftoken", "leetcode.com")
+        if not session or not csrf:
+            missing = " and ".join(n for n, v in (("LEETCODE_SESSION", session), ("csrftoken", csrf)) if not v)
+            raise LoginRequired(SITE, f"the {missing} cookie is missing")
+        return csrf
+
+    def _headers(self, referer: str) -> dict[str, str]:
+        return {
+            "Referer": referer,
+            "Origin": ROOT,
+            "Content-Type": "application/json",
+            "x-csrftoken": self._session(),
+            "x-requested-with": "XMLHttpRequest",
+        }
+
+    def _request(self, method: str, url: str, **kw: Any) -> httpx.Response:
+        try:
+            response = self.client.request(method, url, accept=(400, 403, 404, 429), **kw)
+        except BlockedError as e:
+            raise CaptchaRequired(SITE, e.message) from e
+        if "/accounts/login" in str(response.url):
+            raise LoginRequired(SITE, "the session cookie was refused")
+        if response.status_code == 403:
+            raise LoginRequired(SITE, "the csrf token or session was refused (HTTP 403)")
+        return response
+
+    def _question_id(self, problem: Problem, url: str) -> str:
+        for raw in (problem.raw, None):
+            if raw is None:
+                raw = fetch_problem(url, self.client).raw
+            try:
+                qid = find_question(raw).get("questionId")
+            except FetchError:
+                qid = None
+            if qid:
+                return str(qid)
+        raise SubmitError(f"cannot find the question id of {problem.id}")
+
+    def submit(self, problem: Problem, solution: Solution) -> str:
+        if not problem.url:
+            raise SubmitError(f"{problem.id} has no URL to submit to", hint="fetch it from its LeetCode URL")
+        ref = parse_leetcode_url(problem.url)
+        headers = self._headers(f"{ROOT}/problems/{ref.slug}/")
+        self.reconcile()
+        question_id = self._question_id(problem, problem.url)
+        lang = LANGS[solution.language]
+        body = {"lang": lang, "question_id": question_id, "typed_code": solution.source}
+        row = self.ledger.reserve(SITE, problem.id, source_sha256(solution.source), solution.language)
+        try:
+            response = self._request("POST", f"{ROOT}/problems/{ref.slug}/submit/", json=body, headers=headers)
+        except (LoginRequired, CaptchaRequired) as e:
+            self.ledger.abandon(row, e.message)
+            raise
+        except FetchError as e:
+            raise SubmitError(f"posting to LeetCode failed: {e.message}", hint="run the command again") from e
+        data = _json(response)
+        sub_id = data.get("submission_id") if isinstance(data, dict) else None
+        if not sub_id:
+            error = str(data.get("error", "")) if isinstance(data, dict) else ""
+            self.ledger.abandon(row, error or f"HTTP {response.status_code} without a submission id")
+            if "too soon" in error.lower() or response.status_code == 429:
+                raise SubmitTooSoon(f"LeetCode says: {error or 'too many requests'}", wait_s=10)
+            raise LoginRequired(SITE, error or "no submission id in the answer (the cookies may be stale)")
+        self.ledger.resolve(row, str(sub_id))
+        return str(sub_id)
+
+    def poll(self, problem: Problem, submission_id: str) -> RemoteVerdict:
+        response = self._request("GET", f"{ROOT}/submissions/detail/{submission_id}/check/")
+        data = _json(response)
+        if not isinstance(data, dict):
+            raise SubmitError(f"LeetCode's check of submission {submission_id} is not a JSON object")
+        verdict = map_check(data, problem.id, submission_id)
+        self.ledger.record_verdict(SITE, submission_id, verdict)
+        return verdict
+
+    def wait(self, problem: Problem, submission_id: str, *, timeout_s: float, interval_s: float) -> RemoteVerdict:
+        return wait_for_verdict(lambda: self.poll(problem, submission_id), timeout_s=timeout_s, interval_s=interval_s)
+
+    def reconcile(self) -> int:
+        """Settle intents a crash left: adopt the listed submission with the same source, else drop the intent."""
+        pending = self.ledger.pending(SITE)
+        known = self.ledger.known_ids(SITE)
+        for entry in pending:
+            slug = entry.problem_id.split(":", 1)[-1]
+            listed = self._graphql(_SUBMISSION_LIST, {"offset": 0, "limit": 20, "questionSlug": slug})
+            subs = ((listed.get("questionSubmissionList") or {}).get("submissions")) or []
+            match = None
+            for sub in subs:
+                sid = str(sub.get("id"))
+                if sid in known or float(sub.get("timestamp") or 0) < entry.intent_at - self.reconcile_window_s:
+                    continue
+                details = self._graphql(_SUBMISSION_DETAILS, {"submissionId": int(sid)}).get("submissionDetails")
+                if isinstance(details, dict) and source_sha256(str(details.get("code", ""))) == entry.source_sha256:
+                    match = sid
+                    break
+            if match is not None:
+                self.ledger.resolve(entry.row_id, match, note="reconciled from the site's submission list")
+                known.add(match)
+            else:
+                self.ledger.abandon(entry.row_id, "not on the site's submission list: the POST never landed")
+        return len(pending)
+
+    def _graphql(self, query: str, variables: dict[str, Any]) -> dict[str, Any]:
+        body = {"query": query, "variables": variables, "operationName": query.split()[1].split("(")[0]}
+        response = self._request("POST", f"{ROOT}/graphql", json=body, headers=self._headers(f"{ROOT}/"))
+        data = _json(response)
+        if not isinstance(data, dict) or not isinstance(data.get("data"), dict):
+            errors = data.get("errors") if isinstance(data, dict) else None
+            raise SubmitError(f"LeetCode refused the query {body['operationName']}: {errors}")
+        return data["data"]
+
+
+def _json(response: httpx.Response) -> Any:
+    try:
+        return json.loads(response.content)
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        if b"<html" in response.content[:2000].lower():
+            raise LoginRequired(SITE, "an HTML page came back instead of JSON") from e
+        raise SubmitError(f"LeetCode answered {response.url} with something that is not JSON") from e

@@ -1,0 +1,88 @@
+"""Counting the instructions a program executes, with valgrind's cachegrind (cache simulation off).
+
+Time measures the machine as much as the algorithm: a `std::set` of a million nodes spends most of its
+time waiting for memory, so its time grows faster than n log n and looks quadratic. The number of
+executed instructions has no cache, no neighbours and no noise, so the profiler reads the growth class
+from it and uses time only to predict the running time at the limits. A counted run is 5-20 times
+slower than a native one, so only sizes that run quickly natively are counted.
+
+Python's start-up hashes with a random seed, which moves the count by about 2%; counted Python runs use
+a fixed seed (and leave out -I, which would ignore it: the sandbox's environment is clean anyway).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from dataclasses import dataclass
+
+from judge.execute import captured_run
+from judge.languages import Program
+from judge.sandbox import RunLimits, Sandbox
+
+ENV_VALGRIND = "CPBOT_VALGRIND"  # a path, or "off" to profile by time alone
+COUNT_RE = re.compile(r"==\d+== I\s+refs:\s+([\d,]+)")
+STDERR_TAIL = 8192
+SLOWDOWN = 40  # generous bound on a counted run's CPU time against the native one
+VALGRIND_FLAGS = ["--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
+PYTHONS = ("python3", "pypy3")
+
+
+def find_valgrind() -> str | None:
+    """The valgrind binary to count with, or None when it is missing or turned off."""
+    configured = os.environ.get(ENV_VALGRIND, "")
+    if configured == "off":
+        return None
+    if configured:
+        return configured if os.access(configured, os.X_OK) else None
+    return shutil.which("valgrind", path="/usr/local/bin:/usr/bin:/bin")
+
+
+def unavailable_reason() -> str | None:
+    """None when instructions can be counted here, else why not (for `cpbot doctor`)."""
+    if os.environ.get(ENV_VALGRIND) == "off":
+        return f"turned off ({ENV_VALGRIND}=off)"
+    if find_valgrind() is None:
+        return "valgrind is not installed (apt-get install valgrind): complexity is read from CPU time alone"
+    return None
+
+
+@dataclass(frozen=True)
+class Count:
+    instructions: int | None  # None: the run failed or valgrind said nothing
+    cpu_ms: float
+    message: str = ""
+
+
+def _counted_argv(valgrind: str, program: Program) -> tuple[list[str], dict[str, str]]:
+    argv = list(program.argv)
+    env: dict[str, str] = {}
+    if program.language in PYTHONS:
+        argv = [argv[0], "-s", *(a for a in argv[1:] if a != "-I")]
+        env["PYTHONHASHSEED"] = "0"
+    return [valgrind, *VALGRIND_FLAGS, *argv], env
+
+
+def count_instructions(
+    program: Program, stdin: bytes, sandbox: Sandbox, *, native_cpu_ms: float, memory_mb: int, valgrind: str
+) -> Count:
+    """Run `program` on `stdin` under cachegrind and read the executed-instruction count."""
+    argv, env = _counted_argv(valgrind, program)
+    cpu_cap = int(SLOWDOWN * native_cpu_ms) + 5000  # valgrind's own start-up is about a second
+    limits = RunLimits(
+        cpu_ms=cpu_cap,
+        wall_ms=3 * cpu_cap,
+        # valgrind maps its own tools and shadow state: the native address-space cap would stop it
+        address_space_kb=(4 * memory_mb + 4096) * 1024,
+        output_bytes=256 << 20,
+    )
+    with captured_run(argv, stdin, sandbox, limits, env=env) as cap:
+        size = os.fstat(cap.stderr_fd).st_size
+        tail = os.pread(cap.stderr_fd, STDERR_TAIL, max(0, size - STDERR_TAIL)).decode(errors="replace")
+        run = cap.run
+    found = COUNT_RE.findall(tail)
+    if run.status != "exited" or run.exit_code != 0 or not found:
+        why = run.killed or (f"signal {run.signal}" if run.signal else f"exit code {run.exit_code}")
+        return Count(None, run.cpu_ms, f"counted run failed ({why})")
+    return Count(int(found[-1].replace(",", "")), run.cpu_ms)
