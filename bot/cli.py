@@ -17,6 +17,7 @@ from bot.commands.solve import solve
 from bot.commands.stress_cmd import stress
 from bot.commands.submit import submit
 from bot.commands.transcripts import transcripts
+from bot.commands.watch import watch
 from judge.errors import CpbotError
 
 __version__ = "0.1.0"
@@ -43,6 +44,7 @@ cli.add_command(stress)
 cli.add_command(submit)
 cli.add_command(solve)
 cli.add_command(transcripts)
+cli.add_command(watch)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,6 +13,7 @@ import queue
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -165,7 +166,7 @@ class Slot:
         for entry in os.scandir(self.workdir):
             path = Path(entry.path)
             if entry.is_dir(follow_symlinks=False):
-                shutil.rmtree(path, onexc=_force_remove)
+                _rmtree(path)
             else:
                 path.unlink(missing_ok=True)
 
@@ -178,12 +179,20 @@ class Slot:
             self._proc.wait()
 
 
+def _rmtree(path: str | Path) -> None:
+    """Remove a tree a sandboxed program may have left without write permission."""
+    if sys.version_info >= (3, 12):
+        shutil.rmtree(path, onexc=_force_remove)
+    else:  # `onexc` is new in 3.12; `onerror` passes exc_info instead, which is not used
+        shutil.rmtree(path, onerror=_force_remove)
+
+
 def _force_remove(func, path, exc) -> None:  # type: ignore[no-untyped-def]
     """A program may leave a directory without write permission; make it removable and retry."""
     os.chmod(os.path.dirname(path), 0o700)
     if os.path.isdir(path) and not os.path.islink(path):
         os.chmod(path, 0o700)
-        shutil.rmtree(path, onexc=_force_remove)
+        _rmtree(path)
     else:
         os.unlink(path)
 
@@ -218,13 +227,42 @@ def _output_fd(dst: int | Path, stack: contextlib.ExitStack) -> int:
     return fd
 
 
+ROOT_PREFIX = "cpbot-sandbox-"
+
+
+def remove_orphaned_roots() -> int:
+    """Remove sandbox dirs whose judge process is gone (killed before it could clean up); how many."""
+    removed = 0
+    for path in Path(tempfile.gettempdir()).glob(f"{ROOT_PREFIX}*-*"):
+        pid = path.name[len(ROOT_PREFIX) :].split("-", 1)[0]
+        if not pid.isdigit() or _alive(int(pid)) or path.lstat().st_uid != os.geteuid():
+            continue
+        try:
+            _rmtree(path)
+        except FileNotFoundError:
+            continue  # another judge cleaned it up at the same time
+        removed += 1
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
+
+
 class Sandbox:
     """A pool of slots (default: one per core) plus a read-only staging area for programs."""
 
     def __init__(self, slots: int | None = None, *, pin: bool = True) -> None:
         # at least two: an interactive test runs the solution and the interactor side by side
         self.size = max(2, slots or os.cpu_count() or 1)
-        self.root = Path(tempfile.mkdtemp(prefix="cpbot-sandbox-"))
+        remove_orphaned_roots()
+        self.root = Path(tempfile.mkdtemp(prefix=f"{ROOT_PREFIX}{os.getpid()}-"))
         os.chmod(self.root, 0o711)
         self.programs = self.root / "programs"
         self.programs.mkdir(mode=0o755)

@@ -21,7 +21,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 from tests.fakesite.state import LC_STATUS, SUBMIT_FORM_FIXTURE, CfContest, FakeSite, FakeSubmission
 
 CF = "https://codeforces.com"
-_TITLE_INDEX = re.compile(r'(<div class="title">\s*)([A-Za-z0-9]{1,4})(\.)')
+_TITLE_INDEX = re.compile(r'(<div class="title"[^>]*>\s*)([A-Za-z0-9]{1,4})(\.)')
 CAPTCHA_PAGE = (
     "<!DOCTYPE html><html><head><title>Verification</title>"
     '<script src="https://www.google.com/recaptcha/api.js"></script></head><body>'

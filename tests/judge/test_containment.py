@@ -133,3 +133,44 @@ def test_program_cannot_see_cpbot_credentials(sandbox, private_user_dirs: Path):
     with Sandbox(2) as fresh:  # hides the dirs that exist when it starts
         report = run(source, fresh)
     assert report.results[0].stdout.strip() == "False"
+
+
+def test_sandbox_dirs_of_killed_judges_are_removed_and_live_ones_kept(tmp_path, monkeypatch):
+    import subprocess
+    import tempfile
+
+    from judge.sandbox.pool import ROOT_PREFIX, remove_orphaned_roots
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    gone = subprocess.Popen(["true"])  # a pid that has just ended
+    gone.wait()
+    orphan = tmp_path / f"{ROOT_PREFIX}{gone.pid}-abc"
+    (orphan / "slot-0").mkdir(parents=True)
+    (orphan / "slot-0" / "left.txt").write_text("x")
+    mine = tmp_path / f"{ROOT_PREFIX}{os.getpid()}-def"
+    mine.mkdir()
+    unrelated = tmp_path / f"{ROOT_PREFIX}old_style"
+    unrelated.mkdir()
+    assert remove_orphaned_roots() == 1
+    assert not orphan.exists()
+    assert mine.exists() and unrelated.exists()
+
+
+def test_a_directory_left_read_only_by_a_program_is_cleaned_away(sandbox):
+    from judge.sandbox import RunLimits
+
+    with sandbox.slot() as slot:
+        workdir = slot.workdir
+        out = os.open(os.devnull, os.O_WRONLY)
+        try:
+            result = slot.run(
+                ["/bin/sh", "-c", "mkdir -p d/e && touch d/e/f && chmod 500 d d/e"],
+                stdin=None,
+                stdout=out,
+                stderr=out,
+                limits=RunLimits(cpu_ms=2000, wall_ms=5000),
+            )
+        finally:
+            os.close(out)
+        assert result.exit_code == 0 and (workdir / "d" / "e" / "f").exists()
+    assert list(workdir.iterdir()) == []

@@ -1,0 +1,142 @@
+"""The real implementations of the contest loop's ports: the scrapers, the agents and a site's submitter."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from agents.budget import Budget
+from agents.llm import ChatModel
+from agents.solve import SolveResult, solve
+from agents.strategies.base import KnowledgePool
+from agents.tracing import Tracer
+from bot.submit.base import DuplicateSubmission, RemoteVerdict, Submitter, SubmitTooSoon, source_sha256
+from bot.submit.ledger import SubmissionLedger
+from bot.watch.state import ContestRow, ProblemRow
+from judge.errors import ParseError
+from judge.model import Language, Problem, Solution
+from judge.sandbox import Sandbox
+from scrapers.contests import contest_problems
+from scrapers.http import HttpClient
+from scrapers.listing import ContestProblem
+from scrapers.sites import fetch_url
+
+
+class ScrapedSite:
+    """A contest's problems through the scrapers (Codeforces API + pages, LeetCode contest info + GraphQL)."""
+
+    def __init__(self, client: HttpClient, now: Callable[[], datetime] = lambda: datetime.now(UTC)) -> None:
+        self.client = client
+        self.now = now
+        self._lock = threading.Lock()  # one request at a time: the sites' rate limits are per client
+
+    def problems(self, contest: ContestRow) -> list[ContestProblem]:
+        """The contest's problem list (an error until the contest has started)."""
+        with self._lock:
+            found = contest_problems(contest.site, contest.contest_id, self.client, self.now())
+        if not found:
+            raise ParseError(f"{contest.url} lists no problems yet", hint="cpbot retries until they are published")
+        return found
+
+    def fetch(self, problem: ProblemRow) -> Problem:
+        """The problem's statement, limits and samples."""
+        with self._lock:
+            found = fetch_url(problem.url, self.client)
+        for p in found:
+            if p.id == problem.problem_id or (problem.index and p.index == problem.index):
+                return p
+        if len(found) == 1:
+            return found[0]
+        raise ParseError(f"{problem.url} does not hold problem {problem.problem_id}")
+
+
+class AgentSolver:
+    """`agents.solve` with one strategy, language and model, judging in a shared sandbox."""
+
+    def __init__(self, model: ChatModel, *, strategy: str, language: Language, sandbox: Sandbox | None) -> None:
+        self.model = model
+        self.strategy = strategy
+        self.language: Language = language
+        self.sandbox = sandbox
+
+    def __call__(self, problem: Problem, budget: Budget, tracer: Tracer, knowledge: KnowledgePool) -> SolveResult:
+        """Solve one problem under `budget`, tracing into the solve's own run."""
+        return solve(
+            problem,
+            strategy=self.strategy,
+            language=self.language,
+            model=self.model,
+            budget=budget,
+            tracer=tracer,
+            sandbox=self.sandbox,
+            knowledge=knowledge,
+        )
+
+
+class LedgerSubmitter:
+    """A site's `Submitter` as the loop uses it: a source the ledger already holds as posted is adopted
+    (the process died after the POST), a too-early post waits its turn, and verdicts are awaited."""
+
+    def __init__(
+        self,
+        make: Callable[[Problem], Submitter],
+        ledger: SubmissionLedger,
+        *,
+        verdict_timeout_s: float = 600.0,
+        poll_interval_s: float = 2.0,
+        stop: threading.Event | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.make = make
+        self.ledger = ledger
+        self._submitters: dict[str, Submitter] = {}
+        self._make_lock = threading.Lock()
+        self.verdict_timeout_s = verdict_timeout_s
+        self.poll_interval_s = poll_interval_s
+        self.stop = stop or threading.Event()
+        self.sleep = sleep
+        self._lock = threading.Lock()  # one post at a time, so the minimum interval holds in this process
+
+    def submitter(self, problem: Problem) -> Submitter:
+        """The submitter of the problem's site (made on first use)."""
+        with self._make_lock:
+            if problem.site not in self._submitters:
+                self._submitters[problem.site] = self.make(problem)
+            return self._submitters[problem.site]
+
+    def _posted(self, problem: Problem, sha: str) -> str | None:
+        for entry in self.ledger.entries(problem.site, problem.id):
+            if entry.source_sha256 == sha and entry.state == "posted" and entry.submission_id:
+                return entry.submission_id
+        return None
+
+    def submit(self, problem: Problem, solution: Solution) -> str:
+        """Post `solution` once; returns the submission id (an earlier post of it is adopted)."""
+        sha = source_sha256(solution.source)
+        with self._lock:
+            while True:
+                adopted = self._posted(problem, sha)
+                if adopted is not None:
+                    return adopted
+                try:
+                    return self.submitter(problem).submit(problem, solution)
+                except SubmitTooSoon as e:
+                    if self.stop.wait(max(0.05, e.wait_s)):
+                        raise
+                except DuplicateSubmission:
+                    adopted = self._posted(problem, sha)
+                    if adopted is None:
+                        raise
+                    return adopted
+
+    def wait(self, problem: Problem, submission_id: str) -> RemoteVerdict:
+        """The final verdict, or the last one seen after `verdict_timeout_s`."""
+        return self.submitter(problem).wait(
+            problem, submission_id, timeout_s=self.verdict_timeout_s, interval_s=self.poll_interval_s
+        )
+
+    def url(self, problem: Problem, submission_id: str) -> str:
+        """The submission's page on the site."""
+        return self.submitter(problem).submission_url(problem, submission_id)

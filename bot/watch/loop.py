@@ -1,0 +1,476 @@
+"""The contest loop: fetch every problem once the contest starts, solve them (easiest first, a few at a
+time), gate, submit, follow the verdicts and feed a wrong one back into the next solve.
+
+Every step reads the problem's status from `WatchState`, does one thing and records the next status in
+one transaction, so a loop killed at any moment resumes where it stopped when run again. The transcript
+store gets a contest run (kind "contest") with one child run per solve, and the events
+"contest_state", "gate", "submission" and "remote_verdict".
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from typing import Any
+
+from agents.budget import Budget
+from agents.solve import SolveResult
+from agents.strategies.base import KnowledgePool, Lesson
+from bot.submit.base import RemoteVerdict, SubmitError, source_sha256
+from bot.submit.gate import GateDecision, GateEvidence, gate
+from bot.transcripts import TranscriptStore
+from bot.watch.ports import ContestSite, LoopOptions, Solver, SubmitPort
+from bot.watch.state import TERMINAL, ContestRow, ProblemRow, ProblemStatus, SubmissionRow, WatchState
+from judge.errors import CpbotError
+from judge.model import Problem, Verdict
+from scrapers.listing import ContestProblem
+
+_log = logging.getLogger("cpbot.watch")
+# a solve left unfinished by a crash still counts, but less: kills must not give a problem up early
+_INTERRUPTED_PER_ATTEMPT = 3
+
+
+class ContestLoop:
+    """Works on one watched contest until every problem is settled, the budget is spent, or it ends."""
+
+    def __init__(
+        self,
+        state: WatchState,
+        store: TranscriptStore,
+        key: str,
+        *,
+        site: ContestSite,
+        solver: Solver,
+        submitter: SubmitPort | None,
+        options: LoopOptions,
+        stop: threading.Event | None = None,
+        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        if options.submit and submitter is None:
+            raise ValueError("a submitting loop needs a submitter")
+        self.state = state
+        self.store = store
+        self.key = key
+        self.site = site
+        self.solver = solver
+        self.submitter = submitter
+        self.options = options
+        self.stop = stop or threading.Event()
+        self.now = now
+        self.knowledge = KnowledgePool()
+        self.run_id = ""
+        self._fatal: BaseException | None = None
+
+    # ---- the contest ----
+
+    def run(self) -> ContestRow:
+        """Work on the contest; returns its final row. A fatal submit error (login, captcha) stops every
+        problem and is raised after the others have stopped."""
+        contest = self.state.contest(self.key)
+        if contest.status == "done":
+            return contest
+        self.run_id = self._open_run(contest)
+        first = contest.status == "watching"
+        contest = self.state.set_contest(self.key, status="running", run_id=self.run_id)
+        self._contest_event("started" if first else "resumed")
+        if not self._discover(contest):
+            if self.stop.is_set():
+                return self._pause()
+            return self._close("no problems", "the problem list was never published")
+        pending = [p for p in self.state.problems(self.key) if p.status not in TERMINAL]
+        with ThreadPoolExecutor(self.options.jobs, thread_name_prefix="cpbot-solve") as pool:
+            futures = [pool.submit(self._guarded, p.problem_id) for p in pending]
+            for f in futures:
+                f.result()
+        if self._fatal is not None:
+            self._contest_event("stopped", detail=str(self._fatal))
+            self.store.finish_run(self.run_id, "error", reason=str(self._fatal))
+            raise self._fatal
+        if self.stop.is_set():
+            return self._pause()
+        rows = self.state.problems(self.key)
+        solved = sum(p.status == "solved" for p in rows)
+        summary = f"{solved}/{len(rows)} solved" + ("" if self.options.submit else " (dry run)")
+        return self._close("finished", summary)
+
+    def _open_run(self, contest: ContestRow) -> str:
+        run_id = contest.run_id
+        if run_id is None:
+            # a crash right after the run was opened left it unrecorded here: take it over, not a second one
+            found = [r for r in self.store.list_runs(limit=None, kind="contest") if r.problem_id == contest.key]
+            run_id = found[0].id if found else None
+        if run_id is not None:
+            self.store.resume_run(run_id)
+            return run_id
+        return self.store.start_run(
+            "contest",
+            problem_id=contest.key,
+            strategy=self.options.strategy,
+            model=self.options.model or None,
+            config={
+                "contest": contest.model_dump(mode="json"),
+                "options": self.options.model_dump(mode="json"),
+            },
+        )
+
+    def _pause(self) -> ContestRow:
+        detail = "cpbot is stopping; a restart resumes the contest"
+        self._contest_event("paused", detail=detail)
+        self.store.finish_run(self.run_id, "paused", reason=detail)
+        return self.state.contest(self.key)
+
+    def _close(self, state: str, detail: str) -> ContestRow:
+        spent = self.state.spent(self.key)
+        self._contest_event(state, detail=detail)
+        self.store.finish_run(self.run_id, "done", reason=detail, totals=spent.model_dump())
+        return self.state.set_contest(self.key, status="done", detail=detail)
+
+    def _discover(self, contest: ContestRow) -> bool:
+        """Record the contest's problems (retrying until the list is published); False if it never is."""
+        if self.state.problems(self.key):
+            return True
+        listed = self._retry("problem list", lambda: self.site.problems(contest))
+        if not listed:
+            return False
+        self.state.add_problems([row.model_copy(update={"rank": rank}) for rank, row in _ranked(contest.key, listed)])
+        self._contest_event("problems", detail=", ".join(p.index or p.problem_id for p in listed))
+        return True
+
+    # ---- one problem ----
+
+    def _guarded(self, problem_id: str) -> None:
+        try:
+            self._drive(problem_id)
+        except BaseException as e:
+            # e.g. the site wants a login or a captcha: nothing else can be submitted either, so all stop
+            _log.error("%s: %s", problem_id, e)
+            self._fatal = e
+            self.stop.set()
+
+    def _drive(self, problem_id: str) -> None:
+        """Step a problem through its statuses until it is settled (or the loop must stop)."""
+        steps: dict[str, Callable[[ProblemRow], bool]] = {
+            "pending": self._fetch,
+            "fetching": self._fetch,
+            "solving": self._solve,
+            "judged": self._gate,
+            "gated": self._submit,
+            "submitted": self._await_verdict,
+            "verdict": self._follow_verdict,
+        }
+        while not self.stop.is_set():
+            row = self.state.problem(self.key, problem_id)
+            if row.status in TERMINAL:
+                return
+            if not steps[row.status](row):
+                return
+
+    def _fetch(self, row: ProblemRow) -> bool:
+        self._move(row, "fetching", "fetching the statement")
+        problem = self._retry(f"problem {row.index or row.problem_id}", lambda: self.site.fetch(row))
+        if problem is None:
+            if not self.stop.is_set():
+                self._move(row, "given_up", "the statement was never published")
+            return False
+        self._move(row, "solving", f"fetched: {problem.title}", problem_json=problem.model_dump_json())
+        return True
+
+    def _solve(self, row: ProblemRow) -> bool:
+        why_not = self._out_of_budget(row)
+        if why_not:
+            self._move(row, "given_up", why_not)
+            return False
+        problem = self._problem(row)
+        for lost in self.state.interrupt_attempts(self.key, row.problem_id):
+            if lost.run_id:
+                self.store.finish_run(lost.run_id, "interrupted", reason="cpbot stopped during this solve")
+        budget = self._solve_budget()
+        child = self.store.start_run(
+            "solve",
+            problem_id=problem.id,
+            strategy=self.options.strategy,
+            model=self.options.model or None,
+            config={"language": self.options.language, "budget": budget.model_dump(), "feedback": row.feedback},
+            parent=self.run_id,
+        )
+        attempt = self.state.begin_attempt(self.key, row.problem_id, child)
+        self._contest_event("solving", row, detail=f"attempt {attempt.n}")
+        try:
+            result = self.solver(
+                _with_feedback(problem, row.feedback), budget, self.store.tracer(child), self.knowledge
+            )
+        except CpbotError as e:
+            self.store.finish_run(child, "error", reason=e.message)
+            self.state.finish_attempt(
+                self.key,
+                row.problem_id,
+                attempt.n,
+                result_json=None,
+                calls=0,
+                tokens=0,
+                seconds=0.0,
+                then="solving",
+                detail=f"attempt {attempt.n} failed: {e.message}",
+            )
+            self._contest_event("solving", row, detail=f"attempt {attempt.n} failed: {e.message}")
+            self.stop.wait(self.options.fetch_retry_s)  # e.g. the model endpoint is down: do not spin
+            return True
+        totals = {"calls": result.calls, "tokens": result.tokens, "seconds": result.seconds}
+        self.store.finish_run(child, result.status, reason=result.reason, totals=totals)
+        then: ProblemStatus = "judged" if result.solution is not None else "solving"
+        detail = f"attempt {attempt.n}: {result.status}, {result.verdict or 'no program'}"
+        self.state.finish_attempt(
+            self.key,
+            row.problem_id,
+            attempt.n,
+            result_json=result.model_dump_json(),
+            calls=result.calls,
+            tokens=result.tokens,
+            seconds=result.seconds,
+            then=then,
+            detail=detail,
+        )
+        self._contest_event(then, row, detail=detail)
+        return True
+
+    def _gate(self, row: ProblemRow) -> bool:
+        problem = self._problem(row)
+        attempt = self.state.last_done_attempt(self.key, row.problem_id)
+        if attempt is None or not attempt.result_json:
+            self._move(row, "solving", "no finished attempt to gate")
+            return True
+        result = SolveResult.model_validate_json(attempt.result_json)
+        assert result.solution is not None  # only a solve with a program moves to judged
+        sha = source_sha256(result.solution.source)
+        earlier = next((s for s in self.state.submissions(self.key, row.problem_id) if s.source_sha == sha), None)
+        if earlier is not None:
+            note = (
+                f"The program of attempt {attempt.n} is the same as submission {earlier.remote_id}, which the "
+                f"judge rejected ({earlier.verdict or 'no verdict'}); it must not be sent again."
+            )
+            self.state.set_gate(
+                self.key,
+                row.problem_id,
+                attempt.n,
+                "{}",
+                then="solving",
+                detail="same program as a rejected one",
+                add_feedback=note,
+            )
+            self._contest_event("solving", row, detail="same program as a rejected submission")
+            return True
+        decision = gate(problem, result.solution, GateEvidence.from_solve_result(result), self.options.gate)
+        self.store.append(
+            self.run_id,
+            "gate",
+            {"problem_id": row.problem_id, "attempt": attempt.n, **decision.model_dump(mode="json")},
+        )
+        if decision.allowed:
+            self.state.set_gate(
+                self.key, row.problem_id, attempt.n, decision.model_dump_json(), then="gated", detail="gate passed"
+            )
+            self._contest_event("gated", row, detail="gate passed")
+            return True
+        self.state.set_gate(
+            self.key,
+            row.problem_id,
+            attempt.n,
+            decision.model_dump_json(),
+            then="solving",
+            detail="gate refused: " + "; ".join(decision.reasons),
+            add_feedback=_gate_feedback(attempt.n, decision),
+        )
+        self._contest_event("solving", row, detail="gate refused: " + "; ".join(decision.reasons))
+        return True
+
+    def _submit(self, row: ProblemRow) -> bool:
+        if not self.options.submit:
+            return False  # a dry run stops here: everything but the POST was done
+        if self._ended():
+            self._move(row, "given_up", "the contest ended before it was submitted")
+            return False
+        assert self.submitter is not None
+        problem = self._problem(row)
+        attempt = self.state.last_done_attempt(self.key, row.problem_id)
+        assert attempt is not None and attempt.result_json
+        solution = SolveResult.model_validate_json(attempt.result_json).solution
+        assert solution is not None
+        submission_id = self.submitter.submit(problem, solution)
+        sha = source_sha256(solution.source)
+        self.state.record_submission(
+            SubmissionRow(
+                contest_key=self.key,
+                problem_id=row.problem_id,
+                attempt=attempt.n,
+                source_sha=sha,
+                remote_id=submission_id,
+            )
+        )
+        self.store.append(
+            self.run_id,
+            "submission",
+            {
+                "problem_id": row.problem_id,
+                "attempt": attempt.n,
+                "submission_id": submission_id,
+                "language": solution.language,
+                "source_sha256": sha,
+                "url": self.submitter.url(problem, submission_id),
+            },
+        )
+        self._contest_event("submitted", row, detail=f"submission {submission_id}")
+        return True
+
+    def _await_verdict(self, row: ProblemRow) -> bool:
+        assert self.submitter is not None
+        problem = self._problem(row)
+        sub = self.state.submissions(self.key, row.problem_id)[-1]
+        verdict = self.submitter.wait(problem, sub.remote_id)
+        while not verdict.final and not self.stop.is_set():
+            verdict = self.submitter.wait(problem, sub.remote_id)
+        if not verdict.final:
+            return False
+        detail = _verdict_detail(verdict)
+        self.state.record_verdict(
+            self.key,
+            row.problem_id,
+            sub.attempt,
+            verdict=str(verdict.verdict or verdict.status_text),
+            detail=detail,
+            remote_json=verdict.model_dump_json(),
+        )
+        self.store.append(
+            self.run_id, "remote_verdict", {"problem_id": row.problem_id, **verdict.model_dump(mode="json")}
+        )
+        self._contest_event("verdict", row, detail=f"{verdict.verdict or verdict.status_text} {detail}".strip())
+        return True
+
+    def _follow_verdict(self, row: ProblemRow) -> bool:
+        sub = self.state.submissions(self.key, row.problem_id)[-1]
+        if sub.verdict == Verdict.AC:
+            self._move(row, "solved", f"accepted (submission {sub.remote_id})")
+            return False
+        note = (
+            f"Submission {sub.remote_id} (attempt {sub.attempt}) passed the local checks but the judge answered "
+            f"{sub.verdict}{' ' + sub.detail if sub.detail else ''}. Find the case it misses and fix it."
+        )
+        self.knowledge.add(Lesson(problem_id=row.problem_id, symptom=f"remote {sub.verdict} {sub.detail}", fix=""))
+        self._move(row, "solving", f"remote {sub.verdict}: trying again", add_feedback=note)
+        return True
+
+    # ---- helpers ----
+
+    def _move(self, row: ProblemRow, to: ProblemStatus, detail: str, **fields: Any) -> None:
+        if self.state.transition(self.key, row.problem_id, to, detail=detail, **fields):
+            self._contest_event(to, row, detail=detail)
+
+    def _contest_event(self, state: str, row: ProblemRow | None = None, *, detail: str = "") -> None:
+        contest_id = self.key.split(":", 1)[1]
+        payload: dict[str, Any] = {"contest_id": contest_id, "state": state, "detail": detail}
+        if row is not None:
+            payload["problem_id"] = row.problem_id
+        self.store.append(self.run_id, "contest_state", payload)
+
+    def _problem(self, row: ProblemRow) -> Problem:
+        fresh = self.state.problem(self.key, row.problem_id)
+        if fresh.problem_json is None:
+            raise CpbotError(f"{row.problem_id} has no statement stored", hint="this is a bug in cpbot watch")
+        return Problem.model_validate_json(fresh.problem_json)
+
+    def _deadline(self) -> float | None:
+        """Seconds left before the contest ends (live contests only)."""
+        end = self.state.contest(self.key).end
+        return None if end is None else (end - self.now()).total_seconds()
+
+    def _ended(self) -> bool:
+        left = self._deadline()
+        return left is not None and left <= 0
+
+    def _retry(self, what: str, fetch: Callable[[], Any]) -> Any:
+        """`fetch()` until it works, the contest ends, the fetch timeout passes or the loop stops; None then."""
+        give_up_at = time.monotonic() + self.options.fetch_timeout_s
+        while not self.stop.is_set():
+            try:
+                return fetch()
+            except CpbotError as e:
+                if isinstance(e, SubmitError):
+                    raise
+                left = self._deadline()
+                if (left is not None and left <= 0) or time.monotonic() >= give_up_at:
+                    _log.warning("%s: giving up: %s", what, e.message)
+                    return None
+                _log.info("%s not available yet (%s); retrying", what, e.message)
+                self.stop.wait(self.options.fetch_retry_s)
+        return None
+
+    def _out_of_budget(self, row: ProblemRow) -> str:
+        """Why no new solve may start for this problem ("" when one may)."""
+        if self._ended():
+            return "the contest ended"
+        b = self.options.budget
+        attempts = self.state.attempts(self.key, row.problem_id)
+        finished = sum(a.status == "done" for a in attempts)
+        if finished >= b.attempts:
+            return f"{finished} attempts made (the limit)"
+        if len(attempts) >= b.attempts * _INTERRUPTED_PER_ATTEMPT:
+            return f"{len(attempts)} attempts started (the limit, counting interrupted ones)"
+        spent = self.state.spent(self.key)
+        if b.calls is not None and spent.calls >= b.calls:
+            return f"the contest's budget of {b.calls} LLM calls is spent"
+        if b.tokens is not None and spent.tokens >= b.tokens:
+            return f"the contest's budget of {b.tokens} tokens is spent"
+        if b.seconds is not None and spent.seconds >= b.seconds:
+            return f"the contest's budget of {b.seconds:g} solving seconds is spent"
+        return ""
+
+    def _solve_budget(self) -> Budget:
+        """The solve's own budget, cut to what is left of the contest's and of its time."""
+        b = self.options.budget
+        spent = self.state.spent(self.key)
+        calls, tokens, seconds = b.solve.max_calls, b.solve.max_tokens, b.solve.max_seconds
+        if b.calls is not None:
+            calls = min(calls or b.calls, max(1, b.calls - spent.calls))
+        if b.tokens is not None:
+            tokens = min(tokens or b.tokens, max(1, b.tokens - spent.tokens))
+        if b.seconds is not None:
+            seconds = min(seconds or b.seconds, max(1.0, b.seconds - spent.seconds))
+        left = self._deadline()
+        if left is not None:
+            seconds = min(seconds or left, max(1.0, left))
+        return Budget(max_calls=calls, max_tokens=tokens, max_seconds=seconds)
+
+
+def _ranked(key: str, listed: list[ContestProblem]) -> list[tuple[float, ProblemRow]]:
+    """Easiest first: by rating (Codeforces) or points (LeetCode) when known, then in the listed order."""
+    out = []
+    for position, p in enumerate(listed):
+        weight = p.rating or p.points or 0
+        row = ProblemRow(contest_key=key, problem_id=p.problem_id, index=p.index, name=p.name, url=p.url)
+        out.append((float(weight) * 1000 + position, row))
+    return out
+
+
+def _with_feedback(problem: Problem, feedback: list[str]) -> Problem:
+    """The problem as the next solve sees it: what earlier attempts taught, appended to its notes."""
+    if not feedback:
+        return problem
+    lines = "\n".join(f"- {item}" for item in feedback)
+    notes = f"{problem.notes.rstrip()}\n\n## What earlier attempts at this problem taught\n{lines}\n".lstrip()
+    return problem.model_copy(update={"notes": notes})
+
+
+def _gate_feedback(n: int, decision: GateDecision) -> str:
+    return f"The program of attempt {n} failed cpbot's local checks: " + "; ".join(decision.reasons)
+
+
+def _verdict_detail(verdict: RemoteVerdict) -> str:
+    parts = []
+    if verdict.failed_test is not None:
+        parts.append(f"on test {verdict.failed_test}")
+    if verdict.status_text and verdict.status_text != str(verdict.verdict):
+        parts.append(f"({verdict.status_text})")
+    return " ".join(parts)

@@ -1,0 +1,631 @@
+"""cpbot's contest state: the source of truth of `cpbot watch` (SQLite, WAL, in the user data dir).
+
+Tables: `contests` (what is watched and how far it got), `problems` (one row per problem of a contest,
+with its status), `attempts` (each solve of a problem and its result), `submissions` (what was posted
+and the remote verdict) and `transitions` (the log of every status change). Every change is one
+transaction, so a crash leaves either the old or the new state, never half of one; and operations are
+idempotent (re-adding a contest or problem, repeating a transition), so a restart simply resumes.
+
+A problem moves through: pending -> fetching -> solving -> judged -> gated -> submitted -> verdict ->
+solved, with `given_up` reachable from any live status, `judged -> solving` when the gate refuses, and
+`verdict -> solving` when the site says the answer is wrong. A dry run stops at `gated`.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from bot.transcripts import data_dir
+from judge.errors import CpbotError
+
+SCHEMA_VERSION = 1
+DB_NAME = "watch.sqlite3"
+
+ProblemStatus = Literal[
+    "pending", "fetching", "solving", "judged", "gated", "submitted", "verdict", "solved", "given_up"
+]
+ContestStatus = Literal["watching", "running", "done"]
+ContestMode = Literal["live", "virtual"]
+TERMINAL: frozenset[str] = frozenset({"solved", "given_up"})
+
+# to -> the statuses it may come from (a status may always be repeated: that is a no-op)
+_FROM: dict[str, frozenset[str]] = {
+    "fetching": frozenset({"pending"}),
+    "solving": frozenset({"fetching", "judged", "verdict"}),
+    "judged": frozenset({"solving"}),
+    "gated": frozenset({"judged"}),
+    "submitted": frozenset({"gated"}),
+    "verdict": frozenset({"submitted"}),
+    "solved": frozenset({"verdict"}),
+    "given_up": frozenset({"pending", "fetching", "solving", "judged", "gated", "submitted", "verdict"}),
+}
+
+_SCHEMA = """
+CREATE TABLE schema_version (version INTEGER NOT NULL);
+CREATE TABLE contests (
+    key TEXT PRIMARY KEY,
+    site TEXT NOT NULL,
+    contest_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    url TEXT NOT NULL,
+    start TEXT,
+    duration_s INTEGER NOT NULL DEFAULT 0,
+    mode TEXT NOT NULL,
+    status TEXT NOT NULL,
+    run_id TEXT,
+    detail TEXT NOT NULL DEFAULT '',
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE TABLE problems (
+    contest_key TEXT NOT NULL REFERENCES contests (key),
+    problem_id TEXT NOT NULL,
+    idx TEXT,
+    name TEXT NOT NULL,
+    url TEXT NOT NULL,
+    rank REAL NOT NULL DEFAULT 0,
+    status TEXT NOT NULL,
+    detail TEXT NOT NULL DEFAULT '',
+    problem_json TEXT,
+    feedback TEXT NOT NULL DEFAULT '[]',
+    run_id TEXT,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (contest_key, problem_id)
+);
+CREATE TABLE attempts (
+    contest_key TEXT NOT NULL,
+    problem_id TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    run_id TEXT,
+    status TEXT NOT NULL,
+    result_json TEXT,
+    gate_json TEXT,
+    calls INTEGER NOT NULL DEFAULT 0,
+    tokens INTEGER NOT NULL DEFAULT 0,
+    seconds REAL NOT NULL DEFAULT 0,
+    started_at TEXT NOT NULL,
+    ended_at TEXT,
+    PRIMARY KEY (contest_key, problem_id, n),
+    FOREIGN KEY (contest_key, problem_id) REFERENCES problems (contest_key, problem_id)
+);
+CREATE TABLE submissions (
+    contest_key TEXT NOT NULL,
+    problem_id TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    source_sha TEXT NOT NULL,
+    remote_id TEXT NOT NULL,
+    submitted_at TEXT NOT NULL,
+    verdict TEXT,
+    detail TEXT NOT NULL DEFAULT '',
+    remote_json TEXT,
+    PRIMARY KEY (contest_key, problem_id, attempt),
+    FOREIGN KEY (contest_key, problem_id) REFERENCES problems (contest_key, problem_id)
+);
+CREATE TABLE transitions (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    contest_key TEXT NOT NULL,
+    problem_id TEXT NOT NULL,
+    from_status TEXT,
+    to_status TEXT NOT NULL,
+    detail TEXT NOT NULL DEFAULT '',
+    at TEXT NOT NULL
+)
+"""
+
+
+class StateError(CpbotError):
+    """The watch state cannot be opened, or a change does not fit the state it finds."""
+
+
+def default_state_path() -> Path:
+    """Where the watch state lives: beside the transcripts in the user data dir."""
+    return data_dir() / DB_NAME
+
+
+def contest_key(site: str, contest_id: str) -> str:
+    """The state's key of a contest, e.g. "codeforces:1900"."""
+    return f"{site}:{contest_id}"
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+class ContestRow(BaseModel):
+    """A watched contest."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    key: str
+    site: str
+    contest_id: str
+    name: str
+    url: str
+    start: datetime | None = None
+    duration_s: int = 0
+    mode: ContestMode = "live"
+    status: ContestStatus = "watching"
+    run_id: str | None = None
+    detail: str = ""
+
+    @property
+    def end(self) -> datetime | None:
+        """When a live contest stops accepting submissions (None: unknown or a virtual contest)."""
+        if self.mode != "live" or self.start is None or self.duration_s <= 0:
+            return None
+        return datetime.fromtimestamp(self.start.timestamp() + self.duration_s, UTC)
+
+
+class ProblemRow(BaseModel):
+    """One problem of a watched contest and how far it got."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    contest_key: str
+    problem_id: str
+    index: str | None = None
+    name: str
+    url: str
+    rank: float = 0.0  # lower is easier; the loop works easiest first
+    status: ProblemStatus = "pending"
+    detail: str = ""
+    problem_json: str | None = None
+    feedback: list[str] = []
+    run_id: str | None = None
+    updated_at: datetime | None = None
+
+
+class AttemptRow(BaseModel):
+    """One solve of a problem: its transcript run and, once done, its result and gate decision."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    contest_key: str
+    problem_id: str
+    n: int
+    run_id: str | None = None
+    status: Literal["running", "done", "interrupted"] = "running"
+    result_json: str | None = None
+    gate_json: str | None = None
+    calls: int = 0
+    tokens: int = 0
+    seconds: float = 0.0
+
+
+class SubmissionRow(BaseModel):
+    """A submission cpbot posted and, once known, the site's final verdict."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    contest_key: str
+    problem_id: str
+    attempt: int
+    source_sha: str
+    remote_id: str
+    verdict: str | None = None
+    detail: str = ""
+    remote_json: str | None = None
+
+
+class Spent(BaseModel):
+    """What a contest's solves have used so far (all attempts, interrupted ones included)."""
+
+    calls: int = 0
+    tokens: int = 0
+    seconds: float = 0.0
+    attempts: int = 0
+
+
+class Transition(BaseModel):
+    """One logged status change."""
+
+    seq: int
+    contest_key: str
+    problem_id: str
+    from_status: str | None
+    to_status: str
+    detail: str = ""
+
+
+class WatchState:
+    """The state database; thread-safe (one connection under a lock); close it or use `with`."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = Path(path) if path is not None else default_state_path()
+        self._lock = threading.RLock()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30.0)
+        except (OSError, sqlite3.Error) as e:
+            raise StateError(
+                f"cannot open the watch state {self.path}: {e}", hint="set CPBOT_DATA_DIR to a writable directory"
+            ) from e
+        self._db.row_factory = sqlite3.Row
+        try:
+            self._prepare()
+        except BaseException:
+            self._db.close()
+            raise
+
+    def _prepare(self) -> None:
+        self._db.execute("PRAGMA journal_mode=WAL")
+        # FULL: a committed transition survives a power cut as well as a killed process
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        with self._tx() as db:
+            exists = db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_version'").fetchone()
+            if not exists:
+                for statement in _SCHEMA.split(";\n"):
+                    if statement.strip():
+                        db.execute(statement)
+                db.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
+                return
+            (version,) = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
+        if version != SCHEMA_VERSION:
+            raise StateError(
+                f"{self.path} has watch-state schema {version}, this cpbot reads {SCHEMA_VERSION}",
+                hint="upgrade cpbot, or point CPBOT_DATA_DIR at another directory",
+            )
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException as e:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                if isinstance(e, sqlite3.Error):
+                    raise StateError(f"watch state write failed: {e}", hint="nothing of it was stored") from e
+                raise
+            self._db.execute("COMMIT")
+
+    def close(self) -> None:
+        """Close the database."""
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> WatchState:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---- contests ----
+
+    def add_contest(self, row: ContestRow) -> ContestRow:
+        """Record a contest (idempotent); a known one keeps its progress and gets the latest schedule."""
+        now = _now()
+        start = row.start.isoformat() if row.start else None
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO contests (key, site, contest_id, name, url, start, duration_s, mode, status, run_id,"
+                " detail, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'watching', NULL, '', ?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET name = excluded.name, url = excluded.url, start = excluded.start,"
+                " duration_s = excluded.duration_s, updated_at = excluded.updated_at",
+                (row.key, row.site, row.contest_id, row.name, row.url, start, row.duration_s, row.mode, now, now),
+            )
+        return self.contest(row.key)
+
+    def contest(self, key: str) -> ContestRow:
+        """One contest; `StateError` when it is not watched."""
+        with self._lock:
+            found = self._db.execute("SELECT * FROM contests WHERE key = ?", (key,)).fetchone()
+        if found is None:
+            raise StateError(f"no watched contest {key!r}", hint="`cpbot watch` records contests as it finds them")
+        return _contest(found)
+
+    def contests(self, *, status: tuple[str, ...] | None = None) -> list[ContestRow]:
+        """Watched contests by start time, optionally only those in `status`."""
+        with self._lock:
+            rows = self._db.execute("SELECT * FROM contests ORDER BY start IS NULL, start, key").fetchall()
+        found = [_contest(r) for r in rows]
+        return [c for c in found if status is None or c.status in status]
+
+    def set_contest(
+        self, key: str, *, status: ContestStatus | None = None, run_id: str | None = None, detail: str | None = None
+    ) -> ContestRow:
+        """Update a contest's status, transcript run or detail (one transaction)."""
+        with self._tx() as db:
+            current = db.execute("SELECT * FROM contests WHERE key = ?", (key,)).fetchone()
+            if current is None:
+                raise StateError(f"no watched contest {key!r}")
+            db.execute(
+                "UPDATE contests SET status = ?, run_id = ?, detail = ?, updated_at = ? WHERE key = ?",
+                (
+                    status or current["status"],
+                    run_id if run_id is not None else current["run_id"],
+                    detail if detail is not None else current["detail"],
+                    _now(),
+                    key,
+                ),
+            )
+        return self.contest(key)
+
+    # ---- problems ----
+
+    def add_problem(self, row: ProblemRow) -> ProblemRow:
+        """Record a problem of a contest as pending; a known one is left as it is."""
+        self.add_problems([row])
+        return self.problem(row.contest_key, row.problem_id)
+
+    def add_problems(self, rows: list[ProblemRow]) -> None:
+        """Record a contest's problems in one transaction (a crash never leaves half a problem list)."""
+        with self._tx() as db:
+            for row in rows:
+                db.execute(
+                    "INSERT INTO problems (contest_key, problem_id, idx, name, url, rank, status, updated_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, 'pending', ?) ON CONFLICT DO NOTHING",
+                    (row.contest_key, row.problem_id, row.index, row.name, row.url, row.rank, _now()),
+                )
+
+    def problem(self, key: str, problem_id: str) -> ProblemRow:
+        """One problem; `StateError` when unknown."""
+        with self._lock:
+            found = self._db.execute(
+                "SELECT * FROM problems WHERE contest_key = ? AND problem_id = ?", (key, problem_id)
+            ).fetchone()
+        if found is None:
+            raise StateError(f"no problem {problem_id!r} in contest {key!r}")
+        return _problem(found)
+
+    def problems(self, key: str) -> list[ProblemRow]:
+        """A contest's problems, easiest first (rank, then index)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM problems WHERE contest_key = ? ORDER BY rank, idx, problem_id", (key,)
+            ).fetchall()
+        return [_problem(r) for r in rows]
+
+    def transition(
+        self,
+        key: str,
+        problem_id: str,
+        to: ProblemStatus,
+        *,
+        detail: str = "",
+        problem_json: str | None = None,
+        run_id: str | None = None,
+        add_feedback: str | None = None,
+    ) -> bool:
+        """Move a problem to `to` in one transaction, with the fields that go with it.
+
+        Returns False (and changes nothing) when the problem already is in `to`: repeating a step after a
+        restart is harmless. Raises `StateError` for a move the status machine does not allow.
+        """
+        with self._tx() as db:
+            return self._move(db, key, problem_id, to, detail, problem_json, run_id, add_feedback)
+
+    def _move(
+        self,
+        db: sqlite3.Connection,
+        key: str,
+        problem_id: str,
+        to: ProblemStatus,
+        detail: str = "",
+        problem_json: str | None = None,
+        run_id: str | None = None,
+        add_feedback: str | None = None,
+    ) -> bool:
+        row = db.execute(
+            "SELECT status, feedback FROM problems WHERE contest_key = ? AND problem_id = ?", (key, problem_id)
+        ).fetchone()
+        if row is None:
+            raise StateError(f"no problem {problem_id!r} in contest {key!r}")
+        current = row["status"]
+        if current == to:
+            return False
+        if current not in _FROM[to]:
+            raise StateError(f"{problem_id}: cannot go from {current} to {to}")
+        feedback = json.loads(row["feedback"])
+        if add_feedback:
+            feedback.append(add_feedback)
+        now = _now()
+        db.execute(
+            "UPDATE problems SET status = ?, detail = ?, problem_json = COALESCE(?, problem_json),"
+            " run_id = COALESCE(?, run_id), feedback = ?, updated_at = ? WHERE contest_key = ? AND problem_id = ?",
+            (to, detail, problem_json, run_id, json.dumps(feedback), now, key, problem_id),
+        )
+        db.execute(
+            "INSERT INTO transitions (contest_key, problem_id, from_status, to_status, detail, at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (key, problem_id, current, to, detail, now),
+        )
+        return True
+
+    def transitions(self, key: str, problem_id: str | None = None) -> list[Transition]:
+        """The status log of a contest (or one of its problems), oldest first."""
+        sql = "SELECT * FROM transitions WHERE contest_key = ?"
+        args: list[Any] = [key]
+        if problem_id is not None:
+            sql += " AND problem_id = ?"
+            args.append(problem_id)
+        with self._lock:
+            rows = self._db.execute(sql + " ORDER BY seq", args).fetchall()
+        return [Transition(**{k: r[k] for k in Transition.model_fields}) for r in rows]
+
+    # ---- attempts ----
+
+    def begin_attempt(self, key: str, problem_id: str, run_id: str | None) -> AttemptRow:
+        """Open the next attempt; an attempt left running by a crash is marked interrupted first."""
+        with self._tx() as db:
+            db.execute(
+                "UPDATE attempts SET status = 'interrupted', ended_at = ? WHERE contest_key = ? AND problem_id = ?"
+                " AND status = 'running'",
+                (_now(), key, problem_id),
+            )
+            (n,) = db.execute(
+                "SELECT COALESCE(MAX(n), 0) + 1 FROM attempts WHERE contest_key = ? AND problem_id = ?",
+                (key, problem_id),
+            ).fetchone()
+            db.execute(
+                "INSERT INTO attempts (contest_key, problem_id, n, run_id, status, started_at)"
+                " VALUES (?, ?, ?, ?, 'running', ?)",
+                (key, problem_id, n, run_id, _now()),
+            )
+        return self.attempt(key, problem_id, n)
+
+    def interrupt_attempts(self, key: str, problem_id: str) -> list[AttemptRow]:
+        """Mark attempts left running (by a crash) as interrupted; returns them."""
+        with self._tx() as db:
+            rows = db.execute(
+                "SELECT * FROM attempts WHERE contest_key = ? AND problem_id = ? AND status = 'running'",
+                (key, problem_id),
+            ).fetchall()
+            db.execute(
+                "UPDATE attempts SET status = 'interrupted', ended_at = ? WHERE contest_key = ? AND problem_id = ?"
+                " AND status = 'running'",
+                (_now(), key, problem_id),
+            )
+        return [_attempt(r) for r in rows]
+
+    def finish_attempt(
+        self,
+        key: str,
+        problem_id: str,
+        n: int,
+        *,
+        result_json: str | None,
+        calls: int,
+        tokens: int,
+        seconds: float,
+        then: ProblemStatus,
+        detail: str = "",
+    ) -> None:
+        """Store a finished solve and move the problem on (`judged`, or `solving` again) in one transaction."""
+        with self._tx() as db:
+            db.execute(
+                "UPDATE attempts SET status = 'done', result_json = ?, calls = ?, tokens = ?, seconds = ?,"
+                " ended_at = ? WHERE contest_key = ? AND problem_id = ? AND n = ?",
+                (result_json, calls, tokens, seconds, _now(), key, problem_id, n),
+            )
+            self._move(db, key, problem_id, then, detail)
+
+    def set_gate(
+        self,
+        key: str,
+        problem_id: str,
+        n: int,
+        gate_json: str,
+        *,
+        then: ProblemStatus,
+        detail: str = "",
+        add_feedback: str | None = None,
+    ) -> None:
+        """Store the gate's decision on attempt `n` and move the problem on (`gated`, or `solving` again)."""
+        with self._tx() as db:
+            db.execute(
+                "UPDATE attempts SET gate_json = ? WHERE contest_key = ? AND problem_id = ? AND n = ?",
+                (gate_json, key, problem_id, n),
+            )
+            self._move(db, key, problem_id, then, detail, add_feedback=add_feedback)
+
+    def attempt(self, key: str, problem_id: str, n: int) -> AttemptRow:
+        """One attempt."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT * FROM attempts WHERE contest_key = ? AND problem_id = ? AND n = ?", (key, problem_id, n)
+            ).fetchone()
+        if row is None:
+            raise StateError(f"no attempt {n} of {problem_id!r}")
+        return _attempt(row)
+
+    def attempts(self, key: str, problem_id: str) -> list[AttemptRow]:
+        """A problem's attempts, oldest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM attempts WHERE contest_key = ? AND problem_id = ? ORDER BY n", (key, problem_id)
+            ).fetchall()
+        return [_attempt(r) for r in rows]
+
+    def last_done_attempt(self, key: str, problem_id: str) -> AttemptRow | None:
+        """The latest finished attempt (the one a `judged`/`gated` problem carries on with)."""
+        done = [a for a in self.attempts(key, problem_id) if a.status == "done"]
+        return done[-1] if done else None
+
+    def spent(self, key: str, problem_id: str | None = None) -> Spent:
+        """What the solves of a contest (or of one problem) have used."""
+        sql = "SELECT COUNT(*), COALESCE(SUM(calls), 0), COALESCE(SUM(tokens), 0), COALESCE(SUM(seconds), 0)"
+        sql += " FROM attempts WHERE contest_key = ?"
+        args: list[Any] = [key]
+        if problem_id is not None:
+            sql += " AND problem_id = ?"
+            args.append(problem_id)
+        with self._lock:
+            count, calls, tokens, seconds = self._db.execute(sql, args).fetchone()
+        return Spent(calls=calls, tokens=tokens, seconds=round(seconds, 3), attempts=count)
+
+    # ---- submissions ----
+
+    def record_submission(self, row: SubmissionRow, *, detail: str = "") -> None:
+        """Remember a posted submission and move the problem to `submitted`, in one transaction."""
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO submissions (contest_key, problem_id, attempt, source_sha, remote_id, submitted_at)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (row.contest_key, row.problem_id, row.attempt, row.source_sha, row.remote_id, _now()),
+            )
+            self._move(db, row.contest_key, row.problem_id, "submitted", detail or f"submission {row.remote_id}")
+
+    def record_verdict(
+        self, key: str, problem_id: str, attempt: int, *, verdict: str, detail: str, remote_json: str
+    ) -> None:
+        """Store the site's final verdict of a submission and move the problem to `verdict`."""
+        with self._tx() as db:
+            db.execute(
+                "UPDATE submissions SET verdict = ?, detail = ?, remote_json = ? WHERE contest_key = ?"
+                " AND problem_id = ? AND attempt = ?",
+                (verdict, detail, remote_json, key, problem_id, attempt),
+            )
+            self._move(db, key, problem_id, "verdict", f"{verdict} {detail}".strip())
+
+    def submissions(self, key: str, problem_id: str | None = None) -> list[SubmissionRow]:
+        """Submissions of a contest (or one problem) in the order they were made."""
+        sql = "SELECT * FROM submissions WHERE contest_key = ?"
+        args: list[Any] = [key]
+        if problem_id is not None:
+            sql += " AND problem_id = ?"
+            args.append(problem_id)
+        with self._lock:
+            rows = self._db.execute(sql + " ORDER BY submitted_at, attempt", args).fetchall()
+        return [
+            SubmissionRow(**{k: r[k] for k in SubmissionRow.model_fields if k in r.keys()})  # noqa: SIM118
+            for r in rows
+        ]
+
+
+def _contest(r: sqlite3.Row) -> ContestRow:
+    data = {k: r[k] for k in ContestRow.model_fields}
+    data["start"] = datetime.fromisoformat(r["start"]) if r["start"] else None
+    return ContestRow(**data)
+
+
+def _problem(r: sqlite3.Row) -> ProblemRow:
+    return ProblemRow(
+        contest_key=r["contest_key"],
+        problem_id=r["problem_id"],
+        index=r["idx"],
+        name=r["name"],
+        url=r["url"],
+        rank=r["rank"],
+        status=r["status"],
+        detail=r["detail"],
+        problem_json=r["problem_json"],
+        feedback=json.loads(r["feedback"]),
+        run_id=r["run_id"],
+        updated_at=datetime.fromisoformat(r["updated_at"]),
+    )
+
+
+def _attempt(r: sqlite3.Row) -> AttemptRow:
+    return AttemptRow(**{k: r[k] for k in AttemptRow.model_fields})

@@ -1,0 +1,48 @@
+"""The submitter `cpbot watch --submit` uses: the site's own submitter (bot.submit) behind the ledger,
+with the session from --cookies and the stored credentials (whose secrets are never written)."""
+
+from __future__ import annotations
+
+import threading
+from contextlib import ExitStack
+from pathlib import Path
+
+from bot.submit.base import Submitter, submitter_for
+from bot.submit.credentials import SiteCredentials, jar_secrets, load_credentials
+from bot.submit.endpoints import Endpoints, site_client
+from bot.submit.ledger import SubmissionLedger
+from bot.transcripts import TranscriptStore
+from bot.watch.adapters import LedgerSubmitter
+from judge.model import Problem
+from scrapers.cookies import load_cookies_txt
+
+
+def open_submitter(
+    stack: ExitStack,
+    *,
+    store: TranscriptStore,
+    endpoints: Endpoints,
+    cookies: Path | None,
+    min_interval_s: float,
+    poll_interval_s: float,
+    verdict_timeout_s: float = 600.0,
+    stop: threading.Event | None = None,
+) -> LedgerSubmitter:
+    """A `LedgerSubmitter` whose per-site submitters are made on first use and closed with `stack`."""
+    ledger = stack.enter_context(SubmissionLedger(min_interval_s=min_interval_s))
+
+    def make(problem: Problem) -> Submitter:
+        creds: SiteCredentials | None = load_credentials(problem.site)
+        path = cookies or (creds.cookies_file if creds else None)
+        jar = load_cookies_txt(path) if path else None
+        for secret in [*(creds.secrets() if creds else []), *jar_secrets(jar)]:
+            store.add_secret(secret)
+        client = stack.enter_context(site_client(endpoints, cookies=jar))
+        password = creds.password.get_secret_value() if creds and creds.password else None
+        return submitter_for(
+            problem, client=client, ledger=ledger, handle=creds.handle if creds else None, password=password
+        )
+
+    return LedgerSubmitter(
+        make, ledger, verdict_timeout_s=verdict_timeout_s, poll_interval_s=poll_interval_s, stop=stop
+    )

@@ -1,0 +1,124 @@
+"""`cpbot watch --submit` killed with SIGKILL at seeded random moments across a simulated contest and
+restarted each time: it still settles every problem, the site never gets the same source twice, and the
+transcript and state databases stay whole, with no gap in any run's event numbers."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from bot.submit.base import source_sha256
+from tests.agents.support.scripted_server import Delay, ScriptedServer
+from tests.bot.watch.support import CONTEST, contest_site, cookies_txt, model_answer
+from tests.bot.watch.test_watch_e2e import watch_args
+from tests.conftest import REPO
+from tests.fakesite.server import FakeSiteServer
+
+KILLS = 20
+SEED = 20261122
+
+
+def slow_model(body: dict) -> Delay:
+    # a model call takes a while, so that kills also land in the middle of solves
+    return Delay(0.3, model_answer(body))
+
+
+def test_watch_survives_twenty_kills_without_a_duplicate_submission(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(SEED)
+    site = contest_site(start_in_s=3.0)
+    site.queued_polls = 1  # verdicts take a few polls, so kills also land while one is awaited
+    site.testing_polls = 1
+    data = tmp_path / "data"
+    with FakeSiteServer(site) as server, ScriptedServer(default=slow_model) as model:
+        env = {**os.environ, **server.env(), "CPBOT_DATA_DIR": str(data), "PYTHONPATH": str(REPO)}
+        args = [sys.executable, "-m", "bot.cli", *watch_args(model, cookies_txt(tmp_path / "c.txt", site), "--submit")]
+        args[args.index("--verdict-poll") + 1] = "0.1"
+        args += ["--jobs", "1"]  # one problem at a time: a longer contest, more moments to kill it
+
+        def start() -> subprocess.Popen[bytes]:
+            log = (tmp_path / "stderr.txt").open("ab")
+            with log:
+                return subprocess.Popen(args, env=env, cwd=REPO, stdout=subprocess.DEVNULL, stderr=log)
+
+        kills = 0
+        seen_at_kills: list[dict[str, str]] = []
+        while kills < KILLS:
+            proc = start()
+            # a random moment, seeded: after the process made 1-3 more requests (to the site or the
+            # model), plus up to 0.15 s; so every life makes some progress and kills hit every stage
+            if not _progressed(proc, lambda: len(site.requests) + len(model.requests), rng.randint(1, 3)):
+                assert proc.returncode == 0, (tmp_path / "stderr.txt").read_text()[-2000:]
+                break  # it finished by itself: the contest is done
+            time.sleep(rng.uniform(0.0, 0.15))
+            if proc.poll() is not None:
+                break
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+            kills += 1
+            seen_at_kills.append(_statuses(data))
+        final = start()
+        final.wait(timeout=60)
+
+    assert final.returncode == 0, (tmp_path / "stderr.txt").read_text()[-2000:]
+    assert kills == KILLS, f"the contest ended after {kills} kills; slow it down"
+    statuses = {}
+    with sqlite3.connect(data / "watch.sqlite3") as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        statuses = dict(db.execute("SELECT problem_id, status FROM problems").fetchall())
+        transitions = db.execute("SELECT COUNT(*) FROM transitions").fetchone()[0]
+    assert set(statuses.values()) <= {"solved", "given_up"} and len(statuses) == 3, statuses
+    assert transitions > 12
+    # the kills really were spread over the contest: before it, while solving, while awaiting verdicts
+    stages = {status for seen in seen_at_kills for status in seen.values()}
+    assert {} in seen_at_kills and {"solving", "submitted"} <= stages and "solved" in stages, seen_at_kills
+
+    # the site never received one source twice for a problem
+    posted = [(s.problem_key, source_sha256(s.source)) for s in site.submissions]
+    assert len(posted) == len(set(posted)), posted
+    assert {key for key, _ in posted} <= {f"{CONTEST}{i}" for i in "ABC"}
+
+    with sqlite3.connect(data / "transcripts.sqlite3") as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        rows = db.execute("SELECT run_id, COUNT(*), MIN(seq), MAX(seq) FROM events GROUP BY run_id").fetchall()
+        gaps = [r for r in rows if not (r[2] == 1 and r[3] == r[1])]
+        assert rows and gaps == []
+        (contest_runs,) = db.execute("SELECT COUNT(*) FROM runs WHERE kind = 'contest'").fetchone()
+        assert contest_runs == 1  # every restart resumed the same contest transcript
+        running = db.execute("SELECT COUNT(*) FROM runs WHERE status = 'running'").fetchone()[0]
+        assert running == 0
+
+
+def _statuses(data: Path) -> dict[str, str]:
+    """The problems' statuses as a killed process left them (empty before the contest began)."""
+    path = data / "watch.sqlite3"
+    if not path.exists():
+        return {}
+    with sqlite3.connect(path) as db:
+        try:
+            return dict(db.execute("SELECT problem_id, status FROM problems").fetchall())
+        except sqlite3.OperationalError:  # killed before it made its tables
+            return {}
+
+
+def _progressed(proc: subprocess.Popen[bytes], requests: Callable[[], int], k: int) -> bool:
+    """Wait until `k` more requests were made (True) or the process exited (False)."""
+    target = requests() + k
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            return False
+        if requests() >= target:
+            return True
+        time.sleep(0.005)
+    raise AssertionError("cpbot watch made no request for 30 s")
