@@ -91,15 +91,19 @@ def resolve_llm_config(
     model: str | None = None,
     role_models: Mapping[str, str] | None = None,
     env: Mapping[str, str] | None = None,
+    fallback: Mapping[str, str] | None = None,
     **options: Any,
 ) -> LLMConfig:
     """The endpoint from explicit values, else `CPBOT_BASE_URL`/`CPBOT_API_KEY`/`CPBOT_MODEL`, else
-    `OPENAI_BASE_URL`/`OPENAI_API_KEY`; role models also from `CPBOT_MODEL_<ROLE>`. `options` are
-    other `LLMConfig` fields. Raises `ConfigError` when nothing (or no model) is configured."""
+    `OPENAI_BASE_URL`/`OPENAI_API_KEY`, else `fallback` (a settings file's `base_url`, `api_key`, `model`,
+    `model_<role>`); role models from `role_models`, else `CPBOT_MODEL_<ROLE>`, else the fallback's.
+    `options` are other `LLMConfig` fields.
+    Raises `ConfigError` when nothing (or no model) is configured."""
     env = os.environ if env is None else env
-    url = _pick(base_url, env, "CPBOT_BASE_URL", "OPENAI_BASE_URL")
-    key = _pick(api_key, env, "CPBOT_API_KEY", "OPENAI_API_KEY")
-    name = _pick(model, env, "CPBOT_MODEL")
+    fallback = fallback or {}
+    url = _pick(base_url, env, "CPBOT_BASE_URL", "OPENAI_BASE_URL") or fallback.get("base_url")
+    key = _pick(api_key, env, "CPBOT_API_KEY", "OPENAI_API_KEY") or fallback.get("api_key")
+    name = _pick(model, env, "CPBOT_MODEL") or fallback.get("model")
     if not url and not key:
         raise ConfigError(
             NOT_CONFIGURED,
@@ -116,7 +120,8 @@ def resolve_llm_config(
             f"no model name for {url}",
             hint=f"pass --model or set CPBOT_MODEL to a model the server serves (see {url.rstrip('/')}/models)",
         )
-    roles = {k[len("CPBOT_MODEL_") :].lower(): v for k, v in env.items() if k.startswith("CPBOT_MODEL_") and v}
+    roles = {k[len("model_") :]: v for k, v in fallback.items() if k.startswith("model_") and v}
+    roles.update({k[len("CPBOT_MODEL_") :].lower(): v for k, v in env.items() if k.startswith("CPBOT_MODEL_") and v})
     roles.update(role_models or {})
     try:
         return LLMConfig(base_url=url, api_key=SecretStr(key), model=name, role_models=roles, **options)

@@ -9,6 +9,7 @@ import click
 
 from bot.commands import doctor, judge_cmd
 from bot.commands.bench import bench
+from bot.commands.config_cmd import config
 from bot.commands.contests import contests
 from bot.commands.fetch import fetch
 from bot.commands.listen import listen
@@ -18,6 +19,7 @@ from bot.commands.stress_cmd import stress
 from bot.commands.submit import submit
 from bot.commands.transcripts import transcripts
 from bot.commands.watch import watch
+from bot.config import default_map, load_settings
 from judge.errors import CpbotError
 
 __version__ = "0.1.0"
@@ -31,10 +33,14 @@ def cli(ctx: click.Context, verbose: bool) -> None:
     """cpbot: scrape, solve, judge and submit competitive-programming problems."""
     ctx.ensure_object(dict)
     ctx.obj["verbose"] = verbose
+    settings = load_settings()
+    ctx.obj["settings"] = settings
+    ctx.default_map = default_map(settings, cli)
 
 
 cli.add_command(judge_cmd.judge)
 cli.add_command(bench)
+cli.add_command(config)
 cli.add_command(doctor.doctor)
 cli.add_command(fetch)
 cli.add_command(listen)

@@ -17,5 +17,11 @@ def cache_dir() -> Path:
 
 
 def private_dirs() -> list[Path]:
-    """cpbot's own config and data dirs: credentials and transcripts live there, so programs never see them."""
-    return [Path(platformdirs.user_config_dir("cpbot")), Path(platformdirs.user_data_dir("cpbot"))]
+    """cpbot's own config and data dirs (the platform's, and `CPBOT_CONFIG_DIR`/`CPBOT_DATA_DIR` when set):
+    credentials and transcripts live there, so programs never see them."""
+    dirs = [Path(platformdirs.user_config_dir("cpbot")), Path(platformdirs.user_data_dir("cpbot"))]
+    for name in ("CPBOT_CONFIG_DIR", "CPBOT_DATA_DIR"):
+        override = os.environ.get(name)
+        if override and Path(override) not in dirs:
+            dirs.append(Path(override))
+    return dirs

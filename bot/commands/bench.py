@@ -8,7 +8,6 @@ from pathlib import Path
 import click
 
 from agents.budget import Budget
-from agents.llm import resolve_llm_config
 from agents.strategies import DEFAULT, strategy_names
 from bot.bench.datasets import open_dataset
 from bot.bench.executors import make_executor
@@ -16,6 +15,7 @@ from bot.bench.metrics import ProblemOutcome
 from bot.bench.report import markdown, plot
 from bot.bench.runner import check_same_dataset, make_plan, run_bench, start_bench, stored_plan
 from bot.bench.task import BenchSettings
+from bot.config import resolve_llm
 from bot.transcripts import TranscriptStore
 from judge.errors import ConfigError
 
@@ -92,7 +92,7 @@ def bench(
             click.echo(f"resuming bench {run_id}", err=True)
         else:
             plan = None
-        config = resolve_llm_config(base_url=base_url, api_key=api_key, model=model or (plan.model if plan else None))
+        config = resolve_llm(base_url=base_url, api_key=api_key, model=model or (plan.model if plan else None))
         store.add_secret(config.api_key.get_secret_value())
         if plan is None:
             budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_seconds=max_seconds)

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
+from typing import Any
 
 import click
 
 from agents.budget import Budget
-from agents.llm import LLMClient, resolve_llm_config
+from agents.llm import LLMClient
 from agents.solve import SolveResult
 from agents.solve import solve as run_solve
-from agents.strategies import DEFAULT, strategy_names
+from agents.strategies import DEFAULT, get_strategy, strategy_names
 from agents.tracing import FanoutTracer, LLMCallEvent, ReportEvent, TraceEvent
 from bot.commands.fetch import load_problems, problem_dirname, save_problem
 from bot.commands.judge_cmd import load_problem
+from bot.config import resolve_llm
 from bot.transcripts import TranscriptStore
 from judge.errors import ConfigError
 from judge.model import Problem
@@ -37,6 +40,54 @@ def load_source(source: str, *, site: str | None = None, cookies: Path | None = 
             hint="give the URL of one problem (…/problem/A), or `cpbot fetch` the contest first",
         )
     return problems[0]
+
+
+def parse_strategy_options(strategy: str, items: tuple[str, ...] | list[str]) -> dict[str, Any]:
+    """`--strategy-option key=value` (repeatable) -> the strategy's options, each value converted to the
+    type of the strategy's own field (`max_n=24`, `count=false`, `stress_seconds=2.5`, `max_n=none`)."""
+    made = get_strategy(strategy)
+    # every strategy is a dataclass whose fields are its options ("name" is its registry name, not one)
+    known = dataclasses.is_dataclass(made)
+    fields = {f.name: str(f.type) for f in dataclasses.fields(made) if f.name != "name"} if known else {}  # type: ignore[arg-type]
+    hint = f"{strategy} takes: {', '.join(sorted(fields)) or '(no options)'}"
+    options: dict[str, Any] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not key:
+            raise ConfigError(f"--strategy-option {item!r} is not key=value", hint=hint)
+        if known and key not in fields:
+            raise ConfigError(f"strategy {strategy} has no option {key!r}", hint=hint)
+        options[key] = _option_value(key, text.strip(), fields.get(key, ""), hint)
+    try:
+        get_strategy(strategy, **options)
+    except TypeError as e:
+        raise ConfigError(f"--strategy-option for {strategy}: {e}", hint=hint) from e
+    return options
+
+
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+def _option_value(key: str, text: str, annotation: str, hint: str) -> Any:
+    """`text` as the field's type (`annotation` as written, e.g. "int | None"); guessed when unknown."""
+    lowered = text.lower()
+    if lowered == "none" and ("None" in annotation or not annotation):
+        return None
+    if "bool" in annotation or (not annotation and lowered in ("true", "false")):
+        if lowered in _TRUE or lowered in _FALSE:
+            return lowered in _TRUE
+        raise ConfigError(f"--strategy-option {key}={text}: expected true or false", hint=hint)
+    for kind, convert in (("int", int), ("float", float)):
+        if kind in annotation or not annotation:
+            try:
+                return convert(text)
+            except ValueError:
+                pass
+    if "str" in annotation or not annotation:
+        return text
+    raise ConfigError(f"--strategy-option {key}={text}: expected {annotation}", hint=hint)
 
 
 class Progress:
@@ -65,6 +116,13 @@ def print_result(result: SolveResult, path: Path | None) -> None:
 @click.argument("source", metavar="URL|FILE")
 @click.option("--strategy", type=click.Choice(strategy_names()), default=DEFAULT, show_default=True)
 @click.option("--lang", "language", type=click.Choice(LANGUAGES), default="cpp17", show_default=True)
+@click.option(
+    "--strategy-option",
+    "strategy_option",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A strategy option, repeatable (e.g. max_n=1000, count=false for cpbot).",
+)
 @click.option("--model", help="Model name (env CPBOT_MODEL).")
 @click.option("--base-url", help="OpenAI-compatible API root, e.g. http://127.0.0.1:8000/v1 (env CPBOT_BASE_URL).")
 @click.option("--api-key", help="API key (env CPBOT_API_KEY or OPENAI_API_KEY); never stored.")
@@ -96,6 +154,7 @@ def solve_cmd(
     source: str,
     strategy: str,
     language: str,
+    strategy_option: tuple[str, ...],
     model: str | None,
     base_url: str | None,
     api_key: str | None,
@@ -108,7 +167,8 @@ def solve_cmd(
     as_json: bool,
 ) -> int:
     """Solve one problem with a language model; exits 0 only when the answer passes every test tried."""
-    config = resolve_llm_config(base_url=base_url, api_key=api_key, model=model)
+    config = resolve_llm(base_url=base_url, api_key=api_key, model=model)
+    options = parse_strategy_options(strategy, strategy_option)
     problem = load_source(source, site=site, cookies=cookies)
     budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_seconds=max_seconds)
     click.echo(f"solving {problem.id} with {strategy} ({language}, {config.model})", err=True)
@@ -119,7 +179,12 @@ def solve_cmd(
             problem_id=problem.id,
             strategy=strategy,
             model=config.model,
-            config={"llm": config.public(), "budget": budget.model_dump(), "language": language},
+            config={
+                "llm": config.public(),
+                "budget": budget.model_dump(),
+                "language": language,
+                "strategy_options": options,
+            },
         )
         tracer = FanoutTracer(store.tracer(run_id), Progress())
         try:
@@ -130,6 +195,7 @@ def solve_cmd(
                 model=client,
                 budget=budget,
                 tracer=tracer,
+                options=options,
             )
         except BaseException as e:
             store.finish_run(run_id, "error", reason=str(e))

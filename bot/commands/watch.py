@@ -13,9 +13,10 @@ from typing import Any
 
 import click
 
-from agents.llm import LLMClient, resolve_llm_config
+from agents.llm import LLMClient
 from agents.strategies import DEFAULT, strategy_names
-from bot.commands.solve import LANGUAGES
+from bot.commands.solve import LANGUAGES, parse_strategy_options
+from bot.config import resolve_llm
 from bot.submit.credentials import jar_secrets
 from bot.submit.endpoints import Endpoints, site_client
 from bot.submit.gate import GateConfig
@@ -23,7 +24,7 @@ from bot.transcripts import TranscriptStore
 from bot.watch.adapters import AgentSolver, ScrapedSite
 from bot.watch.loop import ContestLoop
 from bot.watch.ports import ContestBudget, LoopOptions, SubmitPort
-from bot.watch.render import WatchReport, report, table
+from bot.watch.render import WatchReport, changes, report, view
 from bot.watch.scheduler import Watcher, contest_row
 from bot.watch.state import WatchState, contest_key
 from bot.watch.submitting import open_submitter
@@ -87,7 +88,7 @@ class Session:
     def __init__(self, stack: ExitStack, opts: dict[str, Any], stop: threading.Event) -> None:
         self.opts = opts
         self.stop = stop
-        config = resolve_llm_config(base_url=opts["base_url"], api_key=opts["api_key"], model=opts["model"])
+        config = resolve_llm(base_url=opts["base_url"], api_key=opts["api_key"], model=opts["model"])
         cookies = load_cookies_txt(opts["cookies"]) if opts["cookies"] else None
         self.endpoints = Endpoints.from_env()
         self.state = stack.enter_context(WatchState())
@@ -100,9 +101,13 @@ class Session:
         llm = stack.enter_context(LLMClient(config))
         sandbox = stack.enter_context(Sandbox())
         self.site = ScrapedSite(self.client)
-        self.solver = AgentSolver(llm, strategy=opts["strategy"], language=opts["language"], sandbox=sandbox)
+        strategy_options = parse_strategy_options(opts["strategy"], opts["strategy_option"])
+        self.solver = AgentSolver(
+            llm, strategy=opts["strategy"], language=opts["language"], sandbox=sandbox, options=strategy_options
+        )
         self.options = LoopOptions(
             strategy=opts["strategy"],
+            strategy_options=strategy_options,
             language=opts["language"],
             model=config.model,
             submit=opts["submit"],
@@ -143,6 +148,13 @@ class Session:
 @click.option("--contest", "contest_id", metavar="ID", help="Work on this contest only (live, finished or virtual).")
 @click.option("--strategy", type=click.Choice(strategy_names()), default=DEFAULT, show_default=True)
 @click.option("--lang", "language", type=click.Choice(LANGUAGES), default="cpp17", show_default=True)
+@click.option(
+    "--strategy-option",
+    "strategy_option",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A strategy option, repeatable (e.g. max_n=1000, count=false for cpbot).",
+)
 @click.option("--submit", is_flag=True, help="Submit what passes the gate (without it: a dry run, nothing posted).")
 @click.option("--budget", metavar="K=V,...", help="Contest budget, e.g. tokens=2000000,calls=300,attempts=4.")
 @click.option("--gate", default=",".join(CHECKS), show_default=True, help="The local checks a solution must pass.")
@@ -187,7 +199,11 @@ def watch(
         if contest_id is not None:
             target = contest_key(sites[0], contest_id)
             contest = find_contest(sites[0], contest_id, session.client, now)
-            row = session.state.add_contest(contest_row(contest, now))
+            fresh = contest_row(contest, now)
+            row = session.state.add_contest(fresh)
+            if fresh.mode == "virtual" and row.mode == "live":
+                # watched while it ran, asked for by id after its end: from now on it is practice
+                row = session.state.set_contest(target, mode="virtual")
             if row.status == "done" and any(
                 p.status not in ("solved", "given_up") for p in session.state.problems(target)
             ):
@@ -217,12 +233,12 @@ def watch(
         )
         watcher.start()
         try:
-            _follow(watcher, session.state, once=once, stop=stop, live=not as_json)
+            _follow(watcher, session, once=once, stop=stop, live=not as_json)
         finally:
             stop.set()
             watcher.shutdown()
             _join(watcher, timeout_s=30.0)
-        final = report(session.state, watcher.seen())
+        final = report(session.state, watcher.seen(), store=session.store)
     if as_json:
         click.echo(final.model_dump_json(indent=2))
     else:
@@ -235,8 +251,9 @@ def watch(
     return 0
 
 
-def _follow(watcher: Watcher, state: WatchState, *, once: bool, stop: threading.Event, live: bool) -> None:
-    """Show the live table until stopped (or, with --once, until every contest seen is done)."""
+def _follow(watcher: Watcher, session: Session, *, once: bool, stop: threading.Event, live: bool) -> None:
+    """Show the live view until stopped (or, with --once, until every contest seen is done); it is cleared
+    at the end, when the final table is printed."""
     from rich.console import Console
     from rich.live import Live
 
@@ -246,18 +263,27 @@ def _follow(watcher: Watcher, state: WatchState, *, once: bool, stop: threading.
         return once and watcher.polled.is_set() and not watcher.pending() and not watcher.active()
 
     def render() -> Any:
-        return table(report(state, watcher.seen()))
+        return view(report(session.state, watcher.seen(), store=session.store))
 
     if live and console.is_terminal:
-        with Live(render(), console=console, refresh_per_second=2) as view:
+        with Live(render(), console=console, refresh_per_second=2, transient=True) as screen:
             while not stop.is_set() and not finished():
                 watcher.changed.wait(0.5)
                 watcher.changed.clear()
-                view.update(render())
+                screen.update(render())
         return
+    seen: dict[tuple[str, str], str] = {}
+
+    def log_changes() -> None:
+        if live:  # stderr is a log or a pipe: one line per change instead of the table
+            for line in changes(report(session.state, watcher.seen()), seen):
+                click.echo(line, err=True)
+
     while not stop.is_set() and not finished():
+        log_changes()
         watcher.changed.wait(0.5)
         watcher.changed.clear()
+    log_changes()
 
 
 def _join(watcher: Watcher, timeout_s: float) -> None:
@@ -270,4 +296,7 @@ def _join(watcher: Watcher, timeout_s: float) -> None:
 def _print_final(final: WatchReport) -> None:
     from rich.console import Console
 
-    Console().print(table(final))
+    console = Console()
+    if not console.is_terminal:
+        console.width = 160  # a log or a file: room for whole names rather than the 80-column default
+    console.print(view(final))

@@ -6,6 +6,7 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 
 from agents.budget import Budget
 from agents.llm import ChatModel
@@ -53,13 +54,22 @@ class ScrapedSite:
 
 
 class AgentSolver:
-    """`agents.solve` with one strategy, language and model, judging in a shared sandbox."""
+    """`agents.solve` with one strategy (and its options), language and model, judging in a shared sandbox."""
 
-    def __init__(self, model: ChatModel, *, strategy: str, language: Language, sandbox: Sandbox | None) -> None:
+    def __init__(
+        self,
+        model: ChatModel,
+        *,
+        strategy: str,
+        language: Language,
+        sandbox: Sandbox | None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
         self.model = model
         self.strategy = strategy
         self.language: Language = language
         self.sandbox = sandbox
+        self.options = dict(options or {})  # the strategy's own options (e.g. cpbot's max_n)
 
     def __call__(self, problem: Problem, budget: Budget, tracer: Tracer, knowledge: KnowledgePool) -> SolveResult:
         """Solve one problem under `budget`, tracing into the solve's own run."""
@@ -72,6 +82,7 @@ class AgentSolver:
             tracer=tracer,
             sandbox=self.sandbox,
             knowledge=knowledge,
+            options=self.options,
         )
 
 

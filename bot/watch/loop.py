@@ -194,7 +194,12 @@ class ContestLoop:
             problem_id=problem.id,
             strategy=self.options.strategy,
             model=self.options.model or None,
-            config={"language": self.options.language, "budget": budget.model_dump(), "feedback": row.feedback},
+            config={
+                "language": self.options.language,
+                "strategy_options": self.options.strategy_options,
+                "budget": budget.model_dump(),
+                "feedback": row.feedback,
+            },
             parent=self.run_id,
         )
         attempt = self.state.begin_attempt(self.key, row.problem_id, child)

@@ -110,6 +110,7 @@ class LoopOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     strategy: str = DEFAULT
+    strategy_options: dict[str, bool | int | float | str | None] = {}  # passed to the strategy's constructor
     language: Language = "cpp17"
     model: str = ""
     submit: bool = False

@@ -199,6 +199,7 @@ class AttemptRow(BaseModel):
     calls: int = 0
     tokens: int = 0
     seconds: float = 0.0
+    started_at: datetime | None = None
 
 
 class SubmissionRow(BaseModel):
@@ -333,19 +334,26 @@ class WatchState:
         return [c for c in found if status is None or c.status in status]
 
     def set_contest(
-        self, key: str, *, status: ContestStatus | None = None, run_id: str | None = None, detail: str | None = None
+        self,
+        key: str,
+        *,
+        status: ContestStatus | None = None,
+        run_id: str | None = None,
+        detail: str | None = None,
+        mode: ContestMode | None = None,
     ) -> ContestRow:
-        """Update a contest's status, transcript run or detail (one transaction)."""
+        """Update a contest's status, transcript run, detail or mode (one transaction)."""
         with self._tx() as db:
             current = db.execute("SELECT * FROM contests WHERE key = ?", (key,)).fetchone()
             if current is None:
                 raise StateError(f"no watched contest {key!r}")
             db.execute(
-                "UPDATE contests SET status = ?, run_id = ?, detail = ?, updated_at = ? WHERE key = ?",
+                "UPDATE contests SET status = ?, run_id = ?, detail = ?, mode = ?, updated_at = ? WHERE key = ?",
                 (
                     status or current["status"],
                     run_id if run_id is not None else current["run_id"],
                     detail if detail is not None else current["detail"],
+                    mode or current["mode"],
                     _now(),
                     key,
                 ),

@@ -82,6 +82,10 @@ def parse_reply(text: str) -> RunResult:
     )
 
 
+def _within(path: Path, directory: Path) -> bool:
+    return path.resolve().is_relative_to(directory.resolve())
+
+
 class Slot:
     """One launcher server and its work dir. Used by one thread at a time."""
 
@@ -92,7 +96,9 @@ class Slot:
         if cpu is not None:
             argv += ["--cpu", str(cpu)]
         for d in private_dirs():
-            argv += ["--hide", str(d)]
+            # a private dir that holds the sandbox or the cache (say CPBOT_DATA_DIR=/tmp) cannot be hidden
+            if not any(_within(p, d) for p in (workdir, launcher)):
+                argv += ["--hide", str(d)]
         self._proc = subprocess.Popen(argv, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)
         theirs.close()
         hello = self._sock.recv(4096).decode()

@@ -268,12 +268,12 @@ def _cf_submission_obj(site: FakeSite, s: FakeSubmission) -> dict[str, Any]:
         "id": s.id,
         "contestId": s.contest_id,
         "creationTimeSeconds": int(s.created),
-        "relativeTimeSeconds": int(s.created - contest.start) if contest else 2147483647,
+        "relativeTimeSeconds": int(s.created - contest.start) if contest and not s.practice else 2147483647,
         "problem": {"contestId": s.contest_id, "index": s.index, "name": "", "type": "PROGRAMMING", "tags": []},
         "author": {
             "contestId": s.contest_id,
             "members": [{"handle": s.handle}],
-            "participantType": "CONTESTANT",
+            "participantType": "PRACTICE" if s.practice else "CONTESTANT",
             "ghost": False,
         },
         "programmingLanguage": s.language,
@@ -472,6 +472,7 @@ def _cf_submit(site: FakeSite, req: Request, user: str | None, contest: CfContes
                     handle=user,
                     contest_id=contest.id,
                     index=problem.index if problem else None,
+                    practice=contest.phase(site.clock()) == "FINISHED",  # the contest's page takes practice
                 )
                 return Reply.redirect(f"{CF}/contest/{contest.id}/my")
     site.rejected[error] += 1
@@ -601,7 +602,12 @@ def _lc_submit(site: FakeSite, req: Request, slug: str) -> Reply:
     if not isinstance(code, str) or not code.strip():
         return Reply.json({"error": "empty code"}, status=400)
     sub = site.new_submission(
-        site="leetcode", problem_key=slug, source=code, language=body["lang"], handle=site.lc_user
+        site="leetcode",
+        problem_key=slug,
+        source=code,
+        language=body["lang"],
+        handle=site.lc_user,
+        practice=site.lc_over(slug),
     )
     return Reply.json({"submission_id": sub.id})
 

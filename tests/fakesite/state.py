@@ -74,6 +74,7 @@ class FakeSubmission:
     contest_id: int | None = None
     index: str | None = None
     polls: int = 0
+    practice: bool = False  # sent after its contest ended (or outside any contest): no standing counts it
 
     def observe(self, queued_polls: int, testing_polls: int) -> tuple[str, bool]:
         """Look at the submission once: its stage ("queued", "testing", "final") and whether final."""
@@ -245,6 +246,11 @@ class FakeSite:
 
     def lc_contest_of(self, slug: str) -> LcContest | None:
         return next((c for c in self.lc_contests.values() if any(q.slug == slug for q in c.questions)), None)
+
+    def lc_over(self, slug: str) -> bool:
+        """Whether a question is outside any running contest: its contest has ended, or it has none."""
+        contest = self.lc_contest_of(slug)
+        return contest is None or self.clock() >= contest.start + contest.duration_s
 
     def lc_public(self, slug: str) -> LcQuestion | None:
         """The question if it exists and its contest (if any) has started."""

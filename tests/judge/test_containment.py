@@ -174,3 +174,20 @@ def test_a_directory_left_read_only_by_a_program_is_cleaned_away(sandbox):
             os.close(out)
         assert result.exit_code == 0 and (workdir / "d" / "e" / "f").exists()
     assert list(workdir.iterdir()) == []
+
+
+def test_overridden_config_and_data_dirs_are_hidden_too(tmp_path, monkeypatch):
+    from judge.sandbox import Sandbox
+
+    os.chmod(tmp_path, 0o755)
+    for name in ("CPBOT_CONFIG_DIR", "CPBOT_DATA_DIR"):
+        d = tmp_path / name.lower()
+        d.mkdir(mode=0o755)
+        (d / "secret.txt").write_text("hunter2")
+        os.chmod(d / "secret.txt", 0o644)
+        monkeypatch.setenv(name, str(d))
+    paths = [str(tmp_path / n / "secret.txt") for n in ("cpbot_config_dir", "cpbot_data_dir")]
+    source = f"import os\nprint([os.path.exists(p) for p in {paths!r}])\n"
+    with Sandbox(2) as fresh:
+        report = run(source, fresh)
+    assert report.results[0].stdout.strip() == "[False, False]"

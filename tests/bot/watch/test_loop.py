@@ -14,7 +14,7 @@ from bot.submit.gate import GateConfig
 from bot.transcripts import TranscriptStore
 from bot.watch.loop import ContestLoop
 from bot.watch.ports import ContestBudget, LoopOptions
-from bot.watch.render import report, table
+from bot.watch.render import report, view
 from bot.watch.state import ContestRow, WatchState, contest_key
 from judge.errors import ConfigError, ModelError
 from tests.bot.watch.fakes import FakeSite, FakeSolver, FakeSubmitter, listed, wrong_answer
@@ -233,9 +233,11 @@ def test_the_table_shows_each_problem_with_its_state_tokens_and_time(stores) -> 
     site = FakeSite([listed(CONTEST, "A")])
     ContestLoop(state, store, KEY, site=site, solver=FakeSolver({A: ["a"]}), submitter=None, options=options()).run()
     console = Console(record=True, width=160)
-    console.print(table(report(state, [KEY])))
+    console.print(view(report(state, [KEY])))
     text = console.export_text()
-    assert "Round (done)" in text and "PA" in text and "gated" in text and "100" in text and "0.0s" in text
+    assert "Round · done: 0/1 solved (dry run)" in text
+    row = next(line for line in text.splitlines() if "PA" in line)
+    assert [c.strip() for c in row.split("│")[1:-1]] == ["A", "PA", "gated", "1", "100", "0.0s", "", "gate passed"]
 
 
 def test_a_contest_run_opened_just_before_a_crash_is_taken_over_not_duplicated(stores) -> None:

@@ -89,3 +89,21 @@ def test_a_finished_contest_is_worked_on_as_a_virtual_one_and_a_dry_run_posts_no
     assert contest["contest"]["mode"] == "virtual" and contest["contest"]["detail"] == "0/3 solved (dry run)"
     assert [p["status"] for p in contest["problems"]] == ["gated", "gated", "gated"]
     assert site.posts("/submit") == 0 and site.submissions == []
+
+
+def test_without_a_terminal_progress_is_one_line_per_change_and_the_table_comes_at_the_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = contest_site(start_in_s=-9000, duration_s=7200)
+    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
+    with FakeSiteServer(site) as server, ScriptedServer(default=model_answer) as model:
+        for name, value in server.env().items():
+            monkeypatch.setenv(name, value)
+        args = watch_args(model, cookies_txt(tmp_path / "cookies.txt", site), "--contest", str(CONTEST))
+        assert main([a for a in args if a != "--json"]) == 0
+    captured = capsys.readouterr()
+    progress = [line.split(" ", 1)[1] for line in captured.err.splitlines() if line[:2].isdigit()]
+    assert "cpbot Test Round A: gated: gate passed" in progress
+    assert progress[-1] == "cpbot Test Round: done (virtual): 0/3 solved (dry run)"
+    assert len(progress) == len(set(progress))  # each change once
+    assert "cpbot Test Round · done: 0/3 solved (dry run)" in captured.out and "Round Down the Price" in captured.out

@@ -1,0 +1,165 @@
+"""cpbot's settings file: `config.toml` in the user config dir (`CPBOT_CONFIG_DIR` overrides the dir).
+
+Precedence is command line > `CPBOT_*` environment > this file > built-in defaults. Two kinds of entry:
+
+    [llm]                      # the model endpoint, below the CPBOT_*/OPENAI_* variables
+    base_url = "http://127.0.0.1:8000/v1"
+    model = "qwen2.5-coder-32b"
+    api_key = "..."            # only accepted when the file is private (mode 0600)
+    [llm.roles]                # a model per role
+    planner = "a-bigger-model"
+
+    [solve]                    # defaults for any command's options, by option name
+    strategy = "cpbot"
+    lang = "python3"
+
+Command tables become click's `default_map`, which click ranks below the command line and the
+option's environment variable and above the option's own default.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import click
+import platformdirs
+from pydantic import BaseModel, ConfigDict, SecretStr, ValidationError
+
+from agents.llm import LLMConfig, resolve_llm_config
+from judge.errors import ConfigError
+
+FILE_NAME = "config.toml"
+
+
+def config_dir() -> Path:
+    """cpbot's config dir: `CPBOT_CONFIG_DIR`, else the platform's user config dir."""
+    override = os.environ.get("CPBOT_CONFIG_DIR")
+    return Path(override) if override else Path(platformdirs.user_config_dir("cpbot"))
+
+
+def config_path() -> Path:
+    return config_dir() / FILE_NAME
+
+
+class LLMSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    base_url: str | None = None
+    model: str | None = None
+    api_key: SecretStr | None = None
+    roles: dict[str, str] = {}
+
+
+class Settings(BaseModel):
+    """What `config.toml` says; `commands` holds the per-command option defaults."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    path: Path | None = None  # where it was read from (None: no file)
+    llm: LLMSettings = LLMSettings()
+    commands: dict[str, dict[str, Any]] = {}
+
+    def llm_fallback(self) -> dict[str, str]:
+        """The endpoint settings for `agents.llm.resolve_llm_config(fallback=...)`."""
+        values = {"base_url": self.llm.base_url, "model": self.llm.model}
+        if self.llm.api_key is not None:
+            values["api_key"] = self.llm.api_key.get_secret_value()
+        values.update({f"model_{role.lower()}": name for role, name in self.llm.roles.items()})
+        return {k: v for k, v in values.items() if v}
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    """Read the settings file; a missing file is no settings, a broken one a `ConfigError`."""
+    path = path or config_path()
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return Settings()
+    except OSError as e:
+        raise ConfigError(f"cannot read {path}: {e.strerror}", hint="check the file's permissions") from e
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{path} is not valid TOML: {e}", hint="fix the file or move it away") from e
+    llm = data.pop("llm", {})
+    if not isinstance(llm, dict):
+        raise ConfigError(f"{path}: [llm] must be a table", hint="see `cpbot config --help`")
+    if "api_key" in llm and path.stat().st_mode & (stat.S_IRWXG | stat.S_IRWXO):
+        raise ConfigError(
+            f"{path} holds an API key but others can read it",
+            hint=f"chmod 600 {path}, or set CPBOT_API_KEY instead",
+        )
+    commands = {}
+    for name, table in data.items():
+        if not isinstance(table, dict):
+            raise ConfigError(f"{path}: `{name}` must be a table of a command's options, e.g. [solve]")
+        commands[name] = table
+    try:
+        return Settings(path=path, llm=LLMSettings.model_validate(llm), commands=commands)
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise ConfigError(f"{path}: [llm] {where}: {first['msg']}", hint="see `cpbot config --help`") from None
+
+
+def default_map(settings: Settings, group: click.Group) -> dict[str, dict[str, Any]]:
+    """The command tables as click's `default_map`; unknown commands or options are errors, not ignored."""
+    result: dict[str, dict[str, Any]] = {}
+    for command_name, table in settings.commands.items():
+        command = group.commands.get(command_name)
+        if command is None:
+            known = ", ".join(sorted(group.commands))
+            raise ConfigError(f"{settings.path}: no command `{command_name}`", hint=f"commands: {known}")
+        result[command_name] = _command_defaults(settings.path, command, table)
+    return result
+
+
+def _command_defaults(path: Path | None, command: click.Command, table: dict[str, Any]) -> dict[str, Any]:
+    if not isinstance(command, click.Group):
+        return _option_defaults(path, command, table)
+    nested = {k: v for k, v in table.items() if isinstance(v, dict) and k in command.commands}
+    own = _option_defaults(path, command, {k: v for k, v in table.items() if k not in nested})
+    return {**own, **{k: _command_defaults(path, command.commands[k], v) for k, v in nested.items()}}
+
+
+def _option_defaults(path: Path | None, command: click.Command, table: dict[str, Any]) -> dict[str, Any]:
+    by_name: dict[str, str] = {}
+    for param in command.params:
+        if isinstance(param, click.Option) and param.name:
+            by_name[param.name] = param.name
+            for opt in param.opts + param.secondary_opts:
+                by_name[opt.lstrip("-").replace("-", "_")] = param.name
+    defaults = {}
+    for key, value in table.items():
+        name = by_name.get(key.replace("-", "_"))
+        if name is None:
+            options = ", ".join(sorted({n for n in by_name.values()}))
+            raise ConfigError(f"{path}: `{command.name}` has no option `{key}`", hint=f"options: {options}")
+        defaults[name] = value
+    return defaults
+
+
+def current_settings() -> Settings:
+    """The settings the running command was started with (read once by the `cpbot` group)."""
+    ctx = click.get_current_context(silent=True)
+    while ctx is not None:
+        if isinstance(ctx.obj, dict) and isinstance(ctx.obj.get("settings"), Settings):
+            return ctx.obj["settings"]
+        ctx = ctx.parent
+    return load_settings()
+
+
+def resolve_llm(*, base_url: str | None, api_key: str | None, model: str | None, **options: Any) -> LLMConfig:
+    """The model endpoint: command line, then CPBOT_*/OPENAI_* variables, then `[llm]` in config.toml."""
+    settings = current_settings()
+    return resolve_llm_config(
+        base_url=base_url,
+        api_key=api_key,
+        model=model,
+        fallback=settings.llm_fallback(),
+        **options,
+    )

@@ -1,0 +1,63 @@
+"""`--strategy-option KEY=VALUE` on `cpbot watch` and `cpbot solve`: values take the type of the strategy's
+own field, unknown keys and badly typed values stop the command with one line and the options to use."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.cli import main
+from bot.commands.solve import parse_strategy_options
+from judge.errors import ConfigError
+
+
+def test_values_take_the_type_of_the_strategys_field() -> None:
+    options = parse_strategy_options(
+        "cpbot", ["max_n=24", "count=false", "stress_seconds=2.5", "debugs=0", "verify=yes", "stress-size=4"]
+    )
+    assert options == {
+        "max_n": 24,
+        "count": False,
+        "stress_seconds": 2.5,
+        "debugs": 0,
+        "verify": True,
+        "stress_size": 4,
+    }
+    assert [type(v) for v in options.values()] == [int, bool, float, int, bool, int]
+    assert parse_strategy_options("cpbot", ["max_n=none"]) == {"max_n": None}
+    assert parse_strategy_options("macs", ["plans=3"]) == {"plans": 3}
+    assert parse_strategy_options("direct", []) == {}
+
+
+@pytest.mark.parametrize(
+    ("strategy", "item", "message"),
+    [
+        ("cpbot", "nope=1", "strategy cpbot has no option 'nope'"),
+        ("cpbot", "name=x", "strategy cpbot has no option 'name'"),
+        ("cpbot", "max_n=big", "--strategy-option max_n=big: expected int | None"),
+        ("cpbot", "count=maybe", "--strategy-option count=maybe: expected true or false"),
+        ("cpbot", "debugs", "--strategy-option 'debugs' is not key=value"),
+        ("direct", "plans=2", "strategy direct has no option 'plans'"),
+    ],
+)
+def test_a_wrong_option_is_a_config_error_naming_the_valid_ones(strategy: str, item: str, message: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_strategy_options(strategy, [item])
+    assert caught.value.message == message
+    if strategy == "cpbot":
+        assert caught.value.hint.startswith("cpbot takes: count, debugs, max_n, optimizes, plans, profile")
+    else:
+        assert caught.value.hint == "direct takes: (no options)"
+
+
+@pytest.mark.parametrize("command", [["watch", "--site", "cf", "--once"], ["solve", "problem.json"]])
+def test_the_commands_stop_at_once_on_a_wrong_option(
+    command: list[str], tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.chdir(tmp_path)  # no problem.json here: the option is refused before anything is read
+    endpoint = ["--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--api-key", "k"]
+    rc = main([*command, *endpoint, "--strategy-option", "max_n=big"])
+    err = capsys.readouterr().err
+    assert rc != 0
+    assert err.splitlines()[0] == "error: --strategy-option max_n=big: expected int | None"
+    assert err.splitlines()[1].startswith("hint: cpbot takes: ")
