@@ -13,6 +13,7 @@ from bot.commands.config_cmd import config
 from bot.commands.contests import contests
 from bot.commands.fetch import fetch
 from bot.commands.listen import listen
+from bot.commands.login import login
 from bot.commands.profile_cmd import profile
 from bot.commands.solve import solve
 from bot.commands.stress_cmd import stress
@@ -44,6 +45,7 @@ cli.add_command(config)
 cli.add_command(doctor.doctor)
 cli.add_command(fetch)
 cli.add_command(listen)
+cli.add_command(login)
 cli.add_command(contests)
 cli.add_command(profile)
 cli.add_command(stress)

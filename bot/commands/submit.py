@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, SecretStr
 
 from bot.commands.solve import load_source
 from bot.submit.base import RemoteVerdict, SubmissionRecord, source_sha256, submitter_for
-from bot.submit.credentials import SiteCredentials, load_credentials, register_secrets
+from bot.submit.credentials import SiteCredentials, load_credentials, register_secrets, session_jar
 from bot.submit.endpoints import Endpoints, site_client
 from bot.submit.gate import GateConfig, GateDecision, GateEvidence, gate
 from bot.submit.ledger import SubmissionLedger
@@ -24,7 +24,6 @@ from judge.runner import judge_problem
 from judge.sandbox import default_sandbox
 from judge.stress import stress_programs
 from judge.testdir import load_tests_dir, read_text_exact
-from scrapers.cookies import cookies_from_header, load_cookies_txt
 from scrapers.sites import fetch_url
 
 LANGUAGES = ("cpp17", "cpp20", "python3", "pypy3")
@@ -41,20 +40,6 @@ class SubmitResult(BaseModel):
     decision: GateDecision
     submission: SubmissionRecord | None = None
     verdict: RemoteVerdict | None = None
-
-
-def _jar(site: str, cookies: Path | None, creds: SiteCredentials | None):  # -> CookieJar | None
-    path = cookies or (creds.cookies_file if creds else None)
-    jar = load_cookies_txt(path) if path else None
-    if site == "leetcode" and creds and creds.leetcode_session and creds.csrftoken:
-        pairs = f"LEETCODE_SESSION={creds.leetcode_session.get_secret_value()}; "
-        pairs += f"csrftoken={creds.csrftoken.get_secret_value()}"
-        extra = cookies_from_header(pairs, "leetcode.com")
-        if jar is None:
-            return extra
-        for c in extra:
-            jar.set_cookie(c)
-    return jar
 
 
 def build_evidence(
@@ -185,7 +170,7 @@ def submit(
         site_guess = problem_source if is_url else ""
         site = "leetcode" if "leetcode" in site_guess else "codeforces"
         creds = load_credentials(site)
-        jar = _jar(site, cookies, creds)
+        jar = session_jar(site, cookies, creds)
         register_secrets(store.add_secret, creds, jar)
         with site_client(endpoints, cookies=jar) as client:
             if is_url:
@@ -197,7 +182,7 @@ def submit(
                 problem = load_source(problem_source)
             if problem.site != site:
                 creds = load_credentials(problem.site)
-                jar = _jar(problem.site, cookies, creds)
+                jar = session_jar(problem.site, cookies, creds)
                 register_secrets(store.add_secret, creds, jar)
                 client.close()
                 client = site_client(endpoints, cookies=jar)

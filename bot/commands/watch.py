@@ -204,6 +204,7 @@ def watch(
             if fresh.mode == "virtual" and row.mode == "live":
                 # watched while it ran, asked for by id after its end: from now on it is practice
                 row = session.state.set_contest(target, mode="virtual")
+                session.state.reopen_ended(target)
             if row.status == "done" and any(
                 p.status not in ("solved", "given_up") for p in session.state.problems(target)
             ):

@@ -19,6 +19,7 @@ import platformdirs
 from pydantic import BaseModel, ConfigDict, SecretStr, ValidationError
 
 from judge.errors import ConfigError
+from scrapers.cookies import cookies_from_header, load_cookies_txt
 
 SCHEMA_VERSION = 1
 FILE_NAME = "credentials.json"
@@ -114,12 +115,50 @@ def save_credentials(creds: SiteCredentials, *, directory: Path | None = None, u
     return str(path)
 
 
+def forget_credentials(site: str, *, directory: Path | None = None, use_keyring: bool = True) -> list[str]:
+    """Remove the stored credentials of `site` from the keyring and the file; returns where they were."""
+    removed = []
+    kr = _keyring() if use_keyring else None
+    if kr is not None and kr.get_password(KEYRING_SERVICE, site):
+        kr.delete_password(KEYRING_SERVICE, site)
+        removed.append(f"keyring {KEYRING_SERVICE}/{site}")
+    path = credentials_path(directory)
+    if path.exists():
+        data = CredentialsFile.model_validate_json(path.read_bytes())
+        if data.sites.pop(site, None) is not None:
+            payload = {
+                "schema_version": data.schema_version,
+                "sites": {k: json.loads(_dump(v)) for k, v in data.sites.items()},
+            }
+            fd = os.open(path, os.O_WRONLY | os.O_TRUNC)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(payload, f, indent=2)
+            removed.append(str(path))
+    return removed
+
+
 def _dump(creds: SiteCredentials) -> str:
     data = creds.model_dump(mode="json")
     for key in ("password", "leetcode_session", "csrftoken"):
         value = getattr(creds, key)
         data[key] = value.get_secret_value() if value else None
     return json.dumps(data)
+
+
+def session_jar(site: str, cookies: Path | None, creds: SiteCredentials | None) -> CookieJar | None:
+    """The cookies to act with: `cookies` (a cookies.txt), else the stored credentials' cookies file,
+    plus LeetCode's stored LEETCODE_SESSION / csrftoken values."""
+    path = cookies or (creds.cookies_file if creds else None)
+    jar = load_cookies_txt(path) if path else None
+    if site == "leetcode" and creds and creds.leetcode_session and creds.csrftoken:
+        pairs = f"LEETCODE_SESSION={creds.leetcode_session.get_secret_value()}; "
+        pairs += f"csrftoken={creds.csrftoken.get_secret_value()}"
+        extra = cookies_from_header(pairs, "leetcode.com")
+        if jar is None:
+            return extra
+        for c in extra:
+            jar.set_cookie(c)
+    return jar
 
 
 def jar_secrets(jar: CookieJar | None) -> list[str]:

@@ -24,7 +24,7 @@ from bot.submit.base import RemoteVerdict, SubmitError, source_sha256
 from bot.submit.gate import GateDecision, GateEvidence, gate
 from bot.transcripts import TranscriptStore
 from bot.watch.ports import ContestSite, LoopOptions, Solver, SubmitPort
-from bot.watch.state import TERMINAL, ContestRow, ProblemRow, ProblemStatus, SubmissionRow, WatchState
+from bot.watch.state import CONTEST_ENDED, TERMINAL, ContestRow, ProblemRow, ProblemStatus, SubmissionRow, WatchState
 from judge.errors import CpbotError
 from judge.model import Problem, Verdict
 from scrapers.listing import ContestProblem
@@ -296,7 +296,7 @@ class ContestLoop:
         if not self.options.submit:
             return False  # a dry run stops here: everything but the POST was done
         if self._ended():
-            self._move(row, "given_up", "the contest ended before it was submitted")
+            self._move(row, "given_up", f"{CONTEST_ENDED} before it was submitted")
             return False
         assert self.submitter is not None
         problem = self._problem(row)
@@ -415,7 +415,7 @@ class ContestLoop:
     def _out_of_budget(self, row: ProblemRow) -> str:
         """Why no new solve may start for this problem ("" when one may)."""
         if self._ended():
-            return "the contest ended"
+            return CONTEST_ENDED
         b = self.options.budget
         attempts = self.state.attempts(self.key, row.problem_id)
         finished = sum(a.status == "done" for a in attempts)

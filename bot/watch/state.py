@@ -36,6 +36,8 @@ ProblemStatus = Literal[
 ContestStatus = Literal["watching", "running", "done"]
 ContestMode = Literal["live", "virtual"]
 TERMINAL: frozenset[str] = frozenset({"solved", "given_up"})
+# the detail of a problem given up only because its live contest ended: practice may take it up again
+CONTEST_ENDED = "the contest ended"
 
 # to -> the statuses it may come from (a status may always be repeated: that is a no-op)
 _FROM: dict[str, frozenset[str]] = {
@@ -450,6 +452,32 @@ class WatchState:
             (key, problem_id, current, to, detail, now),
         )
         return True
+
+    def reopen_ended(self, key: str) -> list[str]:
+        """Problems given up only because the live contest ended go back to pending (the contest is now
+        practice); the others stay given up. Returns the reopened problem ids. One transaction."""
+        reopened = []
+        with self._tx() as db:
+            rows = db.execute(
+                "SELECT problem_id, detail FROM problems WHERE contest_key = ? AND status = 'given_up'", (key,)
+            ).fetchall()
+            now = _now()
+            detail = "reopened: the contest is worked on as practice"
+            for row in rows:
+                if not row["detail"].startswith(CONTEST_ENDED):
+                    continue
+                db.execute(
+                    "UPDATE problems SET status = 'pending', detail = ?, updated_at = ?"
+                    " WHERE contest_key = ? AND problem_id = ?",
+                    (detail, now, key, row["problem_id"]),
+                )
+                db.execute(
+                    "INSERT INTO transitions (contest_key, problem_id, from_status, to_status, detail, at)"
+                    " VALUES (?, ?, 'given_up', 'pending', ?, ?)",
+                    (key, row["problem_id"], detail, now),
+                )
+                reopened.append(row["problem_id"])
+        return reopened
 
     def transitions(self, key: str, problem_id: str | None = None) -> list[Transition]:
         """The status log of a contest (or one of its problems), oldest first."""

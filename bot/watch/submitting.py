@@ -8,13 +8,12 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from bot.submit.base import Submitter, submitter_for
-from bot.submit.credentials import SiteCredentials, jar_secrets, load_credentials
+from bot.submit.credentials import SiteCredentials, jar_secrets, load_credentials, session_jar
 from bot.submit.endpoints import Endpoints, site_client
 from bot.submit.ledger import SubmissionLedger
 from bot.transcripts import TranscriptStore
 from bot.watch.adapters import LedgerSubmitter
 from judge.model import Problem
-from scrapers.cookies import load_cookies_txt
 
 
 def open_submitter(
@@ -33,8 +32,7 @@ def open_submitter(
 
     def make(problem: Problem) -> Submitter:
         creds: SiteCredentials | None = load_credentials(problem.site)
-        path = cookies or (creds.cookies_file if creds else None)
-        jar = load_cookies_txt(path) if path else None
+        jar = session_jar(problem.site, cookies, creds)
         for secret in [*(creds.secrets() if creds else []), *jar_secrets(jar)]:
             store.add_secret(secret)
         client = stack.enter_context(site_client(endpoints, cookies=jar))

@@ -153,3 +153,19 @@ def test_a_state_from_another_schema_is_refused(tmp_path: Path) -> None:
     db.close()
     with pytest.raises(StateError, match="schema 99"):
         WatchState(path)
+
+
+def test_problems_given_up_because_the_contest_ended_are_reopened_for_practice(state: WatchState) -> None:
+    from bot.watch.state import CONTEST_ENDED
+
+    for pid in ("codeforces:1900A", "codeforces:1900B", "codeforces:1900C"):
+        state.add_problem(problem(pid))
+    state.transition(KEY, "codeforces:1900A", "given_up", detail=f"{CONTEST_ENDED} before it was submitted")
+    state.transition(KEY, "codeforces:1900B", "given_up", detail="the budget ran out: 4 attempts")
+    assert state.reopen_ended(KEY) == ["codeforces:1900A"]
+    assert state.problem(KEY, "codeforces:1900A").status == "pending"
+    assert state.problem(KEY, "codeforces:1900B").status == "given_up", "given up for its own reasons: stays"
+    assert state.problem(KEY, "codeforces:1900C").status == "pending"
+    last = state.transitions(KEY, "codeforces:1900A")[-1]
+    assert (last.from_status, last.to_status) == ("given_up", "pending")
+    assert state.reopen_ended(KEY) == [], "a second call finds nothing to reopen"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.watch.state import ContestRow, WatchState
+from bot.watch.state import CONTEST_ENDED, ContestRow, ProblemRow, WatchState
 from tests.agents.support.scripted_server import ScriptedServer
 from tests.bot.watch import lc_round
 from tests.bot.watch.support import API_KEY, CONTEST, MARKED_B, RIGHT_B, contest_site, cookies_txt, model_answer
@@ -94,6 +94,12 @@ def test_a_round_watched_live_and_asked_for_by_id_after_its_end_becomes_practice
                 status="running",
             )
         )
+        # the live run gave its problems up when the round ended; practice takes them up again
+        for index in "ABC":
+            pid, url = f"codeforces:{CONTEST}{index}", f"https://codeforces.com/contest/{CONTEST}/problem/{index}"
+            row = ProblemRow(contest_key=f"codeforces:{CONTEST}", problem_id=pid, index=index, name=index, url=url)
+            state.add_problem(row)
+            state.transition(row.contest_key, pid, "given_up", detail=f"{CONTEST_ENDED} before it was submitted")
     with FakeSiteServer(site) as server, ScriptedServer(default=model_answer) as model:
         for name, value in server.env().items():
             monkeypatch.setenv(name, value)

@@ -1,0 +1,67 @@
+"""`cpbot login`: store the session cpbot submits with (keyring if installed, else a 0600 file)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from pydantic import SecretStr
+
+from bot.submit.credentials import SiteCredentials, forget_credentials, load_credentials, save_credentials
+
+SITE_NAMES = {"cf": "codeforces", "codeforces": "codeforces", "lc": "leetcode", "leetcode": "leetcode"}
+
+
+def _describe(creds: SiteCredentials) -> list[str]:
+    lines = [f"site           {creds.site}"]
+    if creds.cookies_file:
+        lines.append(f"cookies file   {creds.cookies_file}")
+    if creds.handle:
+        lines.append(f"handle         {creds.handle}")
+    for name in ("password", "leetcode_session", "csrftoken"):
+        if getattr(creds, name) is not None:
+            lines.append(f"{name:<14} set (hidden)")
+    return lines
+
+
+@click.command("login")
+@click.option("--site", type=click.Choice(sorted(SITE_NAMES)), required=True)
+@click.option(
+    "--cookies",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A Netscape cookies.txt exported from your browser (cpbot keeps its path and reads it when it submits).",
+)
+@click.option("--handle", help="Codeforces: log in with this handle; the password is asked for.")
+@click.option("--show", is_flag=True, help="Show what is stored (secrets hidden).")
+@click.option("--forget", is_flag=True, help="Remove what is stored for the site.")
+def login(site: str, cookies: Path | None, handle: str | None, show: bool, forget: bool) -> int:
+    """Store the session `cpbot submit` and `cpbot watch --submit` use for a site.
+
+    Codeforces: --cookies (your browser's session) or --handle (the password is asked for). LeetCode:
+    --cookies, or the LEETCODE_SESSION and csrftoken cookie values (asked for, not echoed).
+    """
+    name = SITE_NAMES[site]
+    if forget:
+        where = forget_credentials(name)
+        click.echo(f"removed {name} credentials from {', '.join(where)}" if where else f"nothing stored for {name}")
+        return 0
+    if show:
+        stored = load_credentials(name)
+        if stored is None:
+            click.echo(f"nothing stored for {name}")
+            return 1
+        click.echo("\n".join(_describe(stored)))
+        return 0
+    creds = SiteCredentials(site=name, cookies_file=cookies.resolve() if cookies else None)
+    if name == "codeforces":
+        if handle:
+            creds.handle = handle
+            creds.password = SecretStr(click.prompt(f"Codeforces password for {handle}", hide_input=True))
+        elif cookies is None:
+            raise click.UsageError("give --cookies (a cookies.txt from your browser) or --handle")
+    elif cookies is None:
+        creds.leetcode_session = SecretStr(click.prompt("LEETCODE_SESSION cookie", hide_input=True))
+        creds.csrftoken = SecretStr(click.prompt("csrftoken cookie", hide_input=True))
+    where = save_credentials(creds)
+    click.echo(f"stored {name} credentials in {where}")
+    return 0
