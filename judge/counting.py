@@ -25,7 +25,14 @@ ENV_VALGRIND = "CPBOT_VALGRIND"  # a path, or "off" to profile by time alone
 COUNT_RE = re.compile(r"==\d+== I\s+refs:\s+([\d,]+)")
 STDERR_TAIL = 8192
 SLOWDOWN = 40  # generous bound on a counted run's CPU time against the native one
-VALGRIND_FLAGS = ["--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
+# valgrind gives the main thread 16 MB of stack whatever the limit; contest programs recurse deeply
+MAIN_STACK_BYTES = 1 << 30
+VALGRIND_FLAGS = [
+    "--tool=cachegrind",
+    "--cache-sim=no",
+    "--cachegrind-out-file=/dev/null",
+    f"--main-stacksize={MAIN_STACK_BYTES}",
+]
 PYTHONS = ("python3", "pypy3")
 
 

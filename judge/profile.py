@@ -99,7 +99,7 @@ class _Profiler:
     def count(self, points: list[ProfilePoint], valgrind: str) -> list[ProfilePoint]:
         """The same points with instruction counts for those that ran quickly (the baseline first)."""
         cheap = [p for p in points[1:] if p.status == "ok" and p.cpu_ms <= COUNT_NATIVE_MS]
-        chosen = {p.size for p in [points[0], *cheap[-COUNT_SIZES:]]}
+        chosen = {points[0].size, *_spread([p.size for p in cheap], COUNT_SIZES)}
 
         def one(point: ProfilePoint) -> ProfilePoint:
             if point.size not in chosen:
@@ -116,6 +116,18 @@ class _Profiler:
 
         with ThreadPoolExecutor(max_workers=max(1, self.sandbox.size)) as pool:
             return list(pool.map(one, points))
+
+
+def _spread(sizes: list[int], count: int) -> list[int]:
+    """Up to `count` of `sizes`, from the largest down, each at most half the one before: exact counts
+    need a wide range more than many points (midpoints added by refining sit too close together)."""
+    picked: list[int] = []
+    for n in sorted(sizes, reverse=True):
+        if len(picked) == count:
+            break
+        if not picked or n * 2 <= picked[-1] * 1.05:
+            picked.append(n)
+    return picked
 
 
 def profile_program(

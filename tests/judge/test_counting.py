@@ -89,3 +89,16 @@ def test_profile_falls_back_to_time_when_counting_fails(sandbox, monkeypatch, tm
     assert report.metric == "cpu_time"
     assert all(p.instructions is None for p in report.points)
     assert report.complexity == "O(n^2)"
+
+
+@needs_valgrind
+def test_deep_recursion_is_counted_with_an_unlimited_stack(sandbox):
+    program = build_program_file(SUITE / "deep_recursion.cpp", sandbox, role="solution")
+    vg = find_valgrind()
+    counts = [
+        count_instructions(program, f"{n}\n".encode(), sandbox, native_cpu_ms=50, memory_mb=256, valgrind=vg)
+        for n in (1, 100_000, 400_000)
+    ]
+    assert all(c.instructions is not None for c in counts), [c.message for c in counts]
+    base, small, big = (c.instructions for c in counts)
+    assert (big - base) / (small - base) == pytest.approx(4, rel=0.01), "linear: four times the work"

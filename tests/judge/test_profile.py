@@ -104,3 +104,13 @@ def test_flat_data_is_constant_and_ambiguous():
     fit = choose(NS, [10.0 + (i % 2) * 0.1 for i in range(len(NS))])
     assert fit.best.name == "O(1)"
     assert fit.ambiguous
+
+
+def test_counted_sizes_spread_over_the_widest_range():
+    from judge.profile import _spread
+
+    # doubling sizes plus the midpoints refining adds near the top
+    sizes = [1953, 3906, 7812, 15625, 31250, 62500, 125000, 250000, 353553, 420448, 500000, 594604, 707107, 1000000]
+    picked = _spread(sizes, 6)
+    assert picked == [1000000, 500000, 250000, 125000, 62500, 31250]
+    assert _spread([10, 11, 12], 6) == [12], "too close together to add anything"
