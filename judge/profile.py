@@ -36,6 +36,7 @@ COUNT_NATIVE_MS = 60.0  # sizes whose native run took at most this long are coun
 COUNT_SIZES = 6
 MIN_COUNT_POINTS = 4
 MIN_INSTRUCTIONS_ABOVE_BASELINE = 20000
+MIN_EXTENDED_SIZE = 8  # counting below the schedule stops here: smaller inputs say little about growth
 Progress = Callable[[ProfilePoint], None]
 
 
@@ -163,8 +164,24 @@ def profile_program(
         points = _refine(points, baseline, prof)
     valgrind = find_valgrind() if count else None
     if valgrind:
+        points = _extend_down(points, prof)
         baseline, *points = prof.count([baseline, *points], valgrind)
     return _report(points, baseline, max_n, limits)
+
+
+def _extend_down(points: list[ProfilePoint], prof: _Profiler) -> list[ProfilePoint]:
+    """Halve below the smallest size until enough sizes are quick enough to count (a program already
+    slow at the schedule's first size - a quadratic one in Python, say - is counted at smaller n)."""
+    cheap = [p.size for p in points if p.status == "ok" and p.cpu_ms <= COUNT_NATIVE_MS]
+    n = min((p.size for p in points), default=2) // 2
+    added = []
+    while len(_spread(cheap, COUNT_SIZES)) < COUNT_SIZES and n >= MIN_EXTENDED_SIZE:
+        point = prof.measure(n)
+        added.append(point)
+        if point.status == "ok" and point.cpu_ms <= COUNT_NATIVE_MS:
+            cheap.append(n)
+        n //= 2
+    return sorted(points + added, key=lambda p: p.size)
 
 
 def _usable(points: list[ProfilePoint], baseline: ProfilePoint) -> list[ProfilePoint]:

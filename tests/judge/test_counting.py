@@ -102,3 +102,16 @@ def test_deep_recursion_is_counted_with_an_unlimited_stack(sandbox):
     assert all(c.instructions is not None for c in counts), [c.message for c in counts]
     base, small, big = (c.instructions for c in counts)
     assert (big - base) / (small - base) == pytest.approx(4, rel=0.01), "linear: four times the work"
+
+
+@needs_valgrind
+def test_a_program_slow_from_the_first_size_is_counted_at_smaller_sizes(sandbox):
+    program = build_program_file(SUITE / "pairs_xor.py", sandbox, role="solution")
+    gen = build_program_file(SUITE / "gen_array.cpp", sandbox, "gen")
+    limits = Limits(time_ms=300, memory_mb=512)
+    report = profile_program(program, gen, max_n=200_000, limits=limits, sandbox=sandbox, repeats=1)
+    first_scheduled = round(200_000 / 2**9)
+    counted = [p.size for p in report.points[1:] if p.instructions is not None]
+    assert report.metric == "instructions" and report.complexity == "O(n^2)" and not report.ambiguous
+    assert min(counted) < first_scheduled, "sizes below the schedule were added to count"
+    assert report.efficient is False
