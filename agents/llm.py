@@ -22,9 +22,9 @@ import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from email.utils import parsedate_to_datetime
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+from urllib.parse import urlsplit
 
-import openai
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from agents.budget import BudgetExhausted, BudgetTracker, Usage
@@ -32,6 +32,9 @@ from agents.envelopes import utc_now
 from agents.extract import ExtractionError, json_candidates
 from agents.tracing import LLMCallEvent, LLMTry, NullTracer, Tracer
 from judge.errors import ConfigError, ModelError
+
+if TYPE_CHECKING:
+    import openai
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 # Local servers ignore the key, but the openai client insists on one.
@@ -78,6 +81,19 @@ class LLMConfig(BaseModel):
         return self.model_dump(mode="json", exclude={"api_key"})
 
 
+def _check_base_url(url: str) -> None:
+    """A base URL must be http(s)://host...; anything else would only fail later, after all the retries."""
+    parts = urlsplit(url)
+    if parts.scheme.lower() in ("http", "https") and parts.hostname:
+        return
+    example = f"http://{url}" if "://" not in url and ("." in url or ":" in url) else "http://127.0.0.1:8000/v1"
+    raise ConfigError(
+        f"the model server address {url!r} is not an http(s) URL with a host",
+        hint=f"give the API root with its scheme and host, e.g. --base-url {example} "
+        "(or set CPBOT_BASE_URL / OPENAI_BASE_URL)",
+    )
+
+
 def _pick(explicit: str | None, env: Mapping[str, str], *names: str) -> str | None:
     if explicit:
         return explicit
@@ -111,6 +127,7 @@ def resolve_llm_config(
         )
     if not url:
         url = OPENAI_BASE_URL
+    _check_base_url(url)
     if not key:
         if url.rstrip("/") == OPENAI_BASE_URL:
             raise ConfigError("no API key for OpenAI", hint="set OPENAI_API_KEY (or pass --api-key)")
@@ -246,6 +263,7 @@ class _Failure(Exception):
 
 
 def _classify(error: openai.OpenAIError) -> _Failure:
+    import openai
     if isinstance(error, openai.APITimeoutError):
         return _Failure("timeout", "no answer before the timeout", retryable=True, wait=None)
     if isinstance(error, openai.APIConnectionError):
@@ -269,6 +287,19 @@ def _classify(error: openai.OpenAIError) -> _Failure:
     return _Failure("bad_response", f"{type(error).__name__}: {error}", retryable=False, wait=None)
 
 
+def _why_waiting(failure: _Failure, url: str, wait: float, left: float) -> str:
+    """Why the next retry would pass the budget: a wait the server asked for, or our own backoff."""
+    if failure.retry_after is not None or failure.kind == "rate_limit":
+        return f"the server asks to wait {wait:.1f} s, only {left:.1f} s of the budget left ({failure.detail})"
+    if failure.kind == "unreachable":
+        what = f"cannot reach the model server at {url} ({failure.detail})"
+    elif failure.kind == "timeout":
+        what = f"the model server at {url} did not answer in time"
+    else:
+        what = f"the model server at {url} failed ({failure.detail})"
+    return f"{what}; retrying in {wait:.1f} s would pass the budget ({left:.1f} s left)"
+
+
 class LLMClient:
     """A thread-safe client for one endpoint; close it (or use `with`) when done."""
 
@@ -286,6 +317,8 @@ class LLMClient:
         self._sleep = sleep
         self._clock = clock
         self._jitter = jitter
+        import openai  # imported on first use: it alone takes half a second, which `cpbot judge` need not pay
+
         # retries are ours, so that waits are visible, testable and bounded by the budget
         self._client = openai.OpenAI(
             base_url=config.base_url,
@@ -293,6 +326,7 @@ class LLMClient:
             timeout=config.timeout_s,
             max_retries=0,
         )
+        self._errors = openai.OpenAIError
         # set to False once the server rejects response_format; later calls then ask in the prompt only
         self._native_structured = True
 
@@ -418,7 +452,7 @@ class LLMClient:
                 completion = self._client.chat.completions.create(
                     model=event.model, messages=messages, timeout=timeout, **params
                 )
-            except openai.OpenAIError as e:
+            except self._errors as e:
                 failure = _classify(e)
             else:
                 event.tries.append(LLMTry(attempt=attempt, status=200, elapsed_ms=(self._clock() - t0) * 1000))
@@ -449,9 +483,7 @@ class LLMClient:
             if budget is not None:
                 left = budget.remaining_seconds()
                 if left is not None and wait >= left:
-                    raise BudgetExhausted(
-                        f"wall time: the server asks to wait {wait:.1f} s, only {left:.1f} s of the budget left"
-                    )
+                    raise BudgetExhausted(f"wall time: {_why_waiting(failure, cfg.base_url, wait, left)}")
             tried.wait_s = round(wait, 3)
             self._sleep(wait)
             retries += 1
@@ -550,7 +582,9 @@ class LLMClient:
             # the whole reply being the object means the server honoured the format
             mode: Literal["native", "fallback"] = "native" if sent_natively and where == "whole" else "fallback"
             return reply.model_copy(update={"parsed": parsed, "structured": mode})
-        what = f"a {schema.__name__} object" if schema is not None else "a JSON object"
+        what = f"{schema.__name__} JSON object" if schema is not None else "JSON object"
+        if problems:
+            what = f"valid {what}"
         detail = f" (closest: {problems[0]})" if problems else ""
         raise StructuredOutputError(f"the model's reply has no {what}{detail}", reply)
 

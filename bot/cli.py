@@ -20,10 +20,12 @@ from bot.commands.stress_cmd import stress
 from bot.commands.submit import submit
 from bot.commands.transcripts import transcripts
 from bot.commands.watch import watch
-from bot.config import default_map, load_settings
-from judge.errors import CpbotError
+from bot.config import Settings, default_map, load_settings
+from judge.errors import ConfigError, CpbotError
 
 __version__ = "0.1.0"
+# commands whose behaviour rests on the settings file: a broken file stops them rather than being ignored
+NEEDS_SETTINGS = frozenset({"solve", "watch", "submit", "bench", "config"})
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "auto_envvar_prefix": "CPBOT"})
@@ -34,9 +36,16 @@ def cli(ctx: click.Context, verbose: bool) -> None:
     """cpbot: scrape, solve, judge and submit competitive-programming problems."""
     ctx.ensure_object(dict)
     ctx.obj["verbose"] = verbose
-    settings = load_settings()
+    try:
+        settings = load_settings()
+        ctx.default_map = default_map(settings, cli)
+    except ConfigError as e:
+        if ctx.invoked_subcommand in NEEDS_SETTINGS:
+            raise
+        # a local tool (or the diagnosis itself) still runs, on built-in defaults, and says so
+        click.echo(f"warning: settings ignored: {e.message}", err=True)
+        settings = Settings()
     ctx.obj["settings"] = settings
-    ctx.default_map = default_map(settings, cli)
 
 
 cli.add_command(judge_cmd.judge)

@@ -127,19 +127,27 @@ def _command_defaults(path: Path | None, command: click.Command, table: dict[str
 
 
 def _option_defaults(path: Path | None, command: click.Command, table: dict[str, Any]) -> dict[str, Any]:
-    by_name: dict[str, str] = {}
+    """The table's values by parameter name, each checked with the option's own type."""
+    by_name: dict[str, click.Option] = {}
     for param in command.params:
         if isinstance(param, click.Option) and param.name:
-            by_name[param.name] = param.name
+            by_name[param.name] = param
             for opt in param.opts + param.secondary_opts:
-                by_name[opt.lstrip("-").replace("-", "_")] = param.name
+                by_name[opt.lstrip("-").replace("-", "_")] = param
     defaults = {}
     for key, value in table.items():
-        name = by_name.get(key.replace("-", "_"))
-        if name is None:
-            options = ", ".join(sorted({n for n in by_name.values()}))
+        param = by_name.get(key.replace("-", "_"))
+        if param is None:
+            options = ", ".join(sorted({max(p.opts, key=len).lstrip("-") for p in by_name.values()}))
             raise ConfigError(f"{path}: `{command.name}` has no option `{key}`", hint=f"options: {options}")
-        defaults[name] = value
+        try:
+            param.type_cast_value(click.Context(command), value)
+        except click.BadParameter as e:
+            raise ConfigError(
+                f"{path}: [{command.name}] {key} = {value!r}: {e.message}", hint="fix the value in the file"
+            ) from None
+        assert param.name is not None
+        defaults[param.name] = value
     return defaults
 
 

@@ -1,6 +1,6 @@
 """The complexity profiler: run a solution on generated inputs of growing size, fit, extrapolate.
 
-Sizes double up to the problem's maximum (8-10 of them) or until a run passes the time limit; each
+Sizes double up to the problem's maximum (8-10 of them) or until a run fails or passes the time limit; each
 size runs a few times and keeps the minimum CPU time (noise only adds) and the peak memory. The cost of
 starting the program (measured at n = 1) is subtracted and only points clearly above it are fitted
 (see judge/complexity.py). The fitted curve is extrapolated to the maximum n and compared with the
@@ -156,7 +156,7 @@ def profile_program(
     for n in schedule:
         point = prof.measure(n)
         points.append(point)
-        if point.status == "tle":
+        if point.status != "ok":  # larger sizes only fail again, slower
             break
     for _ in range(REFINE_ROUNDS):
         if len(_usable(points, baseline)) >= MIN_POINTS:

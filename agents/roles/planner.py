@@ -81,6 +81,17 @@ def replan(
     return _ask(model, messages, problem, tags)
 
 
+def fallback_plan(problem: Problem, tags: Sequence[str]) -> Plan:
+    """A plan to code from when the planner's reply holds none: the statement itself and the chosen tags."""
+    using = f" using {', '.join(tags)}" if tags else ""
+    return Plan(
+        algorithm=f"implement what the statement asks directly{using}",
+        rationale="the planner's reply held no plan, so the coder works from the statement",
+        tags=list(tags),
+        input_bounds=problem_bounds(problem).sizes(),
+    )
+
+
 def _ask(model: ChatModel, messages: list[dict[str, str]], problem: Problem, tags: Sequence[str]) -> Plan:
     draft, reply = ask_structured(model, ROLE, messages, PlanDraft)
     if draft is None:

@@ -169,6 +169,26 @@ def select_algorithms(model: ChatModel, problem: Problem, *, max_branches: int =
     return selection
 
 
+FALLBACK_TAG = "implementation"
+
+
+def fallback_selection(problem: Problem) -> Selection:
+    """What to try when the selector's reply is unusable: the problem's own tags (a scraped problem has
+    them) that are on the list, else a generic implementation branch."""
+    tags = list(dict.fromkeys(t for t in map(normalize_tag, problem.tags) if t is not None)) or [FALLBACK_TAG]
+    why = "the selector's reply was unusable; " + ("the problem's own tags" if problem.tags else "a generic route")
+    return Selection(branches=[Branch(tags=tags, rationale=why)])
+
+
+def select_or_fall_back(model: ChatModel, problem: Problem, *, max_branches: int = 3) -> tuple[Selection, str | None]:
+    """`select_algorithms`, or `fallback_selection` with the reason when the reply cannot be used: a bad
+    selector reply should not end a solve that can go on without it."""
+    try:
+        return select_algorithms(model, problem, max_branches=max_branches), None
+    except RoleError as e:
+        return fallback_selection(problem), e.message
+
+
 def _normalize(branches: list[_RawBranch], max_branches: int) -> Selection:
     out: list[Branch] = []
     dropped: list[str] = []

@@ -36,12 +36,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.envelopes import CheckerDecision, CodeAttempt, JudgeFeedback, Payload, Plan, StressFeedback
-from agents.roles import analyst, checker, coder, debugger, knowledge, optimizer, planner, pruner, selector, testgen
+from agents.roles import analyst, checker, coder, debugger, knowledge, optimizer, planner, pruner, testgen
 from agents.roles.common import RoleError, feedback_text
 from agents.roles.constraints import problem_bounds
 from agents.roles.knowledge import Note
 from agents.roles.stdio import pick_template
 from agents.roles.stresser import stress_attempt
+from agents.strategies import fallbacks
 from agents.strategies.base import Lesson, SolveContext, accepted, regressions, source_key, verdict_line
 from judge.errors import CpbotError
 from judge.model import JudgeReport, Problem, ProfileReport, Solution, TestCase, Verdict
@@ -54,6 +55,10 @@ def _lessons_note(ctx: SolveContext) -> list[Note]:
     return [
         Note(name="run-lessons", title="Lessons from earlier problems of this run", tags=[], keywords=[], body=text)
     ]
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _symptom(report: JudgeReport) -> str:
@@ -144,7 +149,7 @@ class Cpbot:
                 attempt, iteration, report = candidate, candidate_it, new
                 continue
             if not self.verify:
-                return _Outcome(True, f"accepted on {report.total} tests")
+                return _Outcome(True, f"accepted on {_count(report.total, 'test')}")
             if not run.generated:
                 run.generated = True
                 if self._generate(run, phase):
@@ -311,9 +316,9 @@ class Cpbot:
 
     def _summary(self, run: _Run, attempt: CodeAttempt, profile: ProfileReport | None) -> str:
         evidence = run.ctx.evidence
-        parts = [f"accepted on {len(run.ctx.problem.samples)} samples"]
+        parts = [f"accepted on {_count(len(run.ctx.problem.samples), 'sample')}"]
         if evidence.tests:
-            parts[0] += f" and {len(evidence.tests)} generated tests"
+            parts[0] += f" and {_count(len(evidence.tests), 'generated test')}"
         stress = evidence.stress.get(source_key(attempt.solution()))
         parts.append(f"stress clean ({stress.runs} runs)" if stress is not None else "not stressed")
         parts.append(f"profile: {profile.reason}" if profile is not None else "not profiled")
@@ -336,25 +341,21 @@ class Cpbot:
         plan: Plan | None = None
         for cycle in range(1, self.plans + 1):
             ctx.route("selector", cycle=cycle)
-            tags = selector.select_algorithms(ctx.model, ctx.problem).tags
+            tags = fallbacks.select(ctx).tags
             notes = [*knowledge.retrieve(ctx.problem, tags), *lessons]
             ctx.route("planner", cycle=cycle, tags=tags)
             if plan is None:
                 why = [] if outcome.feedback is None else [_feedback_note(outcome.feedback)]
-                plan = planner.plan(ctx.model, ctx.problem, language=ctx.language, tags=tags, knowledge=[*notes, *why])
+                plan = fallbacks.plan(ctx, tags=tags, knowledge=[*notes, *why])
             else:
                 feedback = outcome.feedback or outcome.reason
-                plan = planner.replan(
-                    ctx.model, ctx.problem, plan, feedback, language=ctx.language, tags=tags, knowledge=notes
-                )
+                plan = fallbacks.replan(ctx, plan, feedback, tags=tags, knowledge=notes)
             plan_it = ctx.send(plan, sender=planner.ROLE).header.iteration
             decision = pruner.prune(plan, ctx.problem, language=ctx.language)
             ctx.send(decision.model_copy(update={"plan_iteration": plan_it}), sender=pruner.ROLE)
             if not decision.accepted:
                 ctx.route("planner", cycle=cycle, why="pruned")
-                plan = planner.replan(
-                    ctx.model, ctx.problem, plan, decision, language=ctx.language, tags=tags, knowledge=notes
-                )
+                plan = fallbacks.replan(ctx, plan, decision, tags=tags, knowledge=notes)
                 plan_it = ctx.send(plan, sender=planner.ROLE).header.iteration
             template = pick_template(ctx.problem, ctx.language) if ctx.problem.kind != "function" else None
             ctx.route("coder", cycle=cycle)

@@ -18,6 +18,7 @@ from typing import Any
 from agents.envelopes import CheckerDecision, CodeAttempt, Plan
 from agents.roles import checker, coder, knowledge, planner, selector
 from agents.roles.knowledge import Note
+from agents.strategies import fallbacks
 from agents.strategies.base import SolveContext, verdict_line
 from judge.model import JudgeReport, Verdict
 
@@ -61,10 +62,10 @@ class Mas:
         samples = list(ctx.problem.samples)
         ctx.note("samples extracted", count=len(samples))
         ctx.route("selector")
-        selection = selector.select_algorithms(ctx.model, ctx.problem)
+        selection = fallbacks.select(ctx)
         branch = self._branch(ctx, selection, 0)
         ctx.route("reasoner", branch=1)
-        plan = planner.plan(ctx.model, ctx.problem, language=ctx.language, tags=branch.tags, knowledge=branch.notes)
+        plan = fallbacks.plan(ctx, tags=branch.tags, knowledge=branch.notes)
         plan_it = ctx.send(plan, sender=planner.ROLE).header.iteration
         fix: tuple[CodeAttempt, CheckerDecision] | None = None
         report: JudgeReport | None = None
@@ -75,7 +76,7 @@ class Mas:
             if report.verdict == Verdict.IE:
                 return f"the judge failed: {report.reason}"
             ctx.route("checker", iteration=iteration)
-            decision = checker.check(ctx.model, ctx.problem, attempt, report, plan=plan, tests=samples)
+            decision = fallbacks.check(ctx, attempt, report, plan=plan, tests=samples)
             ctx.send(decision, sender=checker.ROLE)
             if decision.decision == "PASS":
                 return f"the checker passed iteration {iteration} ({verdict_line(report)})"
@@ -87,9 +88,7 @@ class Mas:
                 break
             branch = self._branch(ctx, selection, branch.index + 1)
             ctx.route("reasoner", branch=branch.index + 1, why="rethink")
-            plan = planner.replan(
-                ctx.model, ctx.problem, plan, decision, language=ctx.language, tags=branch.tags, knowledge=branch.notes
-            )
+            plan = fallbacks.replan(ctx, plan, decision, tags=branch.tags, knowledge=branch.notes)
             plan_it = ctx.send(plan, sender=planner.ROLE).header.iteration
         last = verdict_line(report) if report is not None else "nothing judged"
         return f"no PASS after {self.iterations} iterations ({last})"

@@ -56,7 +56,8 @@ def load_problems(
             return fetch_url(source, client, site)
     path = Path(source)
     if not path.is_file():
-        raise ConfigError(f"no such file: {source}", hint="give a problem URL (https://...) or a saved page")
+        what = "is a directory, not a file" if path.is_dir() else "does not exist"
+        raise ConfigError(f"{source} {what}", hint="give a problem URL (https://...) or a saved page")
     return parse_content(path.read_bytes(), site, page_url)
 
 

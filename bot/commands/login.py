@@ -8,8 +8,22 @@ import click
 from pydantic import SecretStr
 
 from bot.submit.credentials import SiteCredentials, forget_credentials, load_credentials, save_credentials
+from judge.errors import ConfigError
+from scrapers.cookies import load_cookies_txt
 
 SITE_NAMES = {"cf": "codeforces", "codeforces": "codeforces", "lc": "leetcode", "leetcode": "leetcode"}
+DOMAINS = {"codeforces": "codeforces.com", "leetcode": "leetcode.com"}
+
+
+def _check_cookies(path: Path, site: str) -> None:
+    """The file must parse and hold cookies of the site: a wrong export fails here, not at submit time."""
+    domain = DOMAINS[site]
+    jar = load_cookies_txt(path)
+    if not any(c.domain.lstrip(".").endswith(domain) for c in jar):
+        raise ConfigError(
+            f"{path} holds no {domain} cookies",
+            hint=f"export cookies.txt from your browser while logged in on {domain}",
+        )
 
 
 def _describe(creds: SiteCredentials) -> list[str]:
@@ -52,6 +66,8 @@ def login(site: str, cookies: Path | None, handle: str | None, show: bool, forge
             return 1
         click.echo("\n".join(_describe(stored)))
         return 0
+    if cookies is not None:
+        _check_cookies(cookies, name)
     creds = SiteCredentials(site=name, cookies_file=cookies.resolve() if cookies else None)
     if name == "codeforces":
         if handle:

@@ -199,6 +199,8 @@ def solve_cmd(
             )
         except BaseException as e:
             store.finish_run(run_id, "error", reason=str(e))
+            # the failed run is stored: say where, so that `cpbot transcripts show` can explain it
+            click.echo(f"transcript: {run_id}", err=True)
             raise
         store.finish_run(
             run_id,

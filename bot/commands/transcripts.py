@@ -65,7 +65,7 @@ def list_runs(limit: int, kind: str | None, every: bool, as_json: bool) -> int:
         click.echo(RunList(runs=runs).model_dump_json(indent=2))
         return 0
     if not runs:
-        click.echo("no transcripts yet")
+        click.echo(f"no {kind} runs" if kind else "no transcripts yet")
         return 0
     header = f"{'run':<23} {'started (UTC)':<19} {'kind':<8} {'problem':<24} {'status':<12}"
     click.echo(f"{header} {'calls':>5} {'tokens':>9}")
@@ -79,7 +79,9 @@ def _row(r: RunSummary) -> str:
     tokens = _tokens(r.prompt_tokens + r.completion_tokens)
     what = r.problem_id or "-"
     if r.children:
-        what = f"{r.problem_id + ' ' if r.problem_id else ''}{r.children} problem{'s' if r.children != 1 else ''}"
+        # a contest holds one run per problem solve; a bench one per (problem, strategy)
+        unit = "problem" if r.kind == "contest" else "run"
+        what = f"{r.problem_id + ' ' if r.problem_id else ''}{r.children} {unit}{'s' if r.children != 1 else ''}"
     return f"{r.id:<23} {_when(r):<19} {r.kind:<8} {what:<24} {r.status:<12} {r.llm_calls:>5} {tokens:>9}"
 
 

@@ -41,6 +41,10 @@ SITE_NAMES = {"cf": "codeforces", "lc": "leetcode", "codeforces": "codeforces", 
 CHECKS = ("samples", "generated", "stress", "profile")
 
 
+class ListingError(CpbotError):
+    """`cpbot watch --once` could not read any contest list, so it had nothing to do."""
+
+
 def gate_config(text: str) -> GateConfig:
     """`--gate samples,generated,stress,profile` (the default: all four) -> the checks required."""
     wanted = {c.strip() for c in text.split(",") if c.strip()}
@@ -193,6 +197,7 @@ def watch(
     if contest_id is not None and len(sites) != 1:
         raise ConfigError("--contest needs --site cf or --site lc")
     stop = threading.Event()
+    list_failures: list[CpbotError] = []  # since the last listing that worked
     with ExitStack() as stack, stop_on_signals(stop):
         session = Session(stack, opts, stop)
         now = datetime.now(UTC)
@@ -219,7 +224,13 @@ def watch(
             horizon = timedelta(hours=within)
 
             def lister() -> list[Contest]:
-                return [c for s in sites for c in upcoming_contests(s, session.client, datetime.now(UTC))]
+                try:
+                    listed = [c for s in sites for c in upcoming_contests(s, session.client, datetime.now(UTC))]
+                except CpbotError as e:
+                    list_failures.append(e)  # the watcher logs it and tries again at the next poll
+                    raise
+                list_failures.clear()
+                return listed
 
             def wanted(c: Contest) -> bool:
                 return c.site in sites and (c.start is None or c.start - datetime.now(UTC) <= horizon)
@@ -240,10 +251,17 @@ def watch(
             watcher.shutdown()
             _join(watcher, timeout_s=30.0)
         final = report(session.state, watcher.seen(), store=session.store)
+    if once and list_failures and not final.contests:
+        # nothing polls after --once: a listing that failed leaves nothing done, which is an error
+        failure = list_failures[-1]
+        raise ListingError(
+            f"the contest lists could not be read: {failure.message}",
+            hint=failure.hint or "check the network and the site's address (CPBOT_CODEFORCES_URL / CPBOT_LEETCODE_URL)",
+        )
     if as_json:
         click.echo(final.model_dump_json(indent=2))
     else:
-        _print_final(final)
+        _print_final(final, within_h=None if contest_id is not None else within)
     errors = [e for e in watcher.errors if isinstance(e, CpbotError)]
     if errors:
         raise errors[0]
@@ -294,10 +312,15 @@ def _join(watcher: Watcher, timeout_s: float) -> None:
         time.sleep(0.05)
 
 
-def _print_final(final: WatchReport) -> None:
+def _print_final(final: WatchReport, *, within_h: float | None) -> None:
     from rich.console import Console
 
     console = Console()
     if not console.is_terminal:
         console.width = 160  # a log or a file: room for whole names rather than the 80-column default
+    if not final.contests:
+        # the live view's placeholder says the lists are polled; at exit nothing polls any more
+        ahead = f" starting within {within_h:g} h" if within_h is not None else ""
+        console.print(f"cpbot watch: no contest{ahead} to work on", style="dim")
+        return
     console.print(view(final))

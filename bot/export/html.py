@@ -2,7 +2,8 @@
 
 The template lives in `templates/report/` and is read with `importlib.resources`. Autoescaping is on
 for everything: statements, prompts and replies are untrusted text. Only the SVGs drawn by
-`bot.export.svg` (which escape their own text) are inserted as markup.
+`bot.export.svg` and the statements rendered by `bot.export.statement` (both escape their own
+text; statements render with raw HTML off) are inserted as markup.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import jinja2
 from markupsafe import Markup
 
 from bot.export.model import ExportReport
+from bot.export.statement import statement_html
 from judge.errors import CpbotError
 
 TEMPLATE_PACKAGE = "templates"
@@ -63,7 +65,7 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(pretty=_pretty, ms=_ms, kb=_kb, clock=_clock, svg=Markup)
+    env.filters.update(pretty=_pretty, ms=_ms, kb=_kb, clock=_clock, svg=Markup, statement=statement_html)
     return env
 
 

@@ -183,6 +183,7 @@ class ProblemView(BaseModel):
     run: RunSummary
     problem_id: str
     anchor: str
+    label: str = ""  # what the page calls it: the problem, and its strategy and run when those tell runs apart
     statement: str = ""
     language: str = ""
     strategy: str = ""
@@ -202,7 +203,7 @@ class TimelineEntry(BaseModel):
     """A moment of the contest: which problem, what happened, how it went."""
 
     offset_s: float
-    lane: str  # the problem id, or "contest"
+    lane: str  # the problem's label, or the root run's kind for the root's own events
     kind: str
     label: str
     tone: Tone = "info"
@@ -216,6 +217,8 @@ class ExportReport(BaseModel):
     title: str
     root: RunSummary
     is_contest: bool
+    events_heading: str = "Events"  # "Bench events", "Contest events": the root run's own events
+    root_lane: str = "run"  # the timeline row of the root run's own events
     contest_events: list[EventView] = []
     timeline: list[TimelineEntry] = []
     timeline_svg: str = Field("", exclude=True)
@@ -240,6 +243,7 @@ def gather(store: TranscriptStore, run: str, *, now: datetime | None = None) -> 
         runs = [(root, root_events)]
         contest_events = []
     problems = [_problem(summary, events, origin) for summary, events in runs]
+    _label_problems(problems)
     by_problem = {p.problem_id: p for p in problems}
     shown_contest: list[EventView] = []
     for event in contest_events:
@@ -249,25 +253,51 @@ def gather(store: TranscriptStore, run: str, *, now: datetime | None = None) -> 
             _add_problem_level(target, event, origin)
         else:
             shown_contest.append(_event_view(event, origin))
-    timeline = _timeline(root, problems, shown_contest, now or datetime.now(UTC))
+    root_lane = root.kind if root.kind in ("contest", "bench") else "run"
+    timeline = _timeline(root, problems, shown_contest, now or datetime.now(UTC), root_lane)
     end = max((t.offset_s for t in timeline), default=0.0)
-    lanes = [p.problem_id for p in problems]
+    lanes = [p.label for p in problems]
     title = f"{root.kind} {root.problem_id or root.id}"
     return ExportReport(
         generated_at=now or datetime.now(UTC),
         title=title,
         root=root,
         is_contest=bool(children) or root.kind == "contest",
+        events_heading=f"{root.kind.capitalize()} events" if root.kind in ("contest", "bench") else "Events",
+        root_lane=root_lane,
         contest_events=shown_contest,
         timeline=timeline,
         timeline_svg=svg.timeline(
-            (["contest"] if shown_contest else []) + lanes,
+            ([root_lane] if shown_contest else []) + lanes,
             [(t.offset_s, t.lane, t.kind, t.label, t.tone) for t in timeline],
             end,
+            root_lane=root_lane,
+            title=f"{root.kind.capitalize()} timeline" if root.kind in ("contest", "bench") else "Timeline",
         ),
         problems=problems,
         stages=_sum_stages(s for p in problems for s in p.stages),
     )
+
+
+def _label_problems(problems: list[ProblemView]) -> None:
+    """Name each problem run so that no two read alike: the strategy joins the problem id when runs of
+    one problem differ in strategy, and a run number when the same problem and strategy repeat."""
+    strategies: dict[str, set[str]] = {}
+    pairs: dict[tuple[str, str], int] = {}
+    for p in problems:
+        strategies.setdefault(p.problem_id, set()).add(p.strategy)
+        pairs[(p.problem_id, p.strategy)] = pairs.get((p.problem_id, p.strategy), 0) + 1
+    mixed = any(len(s) > 1 for s in strategies.values())  # a bench: say the strategy on every row
+    seen: dict[tuple[str, str], int] = {}
+    for p in problems:
+        key = (p.problem_id, p.strategy)
+        seen[key] = seen.get(key, 0) + 1
+        parts = [p.problem_id]
+        if p.strategy and (mixed or pairs[key] > 1):
+            parts.append(p.strategy)
+        if pairs[key] > 1:
+            parts.append(f"run {seen[key]}")
+        p.label = " · ".join(parts)
 
 
 def _offset(event: StoredEvent, origin: datetime) -> float:
@@ -535,12 +565,12 @@ def _sum_stages(stages: Iterable[StageView]) -> list[StageView]:
 
 
 def _timeline(
-    root: RunSummary, problems: list[ProblemView], contest: list[EventView], now: datetime
+    root: RunSummary, problems: list[ProblemView], contest: list[EventView], now: datetime, root_lane: str
 ) -> list[TimelineEntry]:
-    entries = [TimelineEntry(offset_s=e.offset_s, lane="contest", kind=e.kind, label=e.label) for e in contest]
+    entries = [TimelineEntry(offset_s=e.offset_s, lane=root_lane, kind=e.kind, label=e.label) for e in contest]
     origin = root.started_at
     for p in problems:
-        lane = p.problem_id
+        lane = p.label
         start = round((p.run.started_at - origin).total_seconds(), 3)
         entries.append(TimelineEntry(offset_s=start, lane=lane, kind="start", label=f"{lane}: started"))
         for a in p.attempts:

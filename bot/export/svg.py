@@ -55,13 +55,35 @@ def _marker(shape: str, x: float, y: float, colour: str, title: str) -> str:
     return f'<rect x="{_fmt(x - 5)}" y="{_fmt(y - 5)}" width="10" height="10" fill="{colour}">{t}</rect>'
 
 
+def shorten(label: str, limit: int) -> str:
+    """`label` in at most `limit` characters, cut at a word boundary (space, `-`, `_`, `/`) with an ellipsis."""
+    if len(label) <= limit:
+        return label
+    head = label[: max(limit - 1, 1)]
+    cut = max(head.rfind(c) for c in " -_/·")
+    if cut >= limit // 3:
+        head = head[:cut]
+    return head.rstrip(" -_/·") + "\u2026"
+
+
 def timeline(
-    lanes: Sequence[str], entries: Sequence[tuple[float, str, str, str, str]], end_s: float, *, width: int = 900
+    lanes: Sequence[str],
+    entries: Sequence[tuple[float, str, str, str, str]],
+    end_s: float,
+    *,
+    width: int = 900,
+    root_lane: str = "contest",
+    title: str = "Contest timeline",
 ) -> str:
-    """The contest timeline: one lane per problem (and one for the contest's own events), a bar from a
-    run's start to its end, and markers for attempts, gate decisions, submissions and final verdicts.
-    `entries` are (offset_s, lane, kind, label, tone)."""
-    left, right, lane_h, top = 170, 20, 28, 10
+    """The timeline: one lane per problem run (and `root_lane` for the root run's own events), a bar
+    from a run's start to its end, and markers for attempts, gate decisions, submissions and final
+    verdicts. `entries` are (offset_s, lane, kind, label, tone). Lane names too long for the margin
+    are shortened at a word boundary; the whole name is the row's tooltip."""
+    # the margin grows with the names, up to a third of the picture (about 6.6 px a character at 12 px)
+    longest = max((len(lane) for lane in lanes), default=0)
+    left = int(min(max(170, 6.6 * longest + 16), width / 3))
+    limit = int((left - 16) / 6.6)
+    right, lane_h, top = 20, 28, 10
     height = top + lane_h * max(len(lanes), 1) + 34
     span = max(end_s, 1.0)
     scale = (width - left - right) / span
@@ -72,12 +94,15 @@ def timeline(
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="timeline" role="img" viewBox="0 0 {width} {height}"'
         f' width="{width}" height="{height}" font-family="sans-serif" font-size="12">',
-        "<title>Contest timeline</title>",
+        f"<title>{_e(title)}</title>",
     ]
     row = {lane: i for i, lane in enumerate(lanes)}
     for lane, i in row.items():
         y = top + lane_h * i + lane_h / 2
-        parts.append(f'<text x="{left - 8}" y="{_fmt(y + 4)}" text-anchor="end">{_e(lane[-22:])}</text>')
+        parts.append(
+            f'<g class="lane"><title>{_e(lane)}</title><text x="{left - 8}" y="{_fmt(y + 4)}"'
+            f' text-anchor="end">{_e(shorten(lane, limit))}</text></g>'
+        )
         parts.append(f'<line x1="{left}" y1="{_fmt(y)}" x2="{width - right}" y2="{_fmt(y)}" stroke="#d0d7de"/>')
         times = [e for e in entries if e[1] == lane and e[2] in ("start", "end", "now")]
         if len(times) >= 2:
@@ -90,7 +115,7 @@ def timeline(
         if lane not in row:
             continue
         y = top + lane_h * row[lane] + lane_h / 2
-        shape = MARKERS.get(kind, "circle" if lane == "contest" else "")
+        shape = MARKERS.get(kind, "circle" if lane == root_lane else "")
         if shape:
             parts.append(_marker(shape, x_of(offset), y, TONE_COLOURS[tone], f"{_duration(offset)} {label}"))
     axis_y = top + lane_h * max(len(lanes), 1) + 6

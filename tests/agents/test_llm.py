@@ -93,6 +93,23 @@ def test_bad_option_is_a_config_error():
         resolve_llm_config(base_url="http://x/v1", model="m", timeout_s=-1)
 
 
+@pytest.mark.parametrize("url", ["notaurl", "ftp://host/v1", "http:///v1", "127.0.0.1:8000/v1"])
+def test_a_base_url_that_is_not_http_is_a_config_error_at_once(url):
+    with pytest.raises(ConfigError) as e:
+        resolve_llm_config(base_url=url, model="x", env={})
+    assert url in e.value.message
+    assert "http(s)" in e.value.message
+    assert "--base-url http://" in e.value.hint
+
+
+def test_a_bad_base_url_from_the_environment_is_caught_too():
+    with pytest.raises(ConfigError, match="not an http"):
+        resolve_llm_config(env={"CPBOT_BASE_URL": "localhost", "CPBOT_MODEL": "m"})
+    with pytest.raises(ConfigError) as e:
+        resolve_llm_config(env={"CPBOT_BASE_URL": "127.0.0.1:8000/v1", "CPBOT_MODEL": "m"})
+    assert "http://127.0.0.1:8000/v1" in e.value.hint  # the address with the scheme it lacks
+
+
 def test_the_key_never_shows_in_repr_or_public_settings():
     cfg = LLMConfig(base_url="http://x/v1", api_key="sk-very-secret-value", model="m")
     assert "sk-very-secret-value" not in repr(cfg)
@@ -338,6 +355,31 @@ def test_a_wait_longer_than_the_budget_left_ends_the_call(scripted_server, make_
     assert event.error_kind == "budget"
 
 
+def test_a_rate_limit_wait_past_the_budget_says_the_server_asked(scripted_server, make_client):
+    server = scripted_server([rate_limited("30"), Reply("ok")])
+    with pytest.raises(BudgetExhausted) as e:
+        make_client(server).complete("coder", ASK, budget=BudgetTracker(Budget(max_seconds=10)))
+    assert "the server asks to wait 30.0 s" in e.value.reason
+
+
+def test_a_backoff_past_the_budget_after_refused_connections_does_not_blame_the_server(make_client, fake_sleep):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    # nothing listens on the port: no server answered, the wait is our own backoff
+
+    class Closed:
+        base_url = f"http://127.0.0.1:{port}/v1"
+
+    with pytest.raises(BudgetExhausted) as e:
+        make_client(Closed, backoff_s=5).complete("coder", ASK, budget=BudgetTracker(Budget(max_seconds=3)))
+    reason = e.value.reason
+    assert "asks to wait" not in reason
+    assert f"cannot reach the model server at http://127.0.0.1:{port}/v1" in reason
+    assert "retrying in 5.0 s would pass the budget" in reason
+    assert fake_sleep.waits == []
+
+
 def test_the_timeout_never_runs_past_the_budget(scripted_server, make_client):
     now = [0.0]
     budget = BudgetTracker(Budget(max_seconds=100), clock=lambda: now[0])
@@ -415,8 +457,10 @@ def test_prose_without_json_is_a_structured_output_error_carrying_the_reply(scri
     with pytest.raises(StructuredOutputError) as e:
         client.complete("planner", ASK, response_format=Choice)
     assert e.value.reply.text == "I would use a segment tree."
-    with pytest.raises(StructuredOutputError, match="complexity"):
+    assert e.value.message == "the model's reply has no Choice JSON object"
+    with pytest.raises(StructuredOutputError, match="complexity") as e:
         client.complete("planner", ASK, response_format=Choice)
+    assert e.value.message.startswith("the model's reply has no valid Choice JSON object (closest: ")
     assert [ev.structured for ev in tracer.of_kind(LLMCallEvent)] == ["failed", "failed"]
 
 

@@ -92,6 +92,8 @@ def test_cpbot_config_shows_sources_and_hides_the_key(config_dir, monkeypatch, c
         ("[judge]\nnosuch = 1\n", "`judge` has no option `nosuch`"),
         ('[llm]\nbase = "x"\n', "[llm] base"),
         ('[llm]\napi_key = "sk-readable-by-all"\n', "holds an API key but others can read it"),
+        ('[solve]\nlang = "java"\n', "[solve] lang = 'java': 'java' is not one of"),
+        ('[judge]\ntl = "abc"\n', "[judge] tl = 'abc'"),
     ],
 )
 def test_a_bad_file_is_one_clear_error(config_dir, capsys, text, message):
@@ -109,3 +111,18 @@ def test_no_file_is_no_settings(config_dir):
     assert settings.path is None and settings.commands == {} and settings.llm_fallback() == {}
     with pytest.raises(ConfigError, match=r"no language model configured"):
         resolve_llm(base_url=None, api_key=None, model=None)
+
+
+def test_a_broken_file_stops_model_commands_but_not_local_tools(config_dir, tmp_path, capsys):
+    (config_dir / "config.toml").write_text("[llm\n")
+    assert _judge(tmp_path) == 0, "the local judge runs on built-in defaults"
+    assert "warning: settings ignored" in capsys.readouterr().err
+    assert main(["solve", str(tmp_path / "problem.json")]) == 2
+    assert "is not valid TOML" in capsys.readouterr().err
+
+
+def test_the_hint_names_options_as_they_are_typed(config_dir, capsys):
+    (config_dir / "config.toml").write_text("[solve]\nfoo = 1\n")
+    assert main(["config"]) == 2
+    err = capsys.readouterr().err
+    assert "lang" in err and "output" in err and "language" not in err and "out_dir" not in err

@@ -148,3 +148,22 @@ def test_solve_finds_the_failing_case_debugs_it_and_records_everything(
     assert envelope_types.count("code") == 2 and envelope_types.count("judge_feedback") == 3
     db_bytes = b"".join(p.read_bytes() for p in (tmp_path / "data").rglob("*") if p.is_file())
     assert KEY.encode() not in db_bytes
+
+
+def test_a_solve_that_fails_with_an_error_still_names_its_transcript(
+    codeforces_site, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.cli import main
+    from tests.agents.support.scripted_server import HTTPFailure
+
+    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
+    with ScriptedServer([HTTPFailure(401, "invalid api key")]) as model:  # not retried: the solve fails at once
+        args = ["solve", URL, "--lang", "python3", "--base-url", model.base_url, "--model", "m", "--api-key", KEY]
+        rc = main([*args, "-o", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert rc != 0 and "error: " in err
+    lines = [line for line in err.splitlines() if line.startswith("transcript: ")]
+    assert len(lines) == 1
+    with TranscriptStore() as store:
+        summary = store.run(lines[0].removeprefix("transcript: "))
+    assert summary.status == "error" and summary.problem_id == "codeforces:1702A"

@@ -254,3 +254,19 @@ def test_lessons_reach_the_coder_of_the_next_problem(scripted_server, make_clien
         )
     third = sent_text(server.requests[3])
     assert "Lessons from earlier problems" in third and "expected '30', got '3'" in third
+
+
+def test_a_prose_only_selector_reply_falls_back_on_the_deep_path(scripted_server, make_client, tracer, sandbox):
+    server = scripted_server(
+        [
+            code(WRONG),
+            decision("RETHINK", "wrong idea"),
+            Reply("Hard to say which technique."),
+            plan_reply(),
+            code(RIGHT),
+        ]
+    )
+    result = run(make_client, server, tracer, sandbox, verify=False)
+    assert result.status == "solved"
+    assert roles(tracer) == ["coder", "checker", "selector", "planner", "coder"]
+    assert notes(tracer, "selector reply unusable")[0]["fallback"] == ["implementation"]

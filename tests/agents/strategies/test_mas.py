@@ -6,6 +6,7 @@ import json
 
 from agents.envelopes import CheckerDecision
 from agents.solve import solve
+from agents.tracing import NoteEvent
 from tests.agents.roles.helpers import sent_text, sum_problem
 from tests.agents.strategies.support import RIGHT, WRONG, code, plan_reply, roles, routes
 from tests.agents.support.scripted_server import Reply
@@ -82,3 +83,56 @@ def test_the_iteration_cap_ends_a_run_of_fixes(scripted_server, make_client, tra
     result = run(make_client, server, tracer, sandbox, iterations=2)
     assert roles(tracer) == ["selector", "planner", "coder", "checker", "coder", "checker"]
     assert result.status == "best_effort" and result.reason.startswith("no PASS after 2 iterations")
+
+
+def notes(tracer, message):
+    return [e.data for e in tracer.of_kind(NoteEvent) if e.message == message]
+
+
+def test_a_prose_only_selector_reply_falls_back_and_the_solve_goes_on(scripted_server, make_client, tracer, sandbox):
+    server = scripted_server([Reply("This looks like a simple problem to me."), plan_reply(), code(RIGHT)])
+    result = run(make_client, server, tracer, sandbox)
+    assert result.status == "solved" and result.solution is not None
+    assert roles(tracer) == ["selector", "planner", "coder"]
+    (unusable,) = notes(tracer, "selector reply unusable")
+    assert unusable["fallback"] == ["implementation"]
+    assert "no known technique" in unusable["error"]
+    assert "implementation" in sent_text(server.requests[1])  # the fallback branch reached the reasoner
+
+
+def test_the_fallback_uses_the_problems_own_tags_when_it_has_them(scripted_server, make_client, tracer, sandbox):
+    server = scripted_server([Reply("No idea, honestly."), plan_reply(), code(RIGHT)])
+    result = solve(
+        sum_problem(tags=["math", "not-a-tag"]),
+        strategy="mas",
+        language="python3",
+        model=make_client(server),
+        tracer=tracer,
+        sandbox=sandbox,
+    )
+    assert result.status == "solved"
+    assert notes(tracer, "selector reply unusable")[0]["fallback"] == ["math"]
+
+
+def test_unreadable_planner_and_checker_replies_do_not_end_the_solve(scripted_server, make_client, tracer, sandbox):
+    server = scripted_server(
+        [SELECTION, Reply(""), code(WRONG), Reply("Looks questionable, not sure what to do."), code(RIGHT)]
+    )
+    result = run(make_client, server, tracer, sandbox)
+    assert result.status == "solved"
+    assert roles(tracer) == ["selector", "planner", "coder", "checker", "coder"]
+    assert "statement" in notes(tracer, "planner reply unusable")[0]["fallback"]
+    assert notes(tracer, "checker reply unusable")[0]["fallback"] == "FIX"
+    decisions = [e.payload.decision for e in tracer.envelopes() if isinstance(e.payload, CheckerDecision)]
+    assert decisions == ["FIX", "PASS"]
+
+
+def test_a_role_with_no_fallback_still_returns_the_best_attempt(scripted_server, make_client, tracer, sandbox):
+    # the implementer answers twice without code after a judged attempt: nothing can stand in for a program
+    server = scripted_server(
+        [SELECTION, plan_reply(), code(WRONG), verdict("FIX", "use plus"), Reply("Sorry."), Reply("Still no.")]
+    )
+    result = run(make_client, server, tracer, sandbox)
+    assert result.status == "best_effort"
+    assert result.solution is not None and "a - b" in result.solution.source
+    assert result.reason.startswith("stopped: ")

@@ -151,3 +151,25 @@ def test_report_as_json_and_as_a_plot(run, datasets, tmp_path):
     assert "wall s" in markdown(report) and "wall s" not in text
     png = plot(report, tmp_path / "plot.png")
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 5000
+
+
+def test_the_plot_legend_covers_no_point_label(run, datasets, tmp_path):
+    import matplotlib.pyplot as plt
+
+    from bot.bench.report import figure
+
+    report, _ = run(datasets["leetcode"])
+    fig = figure(report)
+    try:
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        ax = fig.axes[0]
+        legend = ax.get_legend().get_window_extent(renderer)
+        labels = [t for t in ax.texts if t.get_text() in {s.strategy for s in report.strategies}]
+        assert len(labels) == len(report.strategies)
+        for text in labels:
+            box = text.get_window_extent(renderer)
+            assert not box.overlaps(legend), text.get_text()
+            assert ax.bbox.contains(box.x1, box.y1) and ax.bbox.contains(box.x0, box.y0), text.get_text()
+    finally:
+        plt.close(fig)

@@ -59,3 +59,15 @@ def test_codeforces_needs_cookies_or_a_handle(config_dir):
     result = CliRunner().invoke(cli, ["login", "--site", "cf"])
     assert result.exit_code == 2 and "--cookies" in result.output
     assert not credentials_path().exists()
+
+
+def test_a_cookies_file_that_is_not_for_the_site_is_refused(config_dir, tmp_path):
+    from bot.cli import main
+
+    garbage = tmp_path / "garbage.txt"
+    garbage.write_text("garbage\n")
+    cf_only = tmp_path / "cf.txt"
+    cf_only.write_text("# Netscape HTTP Cookie File\n.codeforces.com\tTRUE\t/\tTRUE\t0\tJSESSIONID\tabc123\n")
+    assert main(["login", "--site", "cf", "--cookies", str(garbage)]) == 2
+    assert main(["login", "--site", "lc", "--cookies", str(cf_only)]) == 2
+    assert not credentials_path().exists()

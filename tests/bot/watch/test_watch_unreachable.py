@@ -1,0 +1,58 @@
+"""`cpbot watch --once` when the contest lists cannot be read fails, and says so; an empty list is no error."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from tests.bot.watch.support import API_KEY, contest_site
+from tests.fakesite.server import FakeSiteServer
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]  # nothing listens there once the socket is closed
+
+
+def _args(*extra: str) -> list[str]:
+    return [
+        "watch", "--site", "cf", "--lang", "python3", "--model", "m", "--base-url", "http://127.0.0.1:9/v1",
+        "--api-key", API_KEY, "--within", "1", "--poll", "0.5", "--once", *extra,
+    ]  # fmt: skip
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path
+
+
+def test_once_with_an_unreachable_site_exits_non_zero_saying_the_lists_could_not_be_read(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("CPBOT_CODEFORCES_URL", f"http://127.0.0.1:{_closed_port()}")
+    rc = main(_args())
+    captured = capsys.readouterr()
+    assert rc != 0
+    assert "error: the contest lists could not be read" in captured.err
+    assert "hint: " in captured.err
+    assert "are polled" not in captured.out + captured.err
+    assert captured.out == ""
+
+
+def test_once_with_a_readable_but_empty_list_exits_zero_without_promising_more_polls(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with FakeSiteServer(contest_site(start_in_s=3 * 3600)) as server:  # beyond --within 1 h
+        for name, value in server.env().items():
+            monkeypatch.setenv(name, value)
+        rc = main(_args())
+    captured = capsys.readouterr()
+    assert rc == 0
+    assert "no contest starting within 1 h to work on" in captured.out
+    assert "are polled" not in captured.out + captured.err
+    assert "could not be read" not in captured.err
