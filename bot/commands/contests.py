@@ -37,7 +37,7 @@ def contests(site: str, recent: bool, limit: int, as_json: bool, cookies: Path |
     now = datetime.now(UTC)
     sites = SITES if site == "all" else (site,)
     found: list[Contest] = []
-    errors: list[CpbotError] = []
+    errors: list[tuple[str, CpbotError]] = []
     with open_client(cookies) as client:
         for s in sites:
             try:
@@ -45,10 +45,13 @@ def contests(site: str, recent: bool, limit: int, as_json: bool, cookies: Path |
             except CpbotError as e:
                 if len(sites) == 1:
                     raise
-                errors.append(e)
-                click.echo(f"warning: {s}: {e.message}", err=True)
-    if errors and not found and len(errors) == len(sites):
-        raise errors[0]
+                errors.append((s, e))
+    if errors and len(errors) == len(sites):
+        # every site failed: one error naming each, not a warning per site and the first again
+        message = "; ".join(f"{s}: {e.message}" for s, e in errors)
+        raise CpbotError(f"no contest list could be read ({message})", hint=errors[0][1].hint)
+    for s, e in errors:
+        click.echo(f"warning: {s}: {e.message}", err=True)
     found.sort(key=lambda c: c.start or now, reverse=recent)
     if as_json:
         click.echo(json.dumps([json.loads(c.model_dump_json()) for c in found], indent=2, ensure_ascii=False))

@@ -117,6 +117,18 @@ def test_contests_on_both_sites_reports_a_failing_site_and_lists_the_other(httpx
     assert len(result.stdout.splitlines()) == 4
 
 
+def test_contests_with_every_site_failing_is_one_error_naming_each(httpx_mock: HTTPXMock) -> None:
+    from judge.errors import CpbotError
+
+    page = "<title>Just a moment...</title>"
+    httpx_mock.add_response(url="https://codeforces.com/api/contest.list?gym=false", status_code=403, html=page)
+    httpx_mock.add_response(url="https://leetcode.com/graphql", status_code=403, html=page, is_reusable=True)
+    result = CliRunner().invoke(contests, [])
+    assert isinstance(result.exception, CpbotError)
+    assert "codeforces:" in result.exception.message and "leetcode:" in result.exception.message
+    assert "warning" not in result.stderr, "no per-site warning before the error that already names them"
+
+
 def test_contests_for_leetcode_reads_upcoming_contests(httpx_mock: HTTPXMock) -> None:
     answer = {
         "data": {
