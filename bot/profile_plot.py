@@ -8,8 +8,7 @@ from pathlib import Path
 from judge.complexity import fit_class
 from judge.errors import CpbotError
 from judge.model import ProfileReport
-
-MIN_MS_ABOVE_BASELINE = 5.0  # as the profiler: smaller points say nothing about growth
+from judge.profile import usable_points
 
 
 def save_profile_png(report: ProfileReport, path: Path, *, time_limit_ms: int | None = None, title: str = "") -> None:
@@ -35,7 +34,7 @@ def save_profile_png(report: ProfileReport, path: Path, *, time_limit_ms: int | 
             ms=9,
             label="failed (" + ", ".join(sorted({p.status for p in bad})) + ")",
         )
-    usable = [p for p in ok if p.cpu_ms - base.cpu_ms >= MIN_MS_ABOVE_BASELINE]
+    usable = usable_points(points, base)
     if report.complexity and len(usable) >= 2:
         fit = fit_class(report.complexity, [p.size for p in usable], [p.cpu_ms - base.cpu_ms for p in usable])
         if math.isfinite(fit.error):

@@ -159,7 +159,7 @@ def profile_program(
         if point.status != "ok":  # larger sizes only fail again, slower
             break
     for _ in range(REFINE_ROUNDS):
-        if len(_usable(points, baseline)) >= MIN_POINTS:
+        if len(usable_points(points, baseline)) >= MIN_POINTS:
             break
         points = _refine(points, baseline, prof)
     valgrind = find_valgrind() if count else None
@@ -184,7 +184,7 @@ def _extend_down(points: list[ProfilePoint], prof: _Profiler) -> list[ProfilePoi
     return sorted(points + added, key=lambda p: p.size)
 
 
-def _usable(points: list[ProfilePoint], baseline: ProfilePoint) -> list[ProfilePoint]:
+def usable_points(points: list[ProfilePoint], baseline: ProfilePoint) -> list[ProfilePoint]:
     """Points that ran fine and clearly above the start-up cost: the ones growth can be read from."""
     return [p for p in points if p.status == "ok" and p.cpu_ms - baseline.cpu_ms >= MIN_MS_ABOVE_BASELINE]
 
@@ -220,7 +220,7 @@ def _refine(points: list[ProfilePoint], baseline: ProfilePoint, prof: _Profiler)
 def _classify(report: ProfileReport, points: list[ProfilePoint], baseline: ProfilePoint) -> None:
     """Set the class, slope, R^2 and ambiguity: from counts when enough grew, else from time."""
     counted = _counted(points, baseline)
-    timed = _usable(points, baseline)
+    timed = usable_points(points, baseline)
     if len(counted) >= MIN_COUNT_POINTS:
         base = baseline.instructions or 0
         fit = choose([p.size for p in counted], [(p.instructions or 0) - base for p in counted], noise=COUNT_NOISE)
@@ -245,7 +245,7 @@ def _time_at(report: ProfileReport, points: list[ProfilePoint], baseline: Profil
     with counts, the counted growth scaled from the largest measured time (memory stalls only ever add)."""
     ok = [p for p in points if p.status == "ok"]
     measured_max = max((p.cpu_ms for p in ok), default=baseline.cpu_ms)
-    timed = _usable(points, baseline)
+    timed = usable_points(points, baseline)
     name = report.complexity or "O(1)"
     if name == "O(1)" or not timed:
         return measured_max

@@ -15,9 +15,9 @@ from http.cookiejar import CookieJar
 from pathlib import Path
 from typing import Any
 
-import platformdirs
 from pydantic import BaseModel, ConfigDict, SecretStr, ValidationError
 
+from bot.config import config_dir
 from judge.errors import ConfigError
 from scrapers.cookies import cookies_from_header, load_cookies_txt
 
@@ -48,12 +48,6 @@ class CredentialsFile(BaseModel):
 
     schema_version: int = SCHEMA_VERSION
     sites: dict[str, SiteCredentials] = {}
-
-
-def config_dir() -> Path:
-    """cpbot's config dir: `CPBOT_CONFIG_DIR`, else the platform's user config dir."""
-    override = os.environ.get("CPBOT_CONFIG_DIR")
-    return Path(override) if override else Path(platformdirs.user_config_dir("cpbot"))
 
 
 def credentials_path(directory: Path | None = None) -> Path:
@@ -106,13 +100,17 @@ def save_credentials(creds: SiteCredentials, *, directory: Path | None = None, u
     if path.exists():
         data = CredentialsFile.model_validate_json(path.read_bytes())
     data.sites[creds.site] = creds
+    _write_file(path, data)
+    return str(path)
+
+
+def _write_file(path: Path, data: CredentialsFile) -> None:
     payload = {"schema_version": data.schema_version, "sites": {k: json.loads(_dump(v)) for k, v in data.sites.items()}}
     # create with 0600 from the start, so the secret is never readable by others even briefly
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         json.dump(payload, f, indent=2)
     os.chmod(path, 0o600)
-    return str(path)
 
 
 def forget_credentials(site: str, *, directory: Path | None = None, use_keyring: bool = True) -> list[str]:
@@ -126,13 +124,7 @@ def forget_credentials(site: str, *, directory: Path | None = None, use_keyring:
     if path.exists():
         data = CredentialsFile.model_validate_json(path.read_bytes())
         if data.sites.pop(site, None) is not None:
-            payload = {
-                "schema_version": data.schema_version,
-                "sites": {k: json.loads(_dump(v)) for k, v in data.sites.items()},
-            }
-            fd = os.open(path, os.O_WRONLY | os.O_TRUNC)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(payload, f, indent=2)
+            _write_file(path, data)
             removed.append(str(path))
     return removed
 
