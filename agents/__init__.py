@@ -18,18 +18,18 @@ import importlib
 from typing import Any
 
 _EXPORTS = {
-    "agents.budget": ["Attempt", "BestAttempt", "Budget", "BudgetExhausted", "BudgetTracker", "Usage"],
-    "agents.envelopes": [
+    "cpbot.agents.budget": ["Attempt", "BestAttempt", "Budget", "BudgetExhausted", "BudgetTracker", "Usage"],
+    "cpbot.agents.envelopes": [
         "SCHEMA_VERSION", "CheckerDecision", "CodeAttempt", "ComplexityVerdict", "Envelope", "EnvelopeError",
         "FinalAnswer", "GeneratedTests", "Header", "JudgeFeedback", "Patch", "Payload", "Plan", "ProfileFeedback",
         "PruneDecision", "StressFeedback", "Task", "load_envelope",
     ],
-    "agents.extract": ["ExtractedCode", "ExtractionError", "extract_code", "extract_json"],
-    "agents.llm": [
+    "cpbot.agents.extract": ["ExtractedCode", "ExtractionError", "extract_code", "extract_json"],
+    "cpbot.agents.llm": [
         "BoundLLM", "ChatModel", "LLMClient", "LLMConfig", "LLMError", "LLMReply", "StructuredOutputError",
         "resolve_llm_config",
     ],
-    "agents.tracing": [
+    "cpbot.agents.tracing": [
         "BudgetEvent", "EnvelopeEvent", "InMemoryTracer", "LLMCallEvent", "NoteEvent", "NullTracer", "ReportEvent",
         "TraceEvent", "Tracer", "send",
     ],

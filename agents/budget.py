@@ -14,9 +14,9 @@ from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from agents.envelopes import FinalAnswer
-from judge.errors import CpbotError
-from judge.model import JudgeReport, ProfileReport, Solution, Verdict
+from cpbot.agents.envelopes import FinalAnswer
+from cpbot.core.errors import CpbotError
+from cpbot.judge.model import JudgeReport, ProfileReport, Solution, Verdict
 
 
 class Usage(BaseModel):
@@ -149,9 +149,7 @@ class Attempt(BaseModel):
 
     @property
     def accepted(self) -> bool:
-        """True when judged AC on at least one test."""
-        r = self.report
-        return r is not None and r.verdict == Verdict.AC and r.total > 0 and r.passed == r.total
+        return self.report is not None and self.report.accepted
 
 
 def efficiency(attempt: Attempt) -> int:

@@ -25,8 +25,8 @@ from pydantic import (
     model_validator,
 )
 
-from judge.errors import ParseError
-from judge.model import JudgeReport, Language, ProfileReport, Solution, TestCase
+from cpbot.core.errors import ParseError
+from cpbot.judge.model import JudgeReport, Language, ProfileReport, Solution, TestCase
 
 # Major.minor.patch: a reader accepts any envelope of the same major version.
 SCHEMA_VERSION = "1.0.0"

@@ -22,8 +22,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from judge.errors import ModelError
-from judge.model import Language, Solution
+from cpbot.core.errors import ModelError
+from cpbot.core.registry import LANGUAGE_SPECS
+from cpbot.judge.model import Language, Solution
 
 Family = Literal["cpp", "python"]
 Reason = Literal["empty", "no_code", "wrong_language", "truncated", "no_json"]
@@ -32,8 +33,9 @@ FAMILY_NAMES: dict[str, str] = {"cpp": "C++", "python": "Python"}
 
 # Info-string words (the first word after the fence, lower-cased) and the language they mean.
 _TAGS: dict[str, str] = {
-    **dict.fromkeys(["cpp", "c++", "cxx", "cc", "c", "h", "hpp", "cpp17", "cpp20", "c++17", "c++20"], "cpp"),
-    **dict.fromkeys(["python", "py", "python3", "py3", "pypy", "pypy3"], "python"),
+    **dict.fromkeys(["cpp", "c++", "cxx", "cc", "c", "h", "hpp", "c++17", "c++20"], "cpp"),
+    **dict.fromkeys(["python", "py", "py3", "pypy"], "python"),
+    **{spec.name: spec.family.value for spec in LANGUAGE_SPECS},  # cpp17, pypy3, ...
     **dict.fromkeys(["java"], "java"),
     **dict.fromkeys(["kotlin", "kt"], "kotlin"),
     **dict.fromkeys(["rust", "rs"], "rust"),

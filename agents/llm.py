@@ -27,11 +27,11 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
-from agents.budget import BudgetExhausted, BudgetTracker, Usage
-from agents.envelopes import utc_now
-from agents.extract import ExtractionError, json_candidates
-from agents.tracing import LLMCallEvent, LLMTry, NullTracer, Tracer
-from judge.errors import ConfigError, ModelError
+from cpbot.agents.budget import BudgetExhausted, BudgetTracker, Usage
+from cpbot.agents.envelopes import utc_now
+from cpbot.agents.extract import ExtractionError, json_candidates
+from cpbot.agents.tracing import LLMCallEvent, LLMTry, NullTracer, Tracer
+from cpbot.core.errors import ConfigError, ModelError
 
 if TYPE_CHECKING:
     import openai

@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from judge.errors import CpbotError
+from cpbot.core.errors import CpbotError
 
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([a-z][a-z0-9_]*)\}")
 _SECTION = re.compile(r"^\[(system|user)\]\s*$", re.MULTILINE)
@@ -87,7 +87,7 @@ def parse_prompt(name: str, text: str) -> PromptTemplate:
 @cache
 def load_prompt(name: str) -> PromptTemplate:
     """The prompt `templates/prompts/<name>.txt`."""
-    path = resources.files("templates").joinpath("prompts", f"{name}.txt")
+    path = resources.files("cpbot.templates").joinpath("prompts", f"{name}.txt")
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

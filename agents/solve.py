@@ -21,14 +21,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from agents.budget import Budget, BudgetExhausted, BudgetTracker
-from agents.envelopes import Task
-from agents.llm import BoundLLM, ChatModel, LLMClient, LLMReply, Message
-from agents.strategies import DEFAULT, get_strategy
-from agents.strategies.base import KnowledgePool, SolveContext, source_key
-from agents.tracing import BudgetEvent, NoteEvent, NullTracer, ReportEvent, Tracer
-from judge.errors import ModelError
-from judge.model import (
+from cpbot.agents.budget import Budget, BudgetExhausted, BudgetTracker
+from cpbot.agents.envelopes import Task
+from cpbot.agents.llm import BoundLLM, ChatModel, LLMClient, LLMReply, Message
+from cpbot.agents.strategies import get_strategy
+from cpbot.agents.strategies.base import KnowledgePool, SolveContext, source_key
+from cpbot.agents.tracing import BudgetEvent, NoteEvent, NullTracer, ReportEvent, Tracer
+from cpbot.core.errors import ModelError
+from cpbot.core.registry import DEFAULT_STRATEGY
+from cpbot.judge.model import (
     JudgeReport,
     Language,
     Problem,
@@ -39,8 +40,8 @@ from judge.model import (
     Verdict,
     worst,
 )
-from judge.runner import judge_problem
-from judge.sandbox import Sandbox
+from cpbot.judge.runner import judge_problem
+from cpbot.judge.sandbox import Sandbox
 
 # 2: generated_tests, generated_report, stress, generator, brute
 SCHEMA_VERSION = 2
@@ -98,7 +99,7 @@ def _bind(model: ChatModel, task_id: str, tracker: BudgetTracker, tracer: Tracer
 def solve(
     problem: Problem,
     *,
-    strategy: str = DEFAULT,
+    strategy: str = DEFAULT_STRATEGY,
     language: Language = "cpp17",
     model: ChatModel,
     budget: Budget | BudgetTracker | None = None,

@@ -12,9 +12,9 @@ from typing import Annotated, Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from agents.budget import BudgetSnapshot, Usage
-from agents.envelopes import Envelope, utc_now
-from judge.model import JudgeReport, ProfileReport, StressReport
+from cpbot.agents.budget import BudgetSnapshot, Usage
+from cpbot.agents.envelopes import Envelope, utc_now
+from cpbot.judge.model import JudgeReport, ProfileReport, StressReport
 
 
 class TraceEvent(BaseModel):

@@ -23,14 +23,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from agents.budget import Budget  # noqa: E402
-from agents.llm import LLMConfig  # noqa: E402
-from bot.bench.datasets import open_dataset  # noqa: E402
-from bot.bench.executors import LocalExecutor, RayExecutor  # noqa: E402
-from bot.bench.runner import make_plan, run_bench, start_bench  # noqa: E402
-from bot.bench.task import BenchSettings  # noqa: E402
-from bot.transcripts import TranscriptStore  # noqa: E402
-from judge.harness.dataset import iter_rows  # noqa: E402
+from cpbot.agents.budget import Budget  # noqa: E402
+from cpbot.agents.llm import LLMConfig  # noqa: E402
+from cpbot.bot.bench.datasets import open_dataset  # noqa: E402
+from cpbot.bot.bench.executors import LocalExecutor, RayExecutor  # noqa: E402
+from cpbot.bot.bench.runner import make_plan, run_bench, start_bench  # noqa: E402
+from cpbot.bot.bench.task import BenchSettings  # noqa: E402
+from cpbot.bot.transcripts import TranscriptStore  # noqa: E402
+from cpbot.judge.harness.dataset import iter_rows  # noqa: E402
 from tests.agents.support.scripted_server import Reply, ScriptedServer  # noqa: E402
 
 DATASET = ROOT.parent / "shared" / "datasets" / "leetcode" / "LeetCodeDataset-v0.3.1-test.jsonl.gz"

@@ -15,9 +15,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from judge.languages import get_language
-from judge.languages.cpp import precompiled_header
-from judge.sandbox import Sandbox
+from cpbot.judge.languages import get_language
+from cpbot.judge.languages.cpp import precompiled_header
+from cpbot.judge.sandbox import Sandbox
 
 SOLUTION = """#include <bits/stdc++.h>
 using namespace std;

@@ -24,8 +24,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "harness")]
 
 from harness_dataset_run import default_dataset, run_item, summarize  # noqa: E402
 
-from judge.harness.dataset import load_dataset  # noqa: E402
-from judge.model import Verdict  # noqa: E402
+from cpbot.judge.harness.dataset import load_dataset  # noqa: E402
+from cpbot.judge.model import Verdict  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -15,11 +15,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from judge.build import build_solution
-from judge.checkers import builtin_checker
-from judge.model import Limits, Solution, TestCase
-from judge.runner import _Judging, prepare_tests
-from judge.sandbox import Sandbox
+from cpbot.judge.build import build_solution
+from cpbot.judge.checkers import builtin_checker
+from cpbot.judge.model import Limits, Solution, TestCase
+from cpbot.judge.runner import _Judging, prepare_tests
+from cpbot.judge.sandbox import Sandbox
 
 ECHO = '#include <bits/stdc++.h>\nint main() { std::string s; std::getline(std::cin, s); std::cout << s << "\\n"; }\n'
 

@@ -22,9 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from agents.budget import Budget, BudgetTracker  # noqa: E402
-from agents.llm import LLMClient, LLMConfig  # noqa: E402
-from bot.transcripts import TranscriptStore  # noqa: E402
+from cpbot.agents.budget import Budget, BudgetTracker  # noqa: E402
+from cpbot.agents.llm import LLMClient, LLMConfig  # noqa: E402
+from cpbot.bot.transcripts import TranscriptStore  # noqa: E402
 from tests.agents.support.mini_solve import mini_solve  # noqa: E402
 from tests.agents.support.scripted_server import Reply, ScriptedServer  # noqa: E402
 

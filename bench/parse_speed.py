@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scrapers.codeforces import parse_problems
-from scrapers.leetcode import parse_question
+from cpbot.scrapers.codeforces import parse_problems
+from cpbot.scrapers.leetcode import parse_question
 
 TARGET_MS = 20.0
 

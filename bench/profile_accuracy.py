@@ -14,10 +14,10 @@ import json
 import time
 from pathlib import Path
 
-from judge.build import build_program_file
-from judge.model import Limits
-from judge.profile import profile_program
-from judge.sandbox import Sandbox
+from cpbot.judge.build import build_program_file
+from cpbot.judge.model import Limits
+from cpbot.judge.profile import profile_program
+from cpbot.judge.sandbox import Sandbox
 
 SUITE = Path(__file__).resolve().parents[1] / "tests" / "judge" / "complexity"
 FLAT = {"O(1)", "O(log n)"}

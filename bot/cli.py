@@ -7,23 +7,23 @@ import traceback
 
 import click
 
-from bot.commands import doctor, judge_cmd
-from bot.commands.bench import bench
-from bot.commands.config_cmd import config
-from bot.commands.contests import contests
-from bot.commands.fetch import fetch
-from bot.commands.listen import listen
-from bot.commands.login import login
-from bot.commands.profile_cmd import profile
-from bot.commands.solve import solve
-from bot.commands.stress_cmd import stress
-from bot.commands.submit import submit
-from bot.commands.transcripts import transcripts
-from bot.commands.watch import watch
-from bot.config import Settings, default_map, load_settings
-from judge.errors import ConfigError, CpbotError
+from cpbot import __version__
+from cpbot.bot.commands import doctor, judge_cmd
+from cpbot.bot.commands.bench import bench
+from cpbot.bot.commands.config_cmd import config
+from cpbot.bot.commands.contests import contests
+from cpbot.bot.commands.fetch import fetch
+from cpbot.bot.commands.listen import listen
+from cpbot.bot.commands.login import login
+from cpbot.bot.commands.profile_cmd import profile
+from cpbot.bot.commands.solve import solve
+from cpbot.bot.commands.stress_cmd import stress
+from cpbot.bot.commands.submit import submit
+from cpbot.bot.commands.transcripts import transcripts
+from cpbot.bot.commands.watch import watch
+from cpbot.bot.config import Settings, default_map, load_settings
+from cpbot.core.errors import ConfigError, CpbotError
 
-__version__ = "0.1.0"
 # commands whose behaviour rests on the settings file: a broken file stops them rather than being ignored
 NEEDS_SETTINGS = frozenset({"solve", "watch", "submit", "bench", "config"})
 

@@ -19,26 +19,19 @@ option's environment variable and above the option's own default.
 
 from __future__ import annotations
 
-import os
 import stat
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import click
-import platformdirs
 from pydantic import BaseModel, ConfigDict, SecretStr, ValidationError
 
-from agents.llm import LLMConfig, resolve_llm_config
-from judge.errors import ConfigError
+from cpbot.agents.llm import LLMConfig, resolve_llm_config
+from cpbot.core.dirs import config_dir
+from cpbot.core.errors import ConfigError
 
 FILE_NAME = "config.toml"
-
-
-def config_dir() -> Path:
-    """cpbot's config dir: `CPBOT_CONFIG_DIR`, else the platform's user config dir."""
-    override = os.environ.get("CPBOT_CONFIG_DIR")
-    return Path(override) if override else Path(platformdirs.user_config_dir("cpbot"))
 
 
 def config_path() -> Path:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from judge.complexity import fit_class
-from judge.errors import CpbotError
-from judge.model import ProfileReport
-from judge.profile import usable_points
+from cpbot.core.errors import CpbotError
+from cpbot.judge.complexity import fit_class
+from cpbot.judge.model import ProfileReport
+from cpbot.judge.profile import usable_points
 
 
 def save_profile_png(report: ProfileReport, path: Path, *, time_limit_ms: int | None = None, title: str = "") -> None:

@@ -6,7 +6,7 @@ import math
 
 import click
 
-from judge.model import JudgeReport, Limits, ProfileReport, StressReport, Verdict
+from cpbot.judge.model import JudgeReport, Limits, ProfileReport, StressReport, Verdict
 
 COLORS = {Verdict.AC: "green", Verdict.IE: "magenta", Verdict.CE: "yellow"}
 

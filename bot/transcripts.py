@@ -35,12 +35,12 @@ from pathlib import Path
 from secrets import token_hex
 from typing import Any
 
-import platformdirs
 from pydantic import BaseModel
 
-from agents.tracing import TraceEvent, load_event
-from bot.redact import Redactor, secrets_from_env
-from judge.errors import CpbotError
+from cpbot.agents.tracing import TraceEvent, load_event
+from cpbot.bot.redact import Redactor, secrets_from_env
+from cpbot.core.dirs import data_dir
+from cpbot.core.errors import CpbotError
 
 SCHEMA_VERSION = 2
 DB_NAME = "transcripts.sqlite3"
@@ -120,12 +120,6 @@ CREATE INDEX runs_parent ON runs (parent);
 
 class TranscriptError(CpbotError):
     """The transcript store cannot be opened, read or written."""
-
-
-def data_dir() -> Path:
-    """cpbot's data dir: `CPBOT_DATA_DIR` if set, else the platform's user data dir."""
-    override = os.environ.get("CPBOT_DATA_DIR")
-    return Path(override) if override else Path(platformdirs.user_data_dir("cpbot"))
 
 
 def default_db_path() -> Path:

@@ -1,7 +1,7 @@
 """The judge: the domain model and everything that decides whether a solution is right and fast."""
 
-from judge.errors import CpbotError, JudgeError
-from judge.model import (
+from cpbot.core.errors import CpbotError, JudgeError
+from cpbot.judge.model import (
     Diff,
     JudgeReport,
     Limits,

@@ -6,10 +6,11 @@ import hashlib
 import os
 from pathlib import Path
 
-from judge.errors import ConfigError
-from judge.languages import BY_EXTENSION, Build, Program, get_language
-from judge.model import Solution
-from judge.sandbox import Sandbox
+from cpbot.core.errors import ConfigError
+from cpbot.core.registry import LANGUAGE_BY_EXTENSION
+from cpbot.judge.languages import Build, Program, get_language
+from cpbot.judge.model import Solution
+from cpbot.judge.sandbox import Sandbox
 
 
 def build_solution(solution: Solution, sandbox: Sandbox) -> Build:
@@ -19,16 +20,16 @@ def build_solution(solution: Solution, sandbox: Sandbox) -> Build:
 
 def build_program_file(path: Path, sandbox: Sandbox, role: str) -> Program:
     """A helper program (checker, interactor, generator): a source to build, or an executable to run."""
-    if path.suffix.lower() in BY_EXTENSION:
+    if path.suffix.lower() in LANGUAGE_BY_EXTENSION:
         source = path.read_text()
-        build = get_language(BY_EXTENSION[path.suffix.lower()]).build(source, sandbox)
+        build = get_language(LANGUAGE_BY_EXTENSION[path.suffix.lower()]).build(source, sandbox)
         if build.program is None:
             raise ConfigError(f"the {role} {path.name} does not compile:\n{build.log.strip()[:2000]}")
         return build.program
     if not os.access(path, os.X_OK):
         raise ConfigError(
             f"the {role} {path} is neither a known source file nor executable",
-            hint=f"give a .cpp/.py source or a compiled binary ({', '.join(BY_EXTENSION)})",
+            hint=f"give a .cpp/.py source or a compiled binary ({', '.join(LANGUAGE_BY_EXTENSION)})",
         )
     key = hashlib.sha256(path.read_bytes()).hexdigest()[:24]
     staged = sandbox.stage(f"bin-{key}", {path.name: path})

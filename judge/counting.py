@@ -17,9 +17,10 @@ import re
 import shutil
 from dataclasses import dataclass
 
-from judge.execute import captured_run
-from judge.languages import Program
-from judge.sandbox import RunLimits, Sandbox
+from cpbot.core.registry import Family, language_spec
+from cpbot.judge.execute import captured_run
+from cpbot.judge.languages import Program
+from cpbot.judge.sandbox import RunLimits, Sandbox
 
 ENV_VALGRIND = "CPBOT_VALGRIND"  # a path, or "off" to profile by time alone
 COUNT_RE = re.compile(r"==\d+== I\s+refs:\s+([\d,]+)")
@@ -33,7 +34,6 @@ VALGRIND_FLAGS = [
     "--cachegrind-out-file=/dev/null",
     f"--main-stacksize={MAIN_STACK_BYTES}",
 ]
-PYTHONS = ("python3", "pypy3")
 
 
 def find_valgrind() -> str | None:
@@ -65,7 +65,7 @@ class Count:
 def _counted_argv(valgrind: str, program: Program) -> tuple[list[str], dict[str, str]]:
     argv = list(program.argv)
     env: dict[str, str] = {}
-    if program.language in PYTHONS:
+    if language_spec(program.language).family is Family.PYTHON:
         argv = [argv[0], "-s", *(a for a in argv[1:] if a != "-I")]
         env["PYTHONHASHSEED"] = "0"
     return [valgrind, *VALGRIND_FLAGS, *argv], env

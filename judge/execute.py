@@ -8,10 +8,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.languages import Program
-from judge.model import Limits, Verdict
-from judge.sandbox import RunLimits, RunResult, Sandbox
-from judge.verdicts import classify, run_limits
+from cpbot.judge.languages import Program
+from cpbot.judge.model import Limits, Verdict
+from cpbot.judge.sandbox import RunLimits, RunResult, Sandbox
+from cpbot.judge.verdicts import classify, run_limits
 
 
 @dataclass(frozen=True)

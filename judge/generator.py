@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from judge.errors import CpbotError
-from judge.execute import execute
-from judge.languages import Program
-from judge.model import Limits
-from judge.sandbox import RunLimits, Sandbox
+from cpbot.core.errors import CpbotError
+from cpbot.judge.execute import execute
+from cpbot.judge.languages import Program
+from cpbot.judge.model import Limits
+from cpbot.judge.sandbox import RunLimits, Sandbox
 
 GENERATOR_TIME_MS = 10_000
 GENERATOR_LIMITS = Limits(time_ms=GENERATOR_TIME_MS, memory_mb=1024, output_mb=256)

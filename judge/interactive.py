@@ -7,12 +7,12 @@ import signal
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.checkers.base import CheckResult
-from judge.checkers.testlib import place, verdict_from_exit
-from judge.languages import Program
-from judge.model import Limits, Verdict
-from judge.sandbox import RunLimits, RunResult, Sandbox
-from judge.verdicts import classify, run_limits
+from cpbot.judge.checkers.base import CheckResult
+from cpbot.judge.checkers.testlib import place, verdict_from_exit
+from cpbot.judge.languages import Program
+from cpbot.judge.model import Limits, Verdict
+from cpbot.judge.sandbox import RunLimits, RunResult, Sandbox
+from cpbot.judge.verdicts import classify, run_limits
 
 INTERACTOR_EXTRA_MS = 2000
 UNEXPECTED_EOF = 8  # testlib's exit code when a stream ends too early

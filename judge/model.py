@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cpbot.core.registry import LOCAL_SITE, LanguageName
+
 SCHEMA_VERSION = 1
 
 
@@ -51,12 +53,17 @@ VERDICT_PRIORITY: tuple[Verdict, ...] = (
 _SEVERITY = {v: len(VERDICT_PRIORITY) - i for i, v in enumerate(VERDICT_PRIORITY)}
 
 
+def is_accepted(verdict: Verdict, passed: int, total: int) -> bool:
+    """The one meaning of "accepted": at least one test was judged, and every test passed."""
+    return verdict == Verdict.AC and total > 0 and passed == total
+
+
 def worst(verdicts: list[Verdict]) -> Verdict:
     """The overall verdict of several: the most severe, AC when there are none."""
     return max(verdicts, key=lambda v: v.severity, default=Verdict.AC)
 
 
-Language = Literal["cpp17", "cpp20", "python3", "pypy3"]
+Language = LanguageName
 
 
 class Limits(Model):
@@ -101,7 +108,7 @@ class Signature(Model):
 class Problem(Model):
     schema_version: int = SCHEMA_VERSION
     id: str
-    site: str = "local"
+    site: str = LOCAL_SITE
     url: str | None = None
     title: str = ""
     index: str | None = None
@@ -170,6 +177,10 @@ class JudgeReport(Model):
     @property
     def first_failure(self) -> TestResult | None:
         return next((r for r in self.results if r.verdict != Verdict.AC), None)
+
+    @property
+    def accepted(self) -> bool:
+        return is_accepted(self.verdict, self.passed, self.total)
 
 
 class ProfilePoint(Model):

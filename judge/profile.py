@@ -20,13 +20,13 @@ import math
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from judge.complexity import COUNT_NOISE, choose, fit_class
-from judge.counting import count_instructions, find_valgrind
-from judge.execute import execute
-from judge.generator import GENERATOR_TIME_MS, GeneratorError, generate
-from judge.languages import Program
-from judge.model import Limits, ProfilePoint, ProfileReport, Verdict
-from judge.sandbox import Sandbox
+from cpbot.judge.complexity import COUNT_NOISE, choose, fit_class
+from cpbot.judge.counting import count_instructions, find_valgrind
+from cpbot.judge.execute import execute
+from cpbot.judge.generator import GENERATOR_TIME_MS, GeneratorError, generate
+from cpbot.judge.languages import Program
+from cpbot.judge.model import Limits, ProfilePoint, ProfileReport, Verdict
+from cpbot.judge.sandbox import Sandbox
 
 MIN_MS_ABOVE_BASELINE = 5.0
 MIN_KB_ABOVE_BASELINE = 2048

@@ -9,16 +9,16 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.build import build_program_file, build_solution
-from judge.checkers import Checker, CheckInput, make_checker
-from judge.checkers.text import excerpt
-from judge.errors import ConfigError, JudgeError
-from judge.execute import Captured, captured_run
-from judge.interactive import run_interactive
-from judge.languages import Program
-from judge.model import JudgeReport, Limits, Problem, Solution, TestCase, TestResult, Verdict, worst
-from judge.sandbox import RunResult, Sandbox, default_sandbox
-from judge.verdicts import classify, is_borderline_tle, run_limits
+from cpbot.core.errors import ConfigError, JudgeError
+from cpbot.judge.build import build_program_file, build_solution
+from cpbot.judge.checkers import Checker, CheckInput, make_checker
+from cpbot.judge.checkers.text import excerpt
+from cpbot.judge.execute import Captured, captured_run
+from cpbot.judge.interactive import run_interactive
+from cpbot.judge.languages import Program
+from cpbot.judge.model import JudgeReport, Limits, Problem, Solution, TestCase, TestResult, Verdict, worst
+from cpbot.judge.sandbox import RunResult, Sandbox, default_sandbox
+from cpbot.judge.verdicts import classify, is_borderline_tle, run_limits
 
 EXCERPT_BYTES = 2048
 MAX_RERUNS = 2
@@ -265,7 +265,7 @@ def judge_problem(
     """
     tests = problem.samples if tests is None else tests
     if problem.kind == "function":
-        from judge.harness import build_program, checker_for
+        from cpbot.judge.harness import build_program, checker_for
 
         if problem.signature is None:
             raise ConfigError(

@@ -14,13 +14,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.checkers import Checker, CheckInput
-from judge.errors import CpbotError
-from judge.execute import execute
-from judge.generator import GENERATOR_TIME_MS, check_uses_n, generate
-from judge.languages import Program
-from judge.model import Limits, StressFailure, StressReport, Verdict
-from judge.sandbox import Sandbox
+from cpbot.core.errors import CpbotError
+from cpbot.judge.checkers import Checker, CheckInput
+from cpbot.judge.execute import execute
+from cpbot.judge.generator import GENERATOR_TIME_MS, check_uses_n, generate
+from cpbot.judge.languages import Program
+from cpbot.judge.model import Limits, StressFailure, StressReport, Verdict
+from cpbot.judge.sandbox import Sandbox
 
 SEEDS_PER_SIZE = 10
 SHRINK_SEEDS = 40

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from judge.errors import ConfigError
-from judge.model import TestCase
+from cpbot.core.errors import ConfigError
+from cpbot.judge.model import TestCase
 
 
 def _natural_key(path: Path) -> list[object]:

@@ -7,8 +7,8 @@ import os
 import re
 import signal
 
-from judge.model import Limits, Verdict
-from judge.sandbox import RunLimits, RunResult
+from cpbot.judge.model import Limits, Verdict
+from cpbot.judge.sandbox import RunLimits, RunResult
 
 # A test this close to the limit is re-run alone before it is called TLE; the launcher lets a
 # program run this far past the limit so that a near miss can be told from a real TLE.

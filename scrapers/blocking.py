@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from judge.errors import FetchError
+from cpbot.core.errors import FetchError
 
 BLOCKED_HINT = (
     "import your browser's cookies for the site (including cf_clearance) with "

@@ -15,14 +15,14 @@ import lxml.html
 from lxml.html import HtmlElement
 from pydantic import ValidationError
 
-from judge.errors import ConfigError, ParseError
-from judge.model import Limits, Problem, TestCase
-from scrapers.codeforces_samples import read_pre
-from scrapers.codeforces_urls import CodeforcesRef, is_codeforces_host, parse_codeforces_url
-from scrapers.htmltools import class_xpath, collapse, find_class, first_class, has_class, is_element, load_html
-from scrapers.http import HttpClient
-from scrapers.ids import local_id
-from scrapers.markdown import to_markdown
+from cpbot.core.errors import ConfigError, ParseError
+from cpbot.judge.model import Limits, Problem, TestCase
+from cpbot.scrapers.codeforces_samples import read_pre
+from cpbot.scrapers.codeforces_urls import CodeforcesRef, is_codeforces_host, parse_codeforces_url
+from cpbot.scrapers.htmltools import class_xpath, collapse, find_class, first_class, has_class, is_element, load_html
+from cpbot.scrapers.http import HttpClient
+from cpbot.scrapers.ids import local_id
+from cpbot.scrapers.markdown import to_markdown
 
 INTERACTION_TITLES = {"interaction", "протокол взаимодействия"}
 _STDIN = {"standard input", "stdin", "стандартный ввод"}

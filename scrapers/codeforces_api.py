@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from judge.errors import FetchError, ParseError
-from scrapers.http import HttpClient
-from scrapers.listing import Contest, ContestProblem, utc_from_seconds
+from cpbot.core.errors import FetchError, ParseError
+from cpbot.scrapers.http import HttpClient
+from cpbot.scrapers.listing import Contest, ContestProblem, utc_from_seconds
 
 API_ROOT = "https://codeforces.com/api"
 GYM_FIRST_ID = 100000  # gym contest ids start here

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
-from scrapers.htmltools import class_xpath, is_element
+from cpbot.scrapers.htmltools import class_xpath, is_element
 
 _LINE_CLASS = "test-example-line"
 _LINE_NUMBER = re.compile(r"(?:^|\s)test-example-line-(\d+)(?:\s|$)")

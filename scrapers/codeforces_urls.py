@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from judge.errors import ConfigError
+from cpbot.core.errors import ConfigError
 
 CANONICAL_HOST = "codeforces.com"
 _HOSTS = re.compile(r"^(?:[\w-]+\.)*codeforces\.com$|^codeforces\.(?:ml|net)$|^codeforc\.es$", re.IGNORECASE)

@@ -12,11 +12,11 @@ import re
 import uuid
 from typing import Any
 
-from judge.errors import ConfigError, ParseError
-from judge.model import Limits, Problem, TestCase
-from scrapers.codeforces_urls import parse_codeforces_url
-from scrapers.ids import local_id
-from scrapers.leetcode import parse_leetcode_url
+from cpbot.core.errors import ConfigError, ParseError
+from cpbot.judge.model import Limits, Problem, TestCase
+from cpbot.scrapers.codeforces_urls import parse_codeforces_url
+from cpbot.scrapers.ids import local_id
+from cpbot.scrapers.leetcode import parse_leetcode_url
 
 _CF_NAME = re.compile(r"^(?P<index>[A-Za-z0-9]{1,4})\.\s+(?P<name>.+)$", re.DOTALL)
 _SITE_NAMES = {"codeforces": "Codeforces", "leetcode": "LeetCode"}

@@ -14,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from judge.errors import ConfigError, CpbotError
-from judge.model import Problem
-from scrapers.companion import batch_of, parse_companion
+from cpbot.core.errors import ConfigError, CpbotError
+from cpbot.judge.model import Problem
+from cpbot.scrapers.companion import batch_of, parse_companion
 
 DEFAULT_PORT = 10043
 MAX_BODY = 16 * 1024 * 1024

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from judge.errors import ConfigError
-from scrapers import leetcode_contests
-from scrapers.codeforces_api import CodeforcesApi
-from scrapers.http import HttpClient
-from scrapers.listing import Contest, ContestProblem
+from cpbot.core.errors import ConfigError
+from cpbot.scrapers import leetcode_contests
+from cpbot.scrapers.codeforces_api import CodeforcesApi
+from cpbot.scrapers.http import HttpClient
+from cpbot.scrapers.listing import Contest, ContestProblem
 
 SITES = ("codeforces", "leetcode")
 _LIVE = ("BEFORE", "CODING")

@@ -11,7 +11,7 @@ import time
 from http.cookiejar import Cookie, CookieJar
 from pathlib import Path
 
-from judge.errors import ConfigError
+from cpbot.core.errors import ConfigError
 
 _HTTPONLY = "#HttpOnly_"
 _HINT = (

@@ -6,9 +6,9 @@ import json
 from typing import Literal
 from urllib.parse import urlsplit
 
-from judge.errors import ConfigError
-from scrapers.codeforces_urls import is_codeforces_host
-from scrapers.leetcode import is_leetcode_host
+from cpbot.core.errors import ConfigError
+from cpbot.scrapers.codeforces_urls import is_codeforces_host
+from cpbot.scrapers.leetcode import is_leetcode_host
 
 Kind = Literal["codeforces", "leetcode", "companion"]
 _CF_MARKERS = (b"problem-statement", b"problemindexholder", b"sample-tests")

@@ -8,7 +8,7 @@ import lxml.etree
 import lxml.html
 from lxml.html import HtmlElement
 
-from judge.errors import ParseError
+from cpbot.core.errors import ParseError
 
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 _SPACES = re.compile(r"\s+")

@@ -19,9 +19,9 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from judge.errors import ConfigError, FetchError
-from scrapers.blocking import block_reason, blocked_error
-from scrapers.ratelimit import RateLimiter
+from cpbot.core.errors import ConfigError, FetchError
+from cpbot.scrapers.blocking import block_reason, blocked_error
+from cpbot.scrapers.ratelimit import RateLimiter
 
 USER_AGENT = "cpbot/0.1 (competitive-programming assistant; rate-limited, read-only)"
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})

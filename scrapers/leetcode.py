@@ -15,12 +15,12 @@ from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
-from judge.errors import ConfigError, FetchError, ParseError
-from judge.model import Method, Param, Problem, Signature, TestCase
-from scrapers.http import HttpClient
-from scrapers.ids import local_id
-from scrapers.leetcode_examples import example_outputs
-from scrapers.markdown import to_markdown
+from cpbot.core.errors import ConfigError, FetchError, ParseError
+from cpbot.judge.model import Method, Param, Problem, Signature, TestCase
+from cpbot.scrapers.http import HttpClient
+from cpbot.scrapers.ids import local_id
+from cpbot.scrapers.leetcode_examples import example_outputs
+from cpbot.scrapers.markdown import to_markdown
 
 HOSTS = ("leetcode.com", "leetcode.cn")
 KEPT_LANGUAGES = ("python3", "cpp")

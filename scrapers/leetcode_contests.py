@@ -13,9 +13,9 @@ import re
 from datetime import datetime
 from typing import Any
 
-from judge.errors import FetchError, ParseError
-from scrapers.http import HttpClient
-from scrapers.listing import Contest, ContestProblem, phase_at, utc_from_seconds
+from cpbot.core.errors import FetchError, ParseError
+from cpbot.scrapers.http import HttpClient
+from cpbot.scrapers.listing import Contest, ContestProblem, phase_at, utc_from_seconds
 
 ROOT = "https://leetcode.com"
 UPCOMING_QUERY = "query upcomingContests { upcomingContests { title titleSlug startTime duration } }"

@@ -14,7 +14,7 @@ import lxml.etree
 import lxml.html
 from lxml.html import HtmlElement
 
-from scrapers.htmltools import class_xpath, has_class, is_element
+from cpbot.scrapers.htmltools import class_xpath, has_class, is_element
 
 _OUTPUT_LINE = re.compile(r"^\s*Output\s*(?::\s*(?P<value>.*))?$")
 

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 from pydantic import BaseModel, ConfigDict
 
-from judge.errors import ParseError
+from cpbot.core.errors import ParseError
 
 SCHEMA_VERSION = 1
 

@@ -13,7 +13,7 @@ from urllib.parse import urljoin
 import lxml.html
 from lxml.html import HtmlElement
 
-from scrapers.htmltools import is_element
+from cpbot.scrapers.htmltools import is_element
 
 _DISPLAY_MATH = re.compile(r"\${6}(.+?)\${6}", re.DOTALL)
 _INLINE_MATH = re.compile(r"\${3}(.+?)\${3}", re.DOTALL)

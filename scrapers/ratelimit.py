@@ -6,7 +6,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from scrapers.codeforces_urls import is_codeforces_host
+from cpbot.scrapers.codeforces_urls import is_codeforces_host
 
 # Codeforces' API allows one call per 2 s; its pages get the same courtesy. LeetCode publishes no
 # number; one request a second stays well under what its clients report as tolerated.

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from judge.errors import ConfigError
-from judge.model import Problem
-from scrapers import codeforces, leetcode
-from scrapers.companion import parse_companion
-from scrapers.detect import detect_content, detect_url
-from scrapers.http import HttpClient
+from cpbot.core.errors import ConfigError
+from cpbot.judge.model import Problem
+from cpbot.scrapers import codeforces, leetcode
+from cpbot.scrapers.companion import parse_companion
+from cpbot.scrapers.detect import detect_content, detect_url
+from cpbot.scrapers.http import HttpClient
 
 SITES = ("codeforces", "leetcode")
 

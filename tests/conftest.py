@@ -28,7 +28,7 @@ def private_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
 
 @pytest.fixture(scope="session")
 def sandbox():
-    from judge.sandbox import Sandbox
+    from cpbot.judge.sandbox import Sandbox
 
     with Sandbox(2) as sb:
         yield sb

@@ -17,17 +17,17 @@ from typing import Literal, cast
 
 from pydantic import BaseModel, ConfigDict
 
-from agents.envelopes import CodeAttempt, ComplexityVerdict, Patch, Plan
-from agents.llm import ChatModel
-from agents.prompts import render_prompt
-from agents.roles.common import RoleError, ask_structured, fenced
-from agents.roles.constraints import problem_bounds
-from agents.roles.pruner import ComplexityParseError, evaluate, find_big_o
-from agents.roles.stresser import runnable
-from judge.build import build_solution
-from judge.model import Problem, ProfileReport, Solution
-from judge.profile import profile_program
-from judge.sandbox import Sandbox, default_sandbox
+from cpbot.agents.envelopes import CodeAttempt, ComplexityVerdict, Patch, Plan
+from cpbot.agents.llm import ChatModel
+from cpbot.agents.prompts import render_prompt
+from cpbot.agents.roles.common import RoleError, ask_structured, fenced
+from cpbot.agents.roles.constraints import problem_bounds
+from cpbot.agents.roles.pruner import ComplexityParseError, evaluate, find_big_o
+from cpbot.agents.roles.stresser import runnable
+from cpbot.judge.build import build_solution
+from cpbot.judge.model import Problem, ProfileReport, Solution
+from cpbot.judge.profile import profile_program
+from cpbot.judge.sandbox import Sandbox, default_sandbox
 
 ROLE = "analyst"
 

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import re
 
-from agents.extract import ExtractionError
-from agents.llm import ChatModel
-from agents.prompts import clip, render_prompt
-from agents.roles.blocks import BlockChain, CodeBlock, format_rules, read_block, read_chain
-from agents.roles.common import CASE_CHARS, RoleError, fence_tag, language_name, problem_text
-from agents.roles.debugger import TraceRun, strip_traces
-from agents.roles.optimizer import wants_change
-from judge.model import Language, Problem, TestCase
+from cpbot.agents.extract import ExtractionError
+from cpbot.agents.llm import ChatModel
+from cpbot.agents.prompts import clip, render_prompt
+from cpbot.agents.roles.blocks import BlockChain, CodeBlock, format_rules, read_block, read_chain
+from cpbot.agents.roles.common import CASE_CHARS, RoleError, fence_tag, language_name, problem_text
+from cpbot.agents.roles.debugger import TraceRun, strip_traces
+from cpbot.agents.roles.optimizer import wants_change
+from cpbot.judge.model import Language, Problem, TestCase
 
 PLANNER = "planner"
 OPTIMIZER = "optimizer"

@@ -17,12 +17,12 @@ import re
 
 from pydantic import BaseModel, ConfigDict
 
-from agents.envelopes import CodeAttempt
-from agents.extract import ExtractionError, extract_code, family_of, find_blocks
-from agents.roles.common import RoleError, fence_tag
-from judge.model import JudgeReport, Language, Problem, Solution, TestCase
-from judge.runner import judge_solution
-from judge.sandbox import Sandbox
+from cpbot.agents.envelopes import CodeAttempt
+from cpbot.agents.extract import ExtractionError, extract_code, family_of, find_blocks
+from cpbot.agents.roles.common import RoleError, fence_tag
+from cpbot.judge.model import JudgeReport, Language, Problem, Solution, TestCase
+from cpbot.judge.runner import judge_solution
+from cpbot.judge.sandbox import Sandbox
 
 MAIN = "main"
 _MARK = re.compile(r"^\s*(?:#|//)\s*(block|test)\s*:\s*([A-Za-z_]\w*)\s*$", re.IGNORECASE)

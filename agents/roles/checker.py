@@ -15,13 +15,13 @@ from typing import Literal, cast
 
 from pydantic import BaseModel, ConfigDict
 
-from agents.envelopes import CheckerDecision, CodeAttempt, Plan
-from agents.llm import ChatModel
-from agents.prompts import clip, render_prompt
-from agents.roles.common import RoleError, ask_structured, fenced, plan_text, problem_text
-from agents.roles.debugger import failures_text
-from judge.errors import JudgeError
-from judge.model import JudgeReport, Problem, TestCase, Verdict
+from cpbot.agents.envelopes import CheckerDecision, CodeAttempt, Plan
+from cpbot.agents.llm import ChatModel
+from cpbot.agents.prompts import clip, render_prompt
+from cpbot.agents.roles.common import RoleError, ask_structured, fenced, plan_text, problem_text
+from cpbot.agents.roles.debugger import failures_text
+from cpbot.core.errors import JudgeError
+from cpbot.judge.model import JudgeReport, Problem, TestCase, Verdict
 
 ROLE = "checker"
 
@@ -79,7 +79,7 @@ def check(
     if report.verdict == Verdict.IE:
         raise JudgeError(f"the judge failed, so there is nothing to check: {report.reason}", hint="run `cpbot doctor`")
     failing = [r.index for r in report.results if r.verdict != Verdict.AC]
-    passed_all = report.verdict == Verdict.AC and report.passed == report.total
+    passed_all = report.accepted
     if passed_all and trust_passing:
         return CheckerDecision(decision="PASS", reason=f"all {report.total} tests pass")
     tests = problem.samples if tests is None else tests

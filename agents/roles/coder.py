@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agents.envelopes import CodeAttempt, Payload, Plan
-from agents.extract import family_of
-from agents.llm import ChatModel
-from agents.prompts import render_prompt
-from agents.roles.common import (
+from cpbot.agents.envelopes import CodeAttempt, Payload, Plan
+from cpbot.agents.extract import family_of
+from cpbot.agents.llm import ChatModel
+from cpbot.agents.prompts import render_prompt
+from cpbot.agents.roles.common import (
     ask_code,
     code_attempt,
     feedback_text,
@@ -23,13 +23,18 @@ from agents.roles.common import (
     plan_text,
     problem_text,
 )
-from agents.roles.knowledge import Note, notes_text
-from agents.roles.stdio import StdioTemplate, pick_template
-from judge.model import Language, Problem
+from cpbot.agents.roles.knowledge import Note, notes_text
+from cpbot.agents.roles.stdio import StdioTemplate, pick_template
+from cpbot.core.registry import Family, languages_of
+from cpbot.judge.model import Language, Problem
 
 ROLE = "coder"
 
-_SNIPPET_KEYS = {"cpp": ("cpp", "c++", "cpp17", "cpp20"), "python": ("python3", "python", "pypy3")}
+# LeetCode's langSlug for a family first, then other spellings a saved problem may use
+_SNIPPET_KEYS = {
+    Family.CPP: ("cpp", "c++", *languages_of(Family.CPP)),
+    Family.PYTHON: (*languages_of(Family.PYTHON), "python"),
+}
 
 
 def function_snippet(problem: Problem, language: Language) -> str | None:

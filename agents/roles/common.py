@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from agents.envelopes import (
+from cpbot.agents.envelopes import (
     CheckerDecision,
     CodeAttempt,
     ComplexityVerdict,
@@ -20,11 +20,11 @@ from agents.envelopes import (
     PruneDecision,
     StressFeedback,
 )
-from agents.extract import FAMILY_NAMES, ExtractedCode, ExtractionError, extract_code, family_of
-from agents.llm import ChatModel, LLMReply, StructuredOutputError
-from agents.prompts import clip
-from judge.errors import ModelError
-from judge.model import JudgeReport, Language, Problem, TestCase, TestResult, Verdict
+from cpbot.agents.extract import FAMILY_NAMES, ExtractedCode, ExtractionError, extract_code, family_of
+from cpbot.agents.llm import ChatModel, LLMReply, StructuredOutputError
+from cpbot.agents.prompts import clip
+from cpbot.core.errors import ModelError
+from cpbot.judge.model import JudgeReport, Language, Problem, TestCase, TestResult, Verdict
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -11,7 +11,7 @@ import re
 
 from pydantic import BaseModel, ConfigDict
 
-from judge.model import Problem
+from cpbot.judge.model import Problem
 
 # A number: 200000, 200 000, 1,000,000, 2 * 10^5, 10^9, 1e5, 2.5 * 10^5, 500^3.
 _NUM = (

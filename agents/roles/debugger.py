@@ -20,11 +20,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from agents.envelopes import CodeAttempt, Plan
-from agents.extract import python_error
-from agents.llm import ChatModel
-from agents.prompts import clip, render_prompt
-from agents.roles.common import (
+from cpbot.agents.envelopes import CodeAttempt, Plan
+from cpbot.agents.extract import python_error
+from cpbot.agents.llm import ChatModel
+from cpbot.agents.prompts import clip, render_prompt
+from cpbot.agents.roles.common import (
     CASE_CHARS,
     RoleError,
     ask_code,
@@ -38,10 +38,10 @@ from agents.roles.common import (
     problem_text,
     result_line,
 )
-from judge.build import build_solution
-from judge.execute import execute
-from judge.model import JudgeReport, Problem, TestCase, TestResult, Verdict
-from judge.sandbox import Sandbox, default_sandbox
+from cpbot.judge.build import build_solution
+from cpbot.judge.execute import execute
+from cpbot.judge.model import JudgeReport, Problem, TestCase, TestResult, Verdict
+from cpbot.judge.sandbox import Sandbox, default_sandbox
 
 ROLE = "debugger"
 

@@ -17,8 +17,8 @@ from importlib import resources
 
 from pydantic import BaseModel, ConfigDict
 
-from agents.roles.common import RoleError
-from judge.model import Problem
+from cpbot.agents.roles.common import RoleError
+from cpbot.judge.model import Problem
 
 ROLE = "knowledge"
 
@@ -130,7 +130,7 @@ class KnowledgeBase:
     @classmethod
     def load(cls) -> KnowledgeBase:
         """The notes shipped in `templates/knowledge/`."""
-        folder = resources.files("templates").joinpath("knowledge")
+        folder = resources.files("cpbot.templates").joinpath("knowledge")
         notes = [
             parse_note(entry.name[:-3], entry.read_text(encoding="utf-8"))
             for entry in sorted(folder.iterdir(), key=lambda e: e.name)

@@ -13,14 +13,14 @@ from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from agents.envelopes import CodeAttempt
-from agents.extract import extract_code
-from agents.llm import ChatModel
-from agents.prompts import render_prompt
-from agents.roles.common import code_attempt, fence_tag, fenced, language_name, problem_text
-from judge.model import JudgeReport, Problem, ProfileReport, Solution, TestCase, Verdict
-from judge.runner import judge_problem
-from judge.sandbox import Sandbox
+from cpbot.agents.envelopes import CodeAttempt
+from cpbot.agents.extract import extract_code
+from cpbot.agents.llm import ChatModel
+from cpbot.agents.prompts import render_prompt
+from cpbot.agents.roles.common import code_attempt, fence_tag, fenced, language_name, problem_text
+from cpbot.judge.model import JudgeReport, Problem, ProfileReport, Solution, TestCase, Verdict
+from cpbot.judge.runner import judge_problem
+from cpbot.judge.sandbox import Sandbox
 
 ROLE = "optimizer"
 

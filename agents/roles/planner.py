@@ -12,14 +12,14 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from agents.envelopes import Payload, Plan
-from agents.llm import ChatModel, LLMReply
-from agents.prompts import render_prompt
-from agents.roles.common import RoleError, ask_structured, feedback_text, language_name, plan_text, problem_text
-from agents.roles.constraints import problem_bounds
-from agents.roles.knowledge import Note, notes_text
-from agents.roles.pruner import find_big_o
-from judge.model import Language, Problem
+from cpbot.agents.envelopes import Payload, Plan
+from cpbot.agents.llm import ChatModel, LLMReply
+from cpbot.agents.prompts import render_prompt
+from cpbot.agents.roles.common import RoleError, ask_structured, feedback_text, language_name, plan_text, problem_text
+from cpbot.agents.roles.constraints import problem_bounds
+from cpbot.agents.roles.knowledge import Note, notes_text
+from cpbot.agents.roles.pruner import find_big_o
+from cpbot.judge.model import Language, Problem
 
 ROLE = "planner"
 

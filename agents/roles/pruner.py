@@ -17,14 +17,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from agents.envelopes import Plan, PruneDecision
-from agents.roles.constraints import Bounds, problem_bounds
-from judge.model import Language, Problem
+from cpbot.agents.envelopes import Plan, PruneDecision
+from cpbot.agents.roles.constraints import Bounds, problem_bounds
+from cpbot.core.registry import Family, language_spec
+from cpbot.judge.model import Language, Problem
 
 ROLE = "pruner"
 
-# Simple operations a second, by language: what a typical contest loop achieves, rounded down.
-OPS_PER_SECOND: dict[str, float] = {"cpp17": 5e8, "cpp20": 5e8, "pypy3": 1e8, "python3": 2e7}
 SLACK = 2.0  # reject only beyond this many times the budget
 TIGHT = 0.5  # from this share of the budget on, the reason warns that it is tight
 BYTES_PER_CELL = 4
@@ -316,7 +315,7 @@ def prune(plan: Plan, problem: Problem, *, language: Language = "cpp17", bounds:
     if not claim.strip():
         return PruneDecision(accepted=True, reason="the plan claims no complexity: nothing to check")
     seconds = problem.limits.time_ms / 1000
-    budget = OPS_PER_SECOND.get(language, OPS_PER_SECOND["cpp17"]) * seconds
+    budget = language_spec(language).ops_per_second * seconds
     try:
         est = estimate(claim, bounds)
     except ComplexityParseError as e:
@@ -344,7 +343,7 @@ def prune(plan: Plan, problem: Problem, *, language: Language = "cpp17", bounds:
                 reason=f"too much memory: O({space}) cells is about {_fmt(memory)} MB; "
                 f"the limit is {problem.limits.memory_mb} MB",
             )
-    if language in ("python3", "pypy3"):
+    if language_spec(language).family is Family.PYTHON:
         text = " ".join([plan.algorithm, *plan.steps]).lower()
         if re.search(r"recurs|\bdfs\b|depth[- ]first", text) and (bounds.max_size() or 0) >= DEEP_RECURSION:
             notes.append("recursion may go deep in Python: use an explicit stack or raise the recursion limit")

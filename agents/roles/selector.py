@@ -12,10 +12,10 @@ import re
 
 from pydantic import BaseModel, ConfigDict
 
-from agents.llm import ChatModel, LLMReply
-from agents.prompts import render_prompt
-from agents.roles.common import RoleError, ask_structured, problem_text
-from judge.model import Problem
+from cpbot.agents.llm import ChatModel, LLMReply
+from cpbot.agents.prompts import render_prompt
+from cpbot.agents.roles.common import RoleError, ask_structured, problem_text
+from cpbot.judge.model import Problem
 
 ROLE = "selector"
 

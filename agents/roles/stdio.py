@@ -17,9 +17,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from agents.extract import family_of
-from agents.roles.common import RoleError
-from judge.model import Language, Problem, TestCase
+from cpbot.agents.extract import family_of
+from cpbot.agents.roles.common import RoleError
+from cpbot.judge.model import Language, Problem, TestCase
 
 ROLE = "stdio"
 
@@ -146,7 +146,7 @@ def classify_input(problem: Problem) -> ShapeGuess:
 def load_template(name: str) -> str:
     """The text of `templates/stdio/<name>`."""
     try:
-        return resources.files("templates").joinpath("stdio", name).read_text(encoding="utf-8")
+        return resources.files("cpbot.templates").joinpath("stdio", name).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise RoleError(f"no STD-IO template {name!r}", hint="templates live in templates/stdio/") from None
 

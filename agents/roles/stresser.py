@@ -9,12 +9,12 @@ since it says nothing about the attempt either way.
 
 from __future__ import annotations
 
-from judge.build import build_solution
-from judge.checkers import Checker, make_checker
-from judge.errors import CpbotError
-from judge.model import Problem, Solution, StressReport
-from judge.sandbox import Sandbox, default_sandbox
-from judge.stress import BruteForceError, stress_programs
+from cpbot.core.errors import CpbotError
+from cpbot.judge.build import build_solution
+from cpbot.judge.checkers import Checker, make_checker
+from cpbot.judge.model import Problem, Solution, StressReport
+from cpbot.judge.sandbox import Sandbox, default_sandbox
+from cpbot.judge.stress import BruteForceError, stress_programs
 
 ROLE = "stress"
 
@@ -27,7 +27,7 @@ def runnable(solution: Solution, problem: Problem) -> Solution:
     """`solution` as a program that reads a test from stdin: function problems get the harness's driver."""
     if problem.kind != "function" or problem.signature is None:
         return solution
-    from judge.harness import build_program
+    from cpbot.judge.harness import build_program
 
     return build_program(solution, problem.signature)
 
@@ -35,7 +35,7 @@ def runnable(solution: Solution, problem: Problem) -> Solution:
 def checker_of(problem: Problem, sandbox: Sandbox) -> Checker:
     """The checker the judge would use for `problem`."""
     if problem.kind == "function":
-        from judge.harness import checker_for
+        from cpbot.judge.harness import checker_for
 
         return checker_for(problem)
     return make_checker(problem.checker, sandbox)

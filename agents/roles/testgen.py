@@ -20,21 +20,21 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from agents.envelopes import GeneratedTests
-from agents.extract import ExtractionError, extract_code, find_blocks, guess_language
-from agents.llm import ChatModel
-from agents.prompts import render_prompt
-from agents.roles.common import RoleError, fence_tag, language_name, problem_text
-from agents.roles.constraints import problem_bounds
-from agents.roles.stdio import classify_input
-from judge.build import build_solution
-from judge.errors import CpbotError
-from judge.execute import execute
-from judge.generator import check_uses_n, generate
-from judge.languages import Program
-from judge.model import Language, Limits, Problem, Solution, TestCase, Verdict
-from judge.runner import judge_problem
-from judge.sandbox import Sandbox, default_sandbox
+from cpbot.agents.envelopes import GeneratedTests
+from cpbot.agents.extract import ExtractionError, extract_code, find_blocks, guess_language
+from cpbot.agents.llm import ChatModel
+from cpbot.agents.prompts import render_prompt
+from cpbot.agents.roles.common import RoleError, fence_tag, language_name, problem_text
+from cpbot.agents.roles.constraints import problem_bounds
+from cpbot.agents.roles.stdio import classify_input
+from cpbot.core.errors import CpbotError
+from cpbot.judge.build import build_solution
+from cpbot.judge.execute import execute
+from cpbot.judge.generator import check_uses_n, generate
+from cpbot.judge.languages import Program
+from cpbot.judge.model import Language, Limits, Problem, Solution, TestCase, Verdict
+from cpbot.judge.runner import judge_problem
+from cpbot.judge.sandbox import Sandbox, default_sandbox
 
 ROLE = "testgen"
 
@@ -201,7 +201,7 @@ def _brute_program(brute: Solution, problem: Problem, sandbox: Sandbox) -> tuple
         )
     runnable = brute
     if problem.kind == "function" and problem.signature is not None:
-        from judge.harness import build_program
+        from cpbot.judge.harness import build_program
 
         runnable = build_program(brute, problem.signature)
     build = build_solution(runnable, sandbox)

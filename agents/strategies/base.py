@@ -19,11 +19,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from agents.budget import Attempt, BestAttempt, BudgetTracker
-from agents.envelopes import CodeAttempt, Envelope, JudgeFeedback, Payload
-from agents.llm import ChatModel
-from agents.tracing import NoteEvent, ReportEvent, Tracer, send
-from judge.model import (
+from cpbot.agents.budget import Attempt, BestAttempt, BudgetTracker
+from cpbot.agents.envelopes import CodeAttempt, Envelope, JudgeFeedback, Payload
+from cpbot.agents.llm import ChatModel
+from cpbot.agents.tracing import NoteEvent, ReportEvent, Tracer, send
+from cpbot.judge.model import (
     JudgeReport,
     Language,
     Problem,
@@ -34,8 +34,8 @@ from judge.model import (
     TestCase,
     Verdict,
 )
-from judge.runner import judge_problem
-from judge.sandbox import Sandbox
+from cpbot.judge.runner import judge_problem
+from cpbot.judge.sandbox import Sandbox
 
 
 @dataclass
@@ -212,11 +212,6 @@ class Strategy(Protocol):
     def run(self, ctx: SolveContext) -> str:
         """Solve `ctx.problem`; the best attempt is in `ctx.best`. May raise `BudgetExhausted`."""
         ...
-
-
-def accepted(report: JudgeReport) -> bool:
-    """Every test passed."""
-    return report.verdict == Verdict.AC and report.passed == report.total and report.total > 0
 
 
 def passed_indices(report: JudgeReport) -> set[int]:

@@ -26,15 +26,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from agents.envelopes import CodeAttempt
-from agents.roles import blockchain, debugger
-from agents.roles.blocks import BlockChain, run_unit_test
-from agents.roles.common import case_for, fenced
-from agents.roles.optimizer import keep_if_passing
-from agents.roles.stdio import pick_template
-from agents.strategies.base import Lesson, SolveContext, accepted, regressions, verdict_line
-from agents.tracing import ReportEvent
-from judge.model import JudgeReport, Problem, Solution, TestCase, Verdict
+from cpbot.agents.envelopes import CodeAttempt
+from cpbot.agents.roles import blockchain, debugger
+from cpbot.agents.roles.blocks import BlockChain, run_unit_test
+from cpbot.agents.roles.common import case_for, fenced
+from cpbot.agents.roles.optimizer import keep_if_passing
+from cpbot.agents.roles.stdio import pick_template
+from cpbot.agents.strategies.base import Lesson, SolveContext, regressions, verdict_line
+from cpbot.agents.tracing import ReportEvent
+from cpbot.judge.model import JudgeReport, Problem, Solution, TestCase, Verdict
 
 Approach = Literal["question", "unit_test"]
 
@@ -87,7 +87,7 @@ class BlockChainCoder:
             state = self._submit(ctx, chain, blockchain.PLANNER, f"unit_test sample {index}")
             if best is None or state.report.passed > best.report.passed:
                 best = state
-            if accepted(state.report) or state.report.verdict == Verdict.IE:
+            if state.report.accepted or state.report.verdict == Verdict.IE:
                 break
         assert best is not None  # the loop runs at least once
         return self._optimize_blocks(ctx, best)
@@ -176,7 +176,7 @@ class BlockChainCoder:
         samples = list(ctx.problem.samples)
         for step in range(1, self.debugs + 1):
             report = state.report
-            if accepted(report) or report.verdict == Verdict.IE or not samples:
+            if report.accepted or report.verdict == Verdict.IE or not samples:
                 break
             first = report.first_failure
             test = (case_for(first, samples) if first is not None else None) or samples[0]
@@ -188,7 +188,7 @@ class BlockChainCoder:
                 ctx.model, ctx.problem, state.chain, test, trace, lessons=ctx.knowledge.text()
             )
             new = self._submit(ctx, fixed, blockchain.DEBUGGER, f"{approach} debug {step}")
-            helped = accepted(new.report)
+            helped = new.report.accepted
             outcome = "fixed it" if helped else f"did not help (then {verdict_line(new.report)})"
             ctx.knowledge.add(
                 Lesson(
@@ -207,7 +207,7 @@ class BlockChainCoder:
             if state.report.verdict == Verdict.IE:
                 return f"the judge failed: {state.report.reason}"
             state = self._debug(ctx, state, approach)
-            if accepted(state.report):
+            if state.report.accepted:
                 return f"accepted on the samples ({approach.replace('_', '-')} approach)"
         last = verdict_line(state.report) if state is not None else "nothing judged"
         return f"no program passed the samples ({', '.join(order)}; {last})"

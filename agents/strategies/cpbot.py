@@ -35,17 +35,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.envelopes import CheckerDecision, CodeAttempt, JudgeFeedback, Payload, Plan, StressFeedback
-from agents.roles import analyst, checker, coder, debugger, knowledge, optimizer, planner, pruner, testgen
-from agents.roles.common import RoleError, feedback_text
-from agents.roles.constraints import problem_bounds
-from agents.roles.knowledge import Note
-from agents.roles.stdio import pick_template
-from agents.roles.stresser import stress_attempt
-from agents.strategies import fallbacks
-from agents.strategies.base import Lesson, SolveContext, accepted, regressions, source_key, verdict_line
-from judge.errors import CpbotError
-from judge.model import JudgeReport, Problem, ProfileReport, Solution, TestCase, Verdict
+from cpbot.agents.envelopes import CheckerDecision, CodeAttempt, JudgeFeedback, Payload, Plan, StressFeedback
+from cpbot.agents.roles import analyst, checker, coder, debugger, knowledge, optimizer, planner, pruner, testgen
+from cpbot.agents.roles.common import RoleError, feedback_text
+from cpbot.agents.roles.constraints import problem_bounds
+from cpbot.agents.roles.knowledge import Note
+from cpbot.agents.roles.stdio import pick_template
+from cpbot.agents.roles.stresser import stress_attempt
+from cpbot.agents.strategies import fallbacks
+from cpbot.agents.strategies.base import Lesson, SolveContext, regressions, source_key, verdict_line
+from cpbot.core.errors import CpbotError
+from cpbot.judge.model import JudgeReport, Problem, ProfileReport, Solution, TestCase, Verdict
 
 
 def _lessons_note(ctx: SolveContext) -> list[Note]:
@@ -118,7 +118,7 @@ class Cpbot:
         while True:
             if report.verdict == Verdict.IE:
                 return _Outcome(True, f"the judge failed: {report.reason}")
-            if not accepted(report):
+            if not report.accepted:
                 if steps >= self.debugs:
                     summary = f"the last program got {verdict_line(report)} after {steps} fixes"
                     return _Outcome(
@@ -144,7 +144,7 @@ class Cpbot:
                 if broken:
                     ctx.note("fix rejected", phase=phase, step=steps, broke=broken)
                     continue
-                if accepted(new):
+                if new.accepted:
                     ctx.knowledge.add(Lesson(problem_id=ctx.problem.id, symptom=_symptom(report), fix=candidate.notes))
                 attempt, iteration, report = candidate, candidate_it, new
                 continue

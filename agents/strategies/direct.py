@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from agents.roles import coder
-from agents.strategies.base import SolveContext, accepted, verdict_line
+from cpbot.agents.roles import coder
+from cpbot.agents.strategies.base import SolveContext, verdict_line
 
 
 @dataclass
@@ -21,7 +21,7 @@ class Direct:
         attempt = coder.write_code(ctx.model, ctx.problem, None, language=ctx.language, use_skeleton=False)
         attempt, iteration = ctx.code(attempt, sender=coder.ROLE)
         report = ctx.judge(attempt, iteration)
-        if accepted(report):
+        if report.accepted:
             return "accepted on the samples"
         return f"the single attempt fails ({verdict_line(report)})"
 

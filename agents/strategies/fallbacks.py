@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agents.envelopes import CheckerDecision, CodeAttempt, Payload, Plan
-from agents.roles import checker, planner, selector
-from agents.roles.common import RoleError
-from agents.roles.knowledge import Note
-from agents.strategies.base import SolveContext
-from judge.model import JudgeReport, TestCase, Verdict
+from cpbot.agents.envelopes import CheckerDecision, CodeAttempt, Payload, Plan
+from cpbot.agents.roles import checker, planner, selector
+from cpbot.agents.roles.common import RoleError
+from cpbot.agents.roles.knowledge import Note
+from cpbot.agents.strategies.base import SolveContext
+from cpbot.judge.model import JudgeReport, TestCase, Verdict
 
 
 def select(ctx: SolveContext, *, max_branches: int = 3) -> selector.Selection:

@@ -13,11 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from agents.envelopes import JudgeFeedback, Plan
-from agents.roles import coder, debugger, planner
-from agents.roles.stdio import pick_template
-from agents.strategies.base import SolveContext, accepted, verdict_line
-from judge.model import JudgeReport, Verdict
+from cpbot.agents.envelopes import JudgeFeedback, Plan
+from cpbot.agents.roles import coder, debugger, planner
+from cpbot.agents.roles.stdio import pick_template
+from cpbot.agents.strategies.base import SolveContext, verdict_line
+from cpbot.judge.model import JudgeReport, Verdict
 
 RUN_FAILURES = (Verdict.RE, Verdict.CE, Verdict.TLE, Verdict.MLE, Verdict.OLE)
 
@@ -42,7 +42,7 @@ class Macs:
         fast = coder.write_code(ctx.model, ctx.problem, None, language=ctx.language, use_skeleton=False)
         fast, iteration = ctx.code(fast, sender=coder.ROLE)
         report = ctx.judge(fast, iteration, branch="fast")
-        if accepted(report):
+        if report.accepted:
             return "fast path accepted on the samples"
         if report.verdict == Verdict.IE:
             return f"the judge failed: {report.reason}"
@@ -66,7 +66,7 @@ class Macs:
             report = ctx.judge(attempt, iteration, branch=f"plan {cycle}")
             run_failures = 0
             for step in range(1, self.debugs + 1):
-                if accepted(report):
+                if report.accepted:
                     return f"accepted on the samples (plan {cycle}, debug step {step - 1})"
                 if report.verdict == Verdict.IE:
                     return f"the judge failed: {report.reason}"
@@ -79,7 +79,7 @@ class Macs:
                 attempt = debugger.debug(ctx.model, ctx.problem, attempt, report, plan=plan, block=block)
                 attempt, iteration = ctx.code(attempt, sender=debugger.ROLE)
                 report = ctx.judge(attempt, iteration, branch=f"plan {cycle}")
-            if accepted(report):
+            if report.accepted:
                 return f"accepted on the samples (plan {cycle}, debug step {self.debugs})"
         return f"no program passed the samples after {self.plans} plans x {self.debugs} debug steps"
 

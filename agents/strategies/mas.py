@@ -15,12 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from agents.envelopes import CheckerDecision, CodeAttempt, Plan
-from agents.roles import checker, coder, knowledge, planner, selector
-from agents.roles.knowledge import Note
-from agents.strategies import fallbacks
-from agents.strategies.base import SolveContext, verdict_line
-from judge.model import JudgeReport, Verdict
+from cpbot.agents.envelopes import CheckerDecision, CodeAttempt, Plan
+from cpbot.agents.roles import checker, coder, knowledge, planner, selector
+from cpbot.agents.roles.knowledge import Note
+from cpbot.agents.strategies import fallbacks
+from cpbot.agents.strategies.base import SolveContext, verdict_line
+from cpbot.judge.model import JudgeReport, Verdict
 
 
 @dataclass

@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agents.envelopes import CodeAttempt
-from agents.roles import coder, debugger, testgen
-from agents.strategies.base import SolveContext, accepted, verdict_line
-from judge.model import JudgeReport, TestCase, Verdict
+from cpbot.agents.envelopes import CodeAttempt
+from cpbot.agents.roles import coder, debugger, testgen
+from cpbot.agents.strategies.base import SolveContext, verdict_line
+from cpbot.judge.model import JudgeReport, TestCase, Verdict
 
 RETRY_NOTE = (
     "This program failed at least one of the hidden tests ({line}). Reconsider the task from the "
@@ -57,7 +57,7 @@ class Nala:
         attempt = coder.write_code(ctx.model, ctx.problem, None, language=ctx.language, use_skeleton=False)
         attempt, iteration = ctx.code(attempt, sender=coder.ROLE)
         report = ctx.judge(attempt, iteration, tests, branch="generate")
-        if accepted(report) or report.verdict == Verdict.IE:
+        if report.accepted or report.verdict == Verdict.IE:
             return attempt, iteration, report
         ctx.route("coder", phase="generate", attempt=2)
         retry = RETRY_NOTE.format(line=verdict_line(report))
@@ -69,7 +69,7 @@ class Nala:
         """Generation (two tries), then debugging on the failing tests; see the module's docstring."""
         tests = self._tests(ctx)
         attempt, _, report = self._generate(ctx, tests)
-        if accepted(report):
+        if report.accepted:
             return f"accepted by generation on {report.total} tests"
         for step in range(1, self.debugs + 1):
             if report.verdict == Verdict.IE:
@@ -85,7 +85,7 @@ class Nala:
             )
             attempt, iteration = ctx.code(attempt, sender=debugger.ROLE)
             report = ctx.judge(attempt, iteration, tests, branch="debug")
-            if accepted(report):
+            if report.accepted:
                 return f"accepted after debug step {step} on {report.total} tests"
         return f"no program passed after two tries and {self.debugs} debug steps ({verdict_line(report)})"
 

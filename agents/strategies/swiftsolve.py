@@ -17,10 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from agents.envelopes import CodeAttempt, JudgeFeedback, Plan
-from agents.roles import analyst, coder, planner, pruner, testgen
-from agents.strategies.base import SolveContext, accepted, verdict_line
-from judge.model import ProfileReport, Solution, Verdict
+from cpbot.agents.envelopes import CodeAttempt, JudgeFeedback, Plan
+from cpbot.agents.roles import analyst, coder, planner, pruner, testgen
+from cpbot.agents.strategies.base import SolveContext, verdict_line
+from cpbot.judge.model import ProfileReport, Solution, Verdict
 
 
 @dataclass
@@ -84,7 +84,7 @@ class SwiftSolve:
             report = ctx.judge(attempt, code_it, branch=f"attempt {number}")
             if report.verdict == Verdict.IE:
                 return f"the judge failed: {report.reason}"
-            if not accepted(report):
+            if not report.accepted:
                 change = JudgeFeedback(report=report, code_iteration=code_it, summary=verdict_line(report))
                 continue
             generator = self._generator(ctx)

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 import threading
 
-from judge.checkers import builtin_checker
-from judge.checkers.base import Checker, CheckInput, CheckResult
-from judge.checkers.floats import FloatsChecker, close_enough
+from cpbot.judge.checkers import builtin_checker
+from cpbot.judge.checkers.base import Checker, CheckInput, CheckResult
+from cpbot.judge.checkers.floats import FloatsChecker, close_enough
 
 _CASE_NUMBER = re.compile(rb"#(\d+):")
 

@@ -20,16 +20,16 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict
 
-from judge.errors import ConfigError
-from judge.harness.dataset import DATASET_FILE, item_from_row, iter_rows
-from judge.model import Limits, Problem, TestCase
-from judge.testdir import load_tests_dir, read_text_exact
+from cpbot.core.errors import ConfigError
+from cpbot.judge.harness.dataset import DATASET_FILE, item_from_row, iter_rows
+from cpbot.judge.model import Limits, Problem, TestCase
+from cpbot.judge.testdir import load_tests_dir, read_text_exact
 
-Kind = Literal["dir", "kickstart", "leetcode"]
+Kind = Literal["dir", "kickstart", "leetcodedataset"]
 CASE_MARK = re.compile(rb"Case\s*#(\d+):")
 _EXAMPLE = re.compile(r"Input:?\s*(?P<input>.+?)\s*\n\s*Output:?\s*(?P<output>.+?)\s*(?:\n|$)", re.IGNORECASE)
 
@@ -67,7 +67,7 @@ class Dataset(BaseModel):
 
     def problem_keys(self) -> list[str]:
         """The problems' keys, in the dataset's order."""
-        if self.kind == "leetcode":
+        if self.kind == "leetcodedataset":
             return [row["task_id"] for row in iter_rows(self.path)]
         if (self.path / "problem.json").is_file():
             return ["."]
@@ -75,7 +75,7 @@ class Dataset(BaseModel):
 
     def load(self, key: str) -> BenchProblem:
         """The problem `key` (see `problem_keys`)."""
-        if self.kind == "leetcode":
+        if self.kind == "leetcodedataset":
             for row in iter_rows(self.path):
                 if row["task_id"] == key:
                     return leetcode_problem(row)
@@ -89,21 +89,21 @@ class Dataset(BaseModel):
 
     def load_all(self, limit: int | None = None) -> list[BenchProblem]:
         """The first `limit` problems (all by default)."""
-        if self.kind == "leetcode":
+        if self.kind == "leetcodedataset":
             rows = list(iter_rows(self.path))[:limit]
             return [leetcode_problem(row) for row in rows]
         return [self.load(key) for key in self.problem_keys()[:limit]]
 
 
 def open_dataset(spec: str) -> Dataset:
-    """The dataset at `spec`: a path, or `KIND:PATH` to force the layout (kind is dir, kickstart, leetcode).
+    """The dataset at `spec`: a path, or `KIND:PATH` to force the layout (kind is dir, kickstart, leetcodedataset).
 
     A `.jsonl`/`.jsonl.gz` file (or a folder holding LeetCodeDataset's file) is LeetCodeDataset; a folder
     whose problems have `hidden` sets in their problem.json is Kick Start; else cpbot's own layout.
     """
     kind, _, rest = spec.partition(":")
     forced: Kind | None = None
-    if kind in ("dir", "kickstart", "leetcode") and rest:
+    if kind in get_args(Kind) and rest:
         forced, spec = kind, rest  # type: ignore[assignment]
     path = Path(spec).expanduser()
     if not path.exists():
@@ -111,13 +111,13 @@ def open_dataset(spec: str) -> Dataset:
             f"no dataset at {spec}",
             hint="give a folder of problems (cpbot fetch -o), the Kick Start folder, or LeetCodeDataset's .jsonl.gz",
         )
-    if path.is_dir() and (path / DATASET_FILE).is_file() and forced in (None, "leetcode"):
+    if path.is_dir() and (path / DATASET_FILE).is_file() and forced in (None, "leetcodedataset"):
         path = path / DATASET_FILE
     if forced is not None:
         return Dataset(kind=forced, path=path)
     if path.is_file():
         if path.name.endswith((".jsonl", ".jsonl.gz")):
-            return Dataset(kind="leetcode", path=path)
+            return Dataset(kind="leetcodedataset", path=path)
         raise ConfigError(f"{path} is not a dataset", hint="a dataset is a folder, or a LeetCodeDataset .jsonl.gz")
     first = path / "problem.json"
     if not first.is_file():

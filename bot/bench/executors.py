@@ -14,9 +14,9 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Any, Protocol
 
-from bot.bench.task import BenchSettings, TaskResult, run_task
-from judge.errors import ConfigError
-from judge.sandbox import Sandbox
+from cpbot.bot.bench.task import BenchSettings, TaskResult, run_task
+from cpbot.core.errors import ConfigError
+from cpbot.judge.sandbox import Sandbox
 
 Pair = tuple[str, str]  # (problem key, strategy)
 

@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from judge.model import Verdict
+from cpbot.judge.model import Verdict, is_accepted
 
 SCHEMA_VERSION = 1
 NO_DIFFICULTY = "unrated"
@@ -56,7 +56,7 @@ class HiddenJudgement(BaseModel):
     @property
     def accepted(self) -> bool:
         """Every hidden test passed."""
-        return self.verdict == Verdict.AC and self.total_tests > 0 and self.passed_tests == self.total_tests
+        return is_accepted(self.verdict, self.passed_tests, self.total_tests)
 
 
 class ProblemOutcome(BaseModel):

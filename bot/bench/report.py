@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.bench.metrics import Metrics
-from bot.bench.runner import BenchReport
+from cpbot.bot.bench.metrics import Metrics
+from cpbot.bot.bench.runner import BenchReport
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

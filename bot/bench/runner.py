@@ -17,15 +17,15 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from agents.budget import Budget
-from agents.tracing import load_event
-from bot.bench.datasets import Dataset
-from bot.bench.executors import Executor
-from bot.bench.metrics import ProblemOutcome, StrategyMetrics, by_strategy
-from bot.bench.task import BenchSettings, TaskResult
-from bot.transcripts import TranscriptStore
-from judge.errors import ConfigError
-from judge.model import Language
+from cpbot.agents.budget import Budget
+from cpbot.agents.tracing import load_event
+from cpbot.bot.bench.datasets import Dataset
+from cpbot.bot.bench.executors import Executor
+from cpbot.bot.bench.metrics import ProblemOutcome, StrategyMetrics, by_strategy
+from cpbot.bot.bench.task import BenchSettings, TaskResult
+from cpbot.bot.transcripts import TranscriptStore
+from cpbot.core.errors import ConfigError
+from cpbot.judge.model import Language
 
 SCHEMA_VERSION = 1
 RESULT_EVENT = "bench_result"

@@ -13,20 +13,20 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from agents.budget import Budget
-from agents.envelopes import CodeAttempt
-from agents.llm import LLMClient, LLMConfig, LLMReply
-from agents.solve import solve
-from agents.tracing import EnvelopeEvent, InMemoryTracer, NoteEvent, ReportEvent
-from bot.bench.cases import CaseCountingChecker
-from bot.bench.datasets import BenchProblem, Dataset
-from bot.bench.metrics import NO_DIFFICULTY, HiddenJudgement, ProblemOutcome
-from bot.bench.slots import NodeSlots
-from judge.checkers import make_checker
-from judge.errors import CpbotError
-from judge.model import Language, Problem, ProfileReport, Solution, Verdict
-from judge.runner import judge_problem
-from judge.sandbox import Sandbox, default_sandbox
+from cpbot.agents.budget import Budget
+from cpbot.agents.envelopes import CodeAttempt
+from cpbot.agents.llm import LLMClient, LLMConfig, LLMReply
+from cpbot.agents.solve import solve
+from cpbot.agents.tracing import EnvelopeEvent, InMemoryTracer, NoteEvent, ReportEvent
+from cpbot.bot.bench.cases import CaseCountingChecker
+from cpbot.bot.bench.datasets import BenchProblem, Dataset
+from cpbot.bot.bench.metrics import NO_DIFFICULTY, HiddenJudgement, ProblemOutcome
+from cpbot.bot.bench.slots import NodeSlots
+from cpbot.core.errors import CpbotError
+from cpbot.judge.checkers import make_checker
+from cpbot.judge.model import Language, Problem, ProfileReport, Solution, Verdict
+from cpbot.judge.runner import judge_problem
+from cpbot.judge.sandbox import Sandbox, default_sandbox
 
 
 class BenchSettings(BaseModel):
@@ -130,7 +130,7 @@ def _passes_samples(solution: Solution | None, problem: Problem, sandbox: Sandbo
     if not problem.samples:
         return True  # nothing public to fail
     report = judge_problem(solution, problem, sandbox=sandbox)
-    return report.verdict == Verdict.AC and report.passed == report.total
+    return report.accepted
 
 
 def run_task(

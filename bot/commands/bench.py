@@ -7,25 +7,23 @@ from pathlib import Path
 
 import click
 
-from agents.budget import Budget
-from agents.strategies import DEFAULT, strategy_names
-from bot.bench.datasets import open_dataset
-from bot.bench.executors import make_executor
-from bot.bench.metrics import ProblemOutcome
-from bot.bench.report import markdown, plot
-from bot.bench.runner import check_same_dataset, make_plan, run_bench, start_bench, stored_plan
-from bot.bench.task import BenchSettings
-from bot.config import resolve_llm
-from bot.transcripts import TranscriptStore
-from judge.errors import ConfigError
-
-LANGUAGES = ("cpp17", "cpp20", "python3", "pypy3")
+from cpbot.agents.budget import Budget
+from cpbot.bot.bench.datasets import open_dataset
+from cpbot.bot.bench.executors import make_executor
+from cpbot.bot.bench.metrics import ProblemOutcome
+from cpbot.bot.bench.report import markdown, plot
+from cpbot.bot.bench.runner import check_same_dataset, make_plan, run_bench, start_bench, stored_plan
+from cpbot.bot.bench.task import BenchSettings
+from cpbot.bot.config import resolve_llm
+from cpbot.bot.transcripts import TranscriptStore
+from cpbot.core.errors import ConfigError
+from cpbot.core.registry import DEFAULT_LANGUAGE, DEFAULT_STRATEGY, LANGUAGE_NAMES, STRATEGY_NAMES
 
 
 def parse_strategies(text: str) -> list[str]:
     """`a,b` -> ["a", "b"], each a registered strategy, no repeats."""
     names = [n.strip() for n in text.split(",") if n.strip()]
-    known = strategy_names()
+    known = STRATEGY_NAMES
     unknown = [n for n in names if n not in known]
     if unknown or not names:
         raise ConfigError(f"unknown strategy {', '.join(unknown) or '(none)'}", hint=f"use some of: {', '.join(known)}")
@@ -40,11 +38,13 @@ def _progress(outcome: ProblemOutcome, done: int, total: int) -> None:
 
 @click.command("bench")
 @click.argument("dataset")
-@click.option("--strategy", "strategies", default=f"direct,{DEFAULT}", show_default=True, help="Comma-separated.")
+@click.option(
+    "--strategy", "strategies", default=f"direct,{DEFAULT_STRATEGY}", show_default=True, help="Comma-separated."
+)
 @click.option("--model", help="Model name (env CPBOT_MODEL).")
 @click.option("--base-url", help="OpenAI-compatible API root (env CPBOT_BASE_URL).")
 @click.option("--api-key", help="API key (env CPBOT_API_KEY or OPENAI_API_KEY); never stored.")
-@click.option("--lang", "language", type=click.Choice(LANGUAGES), default="cpp17", show_default=True)
+@click.option("--lang", "language", type=click.Choice(LANGUAGE_NAMES), default=DEFAULT_LANGUAGE, show_default=True)
 @click.option("--limit", type=click.IntRange(min=1), help="Only the first N problems.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Problems at once.")
 @click.option("--executor", type=click.Choice(["local", "ray"]), default="local", show_default=True)

@@ -7,7 +7,7 @@ import os
 
 import click
 
-from bot.config import config_path, current_settings
+from cpbot.bot.config import config_path, current_settings
 
 LLM_SOURCES = {
     "base_url": ("CPBOT_BASE_URL", "OPENAI_BASE_URL"),

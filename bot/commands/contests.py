@@ -8,10 +8,10 @@ from pathlib import Path
 
 import click
 
-from bot.commands.fetch import open_client
-from judge.errors import CpbotError
-from scrapers.contests import SITES, recent_contests, upcoming_contests
-from scrapers.listing import Contest
+from cpbot.bot.commands.fetch import open_client
+from cpbot.core.errors import CpbotError
+from cpbot.scrapers.contests import SITES, recent_contests, upcoming_contests
+from cpbot.scrapers.listing import Contest
 
 
 def format_contest(c: Contest) -> str:

@@ -8,12 +8,12 @@ import platform
 
 import click
 
-from judge.counting import find_valgrind, unavailable_reason
-from judge.errors import JudgeError
-from judge.languages import LANGUAGES
-from judge.paths import cache_dir
-from judge.sandbox import Sandbox
-from judge.sandbox.build import launcher_path
+from cpbot.core.dirs import cache_dir
+from cpbot.core.errors import JudgeError
+from cpbot.judge.counting import find_valgrind, unavailable_reason
+from cpbot.judge.languages import LANGUAGES
+from cpbot.judge.sandbox import Sandbox
+from cpbot.judge.sandbox.build import launcher_path
 
 
 @click.command()

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import click
 
-from judge.errors import ConfigError
-from judge.model import Problem
-from scrapers.cookies import load_cookies_txt
-from scrapers.http import HttpClient
-from scrapers.sites import SITES, fetch_url, parse_content
+from cpbot.core.errors import ConfigError
+from cpbot.judge.model import Problem
+from cpbot.scrapers.cookies import load_cookies_txt
+from cpbot.scrapers.http import HttpClient
+from cpbot.scrapers.sites import SITES, fetch_url, parse_content
 
 _UNSAFE = re.compile(r"[^\w.-]+")
 

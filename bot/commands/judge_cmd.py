@@ -7,12 +7,12 @@ from pathlib import Path
 import click
 from pydantic import ValidationError
 
-from bot.render import print_report
-from judge.errors import ConfigError
-from judge.languages import get_language, language_for
-from judge.model import Limits, Problem, Solution, Verdict
-from judge.runner import judge_problem, judge_solution
-from judge.testdir import load_tests_dir, read_text_exact
+from cpbot.bot.render import print_report
+from cpbot.core.errors import ConfigError
+from cpbot.judge.languages import get_language, language_for
+from cpbot.judge.model import Limits, Problem, Solution, Verdict
+from cpbot.judge.runner import judge_problem, judge_solution
+from cpbot.judge.testdir import load_tests_dir, read_text_exact
 
 
 def load_problem(path: Path) -> Problem:

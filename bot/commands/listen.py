@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from bot.commands.fetch import describe, problem_dirname, save_problem
-from scrapers.companion_server import DEFAULT_PORT, CompanionServer, Received
+from cpbot.bot.commands.fetch import describe, problem_dirname, save_problem
+from cpbot.scrapers.companion_server import DEFAULT_PORT, CompanionServer, Received
 
 
 @click.command("listen")

@@ -7,9 +7,9 @@ from pathlib import Path
 import click
 from pydantic import SecretStr
 
-from bot.submit.credentials import SiteCredentials, forget_credentials, load_credentials, save_credentials
-from judge.errors import ConfigError
-from scrapers.cookies import load_cookies_txt
+from cpbot.bot.submit.credentials import SiteCredentials, forget_credentials, load_credentials, save_credentials
+from cpbot.core.errors import ConfigError
+from cpbot.scrapers.cookies import load_cookies_txt
 
 SITE_NAMES = {"cf": "codeforces", "codeforces": "codeforces", "lc": "leetcode", "leetcode": "leetcode"}
 DOMAINS = {"codeforces": "codeforces.com", "leetcode": "leetcode.com"}

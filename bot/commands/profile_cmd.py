@@ -6,12 +6,12 @@ from pathlib import Path
 
 import click
 
-from bot.profile_plot import save_profile_png
-from bot.render import print_profile
-from judge.build import build_program_file
-from judge.model import Limits
-from judge.profile import profile_program
-from judge.sandbox import default_sandbox
+from cpbot.bot.profile_plot import save_profile_png
+from cpbot.bot.render import print_profile
+from cpbot.judge.build import build_program_file
+from cpbot.judge.model import Limits
+from cpbot.judge.profile import profile_program
+from cpbot.judge.sandbox import default_sandbox
 
 
 @click.command()

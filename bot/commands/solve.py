@@ -8,22 +8,20 @@ from typing import Any
 
 import click
 
-from agents.budget import Budget
-from agents.llm import LLMClient
-from agents.solve import SolveResult
-from agents.solve import solve as run_solve
-from agents.strategies import DEFAULT, get_strategy, strategy_names
-from agents.tracing import FanoutTracer, LLMCallEvent, ReportEvent, TraceEvent
-from bot.commands.fetch import load_problems, problem_dirname, save_problem
-from bot.commands.judge_cmd import load_problem
-from bot.config import resolve_llm
-from bot.transcripts import TranscriptStore
-from judge.errors import ConfigError
-from judge.model import Problem
-from scrapers.sites import SITES
-
-LANGUAGES = ("cpp17", "cpp20", "python3", "pypy3")
-EXTENSIONS = {"cpp17": "cpp", "cpp20": "cpp", "python3": "py", "pypy3": "py"}
+from cpbot.agents.budget import Budget
+from cpbot.agents.llm import LLMClient
+from cpbot.agents.solve import SolveResult
+from cpbot.agents.solve import solve as run_solve
+from cpbot.agents.strategies import get_strategy
+from cpbot.agents.tracing import FanoutTracer, LLMCallEvent, ReportEvent, TraceEvent
+from cpbot.bot.commands.fetch import load_problems, problem_dirname, save_problem
+from cpbot.bot.commands.judge_cmd import load_problem
+from cpbot.bot.config import resolve_llm
+from cpbot.bot.transcripts import TranscriptStore
+from cpbot.core.errors import ConfigError
+from cpbot.core.registry import DEFAULT_LANGUAGE, DEFAULT_STRATEGY, LANGUAGE_NAMES, STRATEGY_NAMES, language_spec
+from cpbot.judge.model import Problem
+from cpbot.scrapers.sites import SITES
 
 
 def load_source(source: str, *, site: str | None = None, cookies: Path | None = None) -> Problem:
@@ -114,8 +112,8 @@ def print_result(result: SolveResult, path: Path | None) -> None:
 
 @click.command("solve")
 @click.argument("source", metavar="URL|FILE")
-@click.option("--strategy", type=click.Choice(strategy_names()), default=DEFAULT, show_default=True)
-@click.option("--lang", "language", type=click.Choice(LANGUAGES), default="cpp17", show_default=True)
+@click.option("--strategy", type=click.Choice(STRATEGY_NAMES), default=DEFAULT_STRATEGY, show_default=True)
+@click.option("--lang", "language", type=click.Choice(LANGUAGE_NAMES), default=DEFAULT_LANGUAGE, show_default=True)
 @click.option(
     "--strategy-option",
     "strategy_option",
@@ -212,7 +210,7 @@ def solve_cmd(
     if result.solution is not None:
         directory = out_dir or Path(problem_dirname(problem))
         save_problem(problem, directory)
-        path = directory / f"solution.{EXTENSIONS[language]}"
+        path = directory / f"solution{language_spec(language).extension}"
         path.write_text(result.solution.source, encoding="utf-8")
     if as_json:
         click.echo(result.model_dump_json(indent=2))

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import click
 
-from bot.render import print_stress
-from judge.build import build_program_file
-from judge.checkers import make_checker
-from judge.model import Limits
-from judge.sandbox import default_sandbox
-from judge.stress import stress_programs
+from cpbot.bot.render import print_stress
+from cpbot.judge.build import build_program_file
+from cpbot.judge.checkers import make_checker
+from cpbot.judge.model import Limits
+from cpbot.judge.sandbox import default_sandbox
+from cpbot.judge.stress import stress_programs
 
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 

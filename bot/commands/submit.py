@@ -8,25 +8,25 @@ from pathlib import Path
 import click
 from pydantic import BaseModel, ConfigDict, SecretStr
 
-from bot.commands.solve import load_source
-from bot.submit.base import RemoteVerdict, SubmissionRecord, source_sha256, submitter_for
-from bot.submit.credentials import SiteCredentials, load_credentials, register_secrets, session_jar
-from bot.submit.endpoints import Endpoints, site_client
-from bot.submit.gate import GateConfig, GateDecision, GateEvidence, gate
-from bot.submit.ledger import SubmissionLedger
-from bot.transcripts import TranscriptStore
-from judge.checkers import make_checker
-from judge.errors import ConfigError
-from judge.languages import get_language, language_for
-from judge.model import SCHEMA_VERSION, JudgeReport, Problem, Solution, TestCase, Verdict
-from judge.profile import profile_program
-from judge.runner import judge_problem
-from judge.sandbox import default_sandbox
-from judge.stress import stress_programs
-from judge.testdir import load_tests_dir, read_text_exact
-from scrapers.sites import fetch_url
+from cpbot.bot.commands.solve import load_source
+from cpbot.bot.submit.base import RemoteVerdict, SubmissionRecord, source_sha256, submitter_for
+from cpbot.bot.submit.credentials import SiteCredentials, load_credentials, register_secrets, session_jar
+from cpbot.bot.submit.endpoints import Endpoints, site_client
+from cpbot.bot.submit.gate import GateConfig, GateDecision, GateEvidence, gate
+from cpbot.bot.submit.ledger import SubmissionLedger
+from cpbot.bot.transcripts import TranscriptStore
+from cpbot.core.errors import ConfigError
+from cpbot.core.registry import LANGUAGE_NAMES
+from cpbot.judge.checkers import make_checker
+from cpbot.judge.languages import get_language, language_for
+from cpbot.judge.model import SCHEMA_VERSION, JudgeReport, Problem, Solution, TestCase, Verdict
+from cpbot.judge.profile import profile_program
+from cpbot.judge.runner import judge_problem
+from cpbot.judge.sandbox import default_sandbox
+from cpbot.judge.stress import stress_programs
+from cpbot.judge.testdir import load_tests_dir, read_text_exact
+from cpbot.scrapers.sites import fetch_url
 
-LANGUAGES = ("cpp17", "cpp20", "python3", "pypy3")
 CHECKS = ("samples", "generated", "stress", "profile")
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 
@@ -95,7 +95,7 @@ def build_evidence(
 
 
 def _build_file(path: Path, sandbox, role: str):  # -> Program
-    from judge.build import build_program_file
+    from cpbot.judge.build import build_program_file
 
     return build_program_file(path, sandbox, role=role)
 
@@ -117,7 +117,7 @@ def print_decision(decision: GateDecision) -> None:
 @click.argument("solution_file", metavar="SOLUTION", type=_FILE)
 @click.option("--problem", "problem_source", required=True, metavar="URL|FILE", help="Problem URL or problem.json.")
 @click.option("--yes", is_flag=True, help="Submit without asking once the gate allows it.")
-@click.option("--lang", "language", type=click.Choice(LANGUAGES), help="Default: from the file extension.")
+@click.option("--lang", "language", type=click.Choice(LANGUAGE_NAMES), help="Default: from the file extension.")
 @click.option("--tests", "tests_dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="Directory of extra tests (NAME.in/NAME.out), judged as the generated tests.")  # fmt: skip
 @click.option("--brute", type=_FILE, help="A slow but surely right solution, for a stress test (needs --gen).")

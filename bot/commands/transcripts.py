@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from bot.transcripts import RunList, RunSummary, StoredEvent, TranscriptError, TranscriptStore, default_db_path
+from cpbot.bot.transcripts import RunList, RunSummary, StoredEvent, TranscriptError, TranscriptStore, default_db_path
 
 EXCERPT = 160  # characters of a prompt or reply shown without --full
 # A running run whose owner cannot be checked (another host, an old store) is stale after this long idle.
@@ -213,7 +213,7 @@ def export(run: str, html_path: Path | None, json_path: Path | None) -> int:
     plots, gate decisions, remote verdicts, tokens and time per stage) and/or as JSON."""
     if html_path is None and json_path is None:
         raise click.UsageError("say where to write: --html FILE and/or --json FILE")
-    from bot.export import gather, render_html  # jinja2 is only needed here
+    from cpbot.bot.export import gather, render_html  # jinja2 is only needed here
 
     store = _open()
     if store is None:

@@ -13,29 +13,29 @@ from typing import Any
 
 import click
 
-from agents.llm import LLMClient
-from agents.strategies import DEFAULT, strategy_names
-from bot.commands.solve import LANGUAGES, parse_strategy_options
-from bot.config import resolve_llm
-from bot.submit.credentials import jar_secrets
-from bot.submit.endpoints import Endpoints, site_client
-from bot.submit.gate import GateConfig
-from bot.transcripts import TranscriptStore
-from bot.watch.adapters import AgentSolver, ScrapedSite
-from bot.watch.loop import ContestLoop
-from bot.watch.ports import ContestBudget, LoopOptions, SubmitPort
-from bot.watch.render import WatchReport, changes, report, view
-from bot.watch.scheduler import Watcher, contest_row
-from bot.watch.state import WatchState, contest_key
-from bot.watch.submitting import open_submitter
-from judge.errors import ConfigError, CpbotError
-from judge.sandbox import Sandbox
-from scrapers import leetcode_contests
-from scrapers.codeforces_api import CodeforcesApi
-from scrapers.contests import SITES, upcoming_contests
-from scrapers.cookies import load_cookies_txt
-from scrapers.http import HttpClient
-from scrapers.listing import Contest
+from cpbot.agents.llm import LLMClient
+from cpbot.bot.commands.solve import parse_strategy_options
+from cpbot.bot.config import resolve_llm
+from cpbot.bot.submit.credentials import jar_secrets
+from cpbot.bot.submit.endpoints import Endpoints, site_client
+from cpbot.bot.submit.gate import GateConfig
+from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.watch.adapters import AgentSolver, ScrapedSite
+from cpbot.bot.watch.loop import ContestLoop
+from cpbot.bot.watch.ports import ContestBudget, LoopOptions, SubmitPort
+from cpbot.bot.watch.render import WatchReport, changes, report, view
+from cpbot.bot.watch.scheduler import Watcher, contest_row
+from cpbot.bot.watch.state import WatchState, contest_key
+from cpbot.bot.watch.submitting import open_submitter
+from cpbot.core.errors import ConfigError, CpbotError
+from cpbot.core.registry import DEFAULT_LANGUAGE, DEFAULT_STRATEGY, LANGUAGE_NAMES, STRATEGY_NAMES
+from cpbot.judge.sandbox import Sandbox
+from cpbot.scrapers import leetcode_contests
+from cpbot.scrapers.codeforces_api import CodeforcesApi
+from cpbot.scrapers.contests import SITES, upcoming_contests
+from cpbot.scrapers.cookies import load_cookies_txt
+from cpbot.scrapers.http import HttpClient
+from cpbot.scrapers.listing import Contest
 
 SITE_NAMES = {"cf": "codeforces", "lc": "leetcode", "codeforces": "codeforces", "leetcode": "leetcode"}
 CHECKS = ("samples", "generated", "stress", "profile")
@@ -150,8 +150,8 @@ class Session:
 @click.command("watch")
 @click.option("--site", "site_name", type=click.Choice((*SITE_NAMES, "all")), default="all", show_default=True)
 @click.option("--contest", "contest_id", metavar="ID", help="Work on this contest only (live, finished or virtual).")
-@click.option("--strategy", type=click.Choice(strategy_names()), default=DEFAULT, show_default=True)
-@click.option("--lang", "language", type=click.Choice(LANGUAGES), default="cpp17", show_default=True)
+@click.option("--strategy", type=click.Choice(STRATEGY_NAMES), default=DEFAULT_STRATEGY, show_default=True)
+@click.option("--lang", "language", type=click.Choice(LANGUAGE_NAMES), default=DEFAULT_LANGUAGE, show_default=True)
 @click.option(
     "--strategy-option",
     "strategy_option",

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from bot.export.html import render_html
-from bot.export.model import EXPORT_SCHEMA_VERSION, ExportReport, gather
+from cpbot.bot.export.html import render_html
+from cpbot.bot.export.model import EXPORT_SCHEMA_VERSION, ExportReport, gather
 
 __all__ = ["EXPORT_SCHEMA_VERSION", "ExportReport", "gather", "render_html"]

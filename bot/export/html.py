@@ -15,9 +15,9 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from bot.export.model import ExportReport
-from bot.export.statement import statement_html
-from judge.errors import CpbotError
+from cpbot.bot.export.model import ExportReport
+from cpbot.bot.export.statement import statement_html
+from cpbot.core.errors import CpbotError
 
 TEMPLATE_PACKAGE = "templates"
 TEMPLATE_DIR = "report"

@@ -18,9 +18,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-from bot.export import svg
-from bot.transcripts import RunSummary, StoredEvent, TranscriptStore
-from judge.model import JudgeReport, ProfileReport
+from cpbot.bot.export import svg
+from cpbot.bot.transcripts import RunSummary, StoredEvent, TranscriptStore
+from cpbot.judge.model import JudgeReport, ProfileReport
 
 EXPORT_SCHEMA_VERSION = 1
 Tone = Literal["ok", "bad", "info"]

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 from markupsafe import escape
 
-from judge.complexity import fit_class
-from judge.model import ProfileReport
+from cpbot.judge.complexity import fit_class
+from cpbot.judge.model import ProfileReport
 
 TONE_COLOURS = {"ok": "#1a7f37", "bad": "#cf222e", "info": "#57606a"}
 MARKERS = {"attempt": "circle", "gate": "diamond", "submission": "triangle", "verdict": "square"}

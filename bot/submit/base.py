@@ -9,8 +9,8 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from judge.errors import SubmitError
-from judge.model import SCHEMA_VERSION, Problem, Solution, Verdict
+from cpbot.core.errors import SubmitError
+from cpbot.judge.model import SCHEMA_VERSION, Problem, Solution, Verdict
 
 __all__ = [
     "CaptchaRequired",
@@ -170,11 +170,11 @@ def submitter_for(
     """The submitter of the problem's site, using `client` (an `HttpClient` with the session cookies)
     and `ledger` (a `SubmissionLedger`)."""
     if problem.site == "codeforces":
-        from bot.submit.codeforces import CodeforcesSubmitter
+        from cpbot.bot.submit.codeforces import CodeforcesSubmitter
 
         return CodeforcesSubmitter(client, ledger, handle=handle, password=password)
     if problem.site == "leetcode":
-        from bot.submit.leetcode import LeetcodeSubmitter
+        from cpbot.bot.submit.leetcode import LeetcodeSubmitter
 
         return LeetcodeSubmitter(client, ledger)
     raise SubmitError(

@@ -15,7 +15,7 @@ import httpx
 import lxml.html
 from lxml.html import HtmlElement
 
-from bot.submit.base import (
+from cpbot.bot.submit.base import (
     CaptchaRequired,
     DuplicateSubmission,
     LoginRequired,
@@ -24,13 +24,13 @@ from bot.submit.base import (
     source_sha256,
     wait_for_verdict,
 )
-from bot.submit.ledger import SubmissionLedger
-from judge.errors import FetchError
-from judge.model import Problem, Solution, Verdict
-from scrapers.blocking import BlockedError
-from scrapers.codeforces_api import CodeforcesApi
-from scrapers.codeforces_urls import CodeforcesRef, parse_codeforces_url
-from scrapers.http import HttpClient
+from cpbot.bot.submit.ledger import SubmissionLedger
+from cpbot.core.errors import FetchError
+from cpbot.judge.model import Problem, Solution, Verdict
+from cpbot.scrapers.blocking import BlockedError
+from cpbot.scrapers.codeforces_api import CodeforcesApi
+from cpbot.scrapers.codeforces_urls import CodeforcesRef, parse_codeforces_url
+from cpbot.scrapers.http import HttpClient
 
 SITE = "codeforces"
 ROOT = "https://codeforces.com"

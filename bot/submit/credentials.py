@@ -17,9 +17,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, SecretStr, ValidationError
 
-from bot.config import config_dir
-from judge.errors import ConfigError
-from scrapers.cookies import cookies_from_header, load_cookies_txt
+from cpbot.core.dirs import config_dir
+from cpbot.core.errors import ConfigError
+from cpbot.scrapers.cookies import cookies_from_header, load_cookies_txt
 
 SCHEMA_VERSION = 1
 FILE_NAME = "credentials.json"

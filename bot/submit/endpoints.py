@@ -16,9 +16,9 @@ from urllib.parse import urlsplit
 import httpx
 from pydantic import BaseModel, ConfigDict
 
-from judge.errors import ConfigError
-from scrapers.http import HttpClient
-from scrapers.ratelimit import DEFAULT_INTERVALS, RateLimiter
+from cpbot.core.errors import ConfigError
+from cpbot.scrapers.http import HttpClient
+from cpbot.scrapers.ratelimit import DEFAULT_INTERVALS, RateLimiter
 
 CANONICAL = {"codeforces": "https://codeforces.com", "leetcode": "https://leetcode.com"}
 ENV = {"codeforces": "CPBOT_CODEFORCES_URL", "leetcode": "CPBOT_LEETCODE_URL"}

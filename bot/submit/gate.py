@@ -11,8 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.submit.base import source_sha256
-from judge.model import SCHEMA_VERSION, JudgeReport, Problem, ProfileReport, Solution, StressReport, Verdict
+from cpbot.bot.submit.base import source_sha256
+from cpbot.judge.model import SCHEMA_VERSION, JudgeReport, Problem, ProfileReport, Solution, StressReport, Verdict
 
 CheckName = Literal["samples", "generated", "stress", "profile"]
 

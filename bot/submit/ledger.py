@@ -18,8 +18,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from bot.submit.base import DuplicateSubmission, RemoteVerdict, SubmitError, SubmitTooSoon
-from bot.transcripts import data_dir
+from cpbot.bot.submit.base import DuplicateSubmission, RemoteVerdict, SubmitError, SubmitTooSoon
+from cpbot.core.dirs import data_dir
 
 SCHEMA_VERSION = 1
 DB_NAME = "submissions.sqlite3"

@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 
-from bot.submit.base import (
+from cpbot.bot.submit.base import (
     CaptchaRequired,
     LoginRequired,
     RemoteVerdict,
@@ -21,12 +21,12 @@ from bot.submit.base import (
     source_sha256,
     wait_for_verdict,
 )
-from bot.submit.ledger import SubmissionLedger
-from judge.errors import FetchError
-from judge.model import Problem, Solution, Verdict
-from scrapers.blocking import BlockedError
-from scrapers.http import HttpClient
-from scrapers.leetcode import fetch_problem, find_question, parse_leetcode_url
+from cpbot.bot.submit.ledger import SubmissionLedger
+from cpbot.core.errors import FetchError
+from cpbot.judge.model import Problem, Solution, Verdict
+from cpbot.scrapers.blocking import BlockedError
+from cpbot.scrapers.http import HttpClient
+from cpbot.scrapers.leetcode import fetch_problem, find_question, parse_leetcode_url
 
 SITE = "leetcode"
 ROOT = "https://leetcode.com"

@@ -8,21 +8,21 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from agents.budget import Budget
-from agents.llm import ChatModel
-from agents.solve import SolveResult, solve
-from agents.strategies.base import KnowledgePool
-from agents.tracing import Tracer
-from bot.submit.base import DuplicateSubmission, RemoteVerdict, Submitter, SubmitTooSoon, source_sha256
-from bot.submit.ledger import SubmissionLedger
-from bot.watch.state import ContestRow, ProblemRow
-from judge.errors import ParseError
-from judge.model import Language, Problem, Solution
-from judge.sandbox import Sandbox
-from scrapers.contests import contest_problems
-from scrapers.http import HttpClient
-from scrapers.listing import ContestProblem
-from scrapers.sites import fetch_url
+from cpbot.agents.budget import Budget
+from cpbot.agents.llm import ChatModel
+from cpbot.agents.solve import SolveResult, solve
+from cpbot.agents.strategies.base import KnowledgePool
+from cpbot.agents.tracing import Tracer
+from cpbot.bot.submit.base import DuplicateSubmission, RemoteVerdict, Submitter, SubmitTooSoon, source_sha256
+from cpbot.bot.submit.ledger import SubmissionLedger
+from cpbot.bot.watch.state import ContestRow, ProblemRow
+from cpbot.core.errors import ParseError
+from cpbot.judge.model import Language, Problem, Solution
+from cpbot.judge.sandbox import Sandbox
+from cpbot.scrapers.contests import contest_problems
+from cpbot.scrapers.http import HttpClient
+from cpbot.scrapers.listing import ContestProblem
+from cpbot.scrapers.sites import fetch_url
 
 
 class ScrapedSite:

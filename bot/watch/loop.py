@@ -17,17 +17,25 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from typing import Any
 
-from agents.budget import Budget
-from agents.solve import SolveResult
-from agents.strategies.base import KnowledgePool, Lesson
-from bot.submit.base import RemoteVerdict, SubmitError, source_sha256
-from bot.submit.gate import GateDecision, GateEvidence, gate
-from bot.transcripts import TranscriptStore
-from bot.watch.ports import ContestSite, LoopOptions, Solver, SubmitPort
-from bot.watch.state import CONTEST_ENDED, TERMINAL, ContestRow, ProblemRow, ProblemStatus, SubmissionRow, WatchState
-from judge.errors import CpbotError
-from judge.model import Problem, Verdict
-from scrapers.listing import ContestProblem
+from cpbot.agents.budget import Budget
+from cpbot.agents.solve import SolveResult
+from cpbot.agents.strategies.base import KnowledgePool, Lesson
+from cpbot.bot.submit.base import RemoteVerdict, SubmitError, source_sha256
+from cpbot.bot.submit.gate import GateDecision, GateEvidence, gate
+from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.watch.ports import ContestSite, LoopOptions, Solver, SubmitPort
+from cpbot.bot.watch.state import (
+    CONTEST_ENDED,
+    TERMINAL,
+    ContestRow,
+    ProblemRow,
+    ProblemStatus,
+    SubmissionRow,
+    WatchState,
+)
+from cpbot.core.errors import CpbotError
+from cpbot.judge.model import Problem, Verdict
+from cpbot.scrapers.listing import ContestProblem
 
 _log = logging.getLogger("cpbot.watch")
 # a solve left unfinished by a crash still counts, but less: kills must not give a problem up early

@@ -9,17 +9,17 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from agents.budget import Budget
-from agents.solve import SolveResult
-from agents.strategies import DEFAULT
-from agents.strategies.base import KnowledgePool
-from agents.tracing import Tracer
-from bot.submit.base import RemoteVerdict
-from bot.submit.gate import GateConfig
-from bot.watch.state import ContestRow, ProblemRow
-from judge.errors import ConfigError
-from judge.model import Language, Problem, Solution
-from scrapers.listing import ContestProblem
+from cpbot.agents.budget import Budget
+from cpbot.agents.solve import SolveResult
+from cpbot.agents.strategies.base import KnowledgePool
+from cpbot.agents.tracing import Tracer
+from cpbot.bot.submit.base import RemoteVerdict
+from cpbot.bot.submit.gate import GateConfig
+from cpbot.bot.watch.state import ContestRow, ProblemRow
+from cpbot.core.errors import ConfigError
+from cpbot.core.registry import DEFAULT_STRATEGY
+from cpbot.judge.model import Language, Problem, Solution
+from cpbot.scrapers.listing import ContestProblem
 
 
 class ContestSite(Protocol):
@@ -109,7 +109,7 @@ class LoopOptions(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    strategy: str = DEFAULT
+    strategy: str = DEFAULT_STRATEGY
     strategy_options: dict[str, bool | int | float | str | None] = {}  # passed to the strategy's constructor
     language: Language = "cpp17"
     model: str = ""

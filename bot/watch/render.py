@@ -12,8 +12,8 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from bot.transcripts import TranscriptStore
-from bot.watch.state import ContestRow, WatchState
+from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.watch.state import ContestRow, WatchState
 
 SCHEMA_VERSION = 2  # 2: ProblemLine.running, WatchReport.at
 

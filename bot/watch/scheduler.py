@@ -14,9 +14,9 @@ from datetime import UTC, datetime, timedelta
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
-from bot.watch.state import ContestRow, WatchState, contest_key
-from judge.errors import CpbotError
-from scrapers.listing import Contest
+from cpbot.bot.watch.state import ContestRow, WatchState, contest_key
+from cpbot.core.errors import CpbotError
+from cpbot.scrapers.listing import Contest
 
 _log = logging.getLogger("cpbot.watch")
 

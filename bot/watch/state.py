@@ -24,8 +24,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from bot.transcripts import data_dir
-from judge.errors import CpbotError
+from cpbot.core.dirs import data_dir
+from cpbot.core.errors import CpbotError
 
 SCHEMA_VERSION = 1
 DB_NAME = "watch.sqlite3"

@@ -7,13 +7,13 @@ import threading
 from contextlib import ExitStack
 from pathlib import Path
 
-from bot.submit.base import Submitter, submitter_for
-from bot.submit.credentials import SiteCredentials, jar_secrets, load_credentials, session_jar
-from bot.submit.endpoints import Endpoints, site_client
-from bot.submit.ledger import SubmissionLedger
-from bot.transcripts import TranscriptStore
-from bot.watch.adapters import LedgerSubmitter
-from judge.model import Problem
+from cpbot.bot.submit.base import Submitter, submitter_for
+from cpbot.bot.submit.credentials import SiteCredentials, jar_secrets, load_credentials, session_jar
+from cpbot.bot.submit.endpoints import Endpoints, site_client
+from cpbot.bot.submit.ledger import SubmissionLedger
+from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.watch.adapters import LedgerSubmitter
+from cpbot.judge.model import Problem
 
 
 def open_submitter(

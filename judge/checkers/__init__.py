@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from judge.checkers.base import OK, Checker, CheckInput, CheckResult
-from judge.checkers.exact import ExactChecker
-from judge.checkers.floats import FloatsChecker
-from judge.checkers.lines import LinesChecker
-from judge.checkers.testlib import TestlibChecker
-from judge.checkers.tokens import TokensChecker
-from judge.errors import ConfigError
-from judge.sandbox import Sandbox
+from cpbot.core.errors import ConfigError
+from cpbot.judge.checkers.base import OK, Checker, CheckInput, CheckResult
+from cpbot.judge.checkers.exact import ExactChecker
+from cpbot.judge.checkers.floats import FloatsChecker
+from cpbot.judge.checkers.lines import LinesChecker
+from cpbot.judge.checkers.testlib import TestlibChecker
+from cpbot.judge.checkers.tokens import TokensChecker
+from cpbot.judge.sandbox import Sandbox
 
 BUILTIN = {"tokens": TokensChecker, "exact": ExactChecker, "lines": LinesChecker}
 FLOAT_MODES = {"float": "either", "float-abs": "abs", "float-rel": "rel"}
@@ -40,7 +40,7 @@ def make_checker(spec: str, sandbox: Sandbox) -> Checker:
     checker = builtin_checker(spec)
     if checker is not None:
         return checker
-    from judge.build import build_program_file  # a program checker needs the languages
+    from cpbot.judge.build import build_program_file  # a program checker needs the languages
 
     path = Path(spec)
     if not path.exists():

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from judge.model import Diff, Verdict
+from cpbot.judge.model import Diff, Verdict
 
 
 @dataclass(frozen=True)

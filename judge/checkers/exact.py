@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from judge.checkers.base import OK, CheckInput, CheckResult
-from judge.checkers.text import excerpt
-from judge.checkers.tokens import compare_tokens
-from judge.model import Diff, Verdict
+from cpbot.judge.checkers.base import OK, CheckInput, CheckResult
+from cpbot.judge.checkers.text import excerpt
+from cpbot.judge.checkers.tokens import compare_tokens
+from cpbot.judge.model import Diff, Verdict
 
 
 def first_line_diff(got: list[bytes], want: list[bytes]) -> Diff:

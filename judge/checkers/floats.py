@@ -9,9 +9,9 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-from judge.checkers.base import OK, CheckInput, CheckResult
-from judge.checkers.text import token_diff
-from judge.model import Verdict
+from cpbot.judge.checkers.base import OK, CheckInput, CheckResult
+from cpbot.judge.checkers.text import token_diff
+from cpbot.judge.model import Verdict
 
 Mode = Literal["either", "abs", "rel"]
 

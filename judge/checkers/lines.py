@@ -5,10 +5,10 @@ Right tokens split into different lines are PE, as a strict judge would call the
 
 from __future__ import annotations
 
-from judge.checkers.base import OK, CheckInput, CheckResult
-from judge.checkers.exact import first_line_diff
-from judge.checkers.tokens import compare_tokens
-from judge.model import Verdict
+from cpbot.judge.checkers.base import OK, CheckInput, CheckResult
+from cpbot.judge.checkers.exact import first_line_diff
+from cpbot.judge.checkers.tokens import compare_tokens
+from cpbot.judge.model import Verdict
 
 
 def _lines(data: bytes) -> list[bytes]:

@@ -7,10 +7,10 @@ import re
 import shutil
 from pathlib import Path
 
-from judge.checkers.base import CheckInput, CheckResult
-from judge.languages import Program
-from judge.model import Verdict
-from judge.sandbox import RunLimits, RunResult, Sandbox
+from cpbot.judge.checkers.base import CheckInput, CheckResult
+from cpbot.judge.languages import Program
+from cpbot.judge.model import Verdict
+from cpbot.judge.sandbox import RunLimits, RunResult, Sandbox
 
 CHECKER_LIMITS = RunLimits(cpu_ms=20_000, wall_ms=40_000, address_space_kb=2 << 20, output_bytes=16 << 20)
 

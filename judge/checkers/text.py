@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from judge.model import Diff
+from cpbot.judge.model import Diff
 
 _TOKEN = re.compile(rb"\S+")
 

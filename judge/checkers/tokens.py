@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from judge.checkers.base import OK, CheckInput, CheckResult
-from judge.checkers.text import first_token_mismatch, token_diff
-from judge.model import Verdict
+from cpbot.judge.checkers.base import OK, CheckInput, CheckResult
+from cpbot.judge.checkers.text import first_token_mismatch, token_diff
+from cpbot.judge.model import Verdict
 
 
 def compare_tokens(output: bytes, answer: bytes) -> CheckResult:

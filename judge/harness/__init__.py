@@ -7,9 +7,10 @@ LeetCode's text format from stdin and prints the judged value; `HarnessChecker` 
 
 from __future__ import annotations
 
-from judge.errors import JudgeError
-from judge.harness import cpp_driver, python_driver
-from judge.harness.checker import (
+from cpbot.core.errors import JudgeError
+from cpbot.core.registry import Family, language_spec
+from cpbot.judge.harness import cpp_driver, python_driver
+from cpbot.judge.harness.checker import (
     SPECIAL_JUDGE_PREFIX,
     HarnessChecker,
     HarnessCheckResult,
@@ -17,9 +18,9 @@ from judge.harness.checker import (
     checker_for,
     needs_special_judge,
 )
-from judge.harness.signature import parse_signature
-from judge.harness.types import LcType, parse_type
-from judge.model import Signature, Solution
+from cpbot.judge.harness.signature import parse_signature
+from cpbot.judge.harness.types import LcType, parse_type
+from cpbot.judge.model import Signature, Solution
 
 __all__ = [
     "SPECIAL_JUDGE_PREFIX",
@@ -42,9 +43,10 @@ def build_program(solution: Solution, signature: Signature) -> Solution:
     `JudgeError` naming the type for an unsupported type in the signature.
     """
     parsed = parse_signature(signature)
-    if solution.language in ("python3", "pypy3"):
+    family = language_spec(solution.language).family
+    if family is Family.PYTHON:
         source = python_driver.build(solution.source, parsed)
-    elif solution.language in ("cpp17", "cpp20"):
+    elif family is Family.CPP:
         source = cpp_driver.build(solution.source, parsed)
     else:
         raise JudgeError(f"the LeetCode harness does not support {solution.language}")

@@ -17,11 +17,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from judge.checkers.base import CheckInput, CheckResult
-from judge.errors import JudgeError
-from judge.harness.signature import parse_signature
-from judge.harness.values import BadValue, Mismatch, compare, deep_sorted, parse_value
-from judge.model import Diff, Problem, Signature, Verdict
+from cpbot.core.errors import JudgeError
+from cpbot.judge.checkers.base import CheckInput, CheckResult
+from cpbot.judge.harness.signature import parse_signature
+from cpbot.judge.harness.values import BadValue, Mismatch, compare, deep_sorted, parse_value
+from cpbot.judge.model import Diff, Problem, Signature, Verdict
 
 SPECIAL_JUDGE_PREFIX = "special judge required"
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 import re
 
-from judge.harness.signature import Call, Parsed
-from judge.harness.templates import fill, template
-from judge.harness.types import LcType
+from cpbot.judge.harness.signature import Call, Parsed
+from cpbot.judge.harness.templates import fill, template
+from cpbot.judge.harness.types import LcType
 
 _CPP_SCALARS = {
     "integer": "int",

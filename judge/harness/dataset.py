@@ -20,10 +20,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from judge.errors import JudgeError
-from judge.harness.types import LcType, parse_type
-from judge.harness.values import BadValue, format_value
-from judge.model import Method, Param, Problem, Signature, Solution, TestCase
+from cpbot.core.errors import JudgeError
+from cpbot.judge.harness.types import LcType, parse_type
+from cpbot.judge.harness.values import BadValue, format_value
+from cpbot.judge.model import Method, Param, Problem, Signature, Solution, TestCase
 
 DATASET_FILE = "LeetCodeDataset-v0.3.1-test.jsonl.gz"
 _INT32 = (-(2**31), 2**31 - 1)

@@ -16,9 +16,9 @@ import ast
 import re
 from functools import cache
 
-from judge.harness.signature import Call, Parsed
-from judge.harness.templates import fill, template
-from judge.harness.types import LcType
+from cpbot.judge.harness.signature import Call, Parsed
+from cpbot.judge.harness.templates import fill, template
+from cpbot.judge.harness.types import LcType
 
 # Names that need the sortedcontainers stand-in (LeetCode's Python has the real package).
 _SORTED_NAMES = re.compile(r"\bSorted(?:List|KeyList|Set|Dict)\b|\bsortedcontainers\b")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import keyword
 from dataclasses import dataclass
 
-from judge.errors import JudgeError
-from judge.harness.types import LcType, parse_type
-from judge.model import Method, Signature
+from cpbot.core.errors import JudgeError
+from cpbot.judge.harness.types import LcType, parse_type
+from cpbot.judge.model import Method, Signature
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import re
 from functools import cache
 from importlib import resources
 
-from judge.errors import JudgeError
+from cpbot.core.errors import JudgeError
 
 _MARKER = re.compile(r"@@([A-Z_]+)@@")
 _QUOTED_MARKER = re.compile(r"(['\"])@@([A-Z_]+)@@\1")
@@ -16,7 +16,7 @@ _QUOTED_MARKER = re.compile(r"(['\"])@@([A-Z_]+)@@\1")
 def template(name: str) -> str:
     """The text of `templates/harness/<name>`."""
     try:
-        return resources.files("templates").joinpath("harness", name).read_text(encoding="utf-8")
+        return resources.files("cpbot.templates").joinpath("harness", name).read_text(encoding="utf-8")
     except (FileNotFoundError, ModuleNotFoundError) as e:
         raise JudgeError(
             f"harness template {name} is missing", hint="reinstall cpbot; templates/harness/ ships with it"

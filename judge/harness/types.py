@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from judge.errors import JudgeError
+from cpbot.core.errors import JudgeError
 
 Kind = Literal["integer", "long", "double", "boolean", "string", "character", "void", "TreeNode", "ListNode", "array"]
 

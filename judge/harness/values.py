@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from judge.harness.types import LcType
+from cpbot.judge.harness.types import LcType
 
 FLOAT_TOLERANCE = 1e-5
 

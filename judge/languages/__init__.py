@@ -1,33 +1,27 @@
-"""The language registry: adding a language is one module and one line here."""
+"""The judge's side of the language registry: one implementation per `Family`, one instance per
+registered language (`cpbot.core.registry.LANGUAGE_SPECS`). A new dialect of a known family is one line
+there; a new family is one module here and one line in `_BUILDERS`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
-from judge.errors import ConfigError
-from judge.languages.base import Build, Language, Program
-from judge.languages.cpp import Cpp
-from judge.languages.python import Python, cpython_candidates
+from cpbot.core.errors import ConfigError
+from cpbot.core.registry import LANGUAGE_NAMES, LANGUAGE_SPECS, Family, LanguageSpec, language_for_path, language_spec
+from cpbot.judge.languages.base import Build, Language, Program
+from cpbot.judge.languages.cpp import Cpp
+from cpbot.judge.languages.python import Python
 
-LANGUAGES: dict[str, Language] = {
-    lang.name: lang
-    for lang in (
-        Cpp("cpp17", "c++17"),
-        Cpp("cpp20", "c++20"),
-        Python("python3", cpython_candidates()),
-        Python("pypy3", ["pypy3"]),
-    )
-}
+_BUILDERS: dict[Family, Callable[[LanguageSpec], Language]] = {Family.CPP: Cpp, Family.PYTHON: Python}
 
-# The language a file extension means when none is given.
-BY_EXTENSION = {".cpp": "cpp17", ".cc": "cpp17", ".cxx": "cpp17", ".py": "python3"}
+LANGUAGES: dict[str, Language] = {spec.name: _BUILDERS[spec.family](spec) for spec in LANGUAGE_SPECS}
 
 
 def get_language(name: str) -> Language:
     """The language called `name`, if it is known and usable on this machine."""
-    lang = LANGUAGES.get(name)
-    if lang is None:
-        raise ConfigError(f"unknown language {name!r}", hint=f"use one of: {', '.join(LANGUAGES)}")
+    language_spec(name)  # unknown -> ConfigError naming the known ones
+    lang = LANGUAGES[name]
     reason = lang.unavailable_reason()
     if reason:
         raise ConfigError(f"language {name} is not available: {reason}", hint="run `cpbot doctor`")
@@ -36,13 +30,7 @@ def get_language(name: str) -> Language:
 
 def language_for(path: str | Path) -> str:
     """The language name for a source file, from its extension."""
-    suffix = Path(path).suffix.lower()
-    if suffix not in BY_EXTENSION:
-        raise ConfigError(
-            f"cannot tell the language of {Path(path).name}",
-            hint=f"pass --lang ({', '.join(LANGUAGES)})",
-        )
-    return BY_EXTENSION[suffix]
+    return language_for_path(path)
 
 
-__all__ = ["BY_EXTENSION", "LANGUAGES", "Build", "Language", "Program", "get_language", "language_for"]
+__all__ = ["LANGUAGES", "LANGUAGE_NAMES", "Build", "Language", "Program", "get_language", "language_for"]

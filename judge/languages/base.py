@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from judge.sandbox import Sandbox
+from cpbot.judge.sandbox import Sandbox
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,10 @@ import subprocess
 import time
 from pathlib import Path
 
-from judge.languages.base import Build, Program
-from judge.paths import cache_dir
-from judge.sandbox import RunLimits, Sandbox
+from cpbot.core.dirs import cache_dir
+from cpbot.core.registry import LanguageSpec
+from cpbot.judge.languages.base import Build, Program
+from cpbot.judge.sandbox import RunLimits, Sandbox
 
 COMPILE_LIMITS = RunLimits(cpu_ms=60_000, wall_ms=120_000, address_space_kb=4 << 20, output_bytes=512 << 20)
 
@@ -46,9 +47,9 @@ class Cpp:
 
     extensions = (".cpp", ".cc", ".cxx")
 
-    def __init__(self, name: str, std: str) -> None:
-        self.name = name
-        self.flags = ["-O2", f"-std={std}", "-pipe"]
+    def __init__(self, spec: LanguageSpec) -> None:
+        self.name = spec.name
+        self.flags = ["-O2", f"-std={spec.standard}", "-pipe"]
 
     def unavailable_reason(self) -> str | None:
         return None if compiler() else "g++ not found (apt-get install g++)"

@@ -10,8 +10,9 @@ import subprocess
 import sys
 import time
 
-from judge.languages.base import Build, Program, usable_by_sandbox
-from judge.sandbox import RunLimits, Sandbox
+from cpbot.core.registry import LanguageSpec
+from cpbot.judge.languages.base import Build, Program, usable_by_sandbox
+from cpbot.judge.sandbox import RunLimits, Sandbox
 
 # -I ignores the environment and user site; -S skips site-packages: a 4-5x faster start.
 RUN_FLAGS = ["-I", "-S"]
@@ -32,9 +33,9 @@ class Python:
 
     extensions = (".py",)
 
-    def __init__(self, name: str, candidates: list[str]) -> None:
-        self.name = name
-        self._candidates = candidates
+    def __init__(self, spec: LanguageSpec) -> None:
+        self.name = spec.name
+        self._candidates = RUNTIME_CANDIDATES[spec.runtime]()
         self._checked: dict[str, str] = {}
 
     @functools.cached_property
@@ -89,3 +90,7 @@ class Python:
 
 def cpython_candidates() -> list[str]:
     return ["/usr/bin/python3", "python3", sys.executable]
+
+
+# Where to look for each runtime's interpreter (`CPBOT_<LANGUAGE>` overrides, e.g. CPBOT_PYPY3).
+RUNTIME_CANDIDATES = {"cpython": cpython_candidates, "pypy": lambda: ["pypy3"]}

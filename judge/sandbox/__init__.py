@@ -1,5 +1,5 @@
 """The sandbox: every untrusted run (solutions, compilers, checkers, generators) goes through here."""
 
-from judge.sandbox.pool import RunLimits, RunResult, Sandbox, Slot, default_sandbox
+from cpbot.judge.sandbox.pool import RunLimits, RunResult, Sandbox, Slot, default_sandbox
 
 __all__ = ["RunLimits", "RunResult", "Sandbox", "Slot", "default_sandbox"]

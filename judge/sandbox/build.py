@@ -10,12 +10,12 @@ import subprocess
 from importlib import resources
 from pathlib import Path
 
-from judge.errors import JudgeError
-from judge.paths import cache_dir
+from cpbot.core.dirs import cache_dir
+from cpbot.core.errors import JudgeError
 
 
 def launcher_source() -> bytes:
-    return resources.files("judge.sandbox").joinpath("launcher.c").read_bytes()
+    return resources.files("cpbot.judge.sandbox").joinpath("launcher.c").read_bytes()
 
 
 def launcher_path() -> Path:

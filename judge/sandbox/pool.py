@@ -22,9 +22,9 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from judge.errors import JudgeError
-from judge.paths import private_dirs
-from judge.sandbox.build import launcher_path
+from cpbot.core.dirs import private_dirs
+from cpbot.core.errors import JudgeError
+from cpbot.judge.sandbox.build import launcher_path
 
 NOBODY = 65534
 BASE_ENV = {

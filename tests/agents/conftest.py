@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from agents.llm import LLMClient, LLMConfig
-from agents.tracing import InMemoryTracer
+from cpbot.agents.llm import LLMClient, LLMConfig
+from cpbot.agents.tracing import InMemoryTracer
 from tests.agents.support.scripted_server import ScriptedServer, Step
 
 ENV_VARS = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "CPBOT_BASE_URL", "CPBOT_API_KEY", "CPBOT_MODEL", "CPBOT_DATA_DIR")

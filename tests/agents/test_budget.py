@@ -6,8 +6,8 @@ import threading
 
 import pytest
 
-from agents.budget import Attempt, BestAttempt, Budget, BudgetExhausted, BudgetTracker, Usage, efficiency
-from judge.model import JudgeReport, ProfileReport, Solution, TestResult, Verdict
+from cpbot.agents.budget import Attempt, BestAttempt, Budget, BudgetExhausted, BudgetTracker, Usage, efficiency
+from cpbot.judge.model import JudgeReport, ProfileReport, Solution, TestResult, Verdict
 
 
 class Clock:

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 from pydantic import ValidationError
 
-from agents.envelopes import (
+from cpbot.agents.envelopes import (
     SCHEMA_VERSION,
     CheckerDecision,
     CodeAttempt,
@@ -28,8 +28,8 @@ from agents.envelopes import (
     load_envelope,
     payload_types,
 )
-from agents.tracing import EnvelopeEvent, InMemoryTracer, load_event, send
-from judge.model import JudgeReport, ProfileReport, Solution, TestCase, TestResult, Verdict
+from cpbot.agents.tracing import EnvelopeEvent, InMemoryTracer, load_event, send
+from cpbot.judge.model import JudgeReport, ProfileReport, Solution, TestCase, TestResult, Verdict
 
 NOW = datetime(2025, 8, 30, 21, 5, tzinfo=UTC)
 
@@ -54,7 +54,7 @@ EXAMPLES: list[Payload] = [
 
 
 def test_every_message_type_has_an_example_here():
-    ours = {cls for cls in payload_types().values() if cls.__module__ == "agents.envelopes"}
+    ours = {cls for cls in payload_types().values() if cls.__module__ == "cpbot.agents.envelopes"}
     assert {type(p) for p in EXAMPLES} == ours
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agents.extract import ExtractionError, cpp_is_cut, extract_code, extract_json, find_blocks, python_is_cut
-from judge.errors import ModelError
+from cpbot.agents.extract import ExtractionError, cpp_is_cut, extract_code, extract_json, find_blocks, python_is_cut
+from cpbot.core.errors import ModelError
 
 CPP = (
     "#include <bits/stdc++.h>\nusing namespace std;\n"

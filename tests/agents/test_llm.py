@@ -8,8 +8,8 @@ import threading
 import pytest
 from pydantic import BaseModel
 
-from agents.budget import Budget, BudgetExhausted, BudgetTracker
-from agents.llm import (
+from cpbot.agents.budget import Budget, BudgetExhausted, BudgetTracker
+from cpbot.agents.llm import (
     NO_KEY,
     LLMClient,
     LLMConfig,
@@ -18,8 +18,8 @@ from agents.llm import (
     resolve_llm_config,
     retry_after_seconds,
 )
-from agents.tracing import LLMCallEvent
-from judge.errors import ConfigError, ModelError
+from cpbot.agents.tracing import LLMCallEvent
+from cpbot.core.errors import ConfigError, ModelError
 from tests.agents.support.scripted_server import Delay, HTTPFailure, Reply, rate_limited
 
 ASK = [{"role": "system", "content": "You write C++."}, {"role": "user", "content": "Sum two numbers."}]

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
-from judge.model import JudgeReport, Limits, Problem, TestCase
+from cpbot.bot.cli import main
+from cpbot.judge.model import JudgeReport, Limits, Problem, TestCase
 
 SUM = "a, b = map(int, input().split())\nprint(a + b)\n"
 
@@ -124,7 +124,7 @@ def test_doctor_prints_languages_and_isolation(capsys):
 
 
 def test_judge_runs_a_leetcode_function_problem_through_the_harness(tmp_path, capsys):
-    from judge.model import Method, Param, Signature
+    from cpbot.judge.model import Method, Param, Signature
 
     problem = Problem(
         id="leetcode:two-sum",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.cli import main
-from judge.model import ProfileReport, StressReport
+from cpbot.bot.cli import main
+from cpbot.judge.model import ProfileReport, StressReport
 
 TESTS = Path(__file__).resolve().parents[1] / "judge"
 

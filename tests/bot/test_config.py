@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
-from bot.config import load_settings, resolve_llm
-from judge.errors import ConfigError
+from cpbot.bot.cli import main
+from cpbot.bot.config import load_settings, resolve_llm
+from cpbot.core.errors import ConfigError
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "aplusb"
 # right tokens, wrong layout: AC for the tokens checker, PE for the exact one

@@ -15,11 +15,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-import bot.commands.fetch as fetch_module
-import bot.commands.solve as solve_module
-from agents.solve import SolveResult
-from bot.transcripts import TranscriptStore
-from scrapers.http import HttpClient
+import cpbot.bot.commands.fetch as fetch_module
+import cpbot.bot.commands.solve as solve_module
+from cpbot.agents.solve import SolveResult
+from cpbot.bot.transcripts import TranscriptStore
+from cpbot.scrapers.http import HttpClient
 from tests.agents.support.scripted_server import Reply, ScriptedServer
 from tests.conftest import SHARED
 
@@ -153,7 +153,7 @@ def test_solve_finds_the_failing_case_debugs_it_and_records_everything(
 def test_a_solve_that_fails_with_an_error_still_names_its_transcript(
     codeforces_site, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from bot.cli import main
+    from cpbot.bot.cli import main
     from tests.agents.support.scripted_server import HTTPFailure
 
     monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))

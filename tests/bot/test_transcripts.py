@@ -16,15 +16,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import bot.transcripts as transcripts_module
-from agents.budget import Budget, BudgetTracker, Usage
-from agents.envelopes import CodeAttempt, Envelope, Plan
-from agents.llm import LLMClient, LLMConfig
-from agents.tracing import LLMCallEvent, NoteEvent, ReportEvent, send
-from bot.commands.transcripts import transcripts
-from bot.redact import REDACTED, Redactor, secrets_from_env
-from bot.transcripts import DB_NAME, SCHEMA_VERSION, TranscriptError, TranscriptStore, default_db_path
-from judge.model import JudgeReport, Verdict
+import cpbot.bot.transcripts as transcripts_module
+from cpbot.agents.budget import Budget, BudgetTracker, Usage
+from cpbot.agents.envelopes import CodeAttempt, Envelope, Plan
+from cpbot.agents.llm import LLMClient, LLMConfig
+from cpbot.agents.tracing import LLMCallEvent, NoteEvent, ReportEvent, send
+from cpbot.bot.commands.transcripts import transcripts
+from cpbot.bot.redact import REDACTED, Redactor, secrets_from_env
+from cpbot.bot.transcripts import DB_NAME, SCHEMA_VERSION, TranscriptError, TranscriptStore, default_db_path
+from cpbot.judge.model import JudgeReport, Verdict
 from tests.agents.support.scripted_server import Reply, ScriptedServer
 
 REPO = Path(__file__).resolve().parents[2]
@@ -190,8 +190,8 @@ def test_a_crash_in_the_middle_of_a_write_keeps_every_earlier_event(store):
     store.tracer(run_id).emit(NoteEvent(message="before the crash"))
     crash = f"""
 import os, sys
-from bot.transcripts import TranscriptStore
-from agents.tracing import NoteEvent
+from cpbot.bot.transcripts import TranscriptStore
+from cpbot.agents.tracing import NoteEvent
 s = TranscriptStore(sys.argv[1])
 s.tracer({run_id!r}).emit(NoteEvent(message="written by the crashing process"))
 s._db.execute("BEGIN IMMEDIATE")
@@ -211,7 +211,7 @@ os._exit(1)
 
 def test_runs_are_found_by_prefix_or_last_and_listed_newest_first(store, monkeypatch):
     suffixes = iter(["aaaaaa", "aabbbb"])
-    monkeypatch.setattr("bot.transcripts.token_hex", lambda n: next(suffixes))
+    monkeypatch.setattr("cpbot.bot.transcripts.token_hex", lambda n: next(suffixes))
     first = store.start_run("solve", problem_id="a")
     second = store.start_run("bench", problem_id="b")
     assert store.resolve(first[:-2]) == first
@@ -440,7 +440,7 @@ def test_a_contest_run_holds_its_problem_runs_and_their_totals(store):
 def test_a_run_whose_process_was_killed_is_marked_stale_and_can_be_resumed(store):
     orphan = """
 import os, sys
-from bot.transcripts import TranscriptStore
+from cpbot.bot.transcripts import TranscriptStore
 s = TranscriptStore(sys.argv[1])
 run = s.start_run("watch")
 s.append(run, "contest_state", {"contest_id": "1", "state": "solving", "detail": ""})
@@ -522,7 +522,7 @@ def test_a_sigkilled_writer_never_leaves_a_corrupt_transcript(store):
     run_id = store.start_run("contest")
     writer = f"""
 import sys
-from bot.transcripts import TranscriptStore
+from cpbot.bot.transcripts import TranscriptStore
 s = TranscriptStore(sys.argv[1])
 i = 0
 while True:

@@ -131,7 +131,7 @@ class FakeSiteServer:
     def client(self, cookies: Any = None) -> Any:
         """A `scrapers.http.HttpClient` whose codeforces.com / leetcode.com requests come here (and
         nowhere else)."""
-        from bot.submit.endpoints import Endpoints, site_client
+        from cpbot.bot.submit.endpoints import Endpoints, site_client
 
         return site_client(Endpoints(codeforces=self.url, leetcode=self.url), cookies=cookies, strict=True)
 

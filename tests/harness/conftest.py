@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from harness_local_judge import LocalJudge
 
-from judge.harness import build_program
-from judge.model import Signature, Solution, TestCase
+from cpbot.judge.harness import build_program
+from cpbot.judge.model import Signature, Solution, TestCase
 
 PROBLEMS = Path(__file__).parent / "problems"
 

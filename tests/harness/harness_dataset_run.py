@@ -14,9 +14,9 @@ from pathlib import Path
 
 from harness_local_judge import judge_tests
 
-from judge.harness import build_program, checker_for
-from judge.harness.dataset import DatasetItem, dataset_path
-from judge.model import Limits, Solution, Verdict
+from cpbot.judge.harness import build_program, checker_for
+from cpbot.judge.harness.dataset import DatasetItem, dataset_path
+from cpbot.judge.model import Limits, Solution, Verdict
 
 # Generous: the references are judged for the harness's sake, not for speed.
 DATASET_LIMITS = Limits(time_ms=6000, memory_mb=1024)

@@ -21,8 +21,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from judge.checkers.base import Checker, CheckInput
-from judge.model import JudgeReport, Limits, Solution, TestCase, TestResult, Verdict, worst
+from cpbot.judge.checkers.base import Checker, CheckInput
+from cpbot.judge.model import JudgeReport, Limits, Solution, TestCase, TestResult, Verdict, worst
 
 CACHE = Path(tempfile.gettempdir()) / "cpbot-harness-tests"
 _STD = {"cpp17": "c++17", "cpp20": "c++20"}
@@ -32,7 +32,7 @@ _lock = threading.Lock()
 def real_runner():
     """`judge.runner.judge_solution` when the runner exists, else None."""
     try:
-        from judge.runner import judge_solution
+        from cpbot.judge.runner import judge_solution
     except ImportError:
         return None
     return judge_solution

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from judge.checkers.base import CheckInput
-from judge.harness import SPECIAL_JUDGE_PREFIX, HarnessChecker, HarnessCheckResult, checker_for
-from judge.harness.checker import accepts_any_order, needs_special_judge
-from judge.model import Method, Param, Problem, Signature, Verdict
+from cpbot.judge.checkers.base import CheckInput
+from cpbot.judge.harness import SPECIAL_JUDGE_PREFIX, HarnessChecker, HarnessCheckResult, checker_for
+from cpbot.judge.harness.checker import accepts_any_order, needs_special_judge
+from cpbot.judge.model import Method, Param, Problem, Signature, Verdict
 
 FUNCTION = Signature(methods=[Method(name="f", params=[Param(name="n", type="integer")], return_type="integer[]")])
 DESIGN = Signature(

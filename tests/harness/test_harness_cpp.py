@@ -6,8 +6,8 @@ import pytest
 from conftest import PROBLEMS, load_problem, solution_file
 from harness_local_judge import judge_tests
 
-from judge.harness import build_program, checker_for
-from judge.model import Limits, Method, Param, Problem, Signature, Solution, Verdict
+from cpbot.judge.harness import build_program, checker_for
+from cpbot.judge.model import Limits, Method, Param, Problem, Signature, Solution, Verdict
 
 CPP_SOLUTIONS = sorted(p.name for p in PROBLEMS.glob("*.cpp") if p.name.count(".") == 1)
 BROKEN = sorted(p.name for p in PROBLEMS.glob("*.*.cpp"))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from harness_dataset_run import default_dataset, run_item, summarize
 
-from judge.harness.dataset import item_from_row, load_dataset
-from judge.model import Verdict
+from cpbot.judge.harness.dataset import item_from_row, load_dataset
+from cpbot.judge.model import Verdict
 
 ROW = {
     "task_id": "toy-problem",

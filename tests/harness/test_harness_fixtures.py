@@ -8,15 +8,15 @@ import pytest
 from harness_dataset_run import shared_dir
 from harness_local_judge import judge_tests
 
-from judge.harness import build_program, checker_for
-from judge.model import Problem, Solution, Verdict
+from cpbot.judge.harness import build_program, checker_for
+from cpbot.judge.model import Problem, Solution, Verdict
 
 FIXTURES = shared_dir() / "fixtures" / "leetcode"
 SOLUTIONS = Path(__file__).parent / "fixture_solutions"
 
 
 def problem(name: str) -> Problem:
-    scrapers = pytest.importorskip("scrapers.leetcode")
+    scrapers = pytest.importorskip("cpbot.scrapers.leetcode")
     path = FIXTURES / f"lc_{name}.json"
     if not path.exists():
         pytest.skip(f"fixture {path} not found (set CPBOT_SHARED)")

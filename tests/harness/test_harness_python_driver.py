@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from conftest import load_problem, solution_file
 
-from judge.harness import build_program
-from judge.model import Method, Param, Signature, Solution
+from cpbot.judge.harness import build_program
+from cpbot.judge.model import Method, Param, Signature, Solution
 
 ADD = Signature(
     methods=[

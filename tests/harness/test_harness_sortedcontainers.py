@@ -8,7 +8,7 @@ import types
 
 import pytest
 
-from judge.harness.templates import template
+from cpbot.judge.harness.templates import template
 
 
 @pytest.fixture(scope="module")

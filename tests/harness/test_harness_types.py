@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from judge.errors import JudgeError
-from judge.harness import build_program, parse_type
-from judge.model import Method, Param, Signature, Solution
+from cpbot.core.errors import JudgeError
+from cpbot.judge.harness import build_program, parse_type
+from cpbot.judge.model import Method, Param, Signature, Solution
 
 
 @pytest.mark.parametrize(

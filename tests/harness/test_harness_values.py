@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from judge.harness.types import parse_type
-from judge.harness.values import BadValue, compare, format_value, parse_value
+from cpbot.judge.harness.types import parse_type
+from cpbot.judge.harness.values import BadValue, compare, format_value, parse_value
 
 
 def test_parse_reads_leetcode_text_including_infinities() -> None:

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from judge.checkers import builtin_checker, make_checker
-from judge.checkers.base import CheckInput
-from judge.errors import ConfigError
-from judge.model import Verdict
+from cpbot.core.errors import ConfigError
+from cpbot.judge.checkers import builtin_checker, make_checker
+from cpbot.judge.checkers.base import CheckInput
+from cpbot.judge.model import Verdict
 
 
 def check(spec: str, output: str, answer: str, tmp_path: Path):

@@ -7,8 +7,8 @@ import socket
 import time
 from pathlib import Path
 
-from judge.model import Limits, Solution, TestCase, Verdict
-from judge.runner import judge_solution
+from cpbot.judge.model import Limits, Solution, TestCase, Verdict
+from cpbot.judge.runner import judge_solution
 
 ONE = [TestCase(input="", name="only")]
 LIMITS = Limits(time_ms=1000, memory_mb=128)
@@ -119,8 +119,8 @@ def test_program_that_closes_stdout_and_spins_is_tle(sandbox):
 
 
 def test_program_cannot_see_cpbot_credentials(sandbox, private_user_dirs: Path):
-    from judge.paths import private_dirs
-    from judge.sandbox import Sandbox
+    from cpbot.core.dirs import private_dirs
+    from cpbot.judge.sandbox import Sandbox
 
     config = private_dirs()[0]
     config.mkdir(parents=True)
@@ -139,7 +139,7 @@ def test_sandbox_dirs_of_killed_judges_are_removed_and_live_ones_kept(tmp_path, 
     import subprocess
     import tempfile
 
-    from judge.sandbox.pool import ROOT_PREFIX, remove_orphaned_roots
+    from cpbot.judge.sandbox.pool import ROOT_PREFIX, remove_orphaned_roots
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     gone = subprocess.Popen(["true"])  # a pid that has just ended
@@ -157,7 +157,7 @@ def test_sandbox_dirs_of_killed_judges_are_removed_and_live_ones_kept(tmp_path, 
 
 
 def test_a_directory_left_read_only_by_a_program_is_cleaned_away(sandbox):
-    from judge.sandbox import RunLimits
+    from cpbot.judge.sandbox import RunLimits
 
     with sandbox.slot() as slot:
         workdir = slot.workdir
@@ -177,7 +177,7 @@ def test_a_directory_left_read_only_by_a_program_is_cleaned_away(sandbox):
 
 
 def test_overridden_config_and_data_dirs_are_hidden_too(tmp_path, monkeypatch):
-    from judge.sandbox import Sandbox
+    from cpbot.judge.sandbox import Sandbox
 
     os.chmod(tmp_path, 0o755)
     for name in ("CPBOT_CONFIG_DIR", "CPBOT_DATA_DIR"):

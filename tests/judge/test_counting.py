@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from judge.build import build_program_file
-from judge.complexity import COUNT_NOISE, choose
-from judge.counting import count_instructions, find_valgrind
-from judge.model import Limits
-from judge.profile import profile_program
+from cpbot.judge.build import build_program_file
+from cpbot.judge.complexity import COUNT_NOISE, choose
+from cpbot.judge.counting import count_instructions, find_valgrind
+from cpbot.judge.model import Limits
+from cpbot.judge.profile import profile_program
 
 SUITE = Path(__file__).parent / "complexity"
 RECORDED = json.loads((SUITE / "recorded_points.json").read_text())

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from judge.checkers.testlib import verdict_from_exit
-from judge.model import Limits, Solution, TestCase, Verdict
-from judge.runner import judge_solution
-from judge.sandbox import RunResult
+from cpbot.judge.checkers.testlib import verdict_from_exit
+from cpbot.judge.model import Limits, Solution, TestCase, Verdict
+from cpbot.judge.runner import judge_solution
+from cpbot.judge.sandbox import RunResult
 
 DATA = Path(__file__).parent / "data"
 LIMITS = Limits(time_ms=2000, memory_mb=128)

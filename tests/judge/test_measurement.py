@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from judge.model import Limits, Solution, TestCase
-from judge.runner import judge_solution
+from cpbot.judge.model import Limits, Solution, TestCase
+from cpbot.judge.runner import judge_solution
 from tests.judge import programs as P
 
 ONE = [TestCase(input="", name="only")]

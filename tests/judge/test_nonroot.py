@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.sandbox.build import launcher_path
+from cpbot.judge.sandbox.build import launcher_path
 
 pytestmark = pytest.mark.skipif(
     os.geteuid() != 0 or not shutil.which("setpriv"), reason="needs root to become a normal user"

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from judge.build import build_program_file
-from judge.complexity import choose
-from judge.generator import GeneratorError
-from judge.model import Limits
-from judge.profile import profile_program, size_schedule
+from cpbot.judge.build import build_program_file
+from cpbot.judge.complexity import choose
+from cpbot.judge.generator import GeneratorError
+from cpbot.judge.model import Limits
+from cpbot.judge.profile import profile_program, size_schedule
 
 SUITE = Path(__file__).parent / "complexity"
 STRESS = Path(__file__).parent / "stress"
@@ -109,7 +109,7 @@ def test_flat_data_is_constant_and_ambiguous():
 
 
 def test_counted_sizes_spread_over_the_widest_range():
-    from judge.profile import _spread
+    from cpbot.judge.profile import _spread
 
     # doubling sizes plus the midpoints refining adds near the top
     sizes = [1953, 3906, 7812, 15625, 31250, 62500, 125000, 250000, 353553, 420448, 500000, 594604, 707107, 1000000]

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from judge.build import build_program_file
-from judge.checkers import builtin_checker
-from judge.generator import GeneratorError
-from judge.model import Limits, Verdict
-from judge.stress import BruteForceError, stress_programs
+from cpbot.judge.build import build_program_file
+from cpbot.judge.checkers import builtin_checker
+from cpbot.judge.generator import GeneratorError
+from cpbot.judge.model import Limits, Verdict
+from cpbot.judge.stress import BruteForceError, stress_programs
 
 DATA = Path(__file__).parent / "stress"
 LIMITS = Limits(time_ms=2000, memory_mb=256)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from judge.model import Limits, Solution, TestCase, Verdict
-from judge.runner import judge_solution
+from cpbot.judge.model import Limits, Solution, TestCase, Verdict
+from cpbot.judge.runner import judge_solution
 from tests.judge import programs as P
 
 SUM_TESTS = [

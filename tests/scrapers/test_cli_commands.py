@@ -14,12 +14,12 @@ from pathlib import Path
 from click.testing import CliRunner
 from pytest_httpx import HTTPXMock
 
-from bot.commands.contests import contests
-from bot.commands.fetch import fetch
-from bot.commands.listen import listen
-from judge.errors import ConfigError
-from judge.model import Problem
-from scrapers.blocking import BlockedError
+from cpbot.bot.commands.contests import contests
+from cpbot.bot.commands.fetch import fetch
+from cpbot.bot.commands.listen import listen
+from cpbot.core.errors import ConfigError
+from cpbot.judge.model import Problem
+from cpbot.scrapers.blocking import BlockedError
 from tests.scrapers.scraper_support import fixture_path
 
 
@@ -118,7 +118,7 @@ def test_contests_on_both_sites_reports_a_failing_site_and_lists_the_other(httpx
 
 
 def test_contests_with_every_site_failing_is_one_error_naming_each(httpx_mock: HTTPXMock) -> None:
-    from judge.errors import CpbotError
+    from cpbot.core.errors import CpbotError
 
     page = "<title>Just a moment...</title>"
     httpx_mock.add_response(url="https://codeforces.com/api/contest.list?gym=false", status_code=403, html=page)

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from judge.errors import ConfigError, ParseError
-from scrapers.codeforces import parse_problem
-from scrapers.companion import parse_companion, to_companion
-from scrapers.companion_server import CompanionServer, Received
+from cpbot.core.errors import ConfigError, ParseError
+from cpbot.scrapers.codeforces import parse_problem
+from cpbot.scrapers.companion import parse_companion, to_companion
+from cpbot.scrapers.companion_server import CompanionServer, Received
 from tests.scrapers.scraper_support import fixture_path
 
 CC_PROBLEM: dict[str, Any] = {

@@ -9,12 +9,12 @@ from datetime import UTC, datetime
 import pytest
 from pytest_httpx import HTTPXMock
 
-from judge.errors import FetchError
-from scrapers.codeforces_api import CodeforcesApi, parse_contest_list, parse_envelope, parse_standings_problems
-from scrapers.contests import upcoming_contests
-from scrapers.http import HttpClient
-from scrapers.leetcode_contests import fetch_upcoming, parse_contest_info, parse_contests
-from scrapers.ratelimit import RateLimiter
+from cpbot.core.errors import FetchError
+from cpbot.scrapers.codeforces_api import CodeforcesApi, parse_contest_list, parse_envelope, parse_standings_problems
+from cpbot.scrapers.contests import upcoming_contests
+from cpbot.scrapers.http import HttpClient
+from cpbot.scrapers.leetcode_contests import fetch_upcoming, parse_contest_info, parse_contests
+from cpbot.scrapers.ratelimit import RateLimiter
 from tests.scrapers.scraper_support import FakeClock, fixture_path
 
 CONTEST_LIST = re.compile(r"https://codeforces\.com/api/contest\.list\?gym=false")

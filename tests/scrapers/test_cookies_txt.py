@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from judge.errors import ConfigError
-from scrapers.cookies import cookies_from_header, load_cookies_txt, parse_cookies_txt
+from cpbot.core.errors import ConfigError
+from cpbot.scrapers.cookies import cookies_from_header, load_cookies_txt, parse_cookies_txt
 
 NOW = 1_700_000_000.0
 

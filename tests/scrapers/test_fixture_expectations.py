@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from judge.model import Problem
-from scrapers.codeforces import parse_problems
-from scrapers.leetcode import parse_question, question_ids
+from cpbot.judge.model import Problem
+from cpbot.scrapers.codeforces import parse_problems
+from cpbot.scrapers.leetcode import parse_question, question_ids
 from tests.scrapers.scraper_support import FIXTURES
 
 

@@ -8,11 +8,11 @@ import httpx
 import pytest
 from pytest_httpx import HTTPXMock
 
-from judge.errors import FetchError
-from scrapers.blocking import BlockedError
-from scrapers.cookies import load_cookies_txt
-from scrapers.http import HttpClient
-from scrapers.ratelimit import RateLimiter
+from cpbot.core.errors import FetchError
+from cpbot.scrapers.blocking import BlockedError
+from cpbot.scrapers.cookies import load_cookies_txt
+from cpbot.scrapers.http import HttpClient
+from cpbot.scrapers.ratelimit import RateLimiter
 from tests.scrapers.scraper_support import FakeClock, fixture_path
 
 CF = "https://codeforces.com/contest/1873/problem/B?locale=en"

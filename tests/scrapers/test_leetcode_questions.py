@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 from pytest_httpx import HTTPXMock
 
-from judge.errors import FetchError, ParseError
-from scrapers.cookies import cookies_from_header
-from scrapers.http import HttpClient
-from scrapers.leetcode import fetch_problem, parse_question
-from scrapers.leetcode_examples import example_outputs
-from scrapers.ratelimit import RateLimiter
+from cpbot.core.errors import FetchError, ParseError
+from cpbot.scrapers.cookies import cookies_from_header
+from cpbot.scrapers.http import HttpClient
+from cpbot.scrapers.leetcode import fetch_problem, parse_question
+from cpbot.scrapers.leetcode_examples import example_outputs
+from cpbot.scrapers.ratelimit import RateLimiter
 from tests.scrapers.scraper_support import FakeClock, fixture_path
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from scrapers.codeforces import parse_problems
-from scrapers.markdown import to_markdown
+from cpbot.scrapers.codeforces import parse_problems
+from cpbot.scrapers.markdown import to_markdown
 from tests.scrapers.scraper_support import fixture_path
 
 

@@ -17,11 +17,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judge.errors import FetchError, ParseError
-from judge.model import Problem
-from scrapers.codeforces import parse_problems
-from scrapers.htmltools import class_xpath
-from scrapers.leetcode import parse_question
+from cpbot.core.errors import FetchError, ParseError
+from cpbot.judge.model import Problem
+from cpbot.scrapers.codeforces import parse_problems
+from cpbot.scrapers.htmltools import class_xpath
+from cpbot.scrapers.leetcode import parse_question
 from tests.scrapers.scraper_support import FIXTURES
 
 SETTINGS = {

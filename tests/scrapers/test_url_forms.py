@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from judge.errors import ConfigError
-from scrapers.codeforces_urls import parse_codeforces_url
-from scrapers.detect import detect_url
-from scrapers.leetcode import parse_leetcode_url
+from cpbot.core.errors import ConfigError
+from cpbot.scrapers.codeforces_urls import parse_codeforces_url
+from cpbot.scrapers.detect import detect_url
+from cpbot.scrapers.leetcode import parse_leetcode_url
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ import json
 from functools import cache
 from typing import Any
 
-from judge.model import Limits, Problem, TestCase
+from cpbot.judge.model import Limits, Problem, TestCase
 from tests.conftest import SHARED
 
 FIXTURES = SHARED / "fixtures"
@@ -15,7 +15,7 @@ GYM = "cf_gym245042_complete_problems_page.html"
 
 @cache
 def _codeforces_page(name: str) -> tuple[Problem, ...]:
-    from scrapers.codeforces import parse_problems
+    from cpbot.scrapers.codeforces import parse_problems
 
     return tuple(parse_problems((FIXTURES / "codeforces" / name).read_bytes()))
 
@@ -31,7 +31,7 @@ def codeforces(name: str, title: str | None = None) -> Problem:
 
 def leetcode(name: str) -> Problem:
     """A problem parsed from a recorded LeetCode answer."""
-    from scrapers.leetcode import parse_question
+    from cpbot.scrapers.leetcode import parse_question
 
     return parse_question((FIXTURES / "leetcode" / f"{name}.json").read_bytes())
 

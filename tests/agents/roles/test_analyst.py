@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from agents.envelopes import CodeAttempt, Plan
-from agents.roles.analyst import analyse, claimed_class, diminishing, normalize_class, perf_gain, profile_attempt
-from agents.roles.common import RoleError
-from judge.model import Limits, ProfilePoint, ProfileReport, Solution
+from cpbot.agents.envelopes import CodeAttempt, Plan
+from cpbot.agents.roles.analyst import analyse, claimed_class, diminishing, normalize_class, perf_gain, profile_attempt
+from cpbot.agents.roles.common import RoleError
+from cpbot.judge.model import Limits, ProfilePoint, ProfileReport, Solution
 from tests.agents.roles.helpers import as_json, sent_text, sum_problem
 from tests.agents.support.scripted_server import Reply
 

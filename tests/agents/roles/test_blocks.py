@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from agents.extract import ExtractionError
-from agents.roles.blocks import format_rules, read_block, read_chain, run_unit_test
-from judge.model import Verdict
+from cpbot.agents.extract import ExtractionError
+from cpbot.agents.roles.blocks import format_rules, read_block, read_chain, run_unit_test
+from cpbot.judge.model import Verdict
 from tests.agents.roles.helpers import leetcode, sum_problem
 
 REPLY = """## Plan

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from agents.budget import Budget, BudgetExhausted, BudgetTracker
-from agents.envelopes import Envelope
-from agents.roles import coder, selector
-from agents.tracing import LLMCallEvent, send
+from cpbot.agents.budget import Budget, BudgetExhausted, BudgetTracker
+from cpbot.agents.envelopes import Envelope
+from cpbot.agents.roles import coder, selector
+from cpbot.agents.tracing import LLMCallEvent, send
 from tests.agents.roles.helpers import as_json, sum_problem
 from tests.agents.support.scripted_server import Reply
 

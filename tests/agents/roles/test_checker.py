@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from agents.envelopes import CodeAttempt, Plan
-from agents.roles.checker import check, parse_decision
-from agents.roles.common import RoleError
-from judge.errors import JudgeError
-from judge.model import Diff, JudgeReport, TestResult, Verdict
+from cpbot.agents.envelopes import CodeAttempt, Plan
+from cpbot.agents.roles.checker import check, parse_decision
+from cpbot.agents.roles.common import RoleError
+from cpbot.core.errors import JudgeError
+from cpbot.judge.model import Diff, JudgeReport, TestResult, Verdict
 from tests.agents.roles.helpers import as_json, sent_text, sum_problem
 from tests.agents.support.scripted_server import Reply
 

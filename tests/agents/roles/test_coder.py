@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from agents.envelopes import CodeAttempt, Patch, Plan
-from agents.extract import ExtractionError
-from agents.roles.coder import revise_code, write_code
+from cpbot.agents.envelopes import CodeAttempt, Patch, Plan
+from cpbot.agents.extract import ExtractionError
+from cpbot.agents.roles.coder import revise_code, write_code
 from tests.agents.roles.helpers import codeforces, leetcode, sent_text, sum_problem
 from tests.agents.support.scripted_server import Reply
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.roles.constraints import parse_bounds, parse_number, problem_bounds
+from cpbot.agents.roles.constraints import parse_bounds, parse_number, problem_bounds
 from tests.agents.roles.helpers import GYM, codeforces, leetcode
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from agents.envelopes import CodeAttempt
-from agents.roles.common import RoleError
-from agents.roles.debugger import (
+from cpbot.agents.envelopes import CodeAttempt
+from cpbot.agents.roles.common import RoleError
+from cpbot.agents.roles.debugger import (
     TRACE_MARK,
     TraceRun,
     choose_block,
@@ -15,7 +15,7 @@ from agents.roles.debugger import (
     strip_traces,
     trace_debug,
 )
-from judge.model import Diff, JudgeReport, TestCase, TestResult, Verdict
+from cpbot.judge.model import Diff, JudgeReport, TestCase, TestResult, Verdict
 from tests.agents.roles.helpers import sent_text, sum_problem
 from tests.agents.support.scripted_server import Reply
 

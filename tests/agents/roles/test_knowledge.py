@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from agents.roles.common import RoleError
-from agents.roles.knowledge import KnowledgeBase, Note, default_knowledge, parse_note, retrieve, tokenize
+from cpbot.agents.roles.common import RoleError
+from cpbot.agents.roles.knowledge import KnowledgeBase, Note, default_knowledge, parse_note, retrieve, tokenize
 from tests.agents.roles.helpers import GYM, codeforces, sum_problem
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from agents.envelopes import CodeAttempt
-from agents.extract import ExtractionError
-from agents.roles.optimizer import keep_if_passing, propose_optimization
-from judge.model import JudgeReport, ProfileReport, TestCase, TestResult, Verdict
+from cpbot.agents.envelopes import CodeAttempt
+from cpbot.agents.extract import ExtractionError
+from cpbot.agents.roles.optimizer import keep_if_passing, propose_optimization
+from cpbot.judge.model import JudgeReport, ProfileReport, TestCase, TestResult, Verdict
 from tests.agents.roles.helpers import sent_text, sum_problem
 from tests.agents.support.scripted_server import Reply
 

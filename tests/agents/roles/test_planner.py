@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from agents.envelopes import CheckerDecision, Plan, PruneDecision
-from agents.roles.common import RoleError
-from agents.roles.knowledge import default_knowledge
-from agents.roles.planner import plan, replan
+from cpbot.agents.envelopes import CheckerDecision, Plan, PruneDecision
+from cpbot.agents.roles.common import RoleError
+from cpbot.agents.roles.knowledge import default_knowledge
+from cpbot.agents.roles.planner import plan, replan
 from tests.agents.roles.helpers import GYM, as_json, codeforces, sent_text
 from tests.agents.support.scripted_server import Reply
 

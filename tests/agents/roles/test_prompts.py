@@ -6,7 +6,7 @@ from importlib import resources
 
 import pytest
 
-from agents.prompts import PromptError, clip, fill, load_prompt, parse_prompt
+from cpbot.agents.prompts import PromptError, clip, fill, load_prompt, parse_prompt
 
 
 def test_placeholders_are_filled_and_other_braces_stay_text():
@@ -40,7 +40,7 @@ def test_an_unknown_prompt_name_says_where_prompts_live():
 
 
 def test_every_shipped_prompt_parses_and_has_placeholders():
-    folder = resources.files("templates").joinpath("prompts")
+    folder = resources.files("cpbot.templates").joinpath("prompts")
     names = sorted(entry.name[:-4] for entry in folder.iterdir() if entry.name.endswith(".txt"))
     assert len(names) >= 10
     for name in names:

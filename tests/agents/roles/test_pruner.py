@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from agents.envelopes import Plan
-from agents.roles.constraints import Bounds
-from agents.roles.pruner import ComplexityParseError, estimate, evaluate, find_big_o, prune
+from cpbot.agents.envelopes import Plan
+from cpbot.agents.roles.constraints import Bounds
+from cpbot.agents.roles.pruner import ComplexityParseError, estimate, evaluate, find_big_o, prune
 from tests.agents.roles.helpers import GYM, codeforces, leetcode
 
 

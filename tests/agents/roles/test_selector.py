@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from agents.roles.common import RoleError
-from agents.roles.knowledge import default_knowledge
-from agents.roles.selector import TAGS, normalize_tag, select_algorithms
+from cpbot.agents.roles.common import RoleError
+from cpbot.agents.roles.knowledge import default_knowledge
+from cpbot.agents.roles.selector import TAGS, normalize_tag, select_algorithms
 from tests.agents.roles.helpers import GYM, as_json, codeforces, sent_text
 from tests.agents.support.scripted_server import Reply
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from agents.extract import python_error
-from agents.roles.common import RoleError
-from agents.roles.stdio import SHAPES, classify_input, load_template, pick_template
-from judge.build import build_solution
-from judge.execute import execute
-from judge.model import Limits, Solution, TestCase
+from cpbot.agents.extract import python_error
+from cpbot.agents.roles.common import RoleError
+from cpbot.agents.roles.stdio import SHAPES, classify_input, load_template, pick_template
+from cpbot.judge.build import build_solution
+from cpbot.judge.execute import execute
+from cpbot.judge.model import Limits, Solution, TestCase
 from tests.agents.roles.helpers import GYM, codeforces, leetcode, sum_problem
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agents.roles.stresser import StressError, stress_attempt
-from judge.model import Solution
+from cpbot.agents.roles.stresser import StressError, stress_attempt
+from cpbot.judge.model import Solution
 from tests.agents.roles.helpers import codeforces, sum_problem
 
 GENERATOR = Solution(

@@ -4,9 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from agents.roles.common import RoleError
-from agents.roles.testgen import InputShape, format_issue, generate_tests, read_draft, sample_shape, validate_inputs
-from judge.model import Solution
+from cpbot.agents.roles.common import RoleError
+from cpbot.agents.roles.testgen import (
+    InputShape,
+    format_issue,
+    generate_tests,
+    read_draft,
+    sample_shape,
+    validate_inputs,
+)
+from cpbot.judge.model import Solution
 from tests.agents.roles.helpers import codeforces, leetcode, sent_text, sum_problem
 from tests.agents.support.scripted_server import Reply
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agents.tracing import InMemoryTracer, LLMCallEvent, NoteEvent
+from cpbot.agents.tracing import InMemoryTracer, LLMCallEvent, NoteEvent
 from tests.agents.support.scripted_server import Reply
 
 RIGHT = "a, b = map(int, input().split())\nprint(a + b)\n"

@@ -3,9 +3,9 @@ its knowledge pool, with a scripted model and the real judge."""
 
 from __future__ import annotations
 
-from agents.solve import solve
-from agents.strategies.base import KnowledgePool
-from agents.tracing import NoteEvent
+from cpbot.agents.solve import solve
+from cpbot.agents.strategies.base import KnowledgePool
+from cpbot.agents.tracing import NoteEvent
 from tests.agents.roles.helpers import sent_text, sum_problem
 from tests.agents.strategies.support import roles, routes
 from tests.agents.support.scripted_server import Reply

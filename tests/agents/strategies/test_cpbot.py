@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 
-from agents.envelopes import CheckerDecision, ComplexityVerdict, StressFeedback
-from agents.solve import solve
-from agents.strategies.base import KnowledgePool
-from agents.tracing import NoteEvent
-from judge.model import Limits, Verdict
+from cpbot.agents.envelopes import CheckerDecision, ComplexityVerdict, StressFeedback
+from cpbot.agents.solve import solve
+from cpbot.agents.strategies.base import KnowledgePool
+from cpbot.agents.tracing import NoteEvent
+from cpbot.judge.model import Limits, Verdict
 from tests.agents.roles.helpers import sent_text, sum_problem
 from tests.agents.strategies.support import RIGHT, WRONG, code, plan_reply, roles, routes
 from tests.agents.support.scripted_server import Reply

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from agents.budget import Budget
-from agents.envelopes import FinalAnswer
-from agents.solve import solve
-from judge.model import Verdict
+from cpbot.agents.budget import Budget
+from cpbot.agents.envelopes import FinalAnswer
+from cpbot.agents.solve import solve
+from cpbot.judge.model import Verdict
 from tests.agents.roles.helpers import sum_problem
 from tests.agents.strategies.support import CRASH, RIGHT, WRONG, code, plan_reply, roles, routes
 

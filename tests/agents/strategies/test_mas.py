@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from agents.envelopes import CheckerDecision
-from agents.solve import solve
-from agents.tracing import NoteEvent
+from cpbot.agents.envelopes import CheckerDecision
+from cpbot.agents.solve import solve
+from cpbot.agents.tracing import NoteEvent
 from tests.agents.roles.helpers import sent_text, sum_problem
 from tests.agents.strategies.support import RIGHT, WRONG, code, plan_reply, roles, routes
 from tests.agents.support.scripted_server import Reply

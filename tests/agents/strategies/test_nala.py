@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from agents.envelopes import GeneratedTests
-from agents.solve import solve
-from judge.model import Verdict
+from cpbot.agents.envelopes import GeneratedTests
+from cpbot.agents.solve import solve
+from cpbot.judge.model import Verdict
 from tests.agents.roles.helpers import sent_text, sum_problem
 from tests.agents.strategies.support import RIGHT, WRONG, code, roles, routes
 from tests.agents.support.scripted_server import Reply

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import json
 
-from agents.envelopes import ComplexityVerdict, PruneDecision
-from agents.solve import solve
-from judge.model import Limits, Solution
+from cpbot.agents.envelopes import ComplexityVerdict, PruneDecision
+from cpbot.agents.solve import solve
+from cpbot.judge.model import Limits, Solution
 from tests.agents.roles.helpers import sent_text, sum_problem
 from tests.agents.strategies.support import RIGHT, code, plan_reply, roles, routes
 from tests.agents.support.scripted_server import Reply

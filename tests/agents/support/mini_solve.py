@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from agents.budget import Attempt, BestAttempt, BudgetExhausted, BudgetTracker
-from agents.envelopes import CodeAttempt, Envelope, FinalAnswer, JudgeFeedback, Task
-from agents.extract import ExtractionError, extract_code
-from agents.llm import LLMClient, LLMError
-from agents.tracing import BudgetEvent, NoteEvent, ReportEvent, Tracer, send
-from judge.model import JudgeReport, Language, Solution, Verdict
+from cpbot.agents.budget import Attempt, BestAttempt, BudgetExhausted, BudgetTracker
+from cpbot.agents.envelopes import CodeAttempt, Envelope, FinalAnswer, JudgeFeedback, Task
+from cpbot.agents.extract import ExtractionError, extract_code
+from cpbot.agents.llm import LLMClient, LLMError
+from cpbot.agents.tracing import BudgetEvent, NoteEvent, ReportEvent, Tracer, send
+from cpbot.judge.model import JudgeReport, Language, Solution, Verdict
 
 Judge = Callable[[Solution], JudgeReport]
 

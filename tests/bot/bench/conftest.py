@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from agents.budget import Budget
-from agents.llm import LLMConfig
-from bot.bench.datasets import Dataset, open_dataset
-from bot.bench.executors import Executor, LocalExecutor
-from bot.bench.runner import BenchReport, make_plan, run_bench, start_bench
-from bot.bench.task import BenchSettings
-from bot.transcripts import TranscriptStore
+from cpbot.agents.budget import Budget
+from cpbot.agents.llm import LLMConfig
+from cpbot.bot.bench.datasets import Dataset, open_dataset
+from cpbot.bot.bench.executors import Executor, LocalExecutor
+from cpbot.bot.bench.runner import BenchReport, make_plan, run_bench, start_bench
+from cpbot.bot.bench.task import BenchSettings
+from cpbot.bot.transcripts import TranscriptStore
 from tests.agents.support.scripted_server import ScriptedServer
 from tests.bot.bench.support import Script, make_kickstart, make_leetcode
 

@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from judge.harness.dataset import iter_rows
+from cpbot.judge.harness.dataset import iter_rows
 from tests.agents.support.scripted_server import Reply
 from tests.conftest import SHARED
 

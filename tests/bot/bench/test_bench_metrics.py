@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from bot.bench.datasets import description_examples
-from bot.bench.metrics import Metrics
-from bot.bench.report import markdown, plot
-from bot.bench.runner import BenchReport
+from cpbot.bot.bench.datasets import description_examples
+from cpbot.bot.bench.metrics import Metrics
+from cpbot.bot.bench.report import markdown, plot
+from cpbot.bot.bench.runner import BenchReport
 from tests.bot.bench.conftest import API_KEY
 
 # Hand-computed from the script in support.py. Kick Start: Bike Tour's partial program is right on
@@ -156,7 +156,7 @@ def test_report_as_json_and_as_a_plot(run, datasets, tmp_path):
 def test_the_plot_legend_covers_no_point_label(run, datasets, tmp_path):
     import matplotlib.pyplot as plt
 
-    from bot.bench.report import figure
+    from cpbot.bot.bench.report import figure
 
     report, _ = run(datasets["leetcode"])
     fig = figure(report)

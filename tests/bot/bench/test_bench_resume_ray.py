@@ -11,10 +11,10 @@ import time
 
 import pytest
 
-from bot.bench.report import markdown
-from bot.bench.runner import RESULT_EVENT, build_report, finished_outcomes, stored_plan
-from bot.cli import main
-from bot.transcripts import TranscriptStore
+from cpbot.bot.bench.report import markdown
+from cpbot.bot.bench.runner import RESULT_EVENT, build_report, finished_outcomes, stored_plan
+from cpbot.bot.cli import main
+from cpbot.bot.transcripts import TranscriptStore
 from tests.agents.support.scripted_server import ScriptedServer
 from tests.bot.bench.conftest import API_KEY
 from tests.bot.bench.support import Script, prompt_text
@@ -67,7 +67,7 @@ def test_a_killed_bench_resumed_gives_the_table_of_an_uninterrupted_one(run, dat
             "CPBOT_API_KEY": API_KEY,
             "CPBOT_MODEL": "scripted",
         }
-        argv = [sys.executable, "-m", "bot.cli", "bench", str(dataset.path), "--strategy", "direct,nala"]
+        argv = [sys.executable, "-m", "cpbot", "bench", str(dataset.path), "--strategy", "direct,nala"]
         argv += ["--lang", "python3", "-j", "1", "--max-calls", "8"]
         proc = subprocess.Popen(
             argv, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
@@ -122,7 +122,7 @@ def test_a_killed_bench_resumed_gives_the_table_of_an_uninterrupted_one(run, dat
 
 def test_the_ray_executor_gives_the_metrics_of_the_local_one(run, datasets):
     ray = pytest.importorskip("ray")
-    from bot.bench.executors import RayExecutor
+    from cpbot.bot.bench.executors import RayExecutor
 
     dataset = datasets["kickstart"]
     local, _ = run(dataset)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from bot.bench.cases import passed_cases, split_cases
-from bot.bench.datasets import open_dataset
-from bot.commands.fetch import save_problem
-from judge.errors import ConfigError
-from judge.model import Problem, TestCase
+from cpbot.bot.bench.cases import passed_cases, split_cases
+from cpbot.bot.bench.datasets import open_dataset
+from cpbot.bot.commands.fetch import save_problem
+from cpbot.core.errors import ConfigError
+from cpbot.judge.model import Problem, TestCase
 
 
 def test_cpbot_layout_shows_the_samples_and_hides_the_other_tests(tmp_path):

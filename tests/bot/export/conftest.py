@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from agents.llm import LLMClient, LLMConfig
-from agents.solve import solve
-from agents.tracing import ReportEvent
-from bot.transcripts import DB_NAME, TranscriptStore
-from judge.model import Limits, Problem, ProfilePoint, ProfileReport, TestCase
+from cpbot.agents.llm import LLMClient, LLMConfig
+from cpbot.agents.solve import solve
+from cpbot.agents.tracing import ReportEvent
+from cpbot.bot.transcripts import DB_NAME, TranscriptStore
+from cpbot.judge.model import Limits, Problem, ProfilePoint, ProfileReport, TestCase
 from tests.agents.support.scripted_server import Reply, ScriptedServer
 
 WRONG = "a, b = map(int, input().split())\nprint(a - b)\n"

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from bot.export import gather, render_html
-from bot.transcripts import TranscriptStore
+from cpbot.bot.export import gather, render_html
+from cpbot.bot.transcripts import TranscriptStore
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(

@@ -9,9 +9,9 @@ import pytest
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
 
-from bot.commands.transcripts import transcripts
-from bot.export import gather, render_html
-from bot.transcripts import TranscriptStore
+from cpbot.bot.commands.transcripts import transcripts
+from cpbot.bot.export import gather, render_html
+from cpbot.bot.transcripts import TranscriptStore
 from tests.bot.export.conftest import HOSTILE, RIGHT, SECRET, SLOW, WRONG_PLANNED
 
 

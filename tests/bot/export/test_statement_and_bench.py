@@ -6,10 +6,10 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
-from bot.export import gather, render_html
-from bot.export.statement import statement_html
-from bot.export.svg import shorten
-from bot.transcripts import DB_NAME, TranscriptStore
+from cpbot.bot.export import gather, render_html
+from cpbot.bot.export.statement import statement_html
+from cpbot.bot.export.svg import shorten
+from cpbot.bot.transcripts import DB_NAME, TranscriptStore
 
 STATEMENT = """Given **n** numbers, print their sum.
 

@@ -6,8 +6,8 @@ import re
 
 from lxml import etree
 
-from bot.export import svg
-from judge.model import ProfilePoint, ProfileReport
+from cpbot.bot.export import svg
+from cpbot.judge.model import ProfilePoint, ProfileReport
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.submit.ledger import SubmissionLedger
-from scrapers.cookies import cookies_from_header
-from scrapers.http import HttpClient
+from cpbot.bot.submit.ledger import SubmissionLedger
+from cpbot.scrapers.cookies import cookies_from_header
+from cpbot.scrapers.http import HttpClient
 from tests.fakesite import FakeSiteServer
 from tests.fakesite.fixtures import fake_server, fake_site  # noqa: F401 - pytest fixtures
 

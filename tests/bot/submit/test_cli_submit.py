@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
-from judge.model import Limits, Problem, TestCase
+from cpbot.bot.cli import main
+from cpbot.judge.model import Limits, Problem, TestCase
 
 API_KEY = "sk-planted0123456789abcdefXYZ"
 SOLUTION = "a, b = map(int, input().split())\nprint(a + b)\n"

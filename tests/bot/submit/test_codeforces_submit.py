@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from bot.submit.base import CaptchaRequired, DuplicateSubmission, LoginRequired, SubmitTooSoon
-from bot.submit.codeforces import CodeforcesSubmitter, choose_language, read_submit_form
-from bot.submit.ledger import SubmissionLedger
-from judge.model import Solution, Verdict
-from scrapers.cookies import cookies_from_header
-from scrapers.sites import fetch_url
+from cpbot.bot.submit.base import CaptchaRequired, DuplicateSubmission, LoginRequired, SubmitTooSoon
+from cpbot.bot.submit.codeforces import CodeforcesSubmitter, choose_language, read_submit_form
+from cpbot.bot.submit.ledger import SubmissionLedger
+from cpbot.judge.model import Solution, Verdict
+from cpbot.scrapers.cookies import cookies_from_header
+from cpbot.scrapers.sites import fetch_url
 from tests.bot.submit.conftest import CF_B
 from tests.fakesite import FakeSiteServer
 from tests.fakesite.state import SUBMIT_FORM_FIXTURE
@@ -135,7 +135,7 @@ def test_crash_between_intent_and_id_is_reconciled_without_a_second_post(fake_se
 
 def test_intent_whose_post_never_landed_is_dropped_and_posted_once(fake_server, cf_client, ledger):
     problem = fetch_url(CF_B, cf_client)[0]
-    from bot.submit.base import source_sha256
+    from cpbot.bot.submit.base import source_sha256
 
     ledger.reserve("codeforces", problem.id, source_sha256(CPP), "cpp17")  # died before the POST
     sid = CodeforcesSubmitter(cf_client, ledger).submit(problem, Solution(language="cpp17", source=CPP))

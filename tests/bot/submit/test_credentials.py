@@ -7,16 +7,16 @@ import os
 import pytest
 from pydantic import SecretStr
 
-from bot.redact import Redactor
-from bot.submit.credentials import (
+from cpbot.bot.redact import Redactor
+from cpbot.bot.submit.credentials import (
     SiteCredentials,
     credentials_path,
     load_credentials,
     register_secrets,
     save_credentials,
 )
-from judge.errors import ConfigError
-from scrapers.cookies import cookies_from_header
+from cpbot.core.errors import ConfigError
+from cpbot.scrapers.cookies import cookies_from_header
 
 
 def test_saved_file_is_0600_and_loads_back(tmp_path):

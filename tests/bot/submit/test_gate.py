@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.submit.gate import GateConfig, GateEvidence, gate
-from judge.model import (
+from cpbot.bot.submit.gate import GateConfig, GateEvidence, gate
+from cpbot.judge.model import (
     Diff,
     JudgeReport,
     Limits,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from bot.submit.base import CaptchaRequired, DuplicateSubmission, LoginRequired
-from bot.submit.leetcode import LeetcodeSubmitter, map_check
-from judge.model import Solution, Verdict
-from scrapers.cookies import cookies_from_header
-from scrapers.sites import fetch_url
+from cpbot.bot.submit.base import CaptchaRequired, DuplicateSubmission, LoginRequired
+from cpbot.bot.submit.leetcode import LeetcodeSubmitter, map_check
+from cpbot.judge.model import Solution, Verdict
+from cpbot.scrapers.cookies import cookies_from_header
+from cpbot.scrapers.sites import fetch_url
 from tests.bot.submit.conftest import LC_DECODE
 
 PY = "class Solution:\n    def numDecodings(self, s: str) -> int:\n        return 1\n"

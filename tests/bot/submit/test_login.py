@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from bot.cli import cli
-from bot.submit.credentials import credentials_path, load_credentials, session_jar
+from cpbot.bot.cli import cli
+from cpbot.bot.submit.credentials import credentials_path, load_credentials, session_jar
 
 
 @pytest.fixture
 def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("CPBOT_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setattr("bot.submit.credentials._keyring", lambda: None)
+    monkeypatch.setattr("cpbot.bot.submit.credentials._keyring", lambda: None)
     return tmp_path / "config"
 
 
@@ -62,7 +62,7 @@ def test_codeforces_needs_cookies_or_a_handle(config_dir):
 
 
 def test_a_cookies_file_that_is_not_for_the_site_is_refused(config_dir, tmp_path):
-    from bot.cli import main
+    from cpbot.bot.cli import main
 
     garbage = tmp_path / "garbage.txt"
     garbage.write_text("garbage\n")

@@ -7,15 +7,15 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from agents.budget import Budget
-from agents.solve import SolveResult
-from agents.strategies.base import KnowledgePool
-from agents.tracing import NoteEvent, Tracer
-from bot.submit.base import RemoteVerdict, source_sha256
-from bot.watch.state import ContestRow, ProblemRow
-from judge.errors import FetchError
-from judge.model import JudgeReport, Limits, Problem, Solution, TestCase, Verdict
-from scrapers.listing import ContestProblem
+from cpbot.agents.budget import Budget
+from cpbot.agents.solve import SolveResult
+from cpbot.agents.strategies.base import KnowledgePool
+from cpbot.agents.tracing import NoteEvent, Tracer
+from cpbot.bot.submit.base import RemoteVerdict, source_sha256
+from cpbot.bot.watch.state import ContestRow, ProblemRow
+from cpbot.core.errors import FetchError
+from cpbot.judge.model import JudgeReport, Limits, Problem, Solution, TestCase, Verdict
+from cpbot.scrapers.listing import ContestProblem
 
 
 def listed(contest: str, index: str, rating: int | None = None) -> ContestProblem:

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from bot.submit.gate import GateConfig
-from bot.transcripts import TranscriptStore
-from bot.watch.loop import ContestLoop
-from bot.watch.ports import ContestBudget, LoopOptions
-from bot.watch.render import report, view
-from bot.watch.state import ContestRow, WatchState, contest_key
-from judge.errors import ConfigError, ModelError
+from cpbot.bot.submit.gate import GateConfig
+from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.watch.loop import ContestLoop
+from cpbot.bot.watch.ports import ContestBudget, LoopOptions
+from cpbot.bot.watch.render import report, view
+from cpbot.bot.watch.state import ContestRow, WatchState, contest_key
+from cpbot.core.errors import ConfigError, ModelError
 from tests.bot.watch.fakes import FakeSite, FakeSolver, FakeSubmitter, listed, wrong_answer
 
 CONTEST = "1900"

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from agents.budget import Usage
-from agents.tracing import LLMCallEvent
-from bot.transcripts import TranscriptStore
-from bot.watch.render import WatchReport, changes, clock, duration, report, view
-from bot.watch.state import ContestRow, ProblemRow, SubmissionRow, WatchState, contest_key
+from cpbot.agents.budget import Usage
+from cpbot.agents.tracing import LLMCallEvent
+from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.watch.render import WatchReport, changes, clock, duration, report, view
+from cpbot.bot.watch.state import ContestRow, ProblemRow, SubmissionRow, WatchState, contest_key
 
 KEY = contest_key("codeforces", "1900")
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)

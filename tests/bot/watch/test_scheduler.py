@@ -8,9 +8,9 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.watch.scheduler import Watcher, contest_row
-from bot.watch.state import WatchState
-from scrapers.listing import Contest
+from cpbot.bot.watch.scheduler import Watcher, contest_row
+from cpbot.bot.watch.state import WatchState
+from cpbot.scrapers.listing import Contest
 
 
 def listed(cid: str, start_in_s: float, duration_s: int = 3600, phase: str = "BEFORE") -> Contest:

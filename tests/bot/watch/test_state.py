@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.watch.state import ContestRow, ProblemRow, StateError, SubmissionRow, WatchState, contest_key
+from cpbot.bot.watch.state import ContestRow, ProblemRow, StateError, SubmissionRow, WatchState, contest_key
 
 KEY = contest_key("codeforces", "1900")
 
@@ -156,7 +156,7 @@ def test_a_state_from_another_schema_is_refused(tmp_path: Path) -> None:
 
 
 def test_problems_given_up_because_the_contest_ended_are_reopened_for_practice(state: WatchState) -> None:
-    from bot.watch.state import CONTEST_ENDED
+    from cpbot.bot.watch.state import CONTEST_ENDED
 
     for pid in ("codeforces:1900A", "codeforces:1900B", "codeforces:1900C"):
         state.add_problem(problem(pid))

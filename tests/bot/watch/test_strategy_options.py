@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.cli import main
-from bot.commands.solve import parse_strategy_options
-from judge.errors import ConfigError
+from cpbot.bot.cli import main
+from cpbot.bot.commands.solve import parse_strategy_options
+from cpbot.core.errors import ConfigError
 
 
 def test_values_take_the_type_of_the_strategys_field() -> None:

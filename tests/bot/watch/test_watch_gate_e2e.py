@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from agents.solve import SolveResult
-from bot.cli import main
-from bot.transcripts import TranscriptStore
-from bot.watch.state import WatchState
+from cpbot.agents.solve import SolveResult
+from cpbot.bot.cli import main
+from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.watch.state import WatchState
 from tests.agents.support.scripted_server import ScriptedServer
 from tests.bot.watch.gated import CONTEST, OPTIONS, RIGHT_B, ROLE_MODELS, WRONG_A, gated_site, model_answer
 from tests.bot.watch.support import API_KEY, RIGHT_A, cookies_txt

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.submit.base import source_sha256
+from cpbot.bot.submit.base import source_sha256
 from tests.agents.support.scripted_server import Delay, ScriptedServer
 from tests.bot.watch.support import CONTEST, contest_site, cookies_txt, model_answer
 from tests.bot.watch.test_watch_e2e import watch_args
@@ -41,8 +41,8 @@ def test_watch_survives_twenty_kills_without_a_duplicate_submission(
     site.testing_polls = 1
     data = tmp_path / "data"
     with FakeSiteServer(site) as server, ScriptedServer(default=slow_model) as model:
-        env = {**os.environ, **server.env(), "CPBOT_DATA_DIR": str(data), "PYTHONPATH": str(REPO)}
-        args = [sys.executable, "-m", "bot.cli", *watch_args(model, cookies_txt(tmp_path / "c.txt", site), "--submit")]
+        env = {**os.environ, **server.env(), "CPBOT_DATA_DIR": str(data)}
+        args = [sys.executable, "-m", "cpbot", *watch_args(model, cookies_txt(tmp_path / "c.txt", site), "--submit")]
         args[args.index("--verdict-poll") + 1] = "0.1"
         args += ["--jobs", "1"]  # one problem at a time: a longer contest, more moments to kill it
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
-from bot.transcripts import TranscriptStore
-from bot.watch.state import WatchState
+from cpbot.bot.cli import main
+from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.watch.state import WatchState
 from tests.agents.support.scripted_server import ScriptedServer
 from tests.bot.watch.lc_round import (
     ATOI,

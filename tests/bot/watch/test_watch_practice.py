@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
-from bot.watch.state import CONTEST_ENDED, ContestRow, ProblemRow, WatchState
+from cpbot.bot.cli import main
+from cpbot.bot.watch.state import CONTEST_ENDED, ContestRow, ProblemRow, WatchState
 from tests.agents.support.scripted_server import ScriptedServer
 from tests.bot.watch import lc_round
 from tests.bot.watch.support import API_KEY, CONTEST, MARKED_B, RIGHT_B, contest_site, cookies_txt, model_answer

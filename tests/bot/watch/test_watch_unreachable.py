@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
+from cpbot.bot.cli import main
 from tests.bot.watch.support import API_KEY, contest_site
 from tests.fakesite.server import FakeSiteServer
 

@@ -1,0 +1,7 @@
+"""`python -m cpbot`: the same as the `cpbot` command."""
+
+import sys
+
+from cpbot.bot.cli import main
+
+sys.exit(main())
