@@ -11,7 +11,6 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from cpbot.core.errors import CpbotError
@@ -28,13 +27,6 @@ SHRINK_SEEDS = 40
 
 class BruteForceError(CpbotError):
     """The brute force itself failed: its output cannot serve as the answer."""
-
-
-@dataclass
-class _Case:
-    size: int
-    seed: int
-    data: bytes
 
 
 class _Stress:

@@ -87,12 +87,6 @@ class Dataset(BaseModel):
             return kickstart_problem(directory)
         return dir_problem(directory, key)
 
-    def load_all(self, limit: int | None = None) -> list[BenchProblem]:
-        """The first `limit` problems (all by default)."""
-        if self.kind == "leetcodedataset":
-            rows = list(iter_rows(self.path))[:limit]
-            return [leetcode_problem(row) for row in rows]
-        return [self.load(key) for key in self.problem_keys()[:limit]]
 
 
 def open_dataset(spec: str) -> Dataset:

@@ -18,8 +18,9 @@ SUITE = Path(__file__).parent / "complexity"
 STRESS = Path(__file__).parent / "stress"
 
 
-def profile(name: str, sandbox, max_n: int, generator: str = "gen_array.cpp", tl: int = 1000, count=False, **kw):
-    """Profile a suite program; by CPU time alone unless `count` (counting is tested in test_counting.py)."""
+def profile(name: str, sandbox, max_n: int, generator: str = "gen_array.cpp", tl: int = 1000, count=True, **kw):
+    """Profile a suite program. Classes are read from instruction counts (exact, blind to machine load), as
+    `cpbot profile` does by default; CPU time alone would make these tests depend on how busy the machine is."""
     program = build_program_file(SUITE / name, sandbox, role="solution")
     gen = build_program_file(SUITE / generator if (SUITE / generator).exists() else STRESS / generator, sandbox, "gen")
     limits = Limits(time_ms=tl, memory_mb=512)

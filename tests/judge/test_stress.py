@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -23,10 +22,9 @@ def run(solution: str, brute: str, sandbox, generator: str = "gen_small.py", **k
 
 
 def test_finds_a_planted_off_by_one_and_shrinks_it_to_two_numbers(sandbox):
-    started = time.monotonic()
     report = run("max_off_by_one.cpp", "max_brute.py", sandbox)
-    assert time.monotonic() - started < 10
     assert report.status == "found"
+    assert report.first_failure_size is not None and report.first_failure_size <= 3, "found at the first sizes tried"
     failure = report.failure
     assert failure is not None and failure.verdict == Verdict.WA
     assert failure.size == 2, "one number cannot show it; two can"
@@ -35,9 +33,8 @@ def test_finds_a_planted_off_by_one_and_shrinks_it_to_two_numbers(sandbox):
 
 
 def test_finds_a_planted_overflow_and_shrinks_it_to_three_numbers(sandbox):
-    started = time.monotonic()
     report = run("sum_overflow.cpp", "sum_brute.py", sandbox)
-    assert time.monotonic() - started < 10
+    assert report.first_failure_size is not None and report.first_failure_size <= 3, "found at the first sizes tried"
     failure = report.failure
     assert failure is not None
     assert failure.size == 3, "two numbers up to 1e9 still fit in 32 bits"

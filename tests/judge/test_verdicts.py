@@ -53,7 +53,7 @@ def test_tle_when_cpu_time_exceeds_the_limit(lang, source, sandbox):
     result = report.results[0]
     assert report.verdict == Verdict.TLE
     assert result.cpu_ms > 300
-    assert result.wall_ms < 2000, "killed soon after the limit, not at the wall limit"
+    assert "idle" not in result.checker_message, "killed by the CPU limit, not at the wall limit"
     assert result.reruns == 0, "far past the limit: no re-run"
 
 
@@ -64,7 +64,7 @@ def test_tle_when_a_sleeping_program_passes_the_wall_limit(lang, source, sandbox
     assert report.verdict == Verdict.TLE
     assert "idle" in result.checker_message
     assert result.cpu_ms < 200
-    assert 400 <= result.wall_ms < 3000
+    assert result.wall_ms >= 3 * 200 + 500, "not before the wall limit (3 x TL + 0.5 s)"
 
 
 @pytest.mark.parametrize(("lang", "source"), [("cpp17", P.CPP_ALLOC_MB), ("python3", P.PY_ALLOC_MB)])
