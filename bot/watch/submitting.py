@@ -9,11 +9,11 @@ from pathlib import Path
 
 from cpbot.bot.submit.base import Submitter, submitter_for
 from cpbot.bot.submit.credentials import SiteCredentials, jar_secrets, load_credentials, session_jar
-from cpbot.bot.submit.endpoints import Endpoints, site_client
 from cpbot.bot.submit.ledger import SubmissionLedger
 from cpbot.bot.transcripts import TranscriptStore
 from cpbot.bot.watch.adapters import LedgerSubmitter
 from cpbot.judge.model import Problem
+from cpbot.scrapers.endpoints import Endpoints, site_client
 
 
 def open_submitter(

@@ -42,7 +42,7 @@ def test_group_or_world_readable_file_is_refused(tmp_path, mode):
 
 def test_every_secret_and_cookie_value_is_registered_for_redaction():
     redactor = Redactor()
-    creds = SiteCredentials(site="leetcode", leetcode_session=SecretStr("sess-value-123456"))
+    creds = SiteCredentials(site="leetcode", session_cookies={"LEETCODE_SESSION": SecretStr("sess-value-123456")})
     jar = cookies_from_header("csrftoken=csrf-value-987654; cf_clearance=clear-555555", "leetcode.com")
     register_secrets(redactor.add, creds, jar)
     text = redactor.text("sess-value-123456 csrf-value-987654 clear-555555")
