@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
 from cpbot.core.errors import ConfigError
 from cpbot.judge.model import Problem
-from cpbot.scrapers.http import HttpClient
+
+if TYPE_CHECKING:
+    from cpbot.scrapers.http import HttpClient
 
 _URL = re.compile(r"^https?://", re.IGNORECASE)
 

@@ -108,10 +108,11 @@ class Site(ABC):
         return None
 
     def client(self, *, cookies: CookieJar | None = None, endpoints: Endpoints | None = None) -> HttpClient:
-        """An HTTP client for this site (its base URL overridden by `spec.url_env`), with `cookies`."""
+        """An HTTP client for this site's session (`cookies`): the one factory's client, its base URL
+        overridden by `spec.url_env`, its requests through this site's `transport`."""
         from cpbot.scrapers.endpoints import site_client
 
-        return site_client(endpoints, cookies=cookies)
+        return site_client(endpoints, cookies=cookies, sites=[self])
 
     def unknown_contest(self, contest_id: str) -> ConfigError:
         """The error for a contest id the site does not list."""

@@ -383,7 +383,7 @@ def read_login_form(page: bytes, page_url: str) -> LoginForm:
     if not hidden.get("csrf_token"):
         hidden["csrf_token"] = _csrf(doc, page.decode("utf-8", "replace"))
     hidden.setdefault("action", "enter")
-    return LoginForm(urljoin(page_url, form.get("action") or f"{ROOT}/enter"), hidden)
+    return LoginForm(urljoin(page_url, form.get("action") or page_url), hidden)
 
 
 def form_error(page: bytes) -> str | None:

@@ -13,7 +13,8 @@ from cpbot.bot.submit.ledger import SubmissionLedger
 from cpbot.bot.transcripts import TranscriptStore
 from cpbot.bot.watch.adapters import LedgerSubmitter
 from cpbot.judge.model import Problem
-from cpbot.scrapers.endpoints import Endpoints, site_client
+from cpbot.scrapers.endpoints import Endpoints
+from cpbot.scrapers.sites import get_site
 
 
 def open_submitter(
@@ -35,7 +36,7 @@ def open_submitter(
         jar = session_jar(problem.site, cookies, creds)
         for secret in [*(creds.secrets() if creds else []), *jar_secrets(jar)]:
             store.add_secret(secret)
-        client = stack.enter_context(site_client(endpoints, cookies=jar))
+        client = stack.enter_context(get_site(problem.site).client(cookies=jar, endpoints=endpoints))
         password = creds.password.get_secret_value() if creds and creds.password else None
         return submitter_for(
             problem, client=client, ledger=ledger, handle=creds.handle if creds else None, password=password
