@@ -8,10 +8,9 @@ from pathlib import Path
 
 import click
 
+from cpbot.bot.app.sources import open_client
 from cpbot.bot.site_option import ALL_SITES, chosen_sites, site_option
 from cpbot.core.errors import CpbotError
-from cpbot.scrapers.cookies import load_cookies_txt
-from cpbot.scrapers.endpoints import site_client
 from cpbot.scrapers.listing import Contest
 from cpbot.scrapers.sites import get_site
 
@@ -40,7 +39,7 @@ def contests(site: str, recent: bool, limit: int, as_json: bool, cookies: Path |
     sites = chosen_sites(site)
     found: list[Contest] = []
     errors: list[tuple[str, CpbotError]] = []
-    with site_client(cookies=load_cookies_txt(cookies) if cookies else None) as client:
+    with open_client(cookies) as client:
         for s in sites:
             listing = get_site(s)
             try:

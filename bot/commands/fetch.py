@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from cpbot.bot.problem_source import load_problems
+from cpbot.bot.app.sources import load_problems
 from cpbot.bot.site_option import site_option
 from cpbot.judge.model import Problem
 

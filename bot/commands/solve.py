@@ -14,9 +14,9 @@ from cpbot.agents.solve import SolveResult
 from cpbot.agents.solve import solve as run_solve
 from cpbot.agents.strategies import get_strategy
 from cpbot.agents.tracing import FanoutTracer, LLMCallEvent, ReportEvent, TraceEvent
+from cpbot.bot.app.sources import load_source
 from cpbot.bot.commands.fetch import problem_dirname, save_problem
 from cpbot.bot.config import resolve_llm
-from cpbot.bot.problem_source import load_problem
 from cpbot.bot.site_option import site_option
 from cpbot.bot.transcripts import TranscriptStore
 from cpbot.core.errors import ConfigError
@@ -150,7 +150,7 @@ def solve_cmd(
     """Solve one problem with a language model; exits 0 only when the answer passes every test tried."""
     config = resolve_llm(base_url=base_url, api_key=api_key, model=model)
     options = parse_strategy_options(strategy, strategy_option)
-    problem = load_problem(source, site=site, cookies=cookies)
+    problem = load_source(source, site=site, cookies=cookies)
     budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_seconds=max_seconds)
     click.echo(f"solving {problem.id} with {strategy} ({language}, {config.model})", err=True)
     with TranscriptStore() as store, LLMClient(config) as client:

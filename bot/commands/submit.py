@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 from pydantic import BaseModel, ConfigDict, SecretStr
 
-from cpbot.bot.problem_source import is_url, load_problem
+from cpbot.bot.app.sources import is_url, load_source
 from cpbot.bot.submit.base import RemoteVerdict, SubmissionRecord, source_sha256, submitter_for
 from cpbot.bot.submit.credentials import SiteCredentials, load_credentials, register_secrets, session_jar
 from cpbot.bot.submit.gate import GateConfig, GateDecision, GateEvidence, gate
@@ -166,14 +166,14 @@ def submit(
     config = GateConfig(**{f"require_{name}": False for name in skipped})
     with TranscriptStore() as store:
         # a URL's site is known before fetching (its session may be needed to fetch); a file's after
-        problem = None if is_url(problem_source) else load_problem(problem_source)
+        problem = None if is_url(problem_source) else load_source(problem_source)
         site = site_for_url(problem_source).name if problem is None else problem.site
         creds = load_credentials(site) if find_site(site) else None  # a local problem has no session
         jar = session_jar(site, cookies, creds)
         register_secrets(store.add_secret, creds, jar)
         with site_client(endpoints, cookies=jar) as client:
             if problem is None:
-                problem = load_problem(problem_source, client=client)
+                problem = load_source(problem_source, client=client)
             run_id = store.start_run("submit", problem_id=problem.id, config={"language": lang, "skip": list(skipped)})
             try:
                 result = _run(

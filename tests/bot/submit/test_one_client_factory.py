@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 import cpbot.bot.commands.solve as solve_module
+from cpbot.bot.app.sources import load_source
 from cpbot.bot.commands.fetch import fetch
-from cpbot.bot.problem_source import load_problem
 from cpbot.bot.submit.base import submitter_for
 from cpbot.judge.model import Solution
 from cpbot.scrapers.cookies import cookies_from_header
@@ -34,8 +34,8 @@ def test_fetch_the_solve_loader_and_the_submitter_reach_the_host_the_environment
     site = env_points_at.site
     result = CliRunner().invoke(fetch, [CF_B, "-o", str(tmp_path / "B")])
     assert result.exit_code == 0, result.output
-    assert solve_module.load_problem is load_problem  # `cpbot solve` loads its problem with this
-    problem = load_problem(CF_B)
+    assert solve_module.load_source is load_source  # `cpbot solve` loads its problem with this
+    problem = load_source(CF_B)
     jar = cookies_from_header(f"JSESSIONID={site.cf_session}", "codeforces.com")
     with site_client(cookies=jar) as client:
         submitter = submitter_for(problem, client=client, ledger=ledger)
@@ -50,7 +50,7 @@ def test_a_leetcode_problem_is_fetched_and_its_submitter_found_through_the_regis
     env_points_at: FakeSiteServer, ledger
 ) -> None:
     site = env_points_at.site
-    problem = load_problem(LC_DECODE)
+    problem = load_source(LC_DECODE)
     jar = cookies_from_header(f"LEETCODE_SESSION={site.lc_session}; csrftoken={site.lc_csrf}", "leetcode.com")
     with site_client(cookies=jar) as client:
         submitter = submitter_for(problem, client=client, ledger=ledger)

@@ -1,5 +1,10 @@
-"""A problem from wherever the user points: a URL, a saved page, a site's API answer, a Competitive
-Companion JSON or cpbot's own problem.json. Every command that takes a problem loads it here."""
+"""Where a command's problem comes from: a URL, a page saved from the browser, a site's API answer (a
+LeetCode GraphQL answer), a Competitive Companion JSON, or cpbot's own problem.json.
+
+Every command that takes a problem loads it here, through the site registry (`cpbot.scrapers.sites`)
+and the one HTTP client factory (`cpbot.scrapers.endpoints.site_client`), so that a site's base URL
+override (`CPBOT_CODEFORCES_URL`, ...) holds for fetch, solve and submit alike.
+"""
 
 from __future__ import annotations
 
@@ -23,6 +28,14 @@ def is_url(source: str) -> bool:
     return bool(_URL.match(source))
 
 
+def open_client(cookies: Path | None = None) -> HttpClient:
+    """The HTTP client of a command (the one factory's), with the browser cookies of a cookies.txt."""
+    from cpbot.scrapers.cookies import load_cookies_txt
+    from cpbot.scrapers.endpoints import site_client
+
+    return site_client(cookies=load_cookies_txt(cookies) if cookies else None)
+
+
 def read_problem_json(path: Path) -> Problem:
     """cpbot's own problem.json (as `cpbot fetch` writes it)."""
     try:
@@ -40,22 +53,19 @@ def load_problems(
     source: str,
     *,
     site: str | None = None,
-    page_url: str | None = None,
     cookies: Path | None = None,
+    page_url: str | None = None,
     client: HttpClient | None = None,
 ) -> list[Problem]:
-    """The problems at `source`: a URL (fetched with `client`, or with a client of the one factory
-    carrying the `cookies` file), or a file. `site` says which site when it cannot be told; `page_url`
-    is the address a saved page came from (it gives the problem ids)."""
+    """The problems at `source`: a URL (fetched with `client`, or with `open_client(cookies)`), or a file.
+    `site` says which site when it cannot be told; `page_url` is the address a saved page came from (it
+    gives the problem ids)."""
     from cpbot.scrapers.sites import fetch_url, parse_content
 
     if is_url(source):
         if client is not None:
             return fetch_url(source, client, site)
-        from cpbot.scrapers.cookies import load_cookies_txt
-        from cpbot.scrapers.endpoints import site_client
-
-        with site_client(cookies=load_cookies_txt(cookies) if cookies else None) as own:
+        with open_client(cookies) as own:
             return fetch_url(source, own, site)
     path = Path(source)
     if not path.is_file():
@@ -67,7 +77,7 @@ def load_problems(
     return parse_content(data, site, page_url)
 
 
-def load_problem(
+def load_source(
     source: str, *, site: str | None = None, cookies: Path | None = None, client: HttpClient | None = None
 ) -> Problem:
     """The one problem at `source` (see `load_problems`); a contest's URL or page is an error."""
