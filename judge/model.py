@@ -11,7 +11,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cpbot.core.registry import LOCAL_SITE, LanguageName
+from cpbot.core.registry import LOCAL_SITE, Family, LanguageName
+
+# The key of a language family's starting code in `Problem.code_snippets`: LeetCode's langSlug, since
+# LeetCode is the site that hands out starting code.
+SNIPPET_KEYS: dict[Family, str] = {Family.CPP: "cpp", Family.PYTHON: "python3"}
 
 SCHEMA_VERSION = 1
 

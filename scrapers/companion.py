@@ -12,15 +12,22 @@ import re
 import uuid
 from typing import Any
 
-from cpbot.core.errors import ConfigError, ParseError
+from cpbot.core.errors import ParseError
+from cpbot.core.registry import LOCAL_SITE
 from cpbot.judge.model import Limits, Problem, TestCase
-from cpbot.scrapers.codeforces_urls import parse_codeforces_url
 from cpbot.scrapers.ids import local_id
-from cpbot.scrapers.leetcode import parse_leetcode_url
+from cpbot.scrapers.sites import all_sites, find_site
 
-_CF_NAME = re.compile(r"^(?P<index>[A-Za-z0-9]{1,4})\.\s+(?P<name>.+)$", re.DOTALL)
-_SITE_NAMES = {"codeforces": "Codeforces", "leetcode": "LeetCode"}
 _WHERE = "the Competitive Companion JSON"
+
+
+def is_companion_payload(data: bytes) -> bool:
+    """True when `data` is one Competitive Companion problem (tests and a time limit or group)."""
+    try:
+        obj = json.loads(data.lstrip(b"\xef\xbb\xbf \t\r\n"))
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return False
+    return isinstance(obj, dict) and "tests" in obj and ("timeLimit" in obj or "group" in obj)
 
 
 def parse_companion(payload: bytes | str | dict[str, Any]) -> Problem:
@@ -64,8 +71,10 @@ def parse_companion(payload: bytes | str | dict[str, Any]) -> Problem:
 
 def to_companion(problem: Problem, batch_id: str | None = None, batch_size: int = 1) -> dict[str, Any]:
     """A `Problem` in Competitive Companion's format (fields of the original JSON are kept)."""
-    site_name = _SITE_NAMES.get(problem.site, problem.site.capitalize())
-    name = f"{problem.index}. {problem.title}" if problem.index and problem.site == "codeforces" else problem.title
+    site = find_site(problem.site)
+    site_name = site.title if site is not None else problem.site.capitalize()
+    # "A. Title", as contest sites show a problem (and as `name_problem` reads it back)
+    name = f"{problem.index}. {problem.title}" if problem.index else problem.title
     out: dict[str, Any] = dict(problem.raw) if _is_companion(problem.raw) else {}
     out.update(
         {
@@ -95,24 +104,15 @@ def batch_of(payload: dict[str, Any]) -> tuple[str, int]:
 
 
 def _identity(url: str | None, group: str, name: str, data: dict[str, Any]) -> tuple[str, str, str | None, str]:
+    """(site, problem id, index, title): the registered site that owns `url` names the problem;
+    otherwise the site is the group's first word and the id a hash of the JSON."""
     if url:
-        try:
-            ref = parse_codeforces_url(url)
-        except ConfigError:
-            ref = None
-        if ref is not None:
-            m = _CF_NAME.match(name.strip())
-            index = m.group("index").upper() if m else ref.index
-            title = m.group("name").strip() if m else name
-            return "codeforces", ref.problem_id(index), index, title
-        try:
-            lc = parse_leetcode_url(url)
-        except ConfigError:
-            lc = None
-        if lc is not None:
-            return "leetcode", f"leetcode:{lc.slug}", None, name
-    site = group.split(" - ", 1)[0].strip().lower() or "local"
-    return site, local_id(json.dumps(data, sort_keys=True)), None, name
+        for site in all_sites():
+            named = site.name_problem(url, name) if site.owns_url(url) else None
+            if named is not None:
+                return site.name, named.id, named.index, named.title
+    site_name = group.split(" - ", 1)[0].strip().lower() or LOCAL_SITE
+    return site_name, local_id(json.dumps(data, sort_keys=True)), None, name
 
 
 def _load(payload: bytes | str | dict[str, Any]) -> dict[str, Any]:

@@ -16,14 +16,14 @@ from urllib.parse import urlsplit
 from pydantic import ValidationError
 
 from cpbot.core.errors import ConfigError, FetchError, ParseError
-from cpbot.judge.model import Method, Param, Problem, Signature, TestCase
+from cpbot.judge.model import SNIPPET_KEYS, Method, Param, Problem, Signature, TestCase
 from cpbot.scrapers.http import HttpClient
 from cpbot.scrapers.ids import local_id
 from cpbot.scrapers.leetcode_examples import example_outputs
 from cpbot.scrapers.markdown import to_markdown
 
 HOSTS = ("leetcode.com", "leetcode.cn")
-KEPT_LANGUAGES = ("python3", "cpp")
+KEPT_LANGUAGES = tuple(SNIPPET_KEYS.values())  # the starting code kept, by langSlug
 _SLUG = r"(?P<slug>[a-z0-9][a-z0-9-]*)"
 _PROBLEM_PATH = re.compile(rf"^/problems/{_SLUG}(?:/.*)?$")
 _CONTEST_PATH = re.compile(rf"^/contest/(?P<contest>[a-z0-9-]+)/problems/{_SLUG}(?:/.*)?$")

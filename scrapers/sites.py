@@ -1,34 +1,82 @@
-"""One entry point per source: fetch a URL, or parse saved content, for whichever site it is."""
+"""The site objects of the registry, looked up by name, URL or content, and the entry points built on them.
+
+Each `SiteSpec` in `cpbot.core.registry` names the module whose `SITE` object implements
+`cpbot.scrapers.site.Site`; a module is imported the first time its site is asked for. Competitive
+Companion's JSON is a format of its own, read by `scrapers.companion` for whichever site it names.
+"""
 
 from __future__ import annotations
 
-from cpbot.core.errors import ConfigError
-from cpbot.judge.model import Problem
-from cpbot.scrapers import codeforces, leetcode
-from cpbot.scrapers.companion import parse_companion
-from cpbot.scrapers.detect import detect_content, detect_url
-from cpbot.scrapers.http import HttpClient
+import importlib
+import json
+from urllib.parse import urlsplit
 
-SITES = ("codeforces", "leetcode")
+from cpbot.core.errors import ConfigError
+from cpbot.core.registry import SITE_ALIASES, SITE_SPECS, site_spec
+from cpbot.judge.model import Problem
+from cpbot.scrapers.http import HttpClient
+from cpbot.scrapers.site import Site
+
+_BOM_AND_SPACE = b"\xef\xbb\xbf \t\r\n"
+
+
+def get_site(name_or_alias: str) -> Site:
+    """The site called `name_or_alias` (`cf`, `Codeforces`, `leetcode`, ...); `ConfigError` if unknown."""
+    spec = site_spec(name_or_alias)
+    site = importlib.import_module(spec.module).SITE
+    if not isinstance(site, Site) or site.name != spec.name:
+        raise ConfigError(f"{spec.module}.SITE does not implement the site {spec.name}")
+    return site
+
+
+def find_site(name: str) -> Site | None:
+    """The site called `name`, or None for problems of no registered site (`local`, a dataset's)."""
+    return get_site(name) if name.strip().lower() in SITE_ALIASES else None
+
+
+def all_sites() -> tuple[Site, ...]:
+    """Every registered site, in the registry's order."""
+    return tuple(get_site(spec.name) for spec in SITE_SPECS)
+
+
+def site_for_url(url: str) -> Site:
+    """The site a URL belongs to, from its host."""
+    for site in all_sites():
+        if site.owns_url(url):
+            return site
+    host = urlsplit(url).hostname or url
+    known = ", ".join(s.spec.domain for s in all_sites())
+    raise ConfigError(f"no scraper for {host}", hint=f"cpbot knows {known}")
+
+
+def site_for_content(data: bytes) -> Site:
+    """The site a saved page or API answer comes from, from its content."""
+    head = data.lstrip(_BOM_AND_SPACE)
+    if head.startswith((b"{", b"[")):
+        try:
+            json.loads(head)
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
+            raise ConfigError(f"the file looks like JSON but is not valid JSON: {e}") from e
+    for site in all_sites():
+        if site.owns_content(head):
+            return site
+    raise ConfigError(
+        "cannot tell which site this file comes from",
+        hint="give a page saved from the browser, an API answer of a site (e.g. LeetCode's GraphQL "
+        "question) or a Competitive Companion problem JSON; or pass --site to say which",
+    )
 
 
 def fetch_url(url: str, client: HttpClient, site: str | None = None) -> list[Problem]:
-    """Fetch the problem (or, for a Codeforces contest URL, every problem) at `url`."""
-    site = site or detect_url(url)
-    if site == "codeforces":
-        return codeforces.fetch_problems(url, client)
-    if site == "leetcode":
-        return [leetcode.fetch_problem(url, client)]
-    raise ConfigError(f"unknown site: {site}", hint=f"use one of: {', '.join(SITES)}")
+    """Fetch the problem (or, for a contest URL, every problem) at `url`."""
+    return (get_site(site) if site else site_for_url(url)).fetch_problems(url, client)
 
 
 def parse_content(data: bytes, site: str | None = None, url: str | None = None) -> list[Problem]:
-    """Parse what a browser saved (or an API answered); the site is detected when not given."""
-    kind = site or detect_content(data)
-    if kind == "codeforces":
-        return codeforces.parse_problems(data, url)
-    if kind == "leetcode":
-        return [leetcode.parse_question(data, url)]
-    if kind == "companion":
+    """Parse what a browser saved, a site's API answered or Competitive Companion sent; the site is
+    detected when not given."""
+    from cpbot.scrapers.companion import is_companion_payload, parse_companion
+
+    if site is None and is_companion_payload(data):
         return [parse_companion(data)]
-    raise ConfigError(f"unknown site: {site}", hint=f"use one of: {', '.join(SITES)}")
+    return (get_site(site) if site else site_for_content(data)).parse_problems(data, url)

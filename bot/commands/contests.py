@@ -8,10 +8,11 @@ from pathlib import Path
 
 import click
 
-from cpbot.bot.commands.fetch import open_client
+from cpbot.bot.app.sources import open_client
+from cpbot.bot.site_option import ALL_SITES, chosen_sites, site_option
 from cpbot.core.errors import CpbotError
-from cpbot.scrapers.contests import SITES, recent_contests, upcoming_contests
 from cpbot.scrapers.listing import Contest
+from cpbot.scrapers.sites import get_site
 
 
 def format_contest(c: Contest) -> str:
@@ -22,7 +23,7 @@ def format_contest(c: Contest) -> str:
 
 
 @click.command("contests")
-@click.option("--site", type=click.Choice((*SITES, "all")), default="all", show_default=True)
+@site_option(allow_all=True, default=ALL_SITES, show_default=True)
 @click.option("--recent", is_flag=True, help="List contests that have ended instead.")
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1), help="How many, with --recent.")
 @click.option("--json", "as_json", is_flag=True, help="Print the contests as JSON.")
@@ -35,13 +36,16 @@ def format_contest(c: Contest) -> str:
 def contests(site: str, recent: bool, limit: int, as_json: bool, cookies: Path | None) -> None:
     """List upcoming contests (running ones included), soonest first."""
     now = datetime.now(UTC)
-    sites = SITES if site == "all" else (site,)
+    sites = chosen_sites(site)
     found: list[Contest] = []
     errors: list[tuple[str, CpbotError]] = []
     with open_client(cookies) as client:
         for s in sites:
+            listing = get_site(s)
             try:
-                found += recent_contests(s, client, now, limit) if recent else upcoming_contests(s, client, now)
+                found += (
+                    listing.recent_contests(client, now, limit) if recent else listing.upcoming_contests(client, now)
+                )
             except CpbotError as e:
                 if len(sites) == 1:
                     raise

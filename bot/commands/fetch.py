@@ -8,11 +8,9 @@ from pathlib import Path
 
 import click
 
-from cpbot.core.errors import ConfigError
+from cpbot.bot.app.sources import load_problems
+from cpbot.bot.site_option import site_option
 from cpbot.judge.model import Problem
-from cpbot.scrapers.cookies import load_cookies_txt
-from cpbot.scrapers.http import HttpClient
-from cpbot.scrapers.sites import SITES, fetch_url, parse_content
 
 _UNSAFE = re.compile(r"[^\w.-]+")
 
@@ -42,25 +40,6 @@ def save_problem(problem: Problem, directory: Path) -> Path:
     return path
 
 
-def open_client(cookies: Path | None) -> HttpClient:
-    """The HTTP client of a command, with the user's browser cookies when given."""
-    return HttpClient(cookies=load_cookies_txt(cookies) if cookies else None)
-
-
-def load_problems(
-    source: str, *, site: str | None = None, cookies: Path | None = None, page_url: str | None = None
-) -> list[Problem]:
-    """The problems at a URL, or in a saved page, LeetCode GraphQL answer or Competitive Companion JSON."""
-    if re.match(r"^https?://", source, re.IGNORECASE):
-        with open_client(cookies) as client:
-            return fetch_url(source, client, site)
-    path = Path(source)
-    if not path.is_file():
-        what = "is a directory, not a file" if path.is_dir() else "does not exist"
-        raise ConfigError(f"{source} {what}", hint="give a problem URL (https://...) or a saved page")
-    return parse_content(path.read_bytes(), site, page_url)
-
-
 def describe(problem: Problem) -> str:
     """One line about a problem for the terminal."""
     name = f"{problem.index}. {problem.title}" if problem.index else problem.title
@@ -71,7 +50,7 @@ def describe(problem: Problem) -> str:
 
 @click.command("fetch")
 @click.argument("source", metavar="URL|FILE")
-@click.option("--site", type=click.Choice(SITES), help="The site, when it cannot be told from URL|FILE.")
+@site_option(help="The site, when it cannot be told from URL|FILE.")
 @click.option("--url", "page_url", metavar="URL", help="The address of a saved page (gives the problem id).")
 @click.option(
     "-o",

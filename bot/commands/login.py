@@ -7,17 +7,17 @@ from pathlib import Path
 import click
 from pydantic import SecretStr
 
+from cpbot.bot.site_option import site_option
 from cpbot.bot.submit.credentials import SiteCredentials, forget_credentials, load_credentials, save_credentials
 from cpbot.core.errors import ConfigError
+from cpbot.core.registry import site_spec
 from cpbot.scrapers.cookies import load_cookies_txt
-
-SITE_NAMES = {"cf": "codeforces", "codeforces": "codeforces", "lc": "leetcode", "leetcode": "leetcode"}
-DOMAINS = {"codeforces": "codeforces.com", "leetcode": "leetcode.com"}
+from cpbot.scrapers.sites import get_site
 
 
 def _check_cookies(path: Path, site: str) -> None:
     """The file must parse and hold cookies of the site: a wrong export fails here, not at submit time."""
-    domain = DOMAINS[site]
+    domain = site_spec(site).domain
     jar = load_cookies_txt(path)
     if not any(c.domain.lstrip(".").endswith(domain) for c in jar):
         raise ConfigError(
@@ -32,14 +32,15 @@ def _describe(creds: SiteCredentials) -> list[str]:
         lines.append(f"cookies file   {creds.cookies_file}")
     if creds.handle:
         lines.append(f"handle         {creds.handle}")
-    for name in ("password", "leetcode_session", "csrftoken"):
-        if getattr(creds, name) is not None:
-            lines.append(f"{name:<14} set (hidden)")
+    if creds.password is not None:
+        lines.append(f"{'password':<14} set (hidden)")
+    for name in creds.session_cookies:
+        lines.append(f"{name:<14} set (hidden)")
     return lines
 
 
 @click.command("login")
-@click.option("--site", type=click.Choice(sorted(SITE_NAMES)), required=True)
+@site_option(required=True)
 @click.option(
     "--cookies",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -54,7 +55,7 @@ def login(site: str, cookies: Path | None, handle: str | None, show: bool, forge
     Codeforces: --cookies (your browser's session) or --handle (the password is asked for). LeetCode:
     --cookies, or the LEETCODE_SESSION and csrftoken cookie values (asked for, not echoed).
     """
-    name = SITE_NAMES[site]
+    name = site
     if forget:
         where = forget_credentials(name)
         click.echo(f"removed {name} credentials from {', '.join(where)}" if where else f"nothing stored for {name}")
@@ -69,15 +70,18 @@ def login(site: str, cookies: Path | None, handle: str | None, show: bool, forge
     if cookies is not None:
         _check_cookies(cookies, name)
     creds = SiteCredentials(site=name, cookies_file=cookies.resolve() if cookies else None)
-    if name == "codeforces":
-        if handle:
-            creds.handle = handle
-            creds.password = SecretStr(click.prompt(f"Codeforces password for {handle}", hide_input=True))
-        elif cookies is None:
-            raise click.UsageError("give --cookies (a cookies.txt from your browser) or --handle")
+    chosen = get_site(name)
+    if handle:
+        if not chosen.password_login:
+            raise click.UsageError(f"{chosen.title} takes no password login: give --cookies")
+        creds.handle = handle
+        creds.password = SecretStr(click.prompt(f"{chosen.title} password for {handle}", hide_input=True))
     elif cookies is None:
-        creds.leetcode_session = SecretStr(click.prompt("LEETCODE_SESSION cookie", hide_input=True))
-        creds.csrftoken = SecretStr(click.prompt("csrftoken cookie", hide_input=True))
+        if not chosen.session_cookies:
+            raise click.UsageError("give --cookies (a cookies.txt from your browser) or --handle")
+        creds.session_cookies = {
+            cookie: SecretStr(click.prompt(f"{cookie} cookie", hide_input=True)) for cookie in chosen.session_cookies
+        }
     where = save_credentials(creds)
     click.echo(f"stored {name} credentials in {where}")
     return 0

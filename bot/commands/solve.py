@@ -14,30 +14,13 @@ from cpbot.agents.solve import SolveResult
 from cpbot.agents.solve import solve as run_solve
 from cpbot.agents.strategies import get_strategy
 from cpbot.agents.tracing import FanoutTracer, LLMCallEvent, ReportEvent, TraceEvent
-from cpbot.bot.commands.fetch import load_problems, problem_dirname, save_problem
-from cpbot.bot.commands.judge_cmd import load_problem
+from cpbot.bot.app.sources import load_source
+from cpbot.bot.commands.fetch import problem_dirname, save_problem
 from cpbot.bot.config import resolve_llm
+from cpbot.bot.site_option import site_option
 from cpbot.bot.transcripts import TranscriptStore
 from cpbot.core.errors import ConfigError
 from cpbot.core.registry import DEFAULT_LANGUAGE, DEFAULT_STRATEGY, LANGUAGE_NAMES, STRATEGY_NAMES, language_spec
-from cpbot.judge.model import Problem
-from cpbot.scrapers.sites import SITES
-
-
-def load_source(source: str, *, site: str | None = None, cookies: Path | None = None) -> Problem:
-    """The one problem at a URL, in a problem.json, a Competitive Companion JSON or a saved page."""
-    path = Path(source)
-    if path.suffix == ".json" and path.is_file():
-        data = path.read_bytes()
-        if b'"schema_version"' in data and b'"samples"' in data:
-            return load_problem(path)  # cpbot's own problem.json
-    problems = load_problems(source, site=site, cookies=cookies)
-    if len(problems) != 1:
-        raise ConfigError(
-            f"{source} holds {len(problems)} problems; `cpbot solve` takes one",
-            hint="give the URL of one problem (…/problem/A), or `cpbot fetch` the contest first",
-        )
-    return problems[0]
 
 
 def parse_strategy_options(strategy: str, items: tuple[str, ...] | list[str]) -> dict[str, Any]:
@@ -133,7 +116,7 @@ def print_result(result: SolveResult, path: Path | None) -> None:
     show_default=True,
     help="Budget: wall seconds.",
 )
-@click.option("--site", type=click.Choice(SITES), help="The site, when it cannot be told from URL|FILE.")
+@site_option(help="The site, when it cannot be told from URL|FILE.")
 @click.option(
     "--cookies",
     type=click.Path(dir_okay=False, path_type=Path),

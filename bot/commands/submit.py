@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import click
 from pydantic import BaseModel, ConfigDict, SecretStr
 
-from cpbot.bot.commands.solve import load_source
+from cpbot.bot.app.sources import is_url, load_source
 from cpbot.bot.submit.base import RemoteVerdict, SubmissionRecord, source_sha256, submitter_for
 from cpbot.bot.submit.credentials import SiteCredentials, load_credentials, register_secrets, session_jar
-from cpbot.bot.submit.endpoints import Endpoints, site_client
 from cpbot.bot.submit.gate import GateConfig, GateDecision, GateEvidence, gate
 from cpbot.bot.submit.ledger import SubmissionLedger
 from cpbot.bot.transcripts import TranscriptStore
@@ -25,7 +23,8 @@ from cpbot.judge.runner import judge_problem
 from cpbot.judge.sandbox import default_sandbox
 from cpbot.judge.stress import stress_programs
 from cpbot.judge.testdir import load_tests_dir, read_text_exact
-from cpbot.scrapers.sites import fetch_url
+from cpbot.scrapers.endpoints import Endpoints, site_client
+from cpbot.scrapers.sites import find_site, site_for_url
 
 CHECKS = ("samples", "generated", "stress", "profile")
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
@@ -162,30 +161,19 @@ def submit(
     Sessions: --cookies (your browser's cookies.txt) or credentials stored by cpbot.
     """
     endpoints = Endpoints.from_env()
-    is_url = bool(re.match(r"^https?://", problem_source, re.IGNORECASE))
     lang = language or get_language(language_for(solution_file)).name
     solution = Solution(language=lang, source=read_text_exact(solution_file))  # type: ignore[arg-type]
     config = GateConfig(**{f"require_{name}": False for name in skipped})
     with TranscriptStore() as store:
-        site_guess = problem_source if is_url else ""
-        site = "leetcode" if "leetcode" in site_guess else "codeforces"
-        creds = load_credentials(site)
+        # a URL's site is known before fetching (its session may be needed to fetch); a file's after
+        problem = None if is_url(problem_source) else load_source(problem_source)
+        site = site_for_url(problem_source).name if problem is None else problem.site
+        creds = load_credentials(site) if find_site(site) else None  # a local problem has no session
         jar = session_jar(site, cookies, creds)
         register_secrets(store.add_secret, creds, jar)
         with site_client(endpoints, cookies=jar) as client:
-            if is_url:
-                problems = fetch_url(problem_source, client)
-                if len(problems) != 1:
-                    raise ConfigError(f"{problem_source} holds {len(problems)} problems", hint="give one problem's URL")
-                problem = problems[0]
-            else:
-                problem = load_source(problem_source)
-            if problem.site != site:
-                creds = load_credentials(problem.site)
-                jar = session_jar(problem.site, cookies, creds)
-                register_secrets(store.add_secret, creds, jar)
-                client.close()
-                client = site_client(endpoints, cookies=jar)
+            if problem is None:
+                problem = load_source(problem_source, client=client)
             run_id = store.start_run("submit", problem_id=problem.id, config={"language": lang, "skip": list(skipped)})
             try:
                 result = _run(

@@ -16,8 +16,8 @@ import click
 from cpbot.agents.llm import LLMClient
 from cpbot.bot.commands.solve import parse_strategy_options
 from cpbot.bot.config import resolve_llm
+from cpbot.bot.site_option import ALL_SITES, chosen_sites, site_option
 from cpbot.bot.submit.credentials import jar_secrets
-from cpbot.bot.submit.endpoints import Endpoints, site_client
 from cpbot.bot.submit.gate import GateConfig
 from cpbot.bot.transcripts import TranscriptStore
 from cpbot.bot.watch.adapters import AgentSolver, ScrapedSite
@@ -30,14 +30,11 @@ from cpbot.bot.watch.submitting import open_submitter
 from cpbot.core.errors import ConfigError, CpbotError
 from cpbot.core.registry import DEFAULT_LANGUAGE, DEFAULT_STRATEGY, LANGUAGE_NAMES, STRATEGY_NAMES
 from cpbot.judge.sandbox import Sandbox
-from cpbot.scrapers import leetcode_contests
-from cpbot.scrapers.codeforces_api import CodeforcesApi
-from cpbot.scrapers.contests import SITES, upcoming_contests
 from cpbot.scrapers.cookies import load_cookies_txt
-from cpbot.scrapers.http import HttpClient
+from cpbot.scrapers.endpoints import Endpoints, site_client
 from cpbot.scrapers.listing import Contest
+from cpbot.scrapers.sites import get_site
 
-SITE_NAMES = {"cf": "codeforces", "lc": "leetcode", "codeforces": "codeforces", "leetcode": "leetcode"}
 CHECKS = ("samples", "generated", "stress", "profile")
 
 
@@ -52,18 +49,6 @@ def gate_config(text: str) -> GateConfig:
     if unknown or not wanted:
         raise ConfigError(f"--gate {text!r}: unknown check(s) {sorted(unknown)}", hint=f"use some of {CHECKS}")
     return GateConfig(**{f"require_{c}": c in wanted for c in CHECKS})
-
-
-def find_contest(site: str, contest_id: str, client: HttpClient, now: datetime) -> Contest:
-    """A contest by id (Codeforces) or slug (LeetCode), finished ones included."""
-    if site == "codeforces":
-        found = [c for c in CodeforcesApi(client).contests() if c.id == contest_id]
-    else:
-        listed = leetcode_contests.fetch_upcoming(client, now) + leetcode_contests.fetch_recent(client, now, 1000)
-        found = [c for c in listed if c.id == contest_id]
-    if not found:
-        raise ConfigError(f"{site} lists no contest {contest_id!r}", hint="`cpbot contests --site ...` shows them")
-    return found[0]
 
 
 @contextmanager
@@ -148,7 +133,7 @@ class Session:
 
 
 @click.command("watch")
-@click.option("--site", "site_name", type=click.Choice((*SITE_NAMES, "all")), default="all", show_default=True)
+@site_option("--site", "site_name", allow_all=True, default=ALL_SITES, show_default=True)
 @click.option("--contest", "contest_id", metavar="ID", help="Work on this contest only (live, finished or virtual).")
 @click.option("--strategy", type=click.Choice(STRATEGY_NAMES), default=DEFAULT_STRATEGY, show_default=True)
 @click.option("--lang", "language", type=click.Choice(LANGUAGE_NAMES), default=DEFAULT_LANGUAGE, show_default=True)
@@ -193,7 +178,7 @@ def watch(
     site_name: str, contest_id: str | None, once: bool, as_json: bool, within: float, poll: float, **opts: Any
 ) -> int:
     """Watch contests: at each start fetch, solve, gate and (with --submit) submit every problem."""
-    sites = SITES if site_name == "all" else (SITE_NAMES[site_name],)
+    sites = chosen_sites(site_name)
     if contest_id is not None and len(sites) != 1:
         raise ConfigError("--contest needs --site cf or --site lc")
     stop = threading.Event()
@@ -203,7 +188,7 @@ def watch(
         now = datetime.now(UTC)
         if contest_id is not None:
             target = contest_key(sites[0], contest_id)
-            contest = find_contest(sites[0], contest_id, session.client, now)
+            contest = get_site(sites[0]).find_contest(contest_id, session.client, now)
             fresh = contest_row(contest, now)
             row = session.state.add_contest(fresh)
             if fresh.mode == "virtual" and row.mode == "live":
@@ -225,7 +210,9 @@ def watch(
 
             def lister() -> list[Contest]:
                 try:
-                    listed = [c for s in sites for c in upcoming_contests(s, session.client, datetime.now(UTC))]
+                    listed = [
+                        c for s in sites for c in get_site(s).upcoming_contests(session.client, datetime.now(UTC))
+                    ]
                 except CpbotError as e:
                     list_failures.append(e)  # the watcher logs it and tries again at the next poll
                     raise

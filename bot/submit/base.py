@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import hashlib
+import importlib
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from cpbot.core.errors import SubmitError
 from cpbot.judge.model import SCHEMA_VERSION, Problem, Solution, Verdict
+from cpbot.scrapers.sites import find_site
+
+if TYPE_CHECKING:
+    from cpbot.bot.submit.ledger import SubmissionLedger
+    from cpbot.scrapers.http import HttpClient
 
 __all__ = [
     "CaptchaRequired",
@@ -21,7 +27,9 @@ __all__ = [
     "SubmitError",
     "SubmitTooSoon",
     "Submitter",
+    "SubmitterFactory",
     "source_sha256",
+    "submitter_for",
     "wait_for_verdict",
 ]
 
@@ -42,8 +50,9 @@ class LoginRequired(SubmitError):
     def __init__(self, site: str, detail: str = "") -> None:
         message = f"{site} asks for a login" + (f" ({detail})" if detail else "")
         hint = COOKIES_HINT.format(site=site)
-        if site == "codeforces":
-            hint += ", or put a handle and password in credentials.json (mode 0600) in the cpbot config dir"
+        known = find_site(site)
+        if known is not None and known.password_login:
+            hint += f", or store a handle and password with `cpbot login --site {known.name} --handle NAME`"
         super().__init__(message, hint=hint)
 
 
@@ -159,25 +168,31 @@ def wait_for_verdict(
         delay = min(cap, delay * 1.5)
 
 
+class SubmitterFactory(Protocol):
+    """What a submitter module exposes as `make_submitter`: a site's submitter over a client that
+    carries the session cookies, posting through `ledger`; `handle` and `password` are for sites that
+    can log in with them (`Site.password_login`)."""
+
+    def __call__(
+        self, client: HttpClient, ledger: SubmissionLedger, *, handle: str | None, password: str | None
+    ) -> Submitter: ...
+
+
 def submitter_for(
     problem: Problem,
     *,
-    client: Any,
-    ledger: Any,
+    client: HttpClient,
+    ledger: SubmissionLedger,
     handle: str | None = None,
     password: str | None = None,
 ) -> Submitter:
-    """The submitter of the problem's site, using `client` (an `HttpClient` with the session cookies)
-    and `ledger` (a `SubmissionLedger`)."""
-    if problem.site == "codeforces":
-        from cpbot.bot.submit.codeforces import CodeforcesSubmitter
-
-        return CodeforcesSubmitter(client, ledger, handle=handle, password=password)
-    if problem.site == "leetcode":
-        from cpbot.bot.submit.leetcode import LeetcodeSubmitter
-
-        return LeetcodeSubmitter(client, ledger)
-    raise SubmitError(
-        f"cpbot cannot submit {problem.id}: no submitter for site {problem.site!r}",
-        hint="submissions go to Codeforces and LeetCode problems fetched from their URLs",
-    )
+    """The submitter of the problem's site (the module its registry entry names as `submitter`),
+    using `client` (an `HttpClient` with the session cookies) and `ledger`."""
+    site = find_site(problem.site)
+    if site is None:
+        raise SubmitError(
+            f"cpbot cannot submit {problem.id}: no submitter for site {problem.site!r}",
+            hint="submissions go to problems fetched from a site's URL",
+        )
+    make: SubmitterFactory = importlib.import_module(site.spec.submitter).make_submitter
+    return make(client, ledger, handle=handle, password=password)

@@ -26,14 +26,16 @@ from cpbot.bot.submit.base import (
 )
 from cpbot.bot.submit.ledger import SubmissionLedger
 from cpbot.core.errors import FetchError
+from cpbot.core.registry import Family, language_spec
 from cpbot.judge.model import Problem, Solution, Verdict
 from cpbot.scrapers.blocking import BlockedError
 from cpbot.scrapers.codeforces_api import CodeforcesApi
+from cpbot.scrapers.codeforces_site import SITE as CODEFORCES
 from cpbot.scrapers.codeforces_urls import CodeforcesRef, parse_codeforces_url
 from cpbot.scrapers.http import HttpClient
 
-SITE = "codeforces"
-ROOT = "https://codeforces.com"
+SITE = CODEFORCES.name
+ROOT = CODEFORCES.spec.base_url
 _HANDLE = re.compile(r'var handle = "([^"]+)"')
 # Still judging: no verdict yet, or one of these.
 _RUNNING = {"TESTING", "SUBMITTED"}
@@ -55,19 +57,35 @@ VERDICTS: dict[str, Verdict | None] = {
     "REJECTED": None,
     "PARTIAL": None,
 }
-# Preferred option texts per cpbot language, best first (matched as case-insensitive regexes).
-LANGUAGE_PREFERENCES = {
-    "cpp17": [r"^GNU G\+\+17\b", r"^GNU G\+\+20\b", r"^GNU G\+\+23\b", r"^GNU G\+\+", r"C\+\+"],
-    "cpp20": [r"^GNU G\+\+20\b", r"^GNU G\+\+23\b", r"^GNU G\+\+2\d", r"C\+\+2\d"],
-    "python3": [r"^Python 3\b"],
-    "pypy3": [r"^PyPy 3\.\d+ \(.*64", r"^PyPy 3\b", r"^Python 3\b"],
+# The C++ standards a form may offer; a program written for one compiles under the later ones.
+CPP_STANDARDS = (11, 14, 17, 20, 23, 26)
+# Preferred option texts for a Python runtime, best first (PyPy: the 64-bit build when there is one).
+PYTHON_PREFERENCES = {
+    "cpython": [r"^Python 3\b"],
+    "pypy": [r"^PyPy 3\.\d+ \(.*64", r"^PyPy 3\b", r"^Python 3\b"],
 }
+
+
+def language_preferences(language: str) -> list[str]:
+    """The form option texts that run `language`, best first (case-insensitive regexes), from the
+    language's registry entry: its family, C++ standard or Python runtime."""
+    spec = language_spec(language)
+    if spec.family is Family.CPP:
+        year = int(spec.standard.lower().removeprefix("c++").removeprefix("gnu++"))
+        later = [f"{y:02d}" for y in CPP_STANDARDS if y >= year]
+        # the standard asked for, then newer ones; then any G++ or other C++ at one of those standards
+        return [
+            *(rf"^GNU G\+\+{y}\b" for y in later),
+            rf"^GNU G\+\+(?:{'|'.join(later)})",
+            rf"C\+\+(?:{'|'.join(later)})\b",
+        ]
+    return PYTHON_PREFERENCES.get(spec.runtime, [])
 
 
 def choose_language(options: list[tuple[str, str]], language: str) -> tuple[str, str]:
     """The (programTypeId, text) of the form option that runs `language`; the newest matching version
     wins within the first preference that matches."""
-    for pattern in LANGUAGE_PREFERENCES.get(language, []):
+    for pattern in language_preferences(language):
         found = [(v, t) for v, t in options if re.search(pattern, t.strip(), re.IGNORECASE)]
         if found:
             return max(found, key=lambda o: _version_key(o[1]))
@@ -159,20 +177,11 @@ class CodeforcesSubmitter:
     def _login(self, enter_page: httpx.Response) -> None:
         if not self.handle or not self._password:
             raise LoginRequired(SITE, "no session cookie and no handle/password")
-        doc = lxml.html.fromstring(enter_page.content)
-        csrf = _csrf(doc, enter_page.text)
-        form = {
-            "csrf_token": csrf,
-            "action": "enter",
-            "ftaa": "",
-            "bfaa": "",
-            "handleOrEmail": self.handle,
-            "password": self._password,
-            "remember": "on",
-            "_tta": "176",
-        }
+        form = read_login_form(enter_page.content, str(enter_page.url))
+        fields = dict(form.hidden)
+        fields.update(handleOrEmail=self.handle, password=self._password, remember="on")
         try:
-            response = self.client.post(f"{ROOT}/enter", data=form)
+            response = self.client.post(form.action, data=fields)
         except BlockedError as e:
             raise CaptchaRequired(SITE, e.message) from e
         if f'var handle = "{self.handle}"' not in response.text:
@@ -352,6 +361,31 @@ def read_submit_form(page: bytes, page_url: str) -> SubmitForm:
     return SubmitForm(action, hidden, languages, field, choices)
 
 
+class LoginForm:
+    """What the served login form asks for besides the handle and password."""
+
+    def __init__(self, action: str, hidden: dict[str, str]) -> None:
+        self.action = action
+        self.hidden = hidden
+
+
+def read_login_form(page: bytes, page_url: str) -> LoginForm:
+    """Read the login form of the /enter page: its action and every hidden field (csrf_token, ftaa,
+    bfaa, _tta, ...) with the values the page gives them."""
+    doc = lxml.html.fromstring(page)
+    forms = doc.xpath('//form[@id="enterForm"]') or [
+        f for f in doc.xpath("//form") if f.xpath('.//input[@name="handleOrEmail"]')
+    ]
+    if not forms:
+        raise SubmitError(f"cannot find the login form on {page_url}", hint="the page layout may have changed")
+    form: HtmlElement = forms[0]
+    hidden = {i.get("name"): i.get("value") or "" for i in form.xpath('.//input[@type="hidden"][@name]')}
+    if not hidden.get("csrf_token"):
+        hidden["csrf_token"] = _csrf(doc, page.decode("utf-8", "replace"))
+    hidden.setdefault("action", "enter")
+    return LoginForm(urljoin(page_url, form.get("action") or page_url), hidden)
+
+
 def form_error(page: bytes) -> str | None:
     """The error the form shows after a refused POST ("You have submitted exactly the same code before")."""
     doc = lxml.html.fromstring(page)
@@ -380,3 +414,11 @@ def _ref(problem: Problem) -> CodeforcesRef:
     if not ref.index or ref.kind not in ("contest", "gym"):
         raise SubmitError(f"cpbot cannot submit to {problem.url}", hint="contest and gym problems are supported")
     return ref
+
+
+def make_submitter(
+    client: HttpClient, ledger: SubmissionLedger, *, handle: str | None = None, password: str | None = None
+) -> CodeforcesSubmitter:
+    """The Codeforces submitter (`SubmitterFactory`): the session from `client`'s cookies, or a login
+    with `handle` and `password`."""
+    return CodeforcesSubmitter(client, ledger, handle=handle, password=password)

@@ -15,14 +15,17 @@ from http.cookiejar import CookieJar
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, SecretStr, ValidationError
+from pydantic import BaseModel, ConfigDict, SecretStr, ValidationError, model_validator
 
 from cpbot.core.dirs import config_dir
 from cpbot.core.errors import ConfigError
+from cpbot.core.registry import site_spec
 from cpbot.scrapers.cookies import cookies_from_header, load_cookies_txt
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: a site's session cookies in one `session_cookies` map
 FILE_NAME = "credentials.json"
+# version 1 field -> the cookie it held
+_V1_COOKIE_FIELDS = {"leetcode_session": "LEETCODE_SESSION", "csrftoken": "csrftoken"}
 KEYRING_SERVICE = "cpbot"
 
 
@@ -35,18 +38,33 @@ class SiteCredentials(BaseModel):
     cookies_file: Path | None = None  # a Netscape cookies.txt exported from the browser
     handle: str | None = None
     password: SecretStr | None = None
-    leetcode_session: SecretStr | None = None
-    csrftoken: SecretStr | None = None
+    # cookie values typed in at `cpbot login` (the site's `session_cookies`, e.g. LeetCode's two)
+    session_cookies: dict[str, SecretStr] = {}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_version_1(cls, data: Any) -> Any:
+        """Version 1 kept LeetCode's two session cookies in fields of their own."""
+        if isinstance(data, dict) and any(old in data for old in _V1_COOKIE_FIELDS):
+            data = dict(data)
+            cookies = dict(data.get("session_cookies") or {})
+            for field, cookie in _V1_COOKIE_FIELDS.items():
+                value = data.pop(field, None)
+                if value:
+                    cookies[cookie] = value
+            data["session_cookies"] = cookies
+        return data
 
     def secrets(self) -> list[str]:
         """The secret values, for redaction."""
-        return [s.get_secret_value() for s in (self.password, self.leetcode_session, self.csrftoken) if s]
+        values = [self.password, *self.session_cookies.values()]
+        return [s.get_secret_value() for s in values if s and s.get_secret_value()]
 
 
 class CredentialsFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    schema_version: int = SCHEMA_VERSION
+    schema_version: int = SCHEMA_VERSION  # files of version 1 are read (and rewritten as 2 when saved)
     sites: dict[str, SiteCredentials] = {}
 
 
@@ -99,6 +117,7 @@ def save_credentials(creds: SiteCredentials, *, directory: Path | None = None, u
     data = CredentialsFile()
     if path.exists():
         data = CredentialsFile.model_validate_json(path.read_bytes())
+        data.schema_version = SCHEMA_VERSION
     data.sites[creds.site] = creds
     _write_file(path, data)
     return str(path)
@@ -131,21 +150,19 @@ def forget_credentials(site: str, *, directory: Path | None = None, use_keyring:
 
 def _dump(creds: SiteCredentials) -> str:
     data = creds.model_dump(mode="json")
-    for key in ("password", "leetcode_session", "csrftoken"):
-        value = getattr(creds, key)
-        data[key] = value.get_secret_value() if value else None
+    data["password"] = creds.password.get_secret_value() if creds.password else None
+    data["session_cookies"] = {name: value.get_secret_value() for name, value in creds.session_cookies.items()}
     return json.dumps(data)
 
 
 def session_jar(site: str, cookies: Path | None, creds: SiteCredentials | None) -> CookieJar | None:
     """The cookies to act with: `cookies` (a cookies.txt), else the stored credentials' cookies file,
-    plus LeetCode's stored LEETCODE_SESSION / csrftoken values."""
+    plus the session cookie values stored for the site (LeetCode's LEETCODE_SESSION and csrftoken)."""
     path = cookies or (creds.cookies_file if creds else None)
     jar = load_cookies_txt(path) if path else None
-    if site == "leetcode" and creds and creds.leetcode_session and creds.csrftoken:
-        pairs = f"LEETCODE_SESSION={creds.leetcode_session.get_secret_value()}; "
-        pairs += f"csrftoken={creds.csrftoken.get_secret_value()}"
-        extra = cookies_from_header(pairs, "leetcode.com")
+    if creds and creds.session_cookies:
+        pairs = "; ".join(f"{name}={value.get_secret_value()}" for name, value in creds.session_cookies.items())
+        extra = cookies_from_header(pairs, site_spec(site).domain)
         if jar is None:
             return extra
         for c in extra:

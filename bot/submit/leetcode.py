@@ -23,14 +23,15 @@ from cpbot.bot.submit.base import (
 )
 from cpbot.bot.submit.ledger import SubmissionLedger
 from cpbot.core.errors import FetchError
-from cpbot.judge.model import Problem, Solution, Verdict
+from cpbot.core.registry import language_spec
+from cpbot.judge.model import SNIPPET_KEYS, Problem, Solution, Verdict
 from cpbot.scrapers.blocking import BlockedError
 from cpbot.scrapers.http import HttpClient
 from cpbot.scrapers.leetcode import fetch_problem, find_question, parse_leetcode_url
+from cpbot.scrapers.leetcode_site import SITE as LEETCODE
 
-SITE = "leetcode"
-ROOT = "https://leetcode.com"
-LANGS = {"cpp17": "cpp", "cpp20": "cpp", "python3": "python3", "pypy3": "python3"}
+SITE = LEETCODE.name
+ROOT = LEETCODE.spec.base_url
 # status_code -> verdict (codes as the site's clients document them)
 STATUS = {
     10: Verdict.AC,
@@ -61,6 +62,12 @@ _SUBMISSION_DETAILS = (
     "query submissionDetails($submissionId: Int!) { submissionDetails(submissionId: $submissionId) { code "
     "timestamp lang { name } question { titleSlug } } }"
 )
+
+
+def lang_slug(language: str) -> str:
+    """LeetCode's name (langSlug) for the language a solution is in: one per language family, the
+    same key its starting code has in `Problem.code_snippets`."""
+    return SNIPPET_KEYS[language_spec(language).family]
 
 
 def map_check(result: dict[str, Any], problem_id: str, submission_id: str) -> RemoteVerdict:
@@ -123,8 +130,8 @@ class LeetcodeSubmitter:
         return f"{ROOT}/submissions/detail/{submission_id}/"
 
     def _session(self) -> str:
-        session = self.client.cookie("LEETCODE_SESSION", "leetcode.com")
-        csrf = self.client.cookie("csrftoken", "leetcode.com")
+        session = self.client.cookie("LEETCODE_SESSION", LEETCODE.spec.domain)
+        csrf = self.client.cookie("csrftoken", LEETCODE.spec.domain)
         if not session or not csrf:
             missing = " and ".join(n for n, v in (("LEETCODE_SESSION", session), ("csrftoken", csrf)) if not v)
             raise LoginRequired(SITE, f"the {missing} cookie is missing")
@@ -169,7 +176,7 @@ class LeetcodeSubmitter:
         headers = self._headers(f"{ROOT}/problems/{ref.slug}/")
         self.reconcile()
         question_id = self._question_id(problem, problem.url)
-        lang = LANGS[solution.language]
+        lang = lang_slug(solution.language)
         body = {"lang": lang, "question_id": question_id, "typed_code": solution.source}
         row = self.ledger.reserve(SITE, problem.id, source_sha256(solution.source), solution.language)
         try:
@@ -243,3 +250,11 @@ def _json(response: httpx.Response) -> Any:
         if b"<html" in response.content[:2000].lower():
             raise LoginRequired(SITE, "an HTML page came back instead of JSON") from e
         raise SubmitError(f"LeetCode answered {response.url} with something that is not JSON") from e
+
+
+def make_submitter(
+    client: HttpClient, ledger: SubmissionLedger, *, handle: str | None = None, password: str | None = None
+) -> LeetcodeSubmitter:
+    """The LeetCode submitter (`SubmitterFactory`); LeetCode takes no password login, only the session
+    cookies `client` carries, so `handle` and `password` are not used."""
+    return LeetcodeSubmitter(client, ledger)

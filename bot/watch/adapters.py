@@ -19,10 +19,9 @@ from cpbot.bot.watch.state import ContestRow, ProblemRow
 from cpbot.core.errors import ParseError
 from cpbot.judge.model import Language, Problem, Solution
 from cpbot.judge.sandbox import Sandbox
-from cpbot.scrapers.contests import contest_problems
 from cpbot.scrapers.http import HttpClient
 from cpbot.scrapers.listing import ContestProblem
-from cpbot.scrapers.sites import fetch_url
+from cpbot.scrapers.sites import fetch_url, get_site
 
 
 class ScrapedSite:
@@ -36,7 +35,7 @@ class ScrapedSite:
     def problems(self, contest: ContestRow) -> list[ContestProblem]:
         """The contest's problem list (an error until the contest has started)."""
         with self._lock:
-            found = contest_problems(contest.site, contest.contest_id, self.client, self.now())
+            found = get_site(contest.site).contest_problems(contest.contest_id, self.client, self.now())
         if not found:
             raise ParseError(f"{contest.url} lists no problems yet", hint="cpbot retries until they are published")
         return found

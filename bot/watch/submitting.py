@@ -9,11 +9,12 @@ from pathlib import Path
 
 from cpbot.bot.submit.base import Submitter, submitter_for
 from cpbot.bot.submit.credentials import SiteCredentials, jar_secrets, load_credentials, session_jar
-from cpbot.bot.submit.endpoints import Endpoints, site_client
 from cpbot.bot.submit.ledger import SubmissionLedger
 from cpbot.bot.transcripts import TranscriptStore
 from cpbot.bot.watch.adapters import LedgerSubmitter
 from cpbot.judge.model import Problem
+from cpbot.scrapers.endpoints import Endpoints
+from cpbot.scrapers.sites import get_site
 
 
 def open_submitter(
@@ -35,7 +36,7 @@ def open_submitter(
         jar = session_jar(problem.site, cookies, creds)
         for secret in [*(creds.secrets() if creds else []), *jar_secrets(jar)]:
             store.add_secret(secret)
-        client = stack.enter_context(site_client(endpoints, cookies=jar))
+        client = stack.enter_context(get_site(problem.site).client(cookies=jar, endpoints=endpoints))
         password = creds.password.get_secret_value() if creds and creds.password else None
         return submitter_for(
             problem, client=client, ledger=ledger, handle=creds.handle if creds else None, password=password

@@ -21,9 +21,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from cpbot.core.errors import JudgeError
+from cpbot.core.registry import Family
 from cpbot.judge.harness.types import LcType, parse_type
 from cpbot.judge.harness.values import BadValue, format_value
-from cpbot.judge.model import Method, Param, Problem, Signature, Solution, TestCase
+from cpbot.judge.model import SNIPPET_KEYS, Method, Param, Problem, Signature, Solution, TestCase
 
 DATASET_FILE = "LeetCodeDataset-v0.3.1-test.jsonl.gz"
 _INT32 = (-(2**31), 2**31 - 1)
@@ -104,7 +105,7 @@ def item_from_row(row: dict[str, Any]) -> DatasetItem:
         signature=signature,
         tags=list(row.get("tags") or []),
         difficulty=row.get("difficulty"),
-        code_snippets={"python3": row["starter_code"]},
+        code_snippets={SNIPPET_KEYS[Family.PYTHON]: row["starter_code"]},
     )
     reference = Solution(language="python3", source=row["completion"])
     return DatasetItem(problem=problem, tests=tests, reference=reference, skipped=skipped)

@@ -1,8 +1,8 @@
 """`cpbot solve` end to end over real HTTP on 127.0.0.1: a recorded Codeforces page, a scripted model that
 first writes a subtly wrong program and then a right one, the real judge, and the transcript store.
 
-The scrapers only fetch from Codeforces hosts, so the test keeps the real URL and gives the command an
-HTTP client whose transport sends every request to a loopback server serving the recorded page.
+The scrapers only fetch from Codeforces hosts, so the test keeps the real URL and points the site's base
+URL (CPBOT_CODEFORCES_URL, honoured by the one client factory) at a loopback server serving the page.
 """
 
 from __future__ import annotations
@@ -12,14 +12,11 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-import httpx
 import pytest
 
-import cpbot.bot.commands.fetch as fetch_module
 import cpbot.bot.commands.solve as solve_module
 from cpbot.agents.solve import SolveResult
 from cpbot.bot.transcripts import TranscriptStore
-from cpbot.scrapers.http import HttpClient
 from tests.agents.support.scripted_server import Reply, ScriptedServer
 from tests.conftest import SHARED
 
@@ -36,7 +33,7 @@ RIGHT = "t = int(input())\nfor _ in range(t):\n    m = int(input())\n    print(m
 
 
 @pytest.fixture
-def codeforces_site() -> Iterator[list[str]]:
+def codeforces_site(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """A loopback server answering every GET with the recorded page; yields the paths requested."""
     paths: list[str] = []
     body = PAGE.read_bytes()
@@ -59,17 +56,10 @@ def codeforces_site() -> Iterator[list[str]]:
     thread.start()
     port = httpd.server_address[1]
 
-    class ToLoopback(httpx.HTTPTransport):
-        def handle_request(self, request: httpx.Request) -> httpx.Response:
-            request.url = request.url.copy_with(scheme="http", host="127.0.0.1", port=port)
-            return super().handle_request(request)
-
-    mp = pytest.MonkeyPatch()
-    mp.setattr(fetch_module, "open_client", lambda cookies: HttpClient(transport=ToLoopback()))
+    monkeypatch.setenv("CPBOT_CODEFORCES_URL", f"http://127.0.0.1:{port}")
     try:
         yield paths
     finally:
-        mp.undo()
         httpd.shutdown()
         httpd.server_close()
         thread.join()

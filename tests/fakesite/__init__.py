@@ -2,7 +2,7 @@
 
 `FakeSite` (state.py) holds contests, sessions and submissions; `FakeSiteServer` (server.py) serves
 them over HTTP; `tests.fakesite.fixtures` has the pytest fixtures. Clients built with
-`FakeSiteServer.client()` (or `bot.submit.endpoints.site_client` with `CPBOT_CODEFORCES_URL` /
+`FakeSiteServer.client()` (or `cpbot.scrapers.endpoints.site_client` with `CPBOT_CODEFORCES_URL` /
 `CPBOT_LEETCODE_URL` set to `server.url`) send every codeforces.com / leetcode.com request here.
 """
 

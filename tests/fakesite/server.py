@@ -1,7 +1,7 @@
 """The HTTP side of the fake sites: a threaded server on 127.0.0.1 answering like Codeforces and LeetCode.
 
 Routing is by path (the two sites' paths do not overlap), so requests may arrive with the real sites'
-Host headers (through `bot.submit.endpoints.RoutingTransport`) or with 127.0.0.1.
+Host headers (through `cpbot.scrapers.endpoints.RoutingTransport`) or with 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -131,9 +131,9 @@ class FakeSiteServer:
     def client(self, cookies: Any = None) -> Any:
         """A `scrapers.http.HttpClient` whose codeforces.com / leetcode.com requests come here (and
         nowhere else)."""
-        from cpbot.bot.submit.endpoints import Endpoints, site_client
+        from cpbot.scrapers.endpoints import Endpoints, site_client
 
-        return site_client(Endpoints(codeforces=self.url, leetcode=self.url), cookies=cookies, strict=True)
+        return site_client(Endpoints.everywhere(self.url), cookies=cookies, strict=True)
 
 
 def _handler_class(site: FakeSite) -> type[BaseHTTPRequestHandler]:
@@ -393,7 +393,7 @@ def _cf_enter(site: FakeSite, req: Request, user: str | None) -> Reply:
             return Reply.redirect(f"{CF}/")
         return Reply(200, _cf_page(site, None, "Login", _login_form(site, "")))
     form = req.form()
-    if form.get("csrf_token") != site.cf_csrf:
+    if form.get("csrf_token") != site.cf_csrf or form.get("_tta") != site.cf_tta:
         return Reply(403, _cf_page(site, None, "Login", "<p>Invalid CSRF token</p>"))
     if form.get("handleOrEmail") != site.cf_handle or form.get("password") != site.cf_password:
         error = '<span class="error for__password">Invalid handle/email or password</span>'
@@ -413,6 +413,7 @@ def _login_form(site: FakeSite, error: str) -> str:
         '<input type="hidden" name="action" value="enter"><input type="hidden" name="ftaa" value="">'
         '<input type="hidden" name="bfaa" value=""><input name="handleOrEmail" id="handleOrEmail">'
         f'<input name="password" type="password" id="password">{error}'
+        f'<input type="hidden" name="_tta" value="{site.cf_tta}">'
         '<input type="checkbox" name="remember" checked><input type="submit" value="Login"></form>'
     )
 
@@ -420,6 +421,7 @@ def _login_form(site: FakeSite, error: str) -> str:
 def _cf_submit_form(site: FakeSite, user: str, contest: CfContest, error: str = "") -> str:
     page = SUBMIT_FORM_FIXTURE.read_text(encoding="utf-8")
     page = page.replace("aed84904bdfbdfffc9fd857ea451dfe4", site.cf_csrf).replace("sirkim21", user)
+    page = page.replace('name="_tta" value="790"', f'name="_tta" value="{site.cf_tta}"')
     page = page.replace(f"{CF}/problemset/submit?", f"{CF}/contest/{contest.id}/submit?")
     options = "".join(f'<option value="{p.index}">{p.index} - {html.escape(p.name)}</option>' for p in contest.problems)
     select = f'<select name="submittedProblemIndex"><option value="">Choose problem</option>{options}</select>'
@@ -442,6 +444,9 @@ def _cf_submit(site: FakeSite, req: Request, user: str | None, contest: CfContes
     form = req.form()
     if req.query.get("csrf_token") != site.cf_csrf or form.get("csrf_token") != site.cf_csrf:
         site.rejected["csrf"] += 1
+        return Reply(403, _cf_page(site, user, "Error", "<p>Invalid CSRF token</p>"))
+    if form.get("_tta") != site.cf_tta:
+        site.rejected["_tta"] += 1
         return Reply(403, _cf_page(site, user, "Error", "<p>Invalid CSRF token</p>"))
     error = ""
     index = form.get("submittedProblemIndex", "")

@@ -195,6 +195,8 @@ class FakeSite:
         self.cf_session = "cfsess-" + secrets.token_hex(12)  # a valid JSESSIONID (for cookies.txt)
         self.cf_sessions: dict[str, str] = {self.cf_session: self.cf_handle}
         self.cf_csrf = secrets.token_hex(16)
+        # the value the site's JavaScript puts in the forms' hidden _tta field; a post must echo it
+        self.cf_tta = str(100 + secrets.randbelow(900))
         self.cf_languages = cf_languages()
         self.cf_contests: dict[int, CfContest] = {}
         # LeetCode session

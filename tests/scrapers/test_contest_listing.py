@@ -11,10 +11,10 @@ from pytest_httpx import HTTPXMock
 
 from cpbot.core.errors import FetchError
 from cpbot.scrapers.codeforces_api import CodeforcesApi, parse_contest_list, parse_envelope, parse_standings_problems
-from cpbot.scrapers.contests import upcoming_contests
 from cpbot.scrapers.http import HttpClient
 from cpbot.scrapers.leetcode_contests import fetch_upcoming, parse_contest_info, parse_contests
 from cpbot.scrapers.ratelimit import RateLimiter
+from cpbot.scrapers.sites import get_site
 from tests.scrapers.scraper_support import FakeClock, fixture_path
 
 CONTEST_LIST = re.compile(r"https://codeforces\.com/api/contest\.list\?gym=false")
@@ -41,7 +41,7 @@ def test_upcoming_codeforces_contests_are_the_before_phase_soonest_first(
     body = fixture_path("codeforces", "api", "api_contest.list_2022-08-14.json").read_bytes()
     httpx_mock.add_response(url=CONTEST_LIST, content=body)
     with _client(clock) as client:
-        contests = upcoming_contests("codeforces", client, datetime(2022, 8, 14, tzinfo=UTC))
+        contests = get_site("cf").upcoming_contests(client, datetime(2022, 8, 14, tzinfo=UTC))
     assert [c.phase for c in contests] == ["BEFORE"] * 4
     assert [c.start for c in contests] == sorted(c.start for c in contests)
 

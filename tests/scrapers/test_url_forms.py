@@ -6,8 +6,8 @@ import pytest
 
 from cpbot.core.errors import ConfigError
 from cpbot.scrapers.codeforces_urls import parse_codeforces_url
-from cpbot.scrapers.detect import detect_url
 from cpbot.scrapers.leetcode import parse_leetcode_url
+from cpbot.scrapers.sites import site_for_url
 
 
 @pytest.mark.parametrize(
@@ -69,7 +69,7 @@ def test_codeforces_problem_urls_give_id_and_an_english_fetch_url(url: str, prob
     ref = parse_codeforces_url(url)
     assert ref.problem_id() == problem_id
     assert ref.fetch_url() == fetch_url
-    assert detect_url(url) == "codeforces"
+    assert site_for_url(url).name == "codeforces"
 
 
 @pytest.mark.parametrize(
@@ -116,4 +116,4 @@ def test_other_urls_are_refused_with_a_config_error(url: str) -> None:
 def test_leetcode_urls_give_slug_and_contest(url: str, slug: str, contest: str | None, canonical: str) -> None:
     ref = parse_leetcode_url(url)
     assert (ref.slug, ref.contest, ref.url) == (slug, contest, canonical)
-    assert detect_url(url) == "leetcode"
+    assert site_for_url(url).name == "leetcode"

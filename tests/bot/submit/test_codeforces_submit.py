@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cpbot.bot.submit.base import CaptchaRequired, DuplicateSubmission, LoginRequired, SubmitTooSoon
-from cpbot.bot.submit.codeforces import CodeforcesSubmitter, choose_language, read_submit_form
+from cpbot.bot.submit.codeforces import CodeforcesSubmitter, choose_language, read_login_form, read_submit_form
 from cpbot.bot.submit.ledger import SubmissionLedger
 from cpbot.judge.model import Solution, Verdict
 from cpbot.scrapers.cookies import cookies_from_header
@@ -14,7 +14,7 @@ from tests.bot.submit.conftest import CF_B
 from tests.fakesite import FakeSiteServer
 from tests.fakesite.state import SUBMIT_FORM_FIXTURE
 
-CPP = "#include <bits/stdc++.h>\nint main() { std::puts(\"1\"); }\n"
+CPP = '#include <bits/stdc++.h>\nint main() { std::puts("1"); }\n'
 
 
 def _submit(server: FakeSiteServer, client, ledger, source: str = CPP, language: str = "cpp17"):
@@ -153,3 +153,22 @@ def test_fake_site_refuses_a_wrong_csrf_token(fake_server):
             accept=(403,),
         )
     assert r.status_code == 403 and fake_server.site.rejected["csrf"] == 1
+
+
+def test_the_login_posts_the_hidden_fields_the_served_form_holds():
+    page = (
+        b'<html><body><form method="post" action="" id="enterForm">'
+        b'<input type="hidden" name="csrf_token" value="c5rf"><input type="hidden" name="action" value="enter">'
+        b'<input type="hidden" name="ftaa" value="abc"><input type="hidden" name="bfaa" value="def">'
+        b'<input name="handleOrEmail"><input name="password" type="password">'
+        b'<input type="hidden" name="_tta" value="412"></form></body></html>'
+    )
+    form = read_login_form(page, "https://codeforces.com/enter?back=%2F")
+    assert form.action == "https://codeforces.com/enter?back=%2F"
+    assert form.hidden == {"csrf_token": "c5rf", "action": "enter", "ftaa": "abc", "bfaa": "def", "_tta": "412"}
+
+
+def test_a_login_error_offers_a_password_login_only_where_the_site_has_one():
+    assert "--handle" in (LoginRequired("codeforces").hint or "")
+    assert "--handle" not in (LoginRequired("leetcode").hint or "")
+    assert "cookies" in (LoginRequired("leetcode").hint or "")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -14,6 +15,7 @@ from cpbot.bot.submit.credentials import (
     load_credentials,
     register_secrets,
     save_credentials,
+    session_jar,
 )
 from cpbot.core.errors import ConfigError
 from cpbot.scrapers.cookies import cookies_from_header
@@ -42,8 +44,29 @@ def test_group_or_world_readable_file_is_refused(tmp_path, mode):
 
 def test_every_secret_and_cookie_value_is_registered_for_redaction():
     redactor = Redactor()
-    creds = SiteCredentials(site="leetcode", leetcode_session=SecretStr("sess-value-123456"))
+    creds = SiteCredentials(site="leetcode", session_cookies={"LEETCODE_SESSION": SecretStr("sess-value-123456")})
     jar = cookies_from_header("csrftoken=csrf-value-987654; cf_clearance=clear-555555", "leetcode.com")
     register_secrets(redactor.add, creds, jar)
     text = redactor.text("sess-value-123456 csrf-value-987654 clear-555555")
     assert "value" not in text and "clear-555555" not in text
+
+
+def test_a_version_1_file_with_leetcodes_own_fields_loads_into_the_session_cookies(tmp_path):
+    path = credentials_path(tmp_path)
+    v1 = {"schema_version": 1, "sites": {"leetcode": {"site": "leetcode", "leetcode_session": "S1", "csrftoken": "C1"}}}
+    path.write_text(json.dumps(v1))
+    os.chmod(path, 0o600)
+    creds = load_credentials("leetcode", directory=tmp_path, use_keyring=False)
+    assert creds is not None
+    assert {k: v.get_secret_value() for k, v in creds.session_cookies.items()} == {
+        "LEETCODE_SESSION": "S1",
+        "csrftoken": "C1",
+    }
+    assert {c.name: c.value for c in session_jar("leetcode", None, creds)} == {
+        "LEETCODE_SESSION": "S1",
+        "csrftoken": "C1",
+    }
+    save_credentials(SiteCredentials(site="codeforces", handle="me"), directory=tmp_path, use_keyring=False)
+    rewritten = json.loads(path.read_text())
+    assert rewritten["schema_version"] == 2
+    assert rewritten["sites"]["leetcode"]["session_cookies"] == {"LEETCODE_SESSION": "S1", "csrftoken": "C1"}

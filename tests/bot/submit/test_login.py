@@ -71,3 +71,9 @@ def test_a_cookies_file_that_is_not_for_the_site_is_refused(config_dir, tmp_path
     assert main(["login", "--site", "cf", "--cookies", str(garbage)]) == 2
     assert main(["login", "--site", "lc", "--cookies", str(cf_only)]) == 2
     assert not credentials_path().exists()
+
+
+def test_a_handle_for_a_site_without_password_login_is_a_usage_error(config_dir):
+    result = CliRunner().invoke(cli, ["login", "--site", "LeetCode", "--handle", "someone"])
+    assert result.exit_code == 2 and "--cookies" in result.output
+    assert not credentials_path().exists()

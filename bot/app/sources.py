@@ -1,0 +1,90 @@
+"""Where a command's problem comes from: a URL, a page saved from the browser, a site's API answer (a
+LeetCode GraphQL answer), a Competitive Companion JSON, or cpbot's own problem.json.
+
+Every command that takes a problem loads it here, through the site registry (`cpbot.scrapers.sites`)
+and the one HTTP client factory (`cpbot.scrapers.endpoints.site_client`), so that a site's base URL
+override (`CPBOT_CODEFORCES_URL`, ...) holds for fetch, solve and submit alike.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pydantic import ValidationError
+
+from cpbot.core.errors import ConfigError
+from cpbot.judge.model import Problem
+
+if TYPE_CHECKING:
+    from cpbot.scrapers.http import HttpClient
+
+_URL = re.compile(r"^https?://", re.IGNORECASE)
+
+
+def is_url(source: str) -> bool:
+    """True for an http(s) address, False for a path."""
+    return bool(_URL.match(source))
+
+
+def open_client(cookies: Path | None = None) -> HttpClient:
+    """The HTTP client of a command (the one factory's), with the browser cookies of a cookies.txt."""
+    from cpbot.scrapers.cookies import load_cookies_txt
+    from cpbot.scrapers.endpoints import site_client
+
+    return site_client(cookies=load_cookies_txt(cookies) if cookies else None)
+
+
+def read_problem_json(path: Path) -> Problem:
+    """cpbot's own problem.json (as `cpbot fetch` writes it)."""
+    try:
+        return Problem.model_validate_json(path.read_bytes())
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise ConfigError(
+            f"{path} is not a cpbot problem file: {where}: {first['msg']}",
+            hint="make one with `cpbot fetch URL -o DIR`",
+        ) from None
+
+
+def load_problems(
+    source: str,
+    *,
+    site: str | None = None,
+    cookies: Path | None = None,
+    page_url: str | None = None,
+    client: HttpClient | None = None,
+) -> list[Problem]:
+    """The problems at `source`: a URL (fetched with `client`, or with `open_client(cookies)`), or a file.
+    `site` says which site when it cannot be told; `page_url` is the address a saved page came from (it
+    gives the problem ids)."""
+    from cpbot.scrapers.sites import fetch_url, parse_content
+
+    if is_url(source):
+        if client is not None:
+            return fetch_url(source, client, site)
+        with open_client(cookies) as own:
+            return fetch_url(source, own, site)
+    path = Path(source)
+    if not path.is_file():
+        what = "is a directory, not a file" if path.is_dir() else "does not exist"
+        raise ConfigError(f"{source} {what}", hint="give a problem URL (https://...) or a saved page")
+    data = path.read_bytes()
+    if path.suffix == ".json" and b'"schema_version"' in data and b'"samples"' in data:
+        return [read_problem_json(path)]  # cpbot's own problem.json
+    return parse_content(data, site, page_url)
+
+
+def load_source(
+    source: str, *, site: str | None = None, cookies: Path | None = None, client: HttpClient | None = None
+) -> Problem:
+    """The one problem at `source` (see `load_problems`); a contest's URL or page is an error."""
+    problems = load_problems(source, site=site, cookies=cookies, client=client)
+    if len(problems) != 1:
+        raise ConfigError(
+            f"{source} holds {len(problems)} problems; give one",
+            hint="give the URL of one problem (…/problem/A), or `cpbot fetch` the contest first",
+        )
+    return problems[0]

@@ -1,0 +1,33 @@
+"""The one way every command takes a site: `cf`, `lc`, `codeforces`, `leetcode` (any case), from the registry."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from cpbot.core.registry import SITE_ALIASES, SITE_NAMES
+
+ALL_SITES = "all"  # what `--site` takes, where a command can work on every site at once
+
+
+class SiteChoice(click.Choice):
+    """A site name or alias, in any case, converted to the site's name (`CF` -> `codeforces`)."""
+
+    def __init__(self, *, allow_all: bool = False) -> None:
+        super().__init__([*SITE_ALIASES, *((ALL_SITES,) if allow_all else ())], case_sensitive=False)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        chosen = super().convert(value, param, ctx)
+        return SITE_ALIASES.get(chosen, chosen)
+
+
+def site_option(*param_decls: str, allow_all: bool = False, **kwargs: Any) -> Callable[[Any], Any]:
+    """`--site` as every command declares it; `allow_all` adds `all` (every site)."""
+    return click.option(*(param_decls or ("--site",)), type=SiteChoice(allow_all=allow_all), **kwargs)
+
+
+def chosen_sites(value: str) -> tuple[str, ...]:
+    """The site names a `--site` value stands for (`all`: every registered site)."""
+    return SITE_NAMES if value == ALL_SITES else (value,)

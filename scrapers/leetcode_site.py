@@ -1,0 +1,71 @@
+"""LeetCode as a `Site`: GraphQL question answers and the contest API, behind one object."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from urllib.parse import urlsplit
+
+from cpbot.core.errors import ConfigError
+from cpbot.core.registry import site_spec
+from cpbot.judge.model import Problem
+from cpbot.scrapers import leetcode, leetcode_contests
+from cpbot.scrapers.http import HttpClient
+from cpbot.scrapers.listing import Contest, ContestProblem
+from cpbot.scrapers.site import ProblemName, Site
+
+# How far back `find_contest` looks among finished contests
+_SEARCH_DEPTH = 1000
+
+
+class LeetcodeSite(Site):
+    """LeetCode: questions through GraphQL (`scrapers.leetcode`), contests through its contest API."""
+
+    spec = site_spec("leetcode")
+    # the two cookies of a browser session; csrftoken is echoed in a header on every POST
+    session_cookies = ("LEETCODE_SESSION", "csrftoken")
+
+    def owns_url(self, url: str) -> bool:
+        return leetcode.is_leetcode_host(urlsplit(url).hostname or "")
+
+    def owns_content(self, data: bytes) -> bool:
+        """A GraphQL answer holding a question (or the bare question object)."""
+        try:
+            obj = json.loads(data.lstrip(b"\xef\xbb\xbf \t\r\n"))
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            return False
+        return isinstance(obj, dict) and (
+            "data" in obj or "question" in obj or ("content" in obj and "metaData" in obj)
+        )
+
+    def name_problem(self, url: str, shown_name: str) -> ProblemName | None:
+        try:
+            ref = leetcode.parse_leetcode_url(url)
+        except ConfigError:
+            return None
+        return ProblemName(f"{self.name}:{ref.slug}", None, shown_name)
+
+    def fetch_problems(self, url: str, client: HttpClient) -> list[Problem]:
+        return [leetcode.fetch_problem(url, client)]
+
+    def parse_problems(self, data: bytes, url: str | None = None) -> list[Problem]:
+        return [leetcode.parse_question(data, url)]
+
+    def upcoming_contests(self, client: HttpClient, now: datetime) -> list[Contest]:
+        return leetcode_contests.fetch_upcoming(client, now)
+
+    def recent_contests(self, client: HttpClient, now: datetime, limit: int = 10) -> list[Contest]:
+        return leetcode_contests.fetch_recent(client, now, limit)
+
+    def find_contest(self, contest_id: str, client: HttpClient, now: datetime) -> Contest:
+        listed = self.upcoming_contests(client, now) + self.recent_contests(client, now, _SEARCH_DEPTH)
+        for contest in listed:
+            if contest.id == contest_id:
+                return contest
+        raise self.unknown_contest(contest_id)
+
+    def contest_problems(self, contest_id: str, client: HttpClient, now: datetime) -> list[ContestProblem]:
+        return leetcode_contests.fetch_contest_problems(contest_id, client, now)
+
+
+SITE = LeetcodeSite()

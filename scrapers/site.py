@@ -1,0 +1,124 @@
+"""What every site offers cpbot: one object per site (`cpbot.scrapers.<site>_site.SITE`) implements `Site`.
+
+A site recognises its URLs and saved pages, fetches and parses its problems, lists its contests and
+their problems, and builds its HTTP client. Its submitter lives in the bot layer, which finds it by
+the module path the registry names (`SiteSpec.submitter`): the scrapers never import the bot.
+`cpbot.scrapers.sites` looks the objects up by name, URL or content.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from datetime import datetime
+from http.cookiejar import CookieJar
+from typing import TYPE_CHECKING
+
+from cpbot.core.errors import ConfigError
+from cpbot.core.registry import SiteSpec
+from cpbot.judge.model import Problem
+from cpbot.scrapers.listing import Contest, ContestProblem
+
+if TYPE_CHECKING:  # imported by the methods that need them, so that the lookups stay cheap
+    import httpx
+
+    from cpbot.scrapers.endpoints import Endpoints
+    from cpbot.scrapers.http import HttpClient
+
+
+@dataclass(frozen=True)
+class ProblemName:
+    """What cpbot calls a problem of a site: its id, its index in the contest and its title."""
+
+    id: str
+    index: str | None
+    title: str
+
+
+class Site(ABC):
+    """One competitive-programming site. Subclasses set `spec` and implement the abstract methods."""
+
+    spec: SiteSpec
+    # The cookies a login stores when no cookies.txt is given (asked for by `cpbot login`).
+    session_cookies: tuple[str, ...] = ()
+    # Whether the site's submitter can log in with a handle and password.
+    password_login: bool = False
+
+    @property
+    def name(self) -> str:
+        """The site's name in problem ids, state and config ("codeforces")."""
+        return self.spec.name
+
+    @property
+    def title(self) -> str:
+        """The site's name for people ("Codeforces")."""
+        return self.spec.title
+
+    # ---- recognising ----
+
+    @abstractmethod
+    def owns_url(self, url: str) -> bool:
+        """True when `url` is on this site (any of its hosts), whatever the page."""
+
+    @abstractmethod
+    def owns_content(self, data: bytes) -> bool:
+        """True when `data` is a page saved from this site or an answer of its API."""
+
+    @abstractmethod
+    def name_problem(self, url: str, shown_name: str) -> ProblemName | None:
+        """The id, index and title of the problem at `url` whose name the site shows as `shown_name`
+        (what Competitive Companion sends), or None when `url` is no problem of this site."""
+
+    # ---- problems ----
+
+    @abstractmethod
+    def fetch_problems(self, url: str, client: HttpClient) -> list[Problem]:
+        """The problem at `url` (or, for a contest URL, every problem of the contest)."""
+
+    @abstractmethod
+    def parse_problems(self, data: bytes, url: str | None = None) -> list[Problem]:
+        """The problems in saved content (`url`, the page's address, gives their ids)."""
+
+    # ---- contests ----
+
+    @abstractmethod
+    def upcoming_contests(self, client: HttpClient, now: datetime) -> list[Contest]:
+        """Contests that have not ended yet (running ones included), soonest first."""
+
+    @abstractmethod
+    def recent_contests(self, client: HttpClient, now: datetime, limit: int = 10) -> list[Contest]:
+        """The latest contests that have ended, newest first."""
+
+    @abstractmethod
+    def find_contest(self, contest_id: str, client: HttpClient, now: datetime) -> Contest:
+        """One contest by its id on the site, finished ones included; `ConfigError` when unknown."""
+
+    @abstractmethod
+    def contest_problems(self, contest_id: str, client: HttpClient, now: datetime) -> list[ContestProblem]:
+        """The problem list of one contest (an error or nothing before it starts)."""
+
+    # ---- HTTP ----
+
+    def transport(self) -> httpx.BaseTransport | None:
+        """How the site's requests travel; None: plain HTTP(S) through httpx.
+
+        The client factory (`cpbot.scrapers.endpoints.site_client`) asks every site, so a site
+        behind a browser check can hand over a transport of its own here.
+        """
+        return None
+
+    def client(self, *, cookies: CookieJar | None = None, endpoints: Endpoints | None = None) -> HttpClient:
+        """An HTTP client for this site's session (`cookies`): the one factory's client, its base URL
+        overridden by `spec.url_env`, its requests through this site's `transport`."""
+        from cpbot.scrapers.endpoints import site_client
+
+        return site_client(endpoints, cookies=cookies, sites=[self])
+
+    def unknown_contest(self, contest_id: str) -> ConfigError:
+        """The error for a contest id the site does not list."""
+        return ConfigError(
+            f"{self.name} lists no contest {contest_id!r}", hint=f"`cpbot contests --site {self.name}` shows them"
+        )
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"

@@ -1,0 +1,98 @@
+"""Languages, sites and strategies are named in one place: `cpbot.core.registry`.
+
+Everything else asks the registry, so adding one never means hunting for `if site == "..."` chains.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from cpbot.core.errors import ConfigError
+from cpbot.core.registry import (
+    LANGUAGE_NAMES,
+    SITE_ALIASES,
+    SITE_NAMES,
+    STRATEGY_NAMES,
+    language_for_path,
+    site_name,
+    strategy_spec,
+)
+from tests.conftest import REPO
+
+SOURCE_DIRS = ("cpbot", "bot", "scrapers", "agents", "judge")
+REGISTRY = REPO / "cpbot" / "core" / "registry.py"
+NAMES = frozenset(LANGUAGE_NAMES) | frozenset(SITE_ALIASES)
+
+
+def _literal_names(node: ast.AST) -> list[str]:
+    """The registered names among the string literals directly in `node` (a constant or a collection)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value] if node.value in NAMES else []
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return [n for elt in node.elts for n in _literal_names(elt)]
+    return []
+
+
+def _offences(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Compare):
+            for side in (node.left, *node.comparators):
+                names += _literal_names(side)
+        elif isinstance(node, ast.MatchValue):
+            names += _literal_names(node.value)
+        elif isinstance(node, ast.Tuple | ast.List | ast.Set) and len(_literal_names(node)) >= 2:
+            names += _literal_names(node)  # the list spelled out again
+        elif isinstance(node, ast.Dict):
+            for key in node.keys:
+                if key is not None:
+                    names += _literal_names(key)
+        if names:
+            found.append(f"{path.relative_to(REPO)}:{node.lineno}: {', '.join(sorted(set(names)))}")
+    return found
+
+
+def _sources() -> list[Path]:
+    files = [p for d in SOURCE_DIRS for p in sorted((REPO / d).rglob("*.py"))]
+    return [p for p in files if p != REGISTRY]
+
+
+def test_no_module_outside_the_registry_compares_a_site_or_language_name_to_a_literal() -> None:
+    offences = [o for path in _sources() for o in _offences(path)]
+    assert offences == [], "ask cpbot.core.registry instead:\n" + "\n".join(offences)
+
+
+def test_the_grep_finds_a_planted_comparison(tmp_path: Path) -> None:
+    planted = REPO / "judge" / "_planted_for_test.py"
+    planted.write_text('def f(site, lang):\n    return site == "cf" or lang in ("pypy3",) or {"leetcode": 1}\n')
+    try:
+        assert len(_offences(planted)) == 3
+        planted.write_text('LANGS = ("cpp17", "python3")\n')
+        assert len(_offences(planted)) == 1
+    finally:
+        planted.unlink()
+
+
+def test_site_names_and_aliases_resolve_the_same_everywhere() -> None:
+    assert site_name("cf") == site_name("Codeforces") == "codeforces"
+    assert site_name("lc") == "leetcode"
+    assert set(SITE_NAMES) <= set(SITE_ALIASES)
+    with pytest.raises(ConfigError, match="unknown site"):
+        site_name("atcoder")
+
+
+def test_languages_and_strategies_come_from_their_tables() -> None:
+    from cpbot.judge.languages import LANGUAGES
+    from cpbot.judge.model import Solution
+
+    assert tuple(LANGUAGES) == LANGUAGE_NAMES
+    assert Solution(language=LANGUAGE_NAMES[-1], source="").language == LANGUAGE_NAMES[-1]
+    assert language_for_path("a.cc") in LANGUAGE_NAMES
+    assert STRATEGY_NAMES[0] == "cpbot"
+    with pytest.raises(ConfigError, match="unknown strategy"):
+        strategy_spec("nope")
