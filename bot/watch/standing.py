@@ -23,6 +23,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cpbot.scrapers.ranklist import RanklistRow
+
 SCHEMA_VERSION = 1
 CF_WRONG_POINTS = 50
 ICPC_WRONG_MINUTES = 10
@@ -60,20 +62,11 @@ class ProblemScore(Model):
     note: str = ""
 
 
-class OfficialRow(Model):
-    """One participant of the official standings: enough to compare with cpbot."""
-
-    rank: int
-    points: float = 0.0  # Codeforces points, ICPC problems solved, LeetCode score
-    penalty: float = 0.0  # ICPC penalty minutes, LeetCode finish seconds from the start; 0 for CF points
-    rating: int | None = None  # before the contest, when known
-
-
 class Standing(Model):
     schema_version: int = SCHEMA_VERSION
     scoring: Scoring
     problems: list[ProblemScore]
-    points: float  # in the contest's own measure (see OfficialRow.points)
+    points: float  # in the contest's own measure (see RanklistRow.points)
     penalty: float
     rank: int  # 1 + participants strictly ahead
     participants: int  # official participants compared with
@@ -124,13 +117,13 @@ def penalty_of(scores: Sequence[ProblemScore], scoring: Scoring) -> float:
     return 0.0
 
 
-def ahead(row: OfficialRow, points: float, penalty: float) -> bool:
+def ahead(row: RanklistRow, points: float, penalty: float) -> bool:
     """Whether an official participant ranks strictly before cpbot (ties share a rank, as the sites show)."""
     return row.points > points or (row.points == points and row.penalty < penalty)
 
 
 def ahead_in_pages(
-    fetch_page: Callable[[int], Sequence[OfficialRow]], pages: int, points: float, penalty: float
+    fetch_page: Callable[[int], Sequence[RanklistRow]], pages: int, points: float, penalty: float
 ) -> int:
     """How many participants of a ranking split into pages (1..`pages`, best first, each row with its
     position as `rank`) finish ahead of cpbot, reading only the pages a binary search needs: LeetCode's
@@ -178,7 +171,7 @@ def performance_rating(rank: float, ratings: Sequence[int]) -> tuple[int, str]:
 def compute_standing(
     scoring: Scoring,
     problems: Sequence[ShadowProblem],
-    rows: Sequence[OfficialRow],
+    rows: Sequence[RanklistRow],
     *,
     duration_s: float,
     total_participants: int | None = None,

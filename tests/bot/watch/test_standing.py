@@ -7,7 +7,6 @@ import json
 import pytest
 
 from cpbot.bot.watch.standing import (
-    OfficialRow,
     Scoring,
     ShadowProblem,
     ahead_in_pages,
@@ -15,6 +14,13 @@ from cpbot.bot.watch.standing import (
     compute_standing,
     expected_rank,
     performance_rating,
+)
+from cpbot.core.errors import ParseError
+from cpbot.scrapers.ranklist import (
+    RanklistRow,
+    parse_codeforces_rating_changes,
+    parse_codeforces_standings,
+    parse_leetcode_ranking,
 )
 from tests.conftest import REPO
 
@@ -48,8 +54,8 @@ def test_performance_rating_beyond_any_rating_says_so():
 
 
 def test_codeforces_standing_on_a_small_table():
-    rows = [OfficialRow(rank=1, points=3000), OfficialRow(rank=2, points=2000), OfficialRow(rank=3, points=1000),
-            OfficialRow(rank=4, points=500)]  # fmt: skip
+    rows = [RanklistRow(rank=1, points=3000), RanklistRow(rank=2, points=2000), RanklistRow(rank=3, points=1000),
+            RanklistRow(rank=4, points=500)]  # fmt: skip
     problems = [
         ShadowProblem(index="A", max_points=500, times_s=[10 * 60 + 5], accepted=[True]),  # 500 - 20 = 480
         ShadowProblem(index="B", max_points=1000, times_s=[20 * 60, 30 * 60], accepted=[False, True]),  # 1000-120-50
@@ -64,8 +70,8 @@ def test_codeforces_standing_on_a_small_table():
 
 
 def test_icpc_standing_ranks_by_solved_then_penalty_with_ten_minutes_per_rejection():
-    rows = [OfficialRow(rank=1, points=3, penalty=100), OfficialRow(rank=2, points=2, penalty=50),
-            OfficialRow(rank=3, points=2, penalty=80), OfficialRow(rank=4, points=1, penalty=10)]  # fmt: skip
+    rows = [RanklistRow(rank=1, points=3, penalty=100), RanklistRow(rank=2, points=2, penalty=50),
+            RanklistRow(rank=3, points=2, penalty=80), RanklistRow(rank=4, points=1, penalty=10)]  # fmt: skip
     problems = [
         ShadowProblem(index="A", times_s=[12 * 60 + 59], accepted=[True]),
         ShadowProblem(index="B", times_s=[30 * 60, 40 * 60], accepted=[False, True]),
@@ -76,8 +82,8 @@ def test_icpc_standing_ranks_by_solved_then_penalty_with_ten_minutes_per_rejecti
 
 
 def test_performance_uses_the_rated_participants():
-    rows = [OfficialRow(rank=1, points=3000, rating=2000), OfficialRow(rank=2, points=2000, rating=1600),
-            OfficialRow(rank=3, points=1000, rating=1200), OfficialRow(rank=4, points=900)]  # fmt: skip
+    rows = [RanklistRow(rank=1, points=3000, rating=2000), RanklistRow(rank=2, points=2000, rating=1600),
+            RanklistRow(rank=3, points=1000, rating=1200), RanklistRow(rank=4, points=900)]  # fmt: skip
     problems = [ShadowProblem(index="A", max_points=3000, times_s=[0], accepted=[True])]  # 3000 at minute 0
     standing = compute_standing(Scoring.CODEFORCES, problems, rows, duration_s=ROUND_S)
     assert standing.rank == 1, "a tie on points shares the best rank"
@@ -87,7 +93,7 @@ def test_performance_uses_the_rated_participants():
 @pytest.mark.parametrize("score", [0, 3, 7, 12, 18])
 def test_ranking_pages_are_binary_searched(score):
     # 40 pages of 25: scores fall by one every 50 rows, finish times rise within a score
-    ranking = [OfficialRow(rank=i + 1, points=20 - i // 50, penalty=float(i % 50)) for i in range(1000)]
+    ranking = [RanklistRow(rank=i + 1, points=20 - i // 50, penalty=float(i % 50)) for i in range(1000)]
     pages = [ranking[i : i + 25] for i in range(0, 1000, 25)]
     read: list[int] = []
 
@@ -105,8 +111,8 @@ def test_leetcode_standing_from_pages_with_five_minutes_per_rejection():
         ShadowProblem(index="1", max_points=3, times_s=[300], accepted=[True]),
         ShadowProblem(index="2", max_points=4, times_s=[900, 1200], accepted=[False, True]),
     ]
-    ranking = [OfficialRow(rank=1, points=18, penalty=600), OfficialRow(rank=2, points=7, penalty=1400),
-               OfficialRow(rank=3, points=7, penalty=1600), OfficialRow(rank=4, points=3, penalty=100)]  # fmt: skip
+    ranking = [RanklistRow(rank=1, points=18, penalty=600), RanklistRow(rank=2, points=7, penalty=1400),
+               RanklistRow(rank=3, points=7, penalty=1600), RanklistRow(rank=4, points=3, penalty=100)]  # fmt: skip
 
     def rank_of(points, penalty):
         return 1 + ahead_in_pages(lambda p: ranking[(p - 1) * 2 : p * 2], 2, points, penalty)
@@ -129,3 +135,31 @@ def test_a_recorded_codeforces_standings_row_reproduces_its_own_points():
             got = codeforces_points(problem["points"], result["bestSubmissionTimeSeconds"], duration,
                                     result["rejectedAttemptCount"])  # fmt: skip
             assert got == result["points"], problem["index"]
+
+
+def _recorded_standings():
+    name = "api_contest.standings_1474_handles_tiger2005.json"
+    for root in (REPO / "tests" / "fixtures", REPO.parent / "shared" / "fixtures"):
+        if (root / "codeforces" / "api" / name).exists():
+            return json.loads((root / "codeforces" / "api" / name).read_text())["result"]
+    pytest.skip(f"recorded fixture {name} not found under tests/fixtures/codeforces/api")
+
+
+def test_recorded_codeforces_standings_parse_into_ranklist_rows():
+    rows = parse_codeforces_standings(_recorded_standings())
+    assert rows == [RanklistRow(rank=36, handle="tiger2005", points=4126.0, penalty=0.0)]
+    ratings = parse_codeforces_rating_changes([{"handle": "tiger2005", "oldRating": 1900, "newRating": 1950}, {}])
+    assert ratings == {"tiger2005": 1900}
+
+
+def test_a_leetcode_ranking_page_numbers_rows_and_makes_finish_times_relative():
+    start = 1_700_000_000
+    page = parse_leetcode_ranking(
+        {"total_rank": [{"username": "a", "score": 18, "finish_time": start + 600, "rank": 26},
+                        {"username": "b", "score": 12, "finish_time": start + 900}], "user_num": 60},
+        page=2, start_unix=start,
+    )  # fmt: skip
+    assert [(r.rank, r.handle, r.points, r.penalty) for r in page.rows] == [(26, "a", 18, 600), (27, "b", 12, 900)]
+    assert page.pages == 3
+    with pytest.raises(ParseError, match="user_num"):
+        parse_leetcode_ranking(b'{"total_rank": []}', page=1, start_unix=start)
