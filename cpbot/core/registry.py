@@ -81,6 +81,13 @@ def languages_of(family: Family) -> tuple[str, ...]:
 # --- sites -------------------------------------------------------------------------------------------
 
 
+class LiveAiRule(StrEnum):
+    """When a site's rules let AI-written code be submitted while a contest runs."""
+
+    GYM_OR_LISTED = "gym_or_listed"  # training contests (gym, mashups) and contests the user lists as allowing AI
+    NEVER = "never"  # no contest of the site, whatever the user lists
+
+
 @dataclass(frozen=True)
 class SiteSpec:
     name: str  # the id used in problem ids, state and config ("codeforces")
@@ -90,6 +97,8 @@ class SiteSpec:
     url_env: str
     module: str  # the module whose `SITE` object implements `cpbot.scrapers.site.Site`
     submitter: str  # the module (in the bot layer) whose `make_submitter` posts to the site
+    live_ai: LiveAiRule = LiveAiRule.NEVER
+    ai_rule: str = ""  # the site's rule on AI in contests, in a sentence, as cpbot reminds the user of it
 
     @property
     def domain(self) -> str:
@@ -101,10 +110,16 @@ SITE_SPECS: tuple[SiteSpec, ...] = (
     SiteSpec(
         "codeforces", "Codeforces", ("cf",), "https://codeforces.com", "CPBOT_CODEFORCES_URL",
         "cpbot.scrapers.codeforces_site", "cpbot.bot.submit.codeforces",
+        live_ai=LiveAiRule.GYM_OR_LISTED,
+        ai_rule="Codeforces forbids using AI to write code for a rated round while it runs (rule of 2024-09-14), "
+        "for registered and out-of-competition participants alike; gym, mashups and finished contests are free",
     ),
     SiteSpec(
         "leetcode", "LeetCode", ("lc",), "https://leetcode.com", "CPBOT_LEETCODE_URL",
         "cpbot.scrapers.leetcode_site", "cpbot.bot.submit.leetcode",
+        live_ai=LiveAiRule.NEVER,
+        ai_rule="LeetCode forbids code-generation tools in its contests (September 2024): the first violation "
+        "resets and bans, the second deactivates the account",
     ),
 )  # fmt: skip
 SITES: dict[str, SiteSpec] = {spec.name: spec for spec in SITE_SPECS}
