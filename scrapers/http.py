@@ -8,7 +8,6 @@ e.g. one loaded from a browser's cookies.txt by `scrapers.cookies`.
 
 from __future__ import annotations
 
-import email.utils
 import logging
 import random
 import time
@@ -20,6 +19,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from cpbot.core.errors import ConfigError, FetchError
+from cpbot.core.retry import retry_after_seconds
 from cpbot.scrapers.blocking import block_reason, blocked_error
 from cpbot.scrapers.ratelimit import RateLimiter
 
@@ -139,16 +139,7 @@ class HttpClient:
         return delay * (1 + self.jitter * self._random.random())
 
     def _retry_after(self, response: httpx.Response) -> float | None:
-        value = response.headers.get("retry-after", "").strip()
-        if not value:
-            return None
-        if value.isdigit():
-            return float(value)
-        try:
-            when = email.utils.parsedate_to_datetime(value)
-        except (TypeError, ValueError):
-            return None
-        return max(0.0, when.timestamp() - self._wall_clock())
+        return retry_after_seconds(response.headers, now=self._wall_clock())
 
 
 def _status_error(url: str, status: int, attempts: int) -> FetchError:
