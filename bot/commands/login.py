@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from pydantic import SecretStr
 
-from cpbot.bot.submit.credentials import SiteCredentials, forget_credentials, load_credentials, save_credentials
 from cpbot.core.errors import ConfigError
-from cpbot.scrapers.cookies import load_cookies_txt
+
+if TYPE_CHECKING:
+    from cpbot.bot.submit.credentials import SiteCredentials
 
 SITE_NAMES = {"cf": "codeforces", "codeforces": "codeforces", "lc": "leetcode", "leetcode": "leetcode"}
 DOMAINS = {"codeforces": "codeforces.com", "leetcode": "leetcode.com"}
@@ -17,6 +18,8 @@ DOMAINS = {"codeforces": "codeforces.com", "leetcode": "leetcode.com"}
 
 def _check_cookies(path: Path, site: str) -> None:
     """The file must parse and hold cookies of the site: a wrong export fails here, not at submit time."""
+    from cpbot.scrapers.cookies import load_cookies_txt
+
     domain = DOMAINS[site]
     jar = load_cookies_txt(path)
     if not any(c.domain.lstrip(".").endswith(domain) for c in jar):
@@ -54,6 +57,10 @@ def login(site: str, cookies: Path | None, handle: str | None, show: bool, forge
     Codeforces: --cookies (your browser's session) or --handle (the password is asked for). LeetCode:
     --cookies, or the LEETCODE_SESSION and csrftoken cookie values (asked for, not echoed).
     """
+    from pydantic import SecretStr
+
+    from cpbot.bot.submit.credentials import SiteCredentials, forget_credentials, load_credentials, save_credentials
+
     name = SITE_NAMES[site]
     if forget:
         where = forget_credentials(name)

@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-import cpbot.bot.commands.fetch as fetch_module
+import cpbot.bot.app.sources as sources_module
 import cpbot.bot.commands.solve as solve_module
 from cpbot.agents.solve import SolveResult
 from cpbot.bot.transcripts import TranscriptStore
@@ -65,7 +65,7 @@ def codeforces_site() -> Iterator[list[str]]:
             return super().handle_request(request)
 
     mp = pytest.MonkeyPatch()
-    mp.setattr(fetch_module, "open_client", lambda cookies: HttpClient(transport=ToLoopback()))
+    mp.setattr(sources_module, "open_client", lambda cookies: HttpClient(transport=ToLoopback()))
     try:
         yield paths
     finally:
@@ -105,7 +105,7 @@ def test_solve_finds_the_failing_case_debugs_it_and_records_everything(
             str(out),
             "--json",
         ]
-        rc = solve_module.solve_cmd.main(args, prog_name="cpbot solve", standalone_mode=False)
+        rc = solve_module.solve.main(args, prog_name="cpbot solve", standalone_mode=False)
         requests = model.requests
     captured = capsys.readouterr()
     result = SolveResult.model_validate_json(captured.out)
