@@ -20,7 +20,6 @@ option's environment variable and above the option's own default.
 from __future__ import annotations
 
 import stat
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -94,6 +93,8 @@ def load_settings(path: Path | None = None) -> Settings:
         return Settings()
     except OSError as e:
         raise ConfigError(f"cannot read {path}: {e.strerror}", hint="check the file's permissions") from e
+    import tomllib  # only when there is a file to read
+
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
