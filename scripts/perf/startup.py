@@ -5,7 +5,7 @@ Each command runs as a fresh process, the way a user starts it. By default the s
 empty temporary config dir, so the figure does not depend on the user's config.toml
 (`--user-config` measures with the real one).
 
-    python scripts/perf/startup.py [--runs 21] [--user-config] [--json]
+    python scripts/perf/startup.py [--runs 21] [--user-config] [--module] [--json]
 """
 
 from __future__ import annotations
@@ -51,9 +51,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=21, help="Runs per command (default: 21).")
     parser.add_argument("--user-config", action="store_true", help="Use the user's config.toml, not an empty one.")
+    parser.add_argument("--module", action="store_true", help="Run `python -m cpbot`, not the installed script.")
     parser.add_argument("--json", action="store_true", help="Print the figures as JSON.")
     args = parser.parse_args()
-    cpbot = cpbot_command()
+    cpbot = [sys.executable, "-m", "cpbot"] if args.module else cpbot_command()
     with tempfile.TemporaryDirectory() as empty:
         env = dict(os.environ)
         if not args.user_config:
