@@ -1,44 +1,74 @@
-"""The `cpbot` command: a thin click group; each command group lives in `bot/commands/`."""
+"""The `cpbot` command: a thin click group whose commands live in `bot/commands/`, one module each.
+
+The group is lazy (click's documented LazyGroup pattern): a command's module is imported only when
+that command runs, shows its help, or has a table in config.toml to check. `cpbot --help` and
+`cpbot --version` import no command at all; tests/bot/test_cli_startup.py keeps it that way.
+"""
 
 from __future__ import annotations
 
+import importlib
 import sys
 import traceback
 
 import click
 
 from cpbot import __version__
-from cpbot.bot.commands import doctor, judge_cmd
-from cpbot.bot.commands.bench import bench
-from cpbot.bot.commands.config_cmd import config
-from cpbot.bot.commands.contests import contests
-from cpbot.bot.commands.fetch import fetch
-from cpbot.bot.commands.listen import listen
-from cpbot.bot.commands.login import login
-from cpbot.bot.commands.profile_cmd import profile
-from cpbot.bot.commands.solve import solve
-from cpbot.bot.commands.stress_cmd import stress
-from cpbot.bot.commands.submit import submit
-from cpbot.bot.commands.transcripts import transcripts
-from cpbot.bot.commands.watch import watch
-from cpbot.bot.config import Settings, default_map, load_settings
 from cpbot.core.errors import ConfigError, CpbotError
+
+# command name -> "module:attribute" of its click command
+COMMANDS: dict[str, str] = {
+    name: f"cpbot.bot.commands.{name}:{name}"
+    for name in (
+        "bench", "config", "contests", "doctor", "fetch", "judge", "listen", "login", "profile", "solve",
+        "stress", "submit", "transcripts", "watch",
+    )
+}  # fmt: skip
 
 # commands whose behaviour rests on the settings file: a broken file stops them rather than being ignored
 NEEDS_SETTINGS = frozenset({"solve", "watch", "submit", "bench", "config"})
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "auto_envvar_prefix": "CPBOT"})
+class LazyGroup(click.Group):
+    """A group that imports a command's module on first use, from a name -> "module:attribute" table."""
+
+    def __init__(self, *args: object, lazy_commands: dict[str, str], **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.lazy_commands = lazy_commands
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy_commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in self.lazy_commands:
+            self.add_command(self._load(cmd_name), cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def _load(self, cmd_name: str) -> click.Command:
+        module_name, _, attribute = self.lazy_commands[cmd_name].partition(":")
+        command = getattr(importlib.import_module(module_name), attribute)
+        if not isinstance(command, click.Command):
+            raise TypeError(f"{self.lazy_commands[cmd_name]} is not a click command")
+        return command
+
+
+@click.group(
+    cls=LazyGroup,
+    lazy_commands=COMMANDS,
+    context_settings={"help_option_names": ["-h", "--help"], "auto_envvar_prefix": "CPBOT"},
+)
 @click.version_option(__version__, prog_name="cpbot")
 @click.option("-v", "--verbose", is_flag=True, help="Show tracebacks on errors.")
 @click.pass_context
 def cli(ctx: click.Context, verbose: bool) -> None:
     """cpbot: scrape, solve, judge and submit competitive-programming problems."""
+    from cpbot.bot.config import Settings, default_map, load_settings
+
     ctx.ensure_object(dict)
     ctx.obj["verbose"] = verbose
     try:
         settings = load_settings()
-        ctx.default_map = default_map(settings, cli)
+        ctx.default_map = default_map(settings, ctx)
     except ConfigError as e:
         if ctx.invoked_subcommand in NEEDS_SETTINGS:
             raise
@@ -46,22 +76,6 @@ def cli(ctx: click.Context, verbose: bool) -> None:
         click.echo(f"warning: settings ignored: {e.message}", err=True)
         settings = Settings()
     ctx.obj["settings"] = settings
-
-
-cli.add_command(judge_cmd.judge)
-cli.add_command(bench)
-cli.add_command(config)
-cli.add_command(doctor.doctor)
-cli.add_command(fetch)
-cli.add_command(listen)
-cli.add_command(login)
-cli.add_command(contests)
-cli.add_command(profile)
-cli.add_command(stress)
-cli.add_command(submit)
-cli.add_command(solve)
-cli.add_command(transcripts)
-cli.add_command(watch)
 
 
 def main(argv: list[str] | None = None) -> int:

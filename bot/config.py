@@ -20,49 +20,68 @@ option's environment variable and above the option's own default.
 from __future__ import annotations
 
 import stat
-import tomllib
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from pydantic import BaseModel, ConfigDict, SecretStr, ValidationError
 
-from cpbot.agents.llm import LLMConfig, resolve_llm_config
 from cpbot.core.dirs import config_dir
 from cpbot.core.errors import ConfigError
 
+if TYPE_CHECKING:
+    from cpbot.agents.llm import LLMConfig
+
 FILE_NAME = "config.toml"
+# The [llm] table's keys and the type of each value ([llm.roles] maps a role to a model name).
+LLM_KEYS: dict[str, type] = {"base_url": str, "model": str, "api_key": str, "roles": dict}
 
 
 def config_path() -> Path:
     return config_dir() / FILE_NAME
 
 
-class LLMSettings(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+# Plain dataclasses, not pydantic models: the settings are read by every command before its arguments
+# are parsed, and importing pydantic would double the start-up time of `cpbot judge --help`.
+@dataclass(frozen=True)
+class LLMSettings:
     base_url: str | None = None
     model: str | None = None
-    api_key: SecretStr | None = None
-    roles: dict[str, str] = {}
+    api_key: str | None = field(default=None, repr=False)
+    roles: dict[str, str] = field(default_factory=dict)
 
 
-class Settings(BaseModel):
+@dataclass(frozen=True)
+class Settings:
     """What `config.toml` says; `commands` holds the per-command option defaults."""
-
-    model_config = ConfigDict(extra="forbid")
 
     path: Path | None = None  # where it was read from (None: no file)
     llm: LLMSettings = LLMSettings()
-    commands: dict[str, dict[str, Any]] = {}
+    commands: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def llm_fallback(self) -> dict[str, str]:
         """The endpoint settings for `agents.llm.resolve_llm_config(fallback=...)`."""
-        values = {"base_url": self.llm.base_url, "model": self.llm.model}
-        if self.llm.api_key is not None:
-            values["api_key"] = self.llm.api_key.get_secret_value()
+        values = {"base_url": self.llm.base_url, "model": self.llm.model, "api_key": self.llm.api_key}
         values.update({f"model_{role.lower()}": name for role, name in self.llm.roles.items()})
         return {k: v for k, v in values.items() if v}
+
+
+def _llm_settings(path: Path, table: dict[str, Any]) -> LLMSettings:
+    """The [llm] table checked key by key: known keys, string values, a table of strings for roles."""
+    hint = f"[llm] takes {', '.join(LLM_KEYS)} (a table of role = model); see `cpbot config --help`"
+    for key, value in table.items():
+        expected = LLM_KEYS.get(key)
+        if expected is None:
+            raise ConfigError(f"{path}: [llm] {key}: no such setting", hint=hint)
+        if not isinstance(value, expected):
+            kind = "a table" if expected is dict else "a string"
+            raise ConfigError(f"{path}: [llm] {key} must be {kind}, not {value!r}", hint=hint)
+    roles = table.get("roles", {})
+    for role, name in roles.items():
+        if not isinstance(name, str):
+            raise ConfigError(f"{path}: [llm.roles] {role} must be a model name (a string), not {name!r}", hint=hint)
+    return LLMSettings(base_url=table.get("base_url"), model=table.get("model"), api_key=table.get("api_key"),
+                       roles=dict(roles))  # fmt: skip
 
 
 def load_settings(path: Path | None = None) -> Settings:
@@ -74,6 +93,8 @@ def load_settings(path: Path | None = None) -> Settings:
         return Settings()
     except OSError as e:
         raise ConfigError(f"cannot read {path}: {e.strerror}", hint="check the file's permissions") from e
+    import tomllib  # only when there is a file to read
+
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
@@ -91,21 +112,19 @@ def load_settings(path: Path | None = None) -> Settings:
         if not isinstance(table, dict):
             raise ConfigError(f"{path}: `{name}` must be a table of a command's options, e.g. [solve]")
         commands[name] = table
-    try:
-        return Settings(path=path, llm=LLMSettings.model_validate(llm), commands=commands)
-    except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise ConfigError(f"{path}: [llm] {where}: {first['msg']}", hint="see `cpbot config --help`") from None
+    return Settings(path=path, llm=_llm_settings(path, llm), commands=commands)
 
 
-def default_map(settings: Settings, group: click.Group) -> dict[str, dict[str, Any]]:
-    """The command tables as click's `default_map`; unknown commands or options are errors, not ignored."""
+def default_map(settings: Settings, ctx: click.Context) -> dict[str, dict[str, Any]]:
+    """The command tables as click's `default_map` for the group of `ctx`; unknown commands or options
+    are errors, not ignored. Only the commands that have a table are loaded (the group may be lazy)."""
+    group = ctx.command
+    assert isinstance(group, click.Group)
     result: dict[str, dict[str, Any]] = {}
     for command_name, table in settings.commands.items():
-        command = group.commands.get(command_name)
+        command = group.get_command(ctx, command_name) if command_name in group.list_commands(ctx) else None
         if command is None:
-            known = ", ".join(sorted(group.commands))
+            known = ", ".join(group.list_commands(ctx))
             raise ConfigError(f"{settings.path}: no command `{command_name}`", hint=f"commands: {known}")
         result[command_name] = _command_defaults(settings.path, command, table)
     return result
@@ -156,6 +175,8 @@ def current_settings() -> Settings:
 
 def resolve_llm(*, base_url: str | None, api_key: str | None, model: str | None, **options: Any) -> LLMConfig:
     """The model endpoint: command line, then CPBOT_*/OPENAI_* variables, then `[llm]` in config.toml."""
+    from cpbot.agents.llm import resolve_llm_config  # the model client's module: only for commands that use it
+
     settings = current_settings()
     return resolve_llm_config(
         base_url=base_url,

@@ -1,13 +1,28 @@
-"""Human-readable output of reports on the terminal."""
+"""Human-readable output on the terminal: reports, problems, contests, progress and outcomes as lines.
+
+The one place for the commands' terminal text; the live table of `cpbot watch` is `bot/watch/render.py`,
+the PNG plots `bot/plots.py`, the HTML export's SVG `bot/export/svg.py`.
+"""
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from cpbot.judge.model import JudgeReport, Limits, ProfileReport, StressReport, Verdict
+from cpbot.judge.model import JudgeReport, Limits, Problem, ProfileReport, StressReport, Verdict
 
+if TYPE_CHECKING:
+    from cpbot.agents.solve import SolveResult
+    from cpbot.agents.tracing import TraceEvent
+    from cpbot.bot.submit.gate import GateDecision
+    from cpbot.bot.transcripts import RunSummary, RunTranscript, StoredEvent
+    from cpbot.scrapers.listing import Contest
+
+EXCERPT = 160  # characters of a prompt or reply shown without --full
 COLORS = {Verdict.AC: "green", Verdict.IE: "magenta", Verdict.CE: "yellow"}
 
 
@@ -73,3 +88,191 @@ def print_stress(report: StressReport) -> None:
     for title, text in (("input", f.input), ("expected (brute force)", f.expected), ("got", f.got)):
         click.echo(f"--- {title}")
         click.echo(text.rstrip("\n"))
+
+
+def describe_problem(problem: Problem) -> str:
+    """One line about a problem for the terminal."""
+    name = f"{problem.index}. {problem.title}" if problem.index else problem.title
+    count = len(problem.samples)
+    limits = f"{problem.limits.time_ms / 1000:g} s, {problem.limits.memory_mb} MB"
+    return f"{problem.id}  {name}  ({problem.kind}, {limits}, {count} sample{'s' if count != 1 else ''})"
+
+
+def format_contest(c: Contest) -> str:
+    """One terminal line: start (UTC), length, site, phase, name, URL."""
+    start = c.start.strftime("%Y-%m-%d %H:%M") if c.start else "????-??-?? ??:??"
+    hours, minutes = divmod(c.duration_s // 60, 60)
+    return f"{start} UTC  {hours}h{minutes:02d}  {c.site:<10}  {c.phase:<8}  {c.name}  {c.url}"
+
+
+def trace_line(event: TraceEvent) -> str | None:
+    """The progress line of a solve's trace event a user follows (LLM calls, judge reports), else None."""
+    from cpbot.agents.tracing import LLMCallEvent, ReportEvent  # loaded already by the solve that emits it
+
+    if isinstance(event, LLMCallEvent):
+        state = f"error: {event.error}" if event.error else f"{event.usage.total_tokens} tokens"
+        return f"  {event.role:<9} {state} ({event.latency_ms / 1000:.1f} s)"
+    if isinstance(event, ReportEvent) and event.report_kind == "judge":
+        r = event.report
+        return f"  judge     {r['verdict']} {r['passed']}/{r['total']}"
+    return None
+
+
+def print_solve_result(result: SolveResult, path: Path | None) -> None:
+    """The verdict, what was spent, and where the solution went."""
+    verdict = result.verdict or "no program"
+    click.echo(f"{result.status}: {verdict} ({result.reason})")
+    click.echo(f"{result.calls} LLM calls, {result.tokens:,} tokens, {result.seconds:.1f} s")
+    if path is not None:
+        click.echo(f"solution: {path}")
+
+
+def decision_lines(decision: GateDecision) -> list[str]:
+    """The gate's checks, one line each, and whether it allows the submission (with its reasons if not)."""
+    lines = []
+    for check in decision.checks:
+        mark = "ok " if check.passed else ("-- " if not check.required else "NO ")
+        need = "" if check.required else " (not required)"
+        lines.append(f"  {mark}{check.name:<10} {decision.summary[check.name]}{need}")
+    if decision.allowed:
+        lines.append("gate: allowed")
+    else:
+        lines.append("gate: refused")
+        lines += [f"  - {reason}" for reason in decision.reasons]
+    return lines
+
+
+# --- transcripts: `cpbot transcripts list` and `show` ---------------------------------------------------
+
+
+def tokens_text(n: int) -> str:
+    return f"{n:,}"
+
+
+def run_started(run: RunSummary) -> str:
+    return run.started_at.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _took(run: RunSummary) -> str:
+    return f"{run.seconds:.1f} s" if run.seconds is not None else "-"
+
+
+def run_line(r: RunSummary) -> str:
+    """One run as a line of `list`."""
+    tokens = tokens_text(r.prompt_tokens + r.completion_tokens)
+    what = r.problem_id or "-"
+    if r.children:
+        # a contest holds one run per problem solve; a bench one per (problem, strategy)
+        unit = "problem" if r.kind == "contest" else "run"
+        what = f"{r.problem_id + ' ' if r.problem_id else ''}{r.children} {unit}{'s' if r.children != 1 else ''}"
+    return f"{r.id:<23} {run_started(r):<19} {r.kind:<8} {what:<24} {r.status:<12} {r.llm_calls:>5} {tokens:>9}"
+
+
+def excerpt(text: str, full: bool) -> str:
+    text = text.rstrip()
+    if full or len(text) <= EXCERPT:
+        return text
+    return text[:EXCERPT].rstrip() + f" ... [{len(text) - EXCERPT} more characters; --full shows all]"
+
+
+def _block(text: str, marker: str) -> list[str]:
+    """`text` as detail lines: the first after `marker`, the rest aligned under it."""
+    lines = text.splitlines() or [""]
+    pad = " " * len(marker)
+    return [marker + lines[0], *(pad + line for line in lines[1:])]
+
+
+def event_lines(event: StoredEvent, full: bool) -> list[str]:
+    """The lines that show one event."""
+    p: dict[str, Any] = event.payload
+    kind = event.kind
+    if kind == "llm_call":
+        usage = p.get("usage", {})
+        head = (
+            f"llm       {p['role']} via {p['model']}: {tokens_text(usage.get('prompt_tokens', 0))}+"
+            f"{tokens_text(usage.get('completion_tokens', 0))} tokens"
+            + (f" ({tokens_text(usage['reasoning_tokens'])} reasoning)" if usage.get("reasoning_tokens") else "")
+            + (" (estimated)" if usage.get("estimated") else "")
+            + f", {p.get('latency_ms', 0):.0f} ms"
+            + (f", {p['attempts']} tries" if p.get("attempts", 1) > 1 else "")
+        )
+        lines = [head]
+        for t in p.get("tries", []):
+            if t.get("error"):
+                wait = f", waited {t['wait_s']:g} s" if t.get("wait_s") else ""
+                lines.append(f"try {t['attempt']}: {t['error']}{wait}")
+        messages = p.get("messages", [])
+        shown = messages if full else messages[-1:]
+        for m in shown:
+            lines += _block(excerpt(str(m.get("content") or ""), full), f"> {m.get('role', '?')}: ")
+        if p.get("reasoning") and full:
+            lines += _block(p["reasoning"].rstrip(), "~ reasoning: ")
+        if p.get("error"):
+            lines.append(f"! {p.get('error_kind', '')}: {p['error']}")
+        else:
+            lines += _block(excerpt(p.get("reply", ""), full) or "(empty reply)", "< ")
+        return lines
+    if kind == "envelope":
+        env = p["envelope"]
+        h = env["header"]
+        sender = f" from {h['sender']}" if h.get("sender") else ""
+        body = json.dumps(env["payload"], ensure_ascii=False)
+        return [f"envelope  {h['type']} #{h['iteration']}{sender}", *_block(excerpt(body, full), "")]
+    if kind == "report":
+        r = p["report"]
+        if p["report_kind"] == "judge":
+            detail = f"{r.get('verdict')} {r.get('passed')}/{r.get('total')} tests"
+        elif p["report_kind"] == "profile":
+            detail = f"{r.get('complexity') or 'complexity unknown'}, efficient={r.get('efficient')}"
+        else:
+            detail = excerpt(json.dumps(r), full)
+        iteration = f" #{p['iteration']}" if p.get("iteration") is not None else ""
+        return [f"{p['report_kind']:<9} {detail}{iteration}"]
+    if kind == "budget":
+        return [f"budget    exhausted: {p['reason']}"]
+    if kind == "note":
+        return [f"note      {p['message']}"]
+    if kind == "run_start":
+        return [f"start     {p.get('kind')} {p.get('problem_id') or ''}".rstrip()]
+    if kind == "run_end":
+        reason = f": {p['reason']}" if p.get("reason") else ""
+        return [f"end       {p['status']}{reason}"]
+    if kind == "run_resume":
+        return [f"resume    was {p.get('previous_status')}, now pid {p.get('pid')}"]
+    return [f"{kind:<9} {excerpt(json.dumps(p), full)}"]
+
+
+def run_table(runs: list[RunSummary]) -> list[str]:
+    """`cpbot transcripts list`: a header and one line per run."""
+    header = f"{'run':<23} {'started (UTC)':<19} {'kind':<8} {'problem':<24} {'status':<12}"
+    return [f"{header} {'calls':>5} {'tokens':>9}", *(run_line(r) for r in runs)]
+
+
+def transcript_lines(transcript: RunTranscript, full: bool) -> list[str]:
+    """`cpbot transcripts show`: the run's summary, its child runs, then every event with its offset."""
+    r = transcript.run
+    lines = [f"run       {r.id}  ({r.kind})"]
+    for label, value in (("problem", r.problem_id), ("strategy", r.strategy), ("model", r.model)):
+        if value:
+            lines.append(f"{label:<9} {value}")
+    reason = f": {r.reason}" if r.reason else ""
+    lines.append(f"status    {r.status}{reason}")
+    if r.parent:
+        lines.append(f"contest   {r.parent}")
+    lines.append(f"started   {run_started(r)} UTC, took {_took(r)}")
+    reasoning = f" ({tokens_text(r.reasoning_tokens)} reasoning)" if r.reasoning_tokens else ""
+    lines.append(
+        f"llm       {r.llm_calls} calls, {tokens_text(r.prompt_tokens)} prompt + {tokens_text(r.completion_tokens)} "
+        f"completion tokens{reasoning}, {r.llm_ms / 1000:.1f} s"
+    )
+    if transcript.children:
+        lines.append(f"runs      {len(transcript.children)}")
+        lines += [f"  {run_line(child)}" for child in transcript.children]
+    lines.append("")
+    for event in transcript.events:
+        offset = (event.ts - r.started_at).total_seconds()
+        task = f" [{event.task_id}]" if event.task_id else ""
+        first, *rest = event_lines(event, full)
+        lines.append(f"{event.seq:>4} {offset:>+8.2f}s {first}{task}")
+        lines += [f"{'':<25}{line}" for line in rest]
+    return lines

@@ -189,6 +189,22 @@ def usable_points(points: list[ProfilePoint], baseline: ProfilePoint) -> list[Pr
     return [p for p in points if p.status == "ok" and p.cpu_ms - baseline.cpu_ms >= MIN_MS_ABOVE_BASELINE]
 
 
+def fitted_time(report: ProfileReport) -> Callable[[float], float] | None:
+    """The profiler's fitted CPU time in ms at size n: the start-up cost (the report's first point, n = 1)
+    plus the reported class fitted to the usable points' time above it. None without a class or a usable
+    point. The prediction at the maximum n, the PNG and the HTML export's plot all draw this one curve."""
+    if report.complexity is None or len(report.points) < 2:
+        return None
+    baseline, *points = report.points
+    timed = usable_points(points, baseline)
+    if not timed:
+        return None
+    fit = fit_class(report.complexity, [p.size for p in timed], [p.cpu_ms - baseline.cpu_ms for p in timed])
+    if not math.isfinite(fit.error):
+        return None
+    return lambda n: baseline.cpu_ms + fit.predict(n)
+
+
 def _counted(points: list[ProfilePoint], baseline: ProfilePoint) -> list[ProfilePoint]:
     """Points whose instruction count grew clearly above the start-up's."""
     if baseline.instructions is None:
@@ -250,9 +266,9 @@ def _time_at(report: ProfileReport, points: list[ProfilePoint], baseline: Profil
     if name == "O(1)" or not timed:
         return measured_max
     guesses = [measured_max]
-    fitted = fit_class(name, [p.size for p in timed], [p.cpu_ms - baseline.cpu_ms for p in timed])
-    if math.isfinite(fitted.error):
-        guesses.append(baseline.cpu_ms + fitted.predict(max_n))
+    curve = fitted_time(report)
+    if curve is not None:
+        guesses.append(curve(max_n))
     counted = _counted(points, baseline)
     if report.metric == "instructions" and counted:
         base = baseline.instructions or 0

@@ -37,12 +37,13 @@ def load_tests_dir(directory: Path) -> list[TestCase]:
     return tests
 
 
-def write_tests_dir(tests: list[TestCase], directory: Path) -> list[Path]:
-    """Write tests as NAME.in/NAME.out; returns the input paths."""
+def write_tests_dir(tests: list[TestCase], directory: Path, *, default_name: str = "test") -> list[Path]:
+    """Write tests as NAME.in/NAME.out (a test without a name is `default_name`-N, N counting from 1), byte
+    for byte as `read_text_exact` reads them back; returns the input paths."""
     directory.mkdir(parents=True, exist_ok=True)
     paths = []
     for i, test in enumerate(tests, start=1):
-        name = test.name or f"test-{i}"
+        name = test.name or f"{default_name}-{i}"
         (directory / f"{name}.in").write_bytes(test.input.encode("utf-8", "surrogateescape"))
         if test.output is not None:
             (directory / f"{name}.out").write_bytes(test.output.encode("utf-8", "surrogateescape"))

@@ -9,4 +9,5 @@ helping a command never pays for what running it needs; modules here may import 
 - `bot.app.strategy_options`: `--strategy-option KEY=VALUE` turned into a strategy's typed options
 - `bot.app.solving`: one recorded solve (transcript, model client, progress)
 - `bot.app.submission`: the local evidence, the gate and one recorded submission
+- `bot.app.judging`: a solution file judged on a tests folder or a problem file's samples
 """

@@ -12,8 +12,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pydantic import ValidationError
-
+from cpbot.bot.app.problem_folder import load_problem
 from cpbot.core.errors import ConfigError
 from cpbot.judge.model import Problem
 
@@ -34,19 +33,6 @@ def open_client(cookies: Path | None = None) -> HttpClient:
     from cpbot.scrapers.endpoints import site_client
 
     return site_client(cookies=load_cookies_txt(cookies) if cookies else None)
-
-
-def read_problem_json(path: Path) -> Problem:
-    """cpbot's own problem.json (as `cpbot fetch` writes it)."""
-    try:
-        return Problem.model_validate_json(path.read_bytes())
-    except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise ConfigError(
-            f"{path} is not a cpbot problem file: {where}: {first['msg']}",
-            hint="make one with `cpbot fetch URL -o DIR`",
-        ) from None
 
 
 def load_problems(
@@ -73,7 +59,7 @@ def load_problems(
         raise ConfigError(f"{source} {what}", hint="give a problem URL (https://...) or a saved page")
     data = path.read_bytes()
     if path.suffix == ".json" and b'"schema_version"' in data and b'"samples"' in data:
-        return [read_problem_json(path)]  # cpbot's own problem.json
+        return [load_problem(path)]  # cpbot's own problem.json
     return parse_content(data, site, page_url)
 
 

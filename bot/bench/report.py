@@ -1,15 +1,9 @@
-"""A bench report as Markdown tables and as a PNG of accuracy against tokens (MACS-Coder's figure 3)."""
+"""A bench report as Markdown tables (its PNG of accuracy against tokens is `bot.plots.save_bench_png`)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING
-
 from cpbot.bot.bench.metrics import Metrics
 from cpbot.bot.bench.runner import BenchReport
-
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
 
 
 def _pct(x: float) -> str:
@@ -75,43 +69,3 @@ def markdown(report: BenchReport, *, timings: bool = True) -> str:
         "Tokens, calls and wall time are means per problem. Definitions: docs/bench.md.",
     ]
     return "\n".join(lines) + "\n"
-
-
-def figure(report: BenchReport) -> Figure:
-    """Accuracy (AC rate) against mean tokens per problem, one labelled point per strategy; the legend
-    sits right of the axes so that it covers no point and no label."""
-    import matplotlib
-
-    matplotlib.use("Agg")  # no display: render to a file only
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(8.0, 4.8), dpi=100)
-    most = 0.0
-    for s in report.strategies:
-        m = s.overall
-        tokens = m.prompt_tokens + m.completion_tokens
-        most = max(most, tokens)
-        ax.scatter([tokens], [100 * m.ac_rate], s=60, label=s.strategy)
-        ax.annotate(s.strategy, (tokens, 100 * m.ac_rate), textcoords="offset points", xytext=(6, 6))
-    ax.set_xlabel("tokens per problem (prompt + completion, mean)")
-    ax.set_ylabel("accuracy: AC rate on hidden tests (%)")
-    ax.set_ylim(-5, 112)  # room above 100% for the labels
-    ax.set_xlim(0, most * 1.3 if most > 0 else 1.0)  # room right of the last point for its label
-    ax.set_title(f"{report.dataset}, {report.model} ({report.problems} problems)\nbetter: up and to the left")
-    ax.grid(True, alpha=0.3)
-    if report.strategies:
-        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, title="strategy")
-    return fig
-
-
-def plot(report: BenchReport, path: Path) -> Path:
-    """The figure of `report`, written as a PNG."""
-    import matplotlib.pyplot as plt
-
-    fig = figure(report)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(path, format="png", bbox_inches="tight")
-    finally:
-        plt.close(fig)
-    return path

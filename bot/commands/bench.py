@@ -4,20 +4,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from cpbot.agents.budget import Budget
-from cpbot.bot.bench.datasets import open_dataset
-from cpbot.bot.bench.executors import make_executor
-from cpbot.bot.bench.metrics import ProblemOutcome
-from cpbot.bot.bench.report import markdown, plot
-from cpbot.bot.bench.runner import check_same_dataset, make_plan, run_bench, start_bench, stored_plan
-from cpbot.bot.bench.task import BenchSettings
-from cpbot.bot.config import resolve_llm
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.options import language_option, model_endpoint_options
 from cpbot.core.errors import ConfigError
-from cpbot.core.registry import DEFAULT_LANGUAGE, DEFAULT_STRATEGY, LANGUAGE_NAMES, STRATEGY_NAMES
+from cpbot.core.registry import DEFAULT_STRATEGY, STRATEGY_NAMES
+
+if TYPE_CHECKING:
+    from cpbot.bot.bench.metrics import ProblemOutcome
 
 
 def parse_strategies(text: str) -> list[str]:
@@ -41,10 +37,8 @@ def _progress(outcome: ProblemOutcome, done: int, total: int) -> None:
 @click.option(
     "--strategy", "strategies", default=f"direct,{DEFAULT_STRATEGY}", show_default=True, help="Comma-separated."
 )
-@click.option("--model", help="Model name (env CPBOT_MODEL).")
-@click.option("--base-url", help="OpenAI-compatible API root (env CPBOT_BASE_URL).")
-@click.option("--api-key", help="API key (env CPBOT_API_KEY or OPENAI_API_KEY); never stored.")
-@click.option("--lang", "language", type=click.Choice(LANGUAGE_NAMES), default=DEFAULT_LANGUAGE, show_default=True)
+@model_endpoint_options
+@language_option()
 @click.option("--limit", type=click.IntRange(min=1), help="Only the first N problems.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Problems at once.")
 @click.option("--executor", type=click.Choice(["local", "ray"]), default="local", show_default=True)
@@ -84,6 +78,16 @@ def bench(
     plot_path: Path | None,
 ) -> int:
     """Run strategies on DATASET (a folder of problems, the Kick Start folder, or LeetCodeDataset's .jsonl.gz)."""
+    from cpbot.agents.budget import Budget
+    from cpbot.bot.bench.datasets import open_dataset
+    from cpbot.bot.bench.executors import make_executor
+    from cpbot.bot.bench.report import markdown
+    from cpbot.bot.bench.runner import check_same_dataset, make_plan, run_bench, start_bench, stored_plan
+    from cpbot.bot.bench.task import BenchSettings
+    from cpbot.bot.config import resolve_llm
+    from cpbot.bot.plots import save_bench_png
+    from cpbot.bot.transcripts import TranscriptStore
+
     data = open_dataset(dataset)
     with TranscriptStore() as store:
         if resume:
@@ -122,7 +126,7 @@ def bench(
         finally:
             runner.close()
     if plot_path is not None:
-        plot(report, plot_path)
+        save_bench_png(report, plot_path)
         click.echo(f"plot: {plot_path}", err=True)
     click.echo(report.model_dump_json(indent=2) if as_json else markdown(report))
     click.echo(f"transcript: {run_id}", err=True)

@@ -2,24 +2,12 @@
 
 from __future__ import annotations
 
-import json
-from datetime import UTC, datetime
 from pathlib import Path
 
 import click
 
-from cpbot.bot.app.sources import open_client
+from cpbot.bot.options import cookies_option
 from cpbot.bot.site_option import ALL_SITES, chosen_sites, site_option
-from cpbot.core.errors import CpbotError
-from cpbot.scrapers.listing import Contest
-from cpbot.scrapers.sites import get_site
-
-
-def format_contest(c: Contest) -> str:
-    """One terminal line: start (UTC), length, site, phase, name, URL."""
-    start = c.start.strftime("%Y-%m-%d %H:%M") if c.start else "????-??-?? ??:??"
-    hours, minutes = divmod(c.duration_s // 60, 60)
-    return f"{start} UTC  {hours}h{minutes:02d}  {c.site:<10}  {c.phase:<8}  {c.name}  {c.url}"
 
 
 @click.command("contests")
@@ -27,14 +15,18 @@ def format_contest(c: Contest) -> str:
 @click.option("--recent", is_flag=True, help="List contests that have ended instead.")
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1), help="How many, with --recent.")
 @click.option("--json", "as_json", is_flag=True, help="Print the contests as JSON.")
-@click.option(
-    "--cookies",
-    type=click.Path(dir_okay=False, path_type=Path),
-    envvar="CPBOT_COOKIES",
-    help="A Netscape cookies.txt exported from your browser (env CPBOT_COOKIES).",
-)
+@cookies_option
 def contests(site: str, recent: bool, limit: int, as_json: bool, cookies: Path | None) -> None:
     """List upcoming contests (running ones included), soonest first."""
+    import json
+    from datetime import UTC, datetime
+
+    from cpbot.bot.app.sources import open_client
+    from cpbot.bot.render import format_contest
+    from cpbot.core.errors import CpbotError
+    from cpbot.scrapers.listing import Contest
+    from cpbot.scrapers.sites import get_site
+
     now = datetime.now(UTC)
     sites = chosen_sites(site)
     found: list[Contest] = []

@@ -8,18 +8,18 @@ import platform
 
 import click
 
-from cpbot.core.dirs import cache_dir
-from cpbot.core.errors import JudgeError
-from cpbot.judge.counting import find_valgrind, unavailable_reason
-from cpbot.judge.languages import LANGUAGES
-from cpbot.judge.sandbox import Sandbox
-from cpbot.judge.sandbox.build import launcher_path
-
 
 @click.command()
 @click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
 def doctor(as_json: bool) -> int:
     """Check the judge's languages and sandbox and print the isolation achieved."""
+    from cpbot.core.dirs import cache_dir
+    from cpbot.core.errors import JudgeError
+    from cpbot.judge.counting import find_valgrind, unavailable_reason
+    from cpbot.judge.languages import LANGUAGES
+    from cpbot.judge.sandbox import Sandbox
+    from cpbot.judge.sandbox.build import launcher_path
+
     info: dict[str, object] = {
         "python": platform.python_version(),
         "cores": os.cpu_count(),

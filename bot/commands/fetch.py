@@ -2,50 +2,12 @@
 
 from __future__ import annotations
 
-import json
-import re
 from pathlib import Path
 
 import click
 
-from cpbot.bot.app.sources import load_problems
+from cpbot.bot.options import cookies_option
 from cpbot.bot.site_option import site_option
-from cpbot.judge.model import Problem
-
-_UNSAFE = re.compile(r"[^\w.-]+")
-
-
-def problem_dirname(problem: Problem) -> str:
-    """A directory name for a problem: its id without the site ("1873B", "two-sum")."""
-    name = problem.id.split(":", 1)[-1]
-    return _UNSAFE.sub("_", name).strip("._") or "problem"
-
-
-def save_problem(problem: Problem, directory: Path) -> Path:
-    """Write `problem.json` and `tests/sample-N.in|.out` into `directory`; returns the json's path.
-
-    Sample files left by an earlier fetch are replaced; other tests in `tests/` are kept.
-    """
-    tests = directory / "tests"
-    tests.mkdir(parents=True, exist_ok=True)
-    for old in list(tests.glob("sample-*.in")) + list(tests.glob("sample-*.out")):
-        old.unlink()
-    for n, case in enumerate(problem.samples, start=1):
-        name = case.name or f"sample-{n}"
-        (tests / f"{name}.in").write_text(case.input, encoding="utf-8", newline="")
-        if case.output is not None:
-            (tests / f"{name}.out").write_text(case.output, encoding="utf-8", newline="")
-    path = directory / "problem.json"
-    path.write_text(problem.model_dump_json(indent=2) + "\n", encoding="utf-8")
-    return path
-
-
-def describe(problem: Problem) -> str:
-    """One line about a problem for the terminal."""
-    name = f"{problem.index}. {problem.title}" if problem.index else problem.title
-    count = len(problem.samples)
-    limits = f"{problem.limits.time_ms / 1000:g} s, {problem.limits.memory_mb} MB"
-    return f"{problem.id}  {name}  ({problem.kind}, {limits}, {count} sample{'s' if count != 1 else ''})"
 
 
 @click.command("fetch")
@@ -60,12 +22,7 @@ def describe(problem: Problem) -> str:
     help="Where to write (default: ./<problem> for one problem, ./ with a folder per problem for many).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the parsed Problem as JSON.")
-@click.option(
-    "--cookies",
-    type=click.Path(dir_okay=False, path_type=Path),
-    envvar="CPBOT_COOKIES",
-    help="A Netscape cookies.txt exported from your browser (env CPBOT_COOKIES).",
-)
+@cookies_option
 def fetch(
     source: str, site: str | None, page_url: str | None, out_dir: Path | None, as_json: bool, cookies: Path | None
 ) -> None:
@@ -75,6 +32,12 @@ def fetch(
     saved from the browser (one problem or the all-problems page), a LeetCode GraphQL answer, or a
     Competitive Companion JSON. Writes problem.json and tests/sample-N.in|.out.
     """
+    import json
+
+    from cpbot.bot.app.problem_folder import problem_dirname, save_problem
+    from cpbot.bot.app.sources import load_problems
+    from cpbot.bot.render import describe_problem
+
     problems = load_problems(source, site=site, cookies=cookies, page_url=page_url)
     if len(problems) == 1:
         targets = [(problems[0], out_dir or Path(problem_dirname(problems[0])))]
@@ -84,7 +47,7 @@ def fetch(
     for problem, directory in targets:
         save_problem(problem, directory)
         if not as_json:
-            click.echo(f"{describe(problem)} -> {directory}")
+            click.echo(f"{describe_problem(problem)} -> {directory}")
     if as_json:
         dumped = [json.loads(p.model_dump_json()) for p in problems]
         click.echo(json.dumps(dumped[0] if len(dumped) == 1 else dumped, indent=2, ensure_ascii=False))

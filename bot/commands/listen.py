@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import click
 
-from cpbot.bot.commands.fetch import describe, problem_dirname, save_problem
-from cpbot.scrapers.companion_server import DEFAULT_PORT, CompanionServer, Received
-
 
 @click.command("listen")
-@click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(1, 65535))
+@click.option(
+    "--port", type=click.IntRange(1, 65535), help="Port to listen on (default: 10043, one of the extension's)."
+)
 @click.option(
     "-o",
     "--output",
@@ -23,12 +21,18 @@ from cpbot.scrapers.companion_server import DEFAULT_PORT, CompanionServer, Recei
 )
 @click.option("--batches", default=0, type=click.IntRange(0), help="Stop after this many complete batches.")
 @click.option("--json", "as_json", is_flag=True, help="Print each received Problem as JSON (one per line).")
-def listen(port: int, out_dir: Path, batches: int, as_json: bool) -> None:
+def listen(port: int | None, out_dir: Path, batches: int, as_json: bool) -> None:
     """Save the problems Competitive Companion sends from your browser.
 
     Add the port to the extension's custom ports (10043 is one of its defaults). Each problem is
     written like `cpbot fetch` writes it; a contest arrives as one batch. Listens on 127.0.0.1 only.
     """
+    import threading
+
+    from cpbot.bot.app.problem_folder import problem_dirname, save_problem
+    from cpbot.bot.render import describe_problem
+    from cpbot.scrapers.companion_server import DEFAULT_PORT, CompanionServer, Received
+
     lock = threading.Lock()
     done = {"batches": 0}
 
@@ -39,7 +43,7 @@ def listen(port: int, out_dir: Path, batches: int, as_json: bool) -> None:
             if as_json:
                 click.echo(got.problem.model_dump_json())
             else:
-                click.echo(f"{describe(got.problem)} -> {directory} [{got.batch_received}/{got.batch_size}]")
+                click.echo(f"{describe_problem(got.problem)} -> {directory} [{got.batch_received}/{got.batch_size}]")
             if got.batch_complete:
                 done["batches"] += 1
                 if batches and done["batches"] >= batches:
@@ -48,7 +52,7 @@ def listen(port: int, out_dir: Path, batches: int, as_json: bool) -> None:
     def on_error(error: Exception) -> None:
         click.echo(f"error: {error}", err=True)
 
-    server = CompanionServer(on_problem, on_error, port=port)
+    server = CompanionServer(on_problem, on_error, port=port or DEFAULT_PORT)
     if not as_json:
         click.echo(f"listening on http://127.0.0.1:{server.port} for Competitive Companion (Ctrl-C stops)")
     try:

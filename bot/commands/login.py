@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from pydantic import SecretStr
 
 from cpbot.bot.site_option import site_option
-from cpbot.bot.submit.credentials import SiteCredentials, forget_credentials, load_credentials, save_credentials
 from cpbot.core.errors import ConfigError
 from cpbot.core.registry import site_spec
-from cpbot.scrapers.cookies import load_cookies_txt
-from cpbot.scrapers.sites import get_site
+
+if TYPE_CHECKING:
+    from cpbot.bot.submit.credentials import SiteCredentials
 
 
 def _check_cookies(path: Path, site: str) -> None:
     """The file must parse and hold cookies of the site: a wrong export fails here, not at submit time."""
+    from cpbot.scrapers.cookies import load_cookies_txt
+
     domain = site_spec(site).domain
     jar = load_cookies_txt(path)
     if not any(c.domain.lstrip(".").endswith(domain) for c in jar):
@@ -55,6 +57,11 @@ def login(site: str, cookies: Path | None, handle: str | None, show: bool, forge
     Codeforces: --cookies (your browser's session) or --handle (the password is asked for). LeetCode:
     --cookies, or the LEETCODE_SESSION and csrftoken cookie values (asked for, not echoed).
     """
+    from pydantic import SecretStr
+
+    from cpbot.bot.submit.credentials import SiteCredentials, forget_credentials, load_credentials, save_credentials
+    from cpbot.scrapers.sites import get_site
+
     name = site
     if forget:
         where = forget_credentials(name)

@@ -2,111 +2,19 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
-from typing import Any
 
 import click
 
-from cpbot.agents.budget import Budget
-from cpbot.agents.llm import LLMClient
-from cpbot.agents.solve import SolveResult
-from cpbot.agents.solve import solve as run_solve
-from cpbot.agents.strategies import get_strategy
-from cpbot.agents.tracing import FanoutTracer, LLMCallEvent, ReportEvent, TraceEvent
-from cpbot.bot.app.sources import load_source
-from cpbot.bot.commands.fetch import problem_dirname, save_problem
-from cpbot.bot.config import resolve_llm
+from cpbot.bot.options import cookies_option, language_option, model_endpoint_options, strategy_options
 from cpbot.bot.site_option import site_option
-from cpbot.bot.transcripts import TranscriptStore
-from cpbot.core.errors import ConfigError
-from cpbot.core.registry import DEFAULT_LANGUAGE, DEFAULT_STRATEGY, LANGUAGE_NAMES, STRATEGY_NAMES, language_spec
-
-
-def parse_strategy_options(strategy: str, items: tuple[str, ...] | list[str]) -> dict[str, Any]:
-    """`--strategy-option key=value` (repeatable) -> the strategy's options, each value converted to the
-    type of the strategy's own field (`max_n=24`, `count=false`, `stress_seconds=2.5`, `max_n=none`)."""
-    made = get_strategy(strategy)
-    # every strategy is a dataclass whose fields are its options ("name" is its registry name, not one)
-    known = dataclasses.is_dataclass(made)
-    fields = {f.name: str(f.type) for f in dataclasses.fields(made) if f.name != "name"} if known else {}  # type: ignore[arg-type]
-    hint = f"{strategy} takes: {', '.join(sorted(fields)) or '(no options)'}"
-    options: dict[str, Any] = {}
-    for item in items:
-        key, sep, text = item.partition("=")
-        key = key.strip().replace("-", "_")
-        if not sep or not key:
-            raise ConfigError(f"--strategy-option {item!r} is not key=value", hint=hint)
-        if known and key not in fields:
-            raise ConfigError(f"strategy {strategy} has no option {key!r}", hint=hint)
-        options[key] = _option_value(key, text.strip(), fields.get(key, ""), hint)
-    try:
-        get_strategy(strategy, **options)
-    except TypeError as e:
-        raise ConfigError(f"--strategy-option for {strategy}: {e}", hint=hint) from e
-    return options
-
-
-_TRUE = ("true", "yes", "on", "1")
-_FALSE = ("false", "no", "off", "0")
-
-
-def _option_value(key: str, text: str, annotation: str, hint: str) -> Any:
-    """`text` as the field's type (`annotation` as written, e.g. "int | None"); guessed when unknown."""
-    lowered = text.lower()
-    if lowered == "none" and ("None" in annotation or not annotation):
-        return None
-    if "bool" in annotation or (not annotation and lowered in ("true", "false")):
-        if lowered in _TRUE or lowered in _FALSE:
-            return lowered in _TRUE
-        raise ConfigError(f"--strategy-option {key}={text}: expected true or false", hint=hint)
-    for kind, convert in (("int", int), ("float", float)):
-        if kind in annotation or not annotation:
-            try:
-                return convert(text)
-            except ValueError:
-                pass
-    if "str" in annotation or not annotation:
-        return text
-    raise ConfigError(f"--strategy-option {key}={text}: expected {annotation}", hint=hint)
-
-
-class Progress:
-    """A tracer that prints one line per LLM call and per judge report, to stderr."""
-
-    def emit(self, event: TraceEvent) -> None:
-        """Print a short line for the events a user follows."""
-        if isinstance(event, LLMCallEvent):
-            state = f"error: {event.error}" if event.error else f"{event.usage.total_tokens} tokens"
-            click.echo(f"  {event.role:<9} {state} ({event.latency_ms / 1000:.1f} s)", err=True)
-        elif isinstance(event, ReportEvent) and event.report_kind == "judge":
-            r = event.report
-            click.echo(f"  judge     {r['verdict']} {r['passed']}/{r['total']}", err=True)
-
-
-def print_result(result: SolveResult, path: Path | None) -> None:
-    """The verdict, what was spent, and where the solution went."""
-    verdict = result.verdict or "no program"
-    click.echo(f"{result.status}: {verdict} ({result.reason})")
-    click.echo(f"{result.calls} LLM calls, {result.tokens:,} tokens, {result.seconds:.1f} s")
-    if path is not None:
-        click.echo(f"solution: {path}")
 
 
 @click.command("solve")
 @click.argument("source", metavar="URL|FILE")
-@click.option("--strategy", type=click.Choice(STRATEGY_NAMES), default=DEFAULT_STRATEGY, show_default=True)
-@click.option("--lang", "language", type=click.Choice(LANGUAGE_NAMES), default=DEFAULT_LANGUAGE, show_default=True)
-@click.option(
-    "--strategy-option",
-    "strategy_option",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="A strategy option, repeatable (e.g. max_n=1000, count=false for cpbot).",
-)
-@click.option("--model", help="Model name (env CPBOT_MODEL).")
-@click.option("--base-url", help="OpenAI-compatible API root, e.g. http://127.0.0.1:8000/v1 (env CPBOT_BASE_URL).")
-@click.option("--api-key", help="API key (env CPBOT_API_KEY or OPENAI_API_KEY); never stored.")
+@strategy_options
+@language_option()
+@model_endpoint_options
 @click.option("--max-calls", type=click.IntRange(min=1), default=40, show_default=True, help="Budget: LLM calls.")
 @click.option("--max-tokens", type=click.IntRange(min=1), default=500_000, show_default=True, help="Budget: tokens.")
 @click.option(
@@ -117,12 +25,7 @@ def print_result(result: SolveResult, path: Path | None) -> None:
     help="Budget: wall seconds.",
 )
 @site_option(help="The site, when it cannot be told from URL|FILE.")
-@click.option(
-    "--cookies",
-    type=click.Path(dir_okay=False, path_type=Path),
-    envvar="CPBOT_COOKIES",
-    help="A Netscape cookies.txt for fetching.",
-)
+@cookies_option
 @click.option(
     "-o",
     "--output",
@@ -131,11 +34,11 @@ def print_result(result: SolveResult, path: Path | None) -> None:
     help="Where to write problem.json and the solution (default: ./<problem>).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the SolveResult as JSON.")
-def solve_cmd(
+def solve(
     source: str,
     strategy: str,
-    language: str,
     strategy_option: tuple[str, ...],
+    language: str,
     model: str | None,
     base_url: str | None,
     api_key: str | None,
@@ -148,59 +51,31 @@ def solve_cmd(
     as_json: bool,
 ) -> int:
     """Solve one problem with a language model; exits 0 only when the answer passes every test tried."""
+    from cpbot.agents.budget import Budget
+    from cpbot.bot.app.problem_folder import problem_dirname, save_solution
+    from cpbot.bot.app.solving import solve_recorded
+    from cpbot.bot.app.sources import load_source
+    from cpbot.bot.app.strategy_options import parse_strategy_options
+    from cpbot.bot.config import resolve_llm
+    from cpbot.bot.render import print_solve_result
+
+    def say(line: str) -> None:
+        click.echo(line, err=True)
+
     config = resolve_llm(base_url=base_url, api_key=api_key, model=model)
     options = parse_strategy_options(strategy, strategy_option)
     problem = load_source(source, site=site, cookies=cookies)
     budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_seconds=max_seconds)
-    click.echo(f"solving {problem.id} with {strategy} ({language}, {config.model})", err=True)
-    with TranscriptStore() as store, LLMClient(config) as client:
-        store.add_secret(config.api_key.get_secret_value())
-        run_id = store.start_run(
-            "solve",
-            problem_id=problem.id,
-            strategy=strategy,
-            model=config.model,
-            config={
-                "llm": config.public(),
-                "budget": budget.model_dump(),
-                "language": language,
-                "strategy_options": options,
-            },
-        )
-        tracer = FanoutTracer(store.tracer(run_id), Progress())
-        try:
-            result = run_solve(
-                problem,
-                strategy=strategy,
-                language=language,  # type: ignore[arg-type]
-                model=client,
-                budget=budget,
-                tracer=tracer,
-                options=options,
-            )
-        except BaseException as e:
-            store.finish_run(run_id, "error", reason=str(e))
-            # the failed run is stored: say where, so that `cpbot transcripts show` can explain it
-            click.echo(f"transcript: {run_id}", err=True)
-            raise
-        store.finish_run(
-            run_id,
-            result.status,
-            reason=result.reason,
-            totals={"calls": result.calls, "tokens": result.tokens, "seconds": result.seconds},
-        )
+    say(f"solving {problem.id} with {strategy} ({language}, {config.model})")
+    result, run_id = solve_recorded(
+        problem, strategy=strategy, language=language, options=options, config=config, budget=budget, say=say
+    )
     path = None
     if result.solution is not None:
-        directory = out_dir or Path(problem_dirname(problem))
-        save_problem(problem, directory)
-        path = directory / f"solution{language_spec(language).extension}"
-        path.write_text(result.solution.source, encoding="utf-8")
+        path = save_solution(problem, result.solution.source, language, out_dir or Path(problem_dirname(problem)))
     if as_json:
         click.echo(result.model_dump_json(indent=2))
     else:
-        print_result(result, path)
-    click.echo(f"transcript: {run_id}", err=True)
+        print_solve_result(result, path)
+    say(f"transcript: {run_id}")
     return 0 if result.status == "solved" else 1
-
-
-solve = solve_cmd  # the name bot/cli.py registers

@@ -6,20 +6,22 @@ like it is still running.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
-from cpbot.bot.transcripts import RunList, RunSummary, StoredEvent, TranscriptError, TranscriptStore, default_db_path
+if TYPE_CHECKING:
+    from cpbot.bot.transcripts import TranscriptStore
 
-EXCERPT = 160  # characters of a prompt or reply shown without --full
 # A running run whose owner cannot be checked (another host, an old store) is stale after this long idle.
 STALE_AFTER_S = 6 * 3600
 
 
 def _open() -> TranscriptStore | None:
+    """The user's transcript store with dead runs marked stale, or None when nothing was recorded yet."""
+    from cpbot.bot.transcripts import TranscriptStore, default_db_path
+
     path = default_db_path()
     if not path.exists():
         return None
@@ -32,16 +34,14 @@ def _open() -> TranscriptStore | None:
     return store
 
 
-def _tokens(n: int) -> str:
-    return f"{n:,}"
+def _opened() -> TranscriptStore:
+    """`_open()`, or an error saying that nothing was recorded yet."""
+    from cpbot.bot.transcripts import TranscriptError, default_db_path
 
-
-def _when(run: RunSummary) -> str:
-    return run.started_at.strftime("%Y-%m-%d %H:%M:%S")
-
-
-def _took(run: RunSummary) -> str:
-    return f"{run.seconds:.1f} s" if run.seconds is not None else "-"
+    store = _open()
+    if store is None:
+        raise TranscriptError(f"no transcripts yet in {default_db_path()}", hint="runs are recorded by `cpbot solve`")
+    return store
 
 
 @click.group()
@@ -56,6 +56,9 @@ def transcripts() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print a RunList as JSON.")
 def list_runs(limit: int, kind: str | None, every: bool, as_json: bool) -> int:
     """List the latest runs, newest first; a contest counts its problems (`show CONTEST` lists them)."""
+    from cpbot.bot.render import run_table
+    from cpbot.bot.transcripts import RunList, RunSummary
+
     store = _open()
     runs: list[RunSummary] = []
     if store is not None:
@@ -67,96 +70,8 @@ def list_runs(limit: int, kind: str | None, every: bool, as_json: bool) -> int:
     if not runs:
         click.echo(f"no {kind} runs" if kind else "no transcripts yet")
         return 0
-    header = f"{'run':<23} {'started (UTC)':<19} {'kind':<8} {'problem':<24} {'status':<12}"
-    click.echo(f"{header} {'calls':>5} {'tokens':>9}")
-    for r in runs:
-        click.echo(_row(r))
+    click.echo("\n".join(run_table(runs)))
     return 0
-
-
-def _row(r: RunSummary) -> str:
-    """One run as a line of `list`."""
-    tokens = _tokens(r.prompt_tokens + r.completion_tokens)
-    what = r.problem_id or "-"
-    if r.children:
-        # a contest holds one run per problem solve; a bench one per (problem, strategy)
-        unit = "problem" if r.kind == "contest" else "run"
-        what = f"{r.problem_id + ' ' if r.problem_id else ''}{r.children} {unit}{'s' if r.children != 1 else ''}"
-    return f"{r.id:<23} {_when(r):<19} {r.kind:<8} {what:<24} {r.status:<12} {r.llm_calls:>5} {tokens:>9}"
-
-
-def _excerpt(text: str, full: bool) -> str:
-    text = text.rstrip()
-    if full or len(text) <= EXCERPT:
-        return text
-    return text[:EXCERPT].rstrip() + f" ... [{len(text) - EXCERPT} more characters; --full shows all]"
-
-
-def _block(text: str, marker: str) -> list[str]:
-    """`text` as detail lines: the first after `marker`, the rest aligned under it."""
-    lines = text.splitlines() or [""]
-    pad = " " * len(marker)
-    return [marker + lines[0], *(pad + line for line in lines[1:])]
-
-
-def _describe(event: StoredEvent, full: bool) -> list[str]:
-    """The lines that show one event."""
-    p: dict[str, Any] = event.payload
-    kind = event.kind
-    if kind == "llm_call":
-        usage = p.get("usage", {})
-        head = (
-            f"llm       {p['role']} via {p['model']}: {_tokens(usage.get('prompt_tokens', 0))}+"
-            f"{_tokens(usage.get('completion_tokens', 0))} tokens"
-            + (f" ({_tokens(usage['reasoning_tokens'])} reasoning)" if usage.get("reasoning_tokens") else "")
-            + (" (estimated)" if usage.get("estimated") else "")
-            + f", {p.get('latency_ms', 0):.0f} ms"
-            + (f", {p['attempts']} tries" if p.get("attempts", 1) > 1 else "")
-        )
-        lines = [head]
-        for t in p.get("tries", []):
-            if t.get("error"):
-                wait = f", waited {t['wait_s']:g} s" if t.get("wait_s") else ""
-                lines.append(f"try {t['attempt']}: {t['error']}{wait}")
-        messages = p.get("messages", [])
-        shown = messages if full else messages[-1:]
-        for m in shown:
-            lines += _block(_excerpt(str(m.get("content") or ""), full), f"> {m.get('role', '?')}: ")
-        if p.get("reasoning") and full:
-            lines += _block(p["reasoning"].rstrip(), "~ reasoning: ")
-        if p.get("error"):
-            lines.append(f"! {p.get('error_kind', '')}: {p['error']}")
-        else:
-            lines += _block(_excerpt(p.get("reply", ""), full) or "(empty reply)", "< ")
-        return lines
-    if kind == "envelope":
-        env = p["envelope"]
-        h = env["header"]
-        sender = f" from {h['sender']}" if h.get("sender") else ""
-        body = json.dumps(env["payload"], ensure_ascii=False)
-        return [f"envelope  {h['type']} #{h['iteration']}{sender}", *_block(_excerpt(body, full), "")]
-    if kind == "report":
-        r = p["report"]
-        if p["report_kind"] == "judge":
-            detail = f"{r.get('verdict')} {r.get('passed')}/{r.get('total')} tests"
-        elif p["report_kind"] == "profile":
-            detail = f"{r.get('complexity') or 'complexity unknown'}, efficient={r.get('efficient')}"
-        else:
-            detail = _excerpt(json.dumps(r), full)
-        iteration = f" #{p['iteration']}" if p.get("iteration") is not None else ""
-        return [f"{p['report_kind']:<9} {detail}{iteration}"]
-    if kind == "budget":
-        return [f"budget    exhausted: {p['reason']}"]
-    if kind == "note":
-        return [f"note      {p['message']}"]
-    if kind == "run_start":
-        return [f"start     {p.get('kind')} {p.get('problem_id') or ''}".rstrip()]
-    if kind == "run_end":
-        reason = f": {p['reason']}" if p.get("reason") else ""
-        return [f"end       {p['status']}{reason}"]
-    if kind == "run_resume":
-        return [f"resume    was {p.get('previous_status')}, now pid {p.get('pid')}"]
-    return [f"{kind:<9} {_excerpt(json.dumps(p), full)}"]
 
 
 @transcripts.command("show")
@@ -165,41 +80,15 @@ def _describe(event: StoredEvent, full: bool) -> list[str]:
 @click.option("--json", "as_json", is_flag=True, help="Print the RunTranscript as JSON.")
 def show(run: str, full: bool, as_json: bool) -> int:
     """Show run RUN (an id, a unique prefix of one, or `last`): its summary and every event in order."""
-    store = _open()
-    if store is None:
-        raise TranscriptError(f"no transcripts yet in {default_db_path()}", hint="runs are recorded by `cpbot solve`")
+    from cpbot.bot.render import transcript_lines
+
+    store = _opened()
     with store:
         transcript = store.transcript(run)
     if as_json:
         click.echo(transcript.model_dump_json(indent=2))
         return 0
-    r = transcript.run
-    click.echo(f"run       {r.id}  ({r.kind})")
-    for label, value in (("problem", r.problem_id), ("strategy", r.strategy), ("model", r.model)):
-        if value:
-            click.echo(f"{label:<9} {value}")
-    reason = f": {r.reason}" if r.reason else ""
-    click.echo(f"status    {r.status}{reason}")
-    if r.parent:
-        click.echo(f"contest   {r.parent}")
-    click.echo(f"started   {_when(r)} UTC, took {_took(r)}")
-    reasoning = f" ({_tokens(r.reasoning_tokens)} reasoning)" if r.reasoning_tokens else ""
-    click.echo(
-        f"llm       {r.llm_calls} calls, {_tokens(r.prompt_tokens)} prompt + {_tokens(r.completion_tokens)} "
-        f"completion tokens{reasoning}, {r.llm_ms / 1000:.1f} s"
-    )
-    if transcript.children:
-        click.echo(f"runs      {len(transcript.children)}")
-        for child in transcript.children:
-            click.echo(f"  {_row(child)}")
-    click.echo("")
-    for event in transcript.events:
-        offset = (event.ts - r.started_at).total_seconds()
-        task = f" [{event.task_id}]" if event.task_id else ""
-        lines = _describe(event, full)
-        click.echo(f"{event.seq:>4} {offset:>+8.2f}s {lines[0]}{task}")
-        for line in lines[1:]:
-            click.echo(f"{'':<25}{line}")
+    click.echo("\n".join(transcript_lines(transcript, full)))
     return 0
 
 
@@ -213,11 +102,10 @@ def export(run: str, html_path: Path | None, json_path: Path | None) -> int:
     plots, gate decisions, remote verdicts, tokens and time per stage) and/or as JSON."""
     if html_path is None and json_path is None:
         raise click.UsageError("say where to write: --html FILE and/or --json FILE")
-    from cpbot.bot.export import gather, render_html  # jinja2 is only needed here
+    from cpbot.bot.export import gather, render_html
+    from cpbot.bot.transcripts import TranscriptError
 
-    store = _open()
-    if store is None:
-        raise TranscriptError(f"no transcripts yet in {default_db_path()}", hint="runs are recorded by `cpbot solve`")
+    store = _opened()
     with store:
         report = gather(store, run)
     outputs = [(html_path, render_html(report) if html_path else ""), (json_path, report.model_dump_json(indent=2))]

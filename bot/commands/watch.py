@@ -2,154 +2,23 @@
 
 from __future__ import annotations
 
-import signal
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
-from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import click
 
-from cpbot.agents.llm import LLMClient
-from cpbot.bot.commands.solve import parse_strategy_options
-from cpbot.bot.config import resolve_llm
+from cpbot.bot.options import GATE_CHECKS, cookies_option, language_option, model_endpoint_options, strategy_options
 from cpbot.bot.site_option import ALL_SITES, chosen_sites, site_option
-from cpbot.bot.submit.credentials import jar_secrets
-from cpbot.bot.submit.gate import GateConfig
-from cpbot.bot.transcripts import TranscriptStore
-from cpbot.bot.watch.adapters import AgentSolver, ScrapedSite
-from cpbot.bot.watch.loop import ContestLoop
-from cpbot.bot.watch.ports import ContestBudget, LoopOptions, SubmitPort
-from cpbot.bot.watch.render import WatchReport, changes, report, view
-from cpbot.bot.watch.scheduler import Watcher, contest_row
-from cpbot.bot.watch.state import WatchState, contest_key
-from cpbot.bot.watch.submitting import open_submitter
-from cpbot.core.errors import ConfigError, CpbotError
-from cpbot.core.registry import DEFAULT_LANGUAGE, DEFAULT_STRATEGY, LANGUAGE_NAMES, STRATEGY_NAMES
-from cpbot.judge.sandbox import Sandbox
-from cpbot.scrapers.cookies import load_cookies_txt
-from cpbot.scrapers.endpoints import Endpoints, site_client
-from cpbot.scrapers.listing import Contest
-from cpbot.scrapers.sites import get_site
-
-CHECKS = ("samples", "generated", "stress", "profile")
-
-
-class ListingError(CpbotError):
-    """`cpbot watch --once` could not read any contest list, so it had nothing to do."""
-
-
-def gate_config(text: str) -> GateConfig:
-    """`--gate samples,generated,stress,profile` (the default: all four) -> the checks required."""
-    wanted = {c.strip() for c in text.split(",") if c.strip()}
-    unknown = wanted - set(CHECKS)
-    if unknown or not wanted:
-        raise ConfigError(f"--gate {text!r}: unknown check(s) {sorted(unknown)}", hint=f"use some of {CHECKS}")
-    return GateConfig(**{f"require_{c}": c in wanted for c in CHECKS})
-
-
-@contextmanager
-def stop_on_signals(stop: threading.Event) -> Iterator[None]:
-    """SIGTERM and SIGINT ask the loops to stop at their next step (a restart resumes them)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
-
-    def handler(signum: int, frame: Any) -> None:
-        stop.set()
-
-    for s in previous:
-        signal.signal(s, handler)
-    try:
-        yield
-    finally:
-        for s, h in previous.items():
-            signal.signal(s, h)
-
-
-class Session:
-    """Everything one `cpbot watch` process shares between its contests."""
-
-    def __init__(self, stack: ExitStack, opts: dict[str, Any], stop: threading.Event) -> None:
-        self.opts = opts
-        self.stop = stop
-        config = resolve_llm(base_url=opts["base_url"], api_key=opts["api_key"], model=opts["model"])
-        cookies = load_cookies_txt(opts["cookies"]) if opts["cookies"] else None
-        self.endpoints = Endpoints.from_env()
-        self.state = stack.enter_context(WatchState())
-        self.store = stack.enter_context(TranscriptStore())
-        self.store.add_secret(config.api_key.get_secret_value())
-        for secret in jar_secrets(cookies):
-            self.store.add_secret(secret)
-        self.store.mark_stale()
-        self.client = stack.enter_context(site_client(self.endpoints, cookies=cookies))
-        llm = stack.enter_context(LLMClient(config))
-        sandbox = stack.enter_context(Sandbox())
-        self.site = ScrapedSite(self.client)
-        strategy_options = parse_strategy_options(opts["strategy"], opts["strategy_option"])
-        self.solver = AgentSolver(
-            llm, strategy=opts["strategy"], language=opts["language"], sandbox=sandbox, options=strategy_options
-        )
-        self.options = LoopOptions(
-            strategy=opts["strategy"],
-            strategy_options=strategy_options,
-            language=opts["language"],
-            model=config.model,
-            submit=opts["submit"],
-            jobs=opts["jobs"],
-            budget=ContestBudget.parse(opts["budget"]) if opts["budget"] else ContestBudget(),
-            gate=gate_config(opts["gate"]),
-            fetch_retry_s=opts["fetch_retry"],
-        )
-        self.submitter: SubmitPort | None = None
-        if self.options.submit:
-            self.submitter = open_submitter(
-                stack,
-                store=self.store,
-                endpoints=self.endpoints,
-                cookies=opts["cookies"],
-                min_interval_s=opts["submit_interval"],
-                poll_interval_s=opts["verdict_poll"],
-                stop=stop,
-            )
-
-    def run_contest(self, key: str) -> None:
-        """One contest's loop (called by the scheduler at the contest's start)."""
-        loop = ContestLoop(
-            self.state,
-            self.store,
-            key,
-            site=self.site,
-            solver=self.solver,
-            submitter=self.submitter,
-            options=self.options,
-            stop=self.stop,
-        )
-        loop.run()
 
 
 @click.command("watch")
 @site_option("--site", "site_name", allow_all=True, default=ALL_SITES, show_default=True)
 @click.option("--contest", "contest_id", metavar="ID", help="Work on this contest only (live, finished or virtual).")
-@click.option("--strategy", type=click.Choice(STRATEGY_NAMES), default=DEFAULT_STRATEGY, show_default=True)
-@click.option("--lang", "language", type=click.Choice(LANGUAGE_NAMES), default=DEFAULT_LANGUAGE, show_default=True)
-@click.option(
-    "--strategy-option",
-    "strategy_option",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="A strategy option, repeatable (e.g. max_n=1000, count=false for cpbot).",
-)
+@strategy_options
+@language_option()
 @click.option("--submit", is_flag=True, help="Submit what passes the gate (without it: a dry run, nothing posted).")
 @click.option("--budget", metavar="K=V,...", help="Contest budget, e.g. tokens=2000000,calls=300,attempts=4.")
-@click.option("--gate", default=",".join(CHECKS), show_default=True, help="The local checks a solution must pass.")
-@click.option("--model", help="Model name (env CPBOT_MODEL).")
-@click.option("--base-url", help="OpenAI-compatible API root (env CPBOT_BASE_URL).")
-@click.option("--api-key", help="API key (env CPBOT_API_KEY or OPENAI_API_KEY); never stored.")
+@click.option("--gate", default=",".join(GATE_CHECKS), show_default=True, help="The local checks a solution must pass.")
+@model_endpoint_options
 @click.option("--jobs", type=click.IntRange(1), default=2, show_default=True, help="Problems solved at once.")
 @click.option("--within", type=click.FloatRange(0), default=24.0, show_default=True, help="Hours ahead to watch.")
 @click.option("--poll", type=click.FloatRange(0.1), default=600.0, show_default=True, help="Seconds between lists.")
@@ -167,17 +36,24 @@ class Session:
     "--submit-interval", type=click.FloatRange(0), default=10.0, show_default=True, help="Min seconds between posts."
 )
 @click.option("--once", is_flag=True, help="Exit when the contests found (or --contest) are done.")
-@click.option(
-    "--cookies",
-    type=click.Path(dir_okay=False, path_type=Path),
-    envvar="CPBOT_COOKIES",
-    help="A Netscape cookies.txt with the sites' session (env CPBOT_COOKIES).",
-)
+@cookies_option
 @click.option("--json", "as_json", is_flag=True, help="At exit, print the contests and problems as JSON.")
 def watch(
     site_name: str, contest_id: str | None, once: bool, as_json: bool, within: float, poll: float, **opts: Any
 ) -> int:
     """Watch contests: at each start fetch, solve, gate and (with --submit) submit every problem."""
+    import threading
+    from contextlib import ExitStack
+    from datetime import UTC, datetime, timedelta
+
+    from cpbot.bot.watch.render import follow, print_final, report
+    from cpbot.bot.watch.scheduler import Watcher, contest_row
+    from cpbot.bot.watch.session import ListingError, Session, join_loops, stop_on_signals
+    from cpbot.bot.watch.state import contest_key
+    from cpbot.core.errors import ConfigError, CpbotError
+    from cpbot.scrapers.listing import Contest
+    from cpbot.scrapers.sites import get_site
+
     sites = chosen_sites(site_name)
     if contest_id is not None and len(sites) != 1:
         raise ConfigError("--contest needs --site cf or --site lc")
@@ -232,11 +108,11 @@ def watch(
         )
         watcher.start()
         try:
-            _follow(watcher, session, once=once, stop=stop, live=not as_json)
+            follow(watcher, session.state, session.store, once=once, stop=stop, live=not as_json)
         finally:
             stop.set()
             watcher.shutdown()
-            _join(watcher, timeout_s=30.0)
+            join_loops(watcher, timeout_s=30.0)
         final = report(session.state, watcher.seen(), store=session.store)
     if once and list_failures and not final.contests:
         # nothing polls after --once: a listing that failed leaves nothing done, which is an error
@@ -248,66 +124,10 @@ def watch(
     if as_json:
         click.echo(final.model_dump_json(indent=2))
     else:
-        _print_final(final, within_h=None if contest_id is not None else within)
+        print_final(final, within_h=None if contest_id is not None else within)
     errors = [e for e in watcher.errors if isinstance(e, CpbotError)]
     if errors:
         raise errors[0]
     if watcher.errors:
         raise watcher.errors[0]
     return 0
-
-
-def _follow(watcher: Watcher, session: Session, *, once: bool, stop: threading.Event, live: bool) -> None:
-    """Show the live view until stopped (or, with --once, until every contest seen is done); it is cleared
-    at the end, when the final table is printed."""
-    from rich.console import Console
-    from rich.live import Live
-
-    console = Console(stderr=True)
-
-    def finished() -> bool:
-        return once and watcher.polled.is_set() and not watcher.pending() and not watcher.active()
-
-    def render() -> Any:
-        return view(report(session.state, watcher.seen(), store=session.store))
-
-    if live and console.is_terminal:
-        with Live(render(), console=console, refresh_per_second=2, transient=True) as screen:
-            while not stop.is_set() and not finished():
-                watcher.changed.wait(0.5)
-                watcher.changed.clear()
-                screen.update(render())
-        return
-    seen: dict[tuple[str, str], str] = {}
-
-    def log_changes() -> None:
-        if live:  # stderr is a log or a pipe: one line per change instead of the table
-            for line in changes(report(session.state, watcher.seen()), seen):
-                click.echo(line, err=True)
-
-    while not stop.is_set() and not finished():
-        log_changes()
-        watcher.changed.wait(0.5)
-        watcher.changed.clear()
-    log_changes()
-
-
-def _join(watcher: Watcher, timeout_s: float) -> None:
-    """Give running contest loops a moment to reach their next step and stop there."""
-    deadline = time.monotonic() + timeout_s
-    while watcher.active() and time.monotonic() < deadline:
-        time.sleep(0.05)
-
-
-def _print_final(final: WatchReport, *, within_h: float | None) -> None:
-    from rich.console import Console
-
-    console = Console()
-    if not console.is_terminal:
-        console.width = 160  # a log or a file: room for whole names rather than the 80-column default
-    if not final.contests:
-        # the live view's placeholder says the lists are polled; at exit nothing polls any more
-        ahead = f" starting within {within_h:g} h" if within_h is not None else ""
-        console.print(f"cpbot watch: no contest{ahead} to work on", style="dim")
-        return
-    console.print(view(final))

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 from markupsafe import escape
 
-from cpbot.judge.complexity import fit_class
 from cpbot.judge.model import ProfileReport
+from cpbot.judge.profile import fitted_time
 
 TONE_COLOURS = {"ok": "#1a7f37", "bad": "#cf222e", "info": "#57606a"}
 MARKERS = {"attempt": "circle", "gate": "diamond", "submission": "triangle", "verdict": "square"}
@@ -144,16 +144,14 @@ def profile_plot(report: ProfileReport, *, width: int = 520, height: int = 300) 
     if not points:
         parts.append(f'<text x="{width / 2}" y="{height / 2}" text-anchor="middle">no measurements</text></svg>')
         return "".join(parts)
-    ok = [p for p in points if p.status == "ok"]
     curve: list[tuple[float, float]] = []
     n_lo, n_hi = max(points[0].size, 1), max(points[-1].size, 1)
-    if report.complexity and len(ok) >= 2:
-        fit = fit_class(report.complexity, [float(p.size) for p in ok], [p.cpu_ms for p in ok])
-        if fit.coefficients and math.isfinite(fit.error):
-            steps = 60
-            for i in range(steps + 1):
-                n = n_lo * (n_hi / n_lo) ** (i / steps) if n_hi > n_lo else float(n_lo)
-                curve.append((n, max(0.0, fit.predict(n))))
+    fitted = fitted_time(report)  # the profiler's own curve, as its report and the PNG draw it
+    if fitted is not None:
+        steps = 60
+        for i in range(steps + 1):
+            n = n_lo * (n_hi / n_lo) ** (i / steps) if n_hi > n_lo else float(n_lo)
+            curve.append((n, max(0.0, fitted(n))))
     log_x = n_hi / n_lo > 10
     y_max = max([p.cpu_ms for p in points] + [c[1] for c in curve] + [1.0]) * 1.1
     plot_w, plot_h = width - left - right, height - top - bottom

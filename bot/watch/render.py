@@ -1,19 +1,27 @@
 """What `cpbot watch` shows: a report of the watched contests (JSON with --json) and its rich view, one
 table per contest whose title says where the contest stands (a countdown before it starts, the time
-left while it runs) and whose caption sums it up."""
+left while it runs) and whose caption sums it up; live on stderr while it runs (`follow`), once more on
+stdout at the end (`print_final`)."""
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
+import click
 from pydantic import BaseModel
-from rich.console import Group, RenderableType
+from rich.console import Console, Group, RenderableType
+from rich.live import Live
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from cpbot.bot.transcripts import TranscriptStore
 from cpbot.bot.watch.state import ContestRow, WatchState
+
+if TYPE_CHECKING:
+    from cpbot.bot.watch.scheduler import Watcher
 
 SCHEMA_VERSION = 2  # 2: ProblemLine.running, WatchReport.at
 
@@ -239,3 +247,51 @@ def changes(data: WatchReport, seen: dict[tuple[str, str], str]) -> list[str]:
             lines = [*lines, head] if c.contest.status == "done" else [head, *lines]
         out += lines
     return out
+
+
+def follow(
+    watcher: Watcher, state: WatchState, store: TranscriptStore, *, once: bool, stop: threading.Event, live: bool
+) -> None:
+    """Show the live view on stderr until stopped (or, with --once, until every contest seen is done); it is
+    cleared at the end, when the final table is printed. When stderr is no terminal, one line per change
+    instead (`live=False`: nothing at all)."""
+    console = Console(stderr=True)
+
+    def finished() -> bool:
+        return once and watcher.polled.is_set() and not watcher.pending() and not watcher.active()
+
+    def render() -> Any:
+        return view(report(state, watcher.seen(), store=store))
+
+    if live and console.is_terminal:
+        with Live(render(), console=console, refresh_per_second=2, transient=True) as screen:
+            while not stop.is_set() and not finished():
+                watcher.changed.wait(0.5)
+                watcher.changed.clear()
+                screen.update(render())
+        return
+    seen: dict[tuple[str, str], str] = {}
+
+    def log_changes() -> None:
+        if live:  # stderr is a log or a pipe: one line per change instead of the table
+            for line in changes(report(state, watcher.seen()), seen):
+                click.echo(line, err=True)
+
+    while not stop.is_set() and not finished():
+        log_changes()
+        watcher.changed.wait(0.5)
+        watcher.changed.clear()
+    log_changes()
+
+
+def print_final(final: WatchReport, *, within_h: float | None) -> None:
+    """The final table on stdout when `cpbot watch` exits (or a line saying there was no contest)."""
+    console = Console()
+    if not console.is_terminal:
+        console.width = 160  # a log or a file: room for whole names rather than the 80-column default
+    if not final.contests:
+        # the live view's placeholder says the lists are polled; at exit nothing polls any more
+        ahead = f" starting within {within_h:g} h" if within_h is not None else ""
+        console.print(f"cpbot watch: no contest{ahead} to work on", style="dim")
+        return
+    console.print(view(final))

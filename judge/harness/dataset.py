@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from cpbot.core import pyast
 from cpbot.core.errors import JudgeError
 from cpbot.core.registry import Family
 from cpbot.judge.harness.types import LcType, parse_type
@@ -114,7 +115,7 @@ def item_from_row(row: dict[str, Any]) -> DatasetItem:
 def _starter_signature(starter: str, task: str) -> tuple[str, list[tuple[str, LcType]], LcType]:
     """The method name, typed parameters and return type of `class Solution` in the starter code."""
     try:
-        tree = ast.parse(starter.rstrip() + "\n        pass\n")
+        tree = pyast.parse(starter.rstrip() + "\n        pass\n")
     except SyntaxError as e:
         raise JudgeError(f"{task}: starter code does not parse: {e}") from None
     classes = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Solution"]
@@ -146,7 +147,7 @@ _UNREADABLE = object()
 def _read_input(text: str, names: list[str]) -> list[Any] | None:
     """The arguments in parameter order from `a = 1, b = [2,3]`, or None when unreadable."""
     try:
-        call = ast.parse(f"f({text})", mode="eval").body
+        call = pyast.parse(f"f({text})", mode="eval").body
         assert isinstance(call, ast.Call)
         if call.args:
             return None
@@ -163,7 +164,7 @@ def _read_output(text: str, ret: LcType) -> Any:
     if ret.kind == "string":
         return text
     try:
-        return _literal(ast.parse(text.strip(), mode="eval").body)
+        return _literal(pyast.parse(text.strip(), mode="eval").body)
     except (SyntaxError, ValueError, TypeError):
         return _UNREADABLE
 

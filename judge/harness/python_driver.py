@@ -16,6 +16,7 @@ import ast
 import re
 from functools import cache
 
+from cpbot.core import pyast
 from cpbot.judge.harness.signature import Call, Parsed
 from cpbot.judge.harness.templates import fill, template
 from cpbot.judge.harness.types import LcType
@@ -49,7 +50,7 @@ def _driver(sections: frozenset[str]) -> str:
     """The driver template with only the wanted sections, comments and docstrings removed."""
     header, body = template("python_driver.py.tmpl").split("#@end-header\n", 1)
     body = _SECTION.sub(lambda m: m.group(2) if m.group(1) in sections else "", body)
-    tree = ast.parse(body)
+    tree = pyast.parse(body)
     for node in ast.walk(tree):
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef) and _has_docstring(node):
             node.body = node.body[1:] or [ast.Pass()]

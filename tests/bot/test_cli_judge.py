@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from cpbot.bot.cli import main
+from cpbot.core.registry import LANGUAGE_NAMES
 from cpbot.judge.model import JudgeReport, Limits, Problem, TestCase
 
 SUM = "a, b = map(int, input().split())\nprint(a + b)\n"
@@ -85,7 +86,6 @@ def test_compile_error_prints_the_compiler_message(tmp_path, tests_dir, capsys):
         (["judge", "{sol}"], "nothing to judge against"),
         (["judge", "{sol}", "--tests", "{empty}"], "no tests in"),
         (["judge", "{odd}", "--tests", "{tests}"], "cannot tell the language"),
-        (["judge", "{sol}", "--tests", "{tests}", "--lang", "cobol"], "unknown language"),
         (["judge", "{sol}", "--problem", "{odd}"], "is not a cpbot problem file"),
     ],
 )
@@ -103,6 +103,13 @@ def test_user_errors_are_one_line_with_a_hint_and_exit_two(args, message, tmp_pa
     assert err.startswith("error: ") and message in err
     assert "hint: " in err
     assert "Traceback" not in err
+
+
+def test_an_unknown_language_is_a_usage_error_listing_the_languages(tmp_path, tests_dir, capsys):
+    # --lang is the shared option of every command: click checks it against the language registry
+    assert main(["judge", str(write(tmp_path, "sol.py", SUM)), "--tests", str(tests_dir), "--lang", "cobol"]) == 2
+    err = capsys.readouterr().err
+    assert f"'cobol' is not one of {', '.join(map(repr, LANGUAGE_NAMES))}" in err and "Traceback" not in err
 
 
 def test_verbose_flag_shows_the_traceback(tmp_path, capsys):

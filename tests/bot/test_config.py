@@ -91,6 +91,8 @@ def test_cpbot_config_shows_sources_and_hides_the_key(config_dir, monkeypatch, c
         ("[nosuch]\nx = 1\n", "no command `nosuch`"),
         ("[judge]\nnosuch = 1\n", "`judge` has no option `nosuch`"),
         ('[llm]\nbase = "x"\n', "[llm] base"),
+        ("[llm]\nmodel = 3\n", "[llm] model must be a string"),
+        ("[llm.roles]\nplanner = 3\n", "[llm.roles] planner must be a model name"),
         ('[llm]\napi_key = "sk-readable-by-all"\n', "holds an API key but others can read it"),
         ('[solve]\nlang = "java"\n', "[solve] lang = 'java': 'java' is not one of"),
         ('[judge]\ntl = "abc"\n', "[judge] tl = 'abc'"),

@@ -95,7 +95,7 @@ def test_solve_finds_the_failing_case_debugs_it_and_records_everything(
             str(out),
             "--json",
         ]
-        rc = solve_module.solve_cmd.main(args, prog_name="cpbot solve", standalone_mode=False)
+        rc = solve_module.solve.main(args, prog_name="cpbot solve", standalone_mode=False)
         requests = model.requests
     captured = capsys.readouterr()
     result = SolveResult.model_validate_json(captured.out)

@@ -290,7 +290,7 @@ def test_a_planted_key_appears_in_no_file_written(tmp_path, monkeypatch):
 
 
 def test_the_cli_side_does_not_load_the_model_client():
-    check = "import sys, bot.commands.transcripts; sys.exit('openai' in sys.modules)"
+    check = "import sys, cpbot.bot.commands.transcripts; sys.exit('openai' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", check], cwd=REPO, timeout=60).returncode == 0
 
 

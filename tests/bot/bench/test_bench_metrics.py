@@ -9,8 +9,9 @@ import pytest
 
 from cpbot.bot.bench.datasets import description_examples
 from cpbot.bot.bench.metrics import Metrics
-from cpbot.bot.bench.report import markdown, plot
+from cpbot.bot.bench.report import markdown
 from cpbot.bot.bench.runner import BenchReport
+from cpbot.bot.plots import save_bench_png
 from tests.bot.bench.conftest import API_KEY
 
 # Hand-computed from the script in support.py. Kick Start: Bike Tour's partial program is right on
@@ -149,17 +150,17 @@ def test_report_as_json_and_as_a_plot(run, datasets, tmp_path):
     text = markdown(report, timings=False)
     assert "| direct | 2 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 68.8 | 77.3 | 77.3 |" in text
     assert "wall s" in markdown(report) and "wall s" not in text
-    png = plot(report, tmp_path / "plot.png")
+    png = save_bench_png(report, tmp_path / "plot.png")
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 5000
 
 
 def test_the_plot_legend_covers_no_point_label(run, datasets, tmp_path):
     import matplotlib.pyplot as plt
 
-    from cpbot.bot.bench.report import figure
+    from cpbot.bot.plots import bench_figure
 
     report, _ = run(datasets["leetcode"])
-    fig = figure(report)
+    fig = bench_figure(report)
     try:
         fig.canvas.draw()
         renderer = fig.canvas.get_renderer()

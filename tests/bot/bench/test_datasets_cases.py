@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from cpbot.bot.app.problem_folder import save_problem
 from cpbot.bot.bench.cases import passed_cases, split_cases
 from cpbot.bot.bench.datasets import open_dataset
-from cpbot.bot.commands.fetch import save_problem
 from cpbot.core.errors import ConfigError
 from cpbot.judge.model import Problem, TestCase
 

@@ -8,6 +8,7 @@ from lxml import etree
 
 from cpbot.bot.export import svg
 from cpbot.judge.model import ProfilePoint, ProfileReport
+from cpbot.judge.profile import fitted_time
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
@@ -38,6 +39,31 @@ def test_the_fitted_curve_passes_through_the_points_of_its_class():
     ys = [y for _, y in line]
     assert ys == sorted(ys, reverse=True)  # time grows with n (SVG y grows downwards)
     assert "fitted O(n^2), r² 0.999" in "".join(root.itertext())
+
+
+def test_the_curve_is_the_profilers_own_fit_above_the_start_up_cost():
+    # as the profiler reports it: n = 1 first (the start-up cost), then sizes whose time grows above it;
+    # the smallest sizes stay within noise of the start-up and are not used for the fit
+    start_up = ProfilePoint(size=1, cpu_ms=40.0, peak_kb=9000)
+    sizes = [250, 500, 1000, 2000, 4000, 8000, 16000]
+    points = [ProfilePoint(size=n, cpu_ms=40.0 + 2e-6 * n * n + (4 if n <= 1000 else 0), peak_kb=9000) for n in sizes]
+    report = ProfileReport(points=[start_up, *points], complexity="O(n^2)")
+    fitted = fitted_time(report)
+    assert fitted is not None
+    root = parse(svg.profile_plot(report))
+    circles = [(float(c.get("cx")), float(c.get("cy"))) for c in root.iter(f"{SVG_NS}circle")]
+    # the y axis is linear in ms: read it off two measured points, then read the curve's ms back
+    (_, y_low), (_, y_high) = circles[0], circles[-1]
+    ms_low, ms_high = start_up.cpu_ms, points[-1].cpu_ms
+
+    def ms_at(y: float) -> float:
+        return ms_low + (y - y_low) * (ms_high - ms_low) / (y_high - y_low)
+
+    line = curve(root)
+    for n, (_, y) in ((1, line[0]), (16000, line[-1])):
+        # within rounding of the profiler's curve (a refit of the raw times is off by 3 ms at the top)
+        assert abs(ms_at(y) - fitted(n)) < 1.5
+    assert abs(fitted(1) - start_up.cpu_ms) < 5.0 and abs(fitted(16000) - ms_high) < 10.0
 
 
 def test_failed_runs_are_red_and_a_profile_without_a_class_has_no_curve():

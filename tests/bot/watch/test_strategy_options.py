@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from cpbot.bot.app.strategy_options import parse_strategy_options
 from cpbot.bot.cli import main
-from cpbot.bot.commands.solve import parse_strategy_options
 from cpbot.core.errors import ConfigError
 
 

@@ -6,13 +6,6 @@ from pathlib import Path
 
 import click
 
-from cpbot.bot.render import print_stress
-from cpbot.judge.build import build_program_file
-from cpbot.judge.checkers import make_checker
-from cpbot.judge.model import Limits
-from cpbot.judge.sandbox import default_sandbox
-from cpbot.judge.stress import stress_programs
-
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 
 
@@ -48,6 +41,13 @@ def stress(
     as_json: bool,
 ) -> int:
     """Stress SOLUTION against BRUTE; exits 1 with the smallest failing input when they disagree."""
+    from cpbot.bot.render import print_stress
+    from cpbot.judge.build import build_program_file
+    from cpbot.judge.checkers import make_checker
+    from cpbot.judge.model import Limits
+    from cpbot.judge.sandbox import default_sandbox
+    from cpbot.judge.stress import stress_programs
+
     sandbox = default_sandbox()
     programs = [
         build_program_file(p, sandbox, role=r)

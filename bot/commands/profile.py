@@ -6,13 +6,6 @@ from pathlib import Path
 
 import click
 
-from cpbot.bot.profile_plot import save_profile_png
-from cpbot.bot.render import print_profile
-from cpbot.judge.build import build_program_file
-from cpbot.judge.model import Limits
-from cpbot.judge.profile import profile_program
-from cpbot.judge.sandbox import default_sandbox
-
 
 @click.command()
 @click.argument("solution", type=click.Path(exists=True, dir_okay=False, path_type=Path))
@@ -61,6 +54,13 @@ def profile(
     as_json: bool,
 ) -> int:
     """Profile SOLUTION; exits 0 when it is predicted to fit the limits at --max-n."""
+    from cpbot.bot.plots import save_profile_png
+    from cpbot.bot.render import print_profile
+    from cpbot.judge.build import build_program_file
+    from cpbot.judge.model import Limits
+    from cpbot.judge.profile import profile_program
+    from cpbot.judge.sandbox import default_sandbox
+
     sandbox = default_sandbox()
     program = build_program_file(solution, sandbox, role="solution")
     gen = build_program_file(generator, sandbox, role="generator")

@@ -1,0 +1,57 @@
+"""`--strategy-option KEY=VALUE` (on `cpbot solve` and `cpbot watch`) turned into a strategy's options."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from cpbot.agents.strategies import get_strategy
+from cpbot.core.errors import ConfigError
+
+
+def parse_strategy_options(strategy: str, items: tuple[str, ...] | list[str]) -> dict[str, Any]:
+    """`--strategy-option key=value` (repeatable) -> the strategy's options, each value converted to the
+    type of the strategy's own field (`max_n=24`, `count=false`, `stress_seconds=2.5`, `max_n=none`)."""
+    made = get_strategy(strategy)
+    # every strategy is a dataclass whose fields are its options ("name" is its registry name, not one)
+    known = dataclasses.is_dataclass(made)
+    fields = {f.name: str(f.type) for f in dataclasses.fields(made) if f.name != "name"} if known else {}  # type: ignore[arg-type]
+    hint = f"{strategy} takes: {', '.join(sorted(fields)) or '(no options)'}"
+    options: dict[str, Any] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not key:
+            raise ConfigError(f"--strategy-option {item!r} is not key=value", hint=hint)
+        if known and key not in fields:
+            raise ConfigError(f"strategy {strategy} has no option {key!r}", hint=hint)
+        options[key] = _option_value(key, text.strip(), fields.get(key, ""), hint)
+    try:
+        get_strategy(strategy, **options)
+    except TypeError as e:
+        raise ConfigError(f"--strategy-option for {strategy}: {e}", hint=hint) from e
+    return options
+
+
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+def _option_value(key: str, text: str, annotation: str, hint: str) -> Any:
+    """`text` as the field's type (`annotation` as written, e.g. "int | None"); guessed when unknown."""
+    lowered = text.lower()
+    if lowered == "none" and ("None" in annotation or not annotation):
+        return None
+    if "bool" in annotation or (not annotation and lowered in ("true", "false")):
+        if lowered in _TRUE or lowered in _FALSE:
+            return lowered in _TRUE
+        raise ConfigError(f"--strategy-option {key}={text}: expected true or false", hint=hint)
+    for kind, convert in (("int", int), ("float", float)):
+        if kind in annotation or not annotation:
+            try:
+                return convert(text)
+            except ValueError:
+                pass
+    if "str" in annotation or not annotation:
+        return text
+    raise ConfigError(f"--strategy-option {key}={text}: expected {annotation}", hint=hint)

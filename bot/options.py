@@ -1,0 +1,80 @@
+"""Options several commands take, each declared once as a decorator and stacked on the commands.
+
+Imports click and the registries only: every command module uses these, and `cpbot --help` loads
+every command module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from cpbot.core.registry import DEFAULT_LANGUAGE, DEFAULT_STRATEGY, LANGUAGE_NAMES, STRATEGY_NAMES
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _stack(*decorators: Callable[[F], F]) -> Callable[[F], F]:
+    """The decorators applied in the order written (the first is the first option in --help)."""
+
+    def apply(f: F) -> F:
+        for decorator in reversed(decorators):
+            f = decorator(f)
+        return f
+
+    return apply
+
+
+def model_endpoint_options(f: F) -> F:
+    """--model, --base-url, --api-key: the OpenAI-compatible endpoint (see `cpbot.bot.config.resolve_llm`)."""
+    return _stack(
+        click.option("--model", help="Model name (env CPBOT_MODEL)."),
+        click.option(
+            "--base-url", help="OpenAI-compatible API root, e.g. http://127.0.0.1:8000/v1 (env CPBOT_BASE_URL)."
+        ),
+        click.option("--api-key", help="API key (env CPBOT_API_KEY or OPENAI_API_KEY); never stored."),
+    )(f)
+
+
+def strategy_options(f: F) -> F:
+    """--strategy NAME and --strategy-option KEY=VALUE (repeatable; see `cpbot.bot.app.strategy_options`)."""
+    return _stack(
+        click.option("--strategy", type=click.Choice(STRATEGY_NAMES), default=DEFAULT_STRATEGY, show_default=True),
+        click.option(
+            "--strategy-option",
+            "strategy_option",
+            multiple=True,
+            metavar="KEY=VALUE",
+            help="A strategy option, repeatable (e.g. max_n=1000, count=false for cpbot).",
+        ),
+    )(f)
+
+
+def language_option(*, default: str | None = DEFAULT_LANGUAGE, help: str | None = None) -> Callable[[F], F]:
+    """--lang, one of the registered languages, passed as `language`; `default=None` leaves it unset (the
+    command then tells the language from the solution's file extension)."""
+    return click.option(
+        "--lang",
+        "language",
+        type=click.Choice(LANGUAGE_NAMES),
+        default=default,
+        show_default=default is not None,
+        help=help if help or default is not None else "Default: from the file extension.",
+    )
+
+
+def cookies_option(f: F) -> F:
+    """--cookies FILE (env CPBOT_COOKIES): the browser session the sites are read (or posted to) with."""
+    return click.option(
+        "--cookies",
+        type=click.Path(dir_okay=False, path_type=Path),
+        envvar="CPBOT_COOKIES",
+        help="A Netscape cookies.txt exported from your browser (env CPBOT_COOKIES).",
+    )(f)
+
+
+# The gate's checks, as `cpbot submit --skip` and `cpbot watch --gate` name them (see bot/submit/gate.py).
+GATE_CHECKS = ("samples", "generated", "stress", "profile")

@@ -1,0 +1,131 @@
+"""What one `cpbot watch` process sets up and shares between its contests (the model client, the sandbox,
+the stores, the HTTP client, the solver and the submitter), and how it stops.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from typing import Any
+
+from cpbot.agents.llm import LLMClient
+from cpbot.bot.app.strategy_options import parse_strategy_options
+from cpbot.bot.config import resolve_llm
+from cpbot.bot.options import GATE_CHECKS
+from cpbot.bot.submit.credentials import jar_secrets
+from cpbot.bot.submit.gate import GateConfig
+from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.watch.adapters import AgentSolver, ScrapedSite
+from cpbot.bot.watch.loop import ContestLoop
+from cpbot.bot.watch.ports import ContestBudget, LoopOptions, SubmitPort
+from cpbot.bot.watch.scheduler import Watcher
+from cpbot.bot.watch.state import WatchState
+from cpbot.bot.watch.submitting import open_submitter
+from cpbot.core.errors import ConfigError, CpbotError
+from cpbot.judge.sandbox import Sandbox
+from cpbot.scrapers.cookies import load_cookies_txt
+from cpbot.scrapers.endpoints import Endpoints, site_client
+
+
+class ListingError(CpbotError):
+    """`cpbot watch --once` could not read any contest list, so it had nothing to do."""
+
+
+def gate_config(text: str) -> GateConfig:
+    """`--gate samples,generated,stress,profile` (the default: all four) -> the checks required."""
+    wanted = {c.strip() for c in text.split(",") if c.strip()}
+    unknown = wanted - set(GATE_CHECKS)
+    if unknown or not wanted:
+        raise ConfigError(f"--gate {text!r}: unknown check(s) {sorted(unknown)}", hint=f"use some of {GATE_CHECKS}")
+    return GateConfig(**{f"require_{c}": c in wanted for c in GATE_CHECKS})
+
+
+@contextmanager
+def stop_on_signals(stop: threading.Event) -> Iterator[None]:
+    """SIGTERM and SIGINT ask the loops to stop at their next step (a restart resumes them)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
+
+    def handler(signum: int, frame: Any) -> None:
+        stop.set()
+
+    for s in previous:
+        signal.signal(s, handler)
+    try:
+        yield
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)
+
+
+class Session:
+    """Everything one `cpbot watch` process shares between its contests."""
+
+    def __init__(self, stack: ExitStack, opts: dict[str, Any], stop: threading.Event) -> None:
+        self.opts = opts
+        self.stop = stop
+        config = resolve_llm(base_url=opts["base_url"], api_key=opts["api_key"], model=opts["model"])
+        cookies = load_cookies_txt(opts["cookies"]) if opts["cookies"] else None
+        self.endpoints = Endpoints.from_env()
+        self.state = stack.enter_context(WatchState())
+        self.store = stack.enter_context(TranscriptStore())
+        self.store.add_secret(config.api_key.get_secret_value())
+        for secret in jar_secrets(cookies):
+            self.store.add_secret(secret)
+        self.store.mark_stale()
+        self.client = stack.enter_context(site_client(self.endpoints, cookies=cookies))
+        llm = stack.enter_context(LLMClient(config))
+        sandbox = stack.enter_context(Sandbox())
+        self.site = ScrapedSite(self.client)
+        strategy_options = parse_strategy_options(opts["strategy"], opts["strategy_option"])
+        self.solver = AgentSolver(
+            llm, strategy=opts["strategy"], language=opts["language"], sandbox=sandbox, options=strategy_options
+        )
+        self.options = LoopOptions(
+            strategy=opts["strategy"],
+            strategy_options=strategy_options,
+            language=opts["language"],
+            model=config.model,
+            submit=opts["submit"],
+            jobs=opts["jobs"],
+            budget=ContestBudget.parse(opts["budget"]) if opts["budget"] else ContestBudget(),
+            gate=gate_config(opts["gate"]),
+            fetch_retry_s=opts["fetch_retry"],
+        )
+        self.submitter: SubmitPort | None = None
+        if self.options.submit:
+            self.submitter = open_submitter(
+                stack,
+                store=self.store,
+                endpoints=self.endpoints,
+                cookies=opts["cookies"],
+                min_interval_s=opts["submit_interval"],
+                poll_interval_s=opts["verdict_poll"],
+                stop=stop,
+            )
+
+    def run_contest(self, key: str) -> None:
+        """One contest's loop (called by the scheduler at the contest's start)."""
+        loop = ContestLoop(
+            self.state,
+            self.store,
+            key,
+            site=self.site,
+            solver=self.solver,
+            submitter=self.submitter,
+            options=self.options,
+            stop=self.stop,
+        )
+        loop.run()
+
+
+def join_loops(watcher: Watcher, timeout_s: float) -> None:
+    """Give running contest loops a moment to reach their next step and stop there."""
+    deadline = time.monotonic() + timeout_s
+    while watcher.active() and time.monotonic() < deadline:
+        time.sleep(0.05)
