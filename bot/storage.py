@@ -74,7 +74,7 @@ def table_exists(db: sqlite3.Connection, name: str) -> bool:
 
 
 class Database:
-    """An open, migrated cpbot database; close it (or use `with`) when done."""
+    """An open, migrated cpbot database; close it when done."""
 
     def __init__(
         self,
@@ -140,7 +140,11 @@ class Database:
             try:
                 yield self.connection
             except sqlite3.Error as e:
-                raise self.error(f"cannot read the {self.migrations.store} {self.path}: {e}") from e
+                raise self.error(
+                    f"cannot read the {self.migrations.store} {self.path}: {e}",
+                    hint=f"check it with: sqlite3 {self.path} 'PRAGMA integrity_check'; if it is damaged, move it "
+                    "away (cpbot starts a new one) or restore a copy",
+                ) from e
 
     @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:

@@ -129,8 +129,9 @@ def test_sqlite_errors_become_the_stores_error_and_roll_back(tmp_path: Path) -> 
         c.execute("INSERT INTO notes (body) VALUES ('a')")
         c.execute("INSERT INTO notes (body) VALUES ('a')")
     assert e.value.hint == "nothing of it was stored"
-    with pytest.raises(NotesError, match="cannot read the notes store"), db.read() as c:
+    with pytest.raises(NotesError, match="cannot read the notes store") as e, db.read() as c:
         c.execute("SELECT nothing FROM notes")
+    assert "integrity_check" in e.value.hint
     with db.read() as c:
         assert c.execute("SELECT COUNT(*) FROM notes").fetchone()[0] == 0
     db.close()
