@@ -39,10 +39,9 @@ from pydantic import BaseModel
 
 from cpbot.agents.tracing import TraceEvent, load_event
 from cpbot.bot.redact import Redactor, secrets_from_env
+from cpbot.bot.storage import Database, Migrations, StorageError, run_script
 from cpbot.core.dirs import data_dir
-from cpbot.core.errors import CpbotError
 
-SCHEMA_VERSION = 2
 DB_NAME = "transcripts.sqlite3"
 BLOB_DIR = "blobs"
 BLOB_MIN_CHARS = 4096  # strings at least this long leave the event for a blob file
@@ -51,8 +50,19 @@ BLOB_REF = "$blob"
 # Fields of an LLM call kept in `llm_calls` rather than repeated in its event.
 _CALL_TEXT = ("messages", "reply", "reasoning")
 
-_SCHEMA = """
-CREATE TABLE schema_version (version INTEGER NOT NULL);
+
+class TranscriptError(StorageError):
+    """The transcript store cannot be opened, read or written."""
+
+
+MIGRATIONS = Migrations("transcript store", error=TranscriptError)
+
+
+@MIGRATIONS
+def m001_runs_events_calls(db: sqlite3.Connection) -> None:
+    run_script(
+        db,
+        """
 CREATE TABLE runs (
     id TEXT PRIMARY KEY,
     kind TEXT NOT NULL,
@@ -104,22 +114,25 @@ CREATE TRIGGER llm_calls_append_only_update BEFORE UPDATE ON llm_calls
     BEGIN SELECT RAISE(ABORT, 'transcript LLM calls are append-only'); END;
 CREATE TRIGGER llm_calls_append_only_delete BEFORE DELETE ON llm_calls
     BEGIN SELECT RAISE(ABORT, 'transcript LLM calls are append-only'); END;
-"""
+""",
+    )
 
-# Migrations from version k-1 to k: the statements that bring a store of version k-1 up to k.
-_MIGRATIONS: dict[int, str] = {
-    2: """
+
+@MIGRATIONS
+def m002_run_parents_and_owners(db: sqlite3.Connection) -> None:
+    run_script(
+        db,
+        """
 ALTER TABLE runs ADD COLUMN parent TEXT REFERENCES runs (id);
 ALTER TABLE runs ADD COLUMN pid INTEGER;
 ALTER TABLE runs ADD COLUMN pid_start TEXT NOT NULL DEFAULT '';
 ALTER TABLE runs ADD COLUMN host TEXT NOT NULL DEFAULT '';
 CREATE INDEX runs_parent ON runs (parent);
 """,
-}
+    )
 
 
-class TranscriptError(CpbotError):
-    """The transcript store cannot be opened, read or written."""
+SCHEMA_VERSION = MIGRATIONS.latest
 
 
 def default_db_path() -> Path:
@@ -252,59 +265,12 @@ class TranscriptStore:
         self.path = Path(path) if path is not None else default_db_path()
         self.redactor = Redactor([*secrets_from_env(), *secrets])
         self.blob_dir = self.path.parent / BLOB_DIR
-        self._lock = threading.Lock()
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            # autocommit mode: transactions are explicit (BEGIN IMMEDIATE ... COMMIT)
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
-            self._db.row_factory = sqlite3.Row
-        except (OSError, sqlite3.Error) as e:
-            raise TranscriptError(
-                f"cannot open the transcript store {self.path}: {e}", hint="set CPBOT_DATA_DIR to a writable directory"
-            ) from e
-        try:
-            self._prepare()
-        except BaseException:
-            self._db.close()
-            raise
-
-    def _prepare(self) -> None:
-        db = self._db
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=NORMAL")  # durable at checkpoints; a crash never corrupts (WAL)
-        db.execute("PRAGMA foreign_keys=ON")
-        with self._transaction():
-            has_version = db.execute(
-                "SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_version'"
-            ).fetchone()
-            if not has_version:
-                self._run_script(_SCHEMA)
-                db.execute("INSERT INTO schema_version (version) VALUES (1)")
-            (version,) = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
-            if isinstance(version, int) and version < SCHEMA_VERSION:
-                # each step in the same transaction: a store is either migrated whole or not at all
-                for step in range(version + 1, SCHEMA_VERSION + 1):
-                    self._run_script(_MIGRATIONS[step])
-                    db.execute("INSERT INTO schema_version (version) VALUES (?)", (step,))
-                version = SCHEMA_VERSION
-        if version != SCHEMA_VERSION:
-            raise TranscriptError(
-                f"{self.path} has transcript schema {version}, this cpbot reads {SCHEMA_VERSION}",
-                hint="upgrade cpbot, or point CPBOT_DATA_DIR at another directory",
-            )
-
-    def _run_script(self, script: str) -> None:
-        for statement in script.split(";\n"):
-            if statement.strip():
-                self._db.execute(statement)
-
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self._db)
+        # NORMAL: durable at checkpoints; a crash never corrupts (WAL), and events are written often
+        self.db = Database(self.path, MIGRATIONS, synchronous="NORMAL")
 
     def close(self) -> None:
         """Close the database (WAL contents stay safe on disk)."""
-        with self._lock:
-            self._db.close()
+        self.db.close()
 
     def __enter__(self) -> TranscriptStore:
         return self
@@ -334,10 +300,10 @@ class TranscriptStore:
         run_id = f"{started:%Y%m%d-%H%M%S}-{token_hex(3)}"
         config_json = json.dumps(self.redactor.value(dict(config or {})))
         pid = os.getpid()
-        with self._lock, self._transaction():
-            if parent is not None and not self._db.execute("SELECT 1 FROM runs WHERE id = ?", (parent,)).fetchone():
+        with self.db.write() as db:
+            if parent is not None and not db.execute("SELECT 1 FROM runs WHERE id = ?", (parent,)).fetchone():
                 raise TranscriptError(f"no parent run {parent!r}", hint="start the contest run first")
-            self._db.execute(
+            db.execute(
                 "INSERT INTO runs (id, kind, problem_id, strategy, model, started_at, status, config, parent,"
                 " pid, pid_start, host) VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)",
                 (
@@ -364,12 +330,12 @@ class TranscriptStore:
         """Take over run `run_id` (e.g. a contest after a restart): this process owns it and it is running
         again; a `run_resume` event records the status it had."""
         pid = os.getpid()
-        with self._lock, self._transaction():
-            row = self._db.execute("SELECT status FROM runs WHERE id = ?", (run_id,)).fetchone()
+        with self.db.write() as db:
+            row = db.execute("SELECT status FROM runs WHERE id = ?", (run_id,)).fetchone()
             if row is None:
                 raise TranscriptError(f"no run {run_id!r}", hint="`cpbot transcripts list` shows the runs")
             self._append(run_id, "run_resume", {"previous_status": row[0], "pid": pid}, ts=_now())
-            self._db.execute(
+            db.execute(
                 "UPDATE runs SET status = 'running', ended_at = NULL, reason = '', pid = ?, pid_start = ?, host = ?"
                 " WHERE id = ?",
                 (pid, _process_start(pid), socket.gethostname(), run_id),
@@ -381,8 +347,8 @@ class TranscriptStore:
         given, every running run whose owner cannot be checked from here (another host, an old store)
         and that has had no event for that long. Returns the ids marked."""
         now = datetime.now(UTC)
-        with self._lock:
-            rows = self._db.execute(
+        with self.db.read() as db:
+            rows = db.execute(
                 "SELECT r.id, r.pid, r.pid_start, r.host, (SELECT MAX(e.ts) FROM events e WHERE e.run_id = r.id)"
                 " FROM runs r WHERE r.status = 'running'"
             ).fetchall()
@@ -402,13 +368,13 @@ class TranscriptStore:
         return marked
 
     def _mark_stale(self, run_id: str, pid: int | None, reason: str, ended: str) -> bool:
-        with self._lock, self._transaction():
+        with self.db.write() as db:
             # re-checked inside the write lock: another process may have finished or resumed it meanwhile
-            row = self._db.execute("SELECT status, pid FROM runs WHERE id = ?", (run_id,)).fetchone()
+            row = db.execute("SELECT status, pid FROM runs WHERE id = ?", (run_id,)).fetchone()
             if row is None or row[0] != "running" or row[1] != pid:
                 return False
             self._append(run_id, "run_end", {"status": "stale", "reason": reason, "totals": {}}, ts=_now())
-            self._db.execute(
+            db.execute(
                 "UPDATE runs SET status = 'stale', ended_at = ?, reason = ? WHERE id = ?", (ended, reason, run_id)
             )
         return True
@@ -470,8 +436,10 @@ class TranscriptStore:
         return value
 
     def _append(self, run_id: str, kind: str, payload: Mapping[str, Any], *, ts: str, task_id: str = "") -> int:
-        (seq,) = self._db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?", (run_id,)).fetchone()
-        self._db.execute(
+        (seq,) = self.db.connection.execute(
+            "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE run_id = ?", (run_id,)
+        ).fetchone()
+        self.db.connection.execute(
             "INSERT INTO events (run_id, seq, ts, kind, task_id, payload) VALUES (?, ?, ?, ?, ?, ?)",
             (run_id, seq, ts, kind, task_id, json.dumps(payload, ensure_ascii=False)),
         )
@@ -480,7 +448,7 @@ class TranscriptStore:
     def append(self, run_id: str, kind: str, payload: Mapping[str, Any], *, task_id: str = "") -> int:
         """Append an event given as a kind and a JSON-able payload; returns its seq."""
         clean = self._externalize(self.redactor.value(dict(payload)))
-        with self._lock, self._transaction():
+        with self.db.write():
             return self._append(run_id, kind, clean, ts=_now(), task_id=task_id)
 
     def record(self, run_id: str, event: TraceEvent) -> int:
@@ -491,13 +459,13 @@ class TranscriptStore:
         task_id = data.pop("task_id", "")
         if kind != "llm_call":
             data = self._externalize(data)  # blob files are written before the event that names them
-        with self._lock, self._transaction():
+        with self.db.write() as db:
             if kind != "llm_call":
                 return self._append(run_id, kind, data, ts=ts, task_id=task_id)
             text = {k: data.pop(k) for k in _CALL_TEXT}
             seq = self._append(run_id, kind, self._externalize(data), ts=ts, task_id=task_id)
             usage = data["usage"]
-            self._db.execute(
+            db.execute(
                 "INSERT INTO llm_calls (call_id, run_id, seq, ts, task_id, role, model, prompt, reply, reasoning,"
                 " finish_reason, prompt_tokens, completion_tokens, reasoning_tokens, latency_ms, attempts, error)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -531,11 +499,11 @@ class TranscriptStore:
         extra = self.redactor.value(dict(totals or {}))
         reason = self.redactor.text(reason)
         ended = _now()
-        with self._lock, self._transaction():
-            if not self._db.execute("SELECT 1 FROM runs WHERE id = ?", (run_id,)).fetchone():
+        with self.db.write() as db:
+            if not db.execute("SELECT 1 FROM runs WHERE id = ?", (run_id,)).fetchone():
                 raise TranscriptError(f"no run {run_id}")
             self._append(run_id, "run_end", {"status": status, "reason": reason, "totals": extra}, ts=ended)
-            self._db.execute(
+            db.execute(
                 "UPDATE runs SET ended_at = ?, status = ?, reason = ?, totals = ? WHERE id = ?",
                 (ended, status, reason, json.dumps(extra), run_id),
             )
@@ -586,21 +554,21 @@ class TranscriptStore:
         if limit is not None:
             sql += " LIMIT ?"
             args.append(limit)
-        with self._lock:
-            rows = self._db.execute(sql, args).fetchall()
+        with self.db.read() as db:
+            rows = db.execute(sql, args).fetchall()
         return [self._summary(r) for r in rows]
 
     def resolve(self, run: str) -> str:
         """The full id of run `run`, given whole or as an unambiguous prefix, or "last" for the newest
         top-level run (a contest rather than its latest problem)."""
-        with self._lock:
+        with self.db.read() as db:
             if run == "last":
-                rows = self._db.execute(
+                rows = db.execute(
                     "SELECT id FROM runs WHERE parent IS NULL ORDER BY started_at DESC, id DESC LIMIT 1"
                 ).fetchall()
             else:
                 pattern = run.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-                rows = self._db.execute(
+                rows = db.execute(
                     "SELECT id FROM runs WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT 3", (pattern,)
                 ).fetchall()
         if not rows:
@@ -616,16 +584,16 @@ class TranscriptStore:
 
     def run(self, run_id: str) -> RunSummary:
         """One run's summary."""
-        with self._lock:
-            row = self._db.execute(f"{self._SUMMARY} WHERE r.id = ? GROUP BY r.id", (run_id,)).fetchone()
+        with self.db.read() as db:
+            row = db.execute(f"{self._SUMMARY} WHERE r.id = ? GROUP BY r.id", (run_id,)).fetchone()
         if row is None:
             raise TranscriptError(f"no run {run_id!r}", hint="`cpbot transcripts list` shows the runs")
         return self._summary(row)
 
     def llm_calls(self, run_id: str) -> list[StoredLLMCall]:
         """A run's LLM calls in order."""
-        with self._lock:
-            rows = self._db.execute("SELECT * FROM llm_calls WHERE run_id = ? ORDER BY seq", (run_id,)).fetchall()
+        with self.db.read() as db:
+            rows = db.execute("SELECT * FROM llm_calls WHERE run_id = ? ORDER BY seq", (run_id,)).fetchall()
         calls = []
         for row in rows:
             data = dict(row)
@@ -641,8 +609,8 @@ class TranscriptStore:
     def events(self, run_id: str) -> list[StoredEvent]:
         """A run's events in order, with LLM calls' prompts and replies and blob contents put back."""
         calls = {c.call_id: c for c in self.llm_calls(run_id)}
-        with self._lock:
-            rows = self._db.execute(
+        with self.db.read() as db:
+            rows = db.execute(
                 "SELECT seq, ts, kind, task_id, payload FROM events WHERE run_id = ? ORDER BY seq", (run_id,)
             ).fetchall()
         events = []
@@ -663,26 +631,6 @@ class TranscriptStore:
             llm_calls=self.llm_calls(run_id),
             children=self.children(run_id),
         )
-
-
-class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK when the block raises; sqlite errors become TranscriptError."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-
-    def __enter__(self) -> sqlite3.Connection:
-        self.db.execute("BEGIN IMMEDIATE")
-        return self.db
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
-        if exc_type is None:
-            self.db.execute("COMMIT")
-            return
-        if self.db.in_transaction:  # SQLite may already have rolled back (e.g. disk full)
-            self.db.execute("ROLLBACK")
-        if isinstance(exc, sqlite3.Error):
-            raise TranscriptError(f"transcript write failed: {exc}", hint="nothing of it was stored") from exc
 
 
 class TranscriptTracer:

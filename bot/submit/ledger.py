@@ -1,16 +1,17 @@
-"""The submission ledger: one SQLite table (WAL) that makes "never twice" and "not too often" hold
-across processes and crashes.
+"""The submission ledger: the one record of what cpbot posted to a site (one SQLite table), which makes
+"never twice" and "not too often" hold across processes and crashes. `cpbot submit` and `cpbot watch`
+both post through it; the watch state refers to its rows by row id.
 
 Before a POST the submitter writes an intent row (site, problem, source hash, time); after it, the
 site's submission id. An intent without an id means the process died around the POST: before posting
 anything again, the submitter looks at the site's own list of submissions and either adopts the one it
-finds (`resolve`) or, when there is none, drops the intent (`abandon`).
+finds (`resolve`) or, when there is none, drops the intent (`abandon`). The site's verdicts, as
+polled, are kept on the row too.
 """
 
 from __future__ import annotations
 
 import sqlite3
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -18,16 +19,27 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from cpbot.bot.submit.base import DuplicateSubmission, RemoteVerdict, SubmitError, SubmitTooSoon
+from cpbot.bot.storage import Database, Migrations, StorageError, run_script
+from cpbot.bot.submit.base import DuplicateSubmission, RemoteVerdict, SubmitTooSoon
 from cpbot.core.dirs import data_dir
 
-SCHEMA_VERSION = 1
 DB_NAME = "submissions.sqlite3"
 State = Literal["intent", "posted", "abandoned"]
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS ledger_schema (version INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS submissions (
+
+class LedgerError(StorageError):
+    """The submission ledger cannot be opened, read or written."""
+
+
+MIGRATIONS = Migrations("submission ledger", version_table="ledger_schema", error=LedgerError)
+
+
+@MIGRATIONS
+def m001_submissions(db: sqlite3.Connection) -> None:
+    run_script(
+        db,
+        """
+CREATE TABLE submissions (
     row_id INTEGER PRIMARY KEY AUTOINCREMENT,
     site TEXT NOT NULL,
     problem_id TEXT NOT NULL,
@@ -42,11 +54,21 @@ CREATE TABLE IF NOT EXISTS submissions (
     verdict_json TEXT,
     note TEXT NOT NULL DEFAULT ''
 );
-CREATE UNIQUE INDEX IF NOT EXISTS submissions_once
+CREATE UNIQUE INDEX submissions_once
     ON submissions (site, problem_id, source_sha256) WHERE state != 'abandoned';
-CREATE UNIQUE INDEX IF NOT EXISTS submissions_remote_id
-    ON submissions (site, submission_id) WHERE submission_id IS NOT NULL;
-"""
+CREATE UNIQUE INDEX submissions_remote_id
+    ON submissions (site, submission_id) WHERE submission_id IS NOT NULL
+""",
+    )
+
+
+@MIGRATIONS
+def m002_problem_index(db: sqlite3.Connection) -> None:
+    # the watch state looks submissions up by problem (the partial unique index cannot serve that)
+    db.execute("CREATE INDEX submissions_problem ON submissions (site, problem_id, row_id)")
+
+
+SCHEMA_VERSION = MIGRATIONS.latest
 
 
 class LedgerEntry(BaseModel):
@@ -63,8 +85,9 @@ class LedgerEntry(BaseModel):
     submission_id: str | None = None
     intent_at: float
     posted_at: float | None = None
-    verdict: str | None = None
+    verdict: str | None = None  # the site's words for the latest verdict seen
     final: bool = False
+    remote: RemoteVerdict | None = None  # that verdict whole
     note: str = ""
 
 
@@ -86,44 +109,17 @@ class SubmissionLedger:
         self.path = Path(path) if path is not None else default_ledger_path()
         self.min_interval_s = min_interval_s
         self.clock = clock
-        self._lock = threading.Lock()
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30.0)
-            self._db.row_factory = sqlite3.Row
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")  # an intent must survive a power cut
-            with self._write():
-                for statement in _SCHEMA.split(";\n"):
-                    if statement.strip():
-                        self._db.execute(statement)
-                row = self._db.execute("SELECT MAX(version) FROM ledger_schema").fetchone()
-                if row[0] is None:
-                    self._db.execute("INSERT INTO ledger_schema (version) VALUES (?)", (SCHEMA_VERSION,))
-                elif row[0] != SCHEMA_VERSION:
-                    raise SubmitError(
-                        f"{self.path} has ledger schema {row[0]}, this cpbot reads {SCHEMA_VERSION}",
-                        hint="upgrade cpbot, or point CPBOT_DATA_DIR at another directory",
-                    )
-        except (OSError, sqlite3.Error) as e:
-            raise SubmitError(
-                f"cannot open the submission ledger {self.path}: {e}",
-                hint="set CPBOT_DATA_DIR to a writable directory",
-            ) from e
+        self.db = Database(self.path, MIGRATIONS, synchronous="FULL")  # an intent must survive a power cut
 
     def close(self) -> None:
         """Close the database."""
-        with self._lock:
-            self._db.close()
+        self.db.close()
 
     def __enter__(self) -> SubmissionLedger:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-    def _write(self) -> _Immediate:
-        return _Immediate(self._db, self._lock)
 
     def reserve(self, site: str, problem_id: str, sha: str, language: str) -> int:
         """Write the intent to post this source; returns its row id.
@@ -132,7 +128,7 @@ class SubmissionLedger:
         problem, and `SubmitTooSoon` when the last post on the site is younger than the interval.
         """
         now = self.clock()
-        with self._write() as db:
+        with self.db.write() as db:
             same = db.execute(
                 "SELECT state, submission_id FROM submissions"
                 " WHERE site = ? AND problem_id = ? AND source_sha256 = ? AND state != 'abandoned'",
@@ -167,7 +163,7 @@ class SubmissionLedger:
 
     def resolve(self, row_id: int, submission_id: str, note: str = "") -> None:
         """The POST of this intent landed as `submission_id`."""
-        with self._write() as db:
+        with self.db.write() as db:
             db.execute(
                 "UPDATE submissions SET state = 'posted', submission_id = ?, posted_at = ?, note = ?"
                 " WHERE row_id = ? AND state = 'intent'",
@@ -176,7 +172,7 @@ class SubmissionLedger:
 
     def abandon(self, row_id: int, note: str) -> None:
         """The POST of this intent certainly did not land (refused, or absent from the site's list)."""
-        with self._write() as db:
+        with self.db.write() as db:
             db.execute(
                 "UPDATE submissions SET state = 'abandoned', note = ? WHERE row_id = ? AND state = 'intent'",
                 (note, row_id),
@@ -184,11 +180,90 @@ class SubmissionLedger:
 
     def record_verdict(self, site: str, submission_id: str, verdict: RemoteVerdict) -> None:
         """Keep the latest remote verdict of a posted submission."""
-        with self._write() as db:
+        with self.db.write() as db:
             db.execute(
                 "UPDATE submissions SET verdict = ?, final = ?, verdict_json = ? WHERE site = ? AND submission_id = ?",
                 (verdict.status_text, int(verdict.final), verdict.model_dump_json(), site, submission_id),
             )
+
+    def adopt(
+        self,
+        site: str,
+        problem_id: str,
+        sha: str,
+        language: str,
+        submission_id: str,
+        *,
+        verdict: RemoteVerdict | None,
+        note: str,
+    ) -> LedgerEntry:
+        """The row of a submission posted without this ledger knowing it (a record carried over from an
+        older cpbot): the existing row of that submission id, or of that source, else a new posted row.
+        A final verdict it lacks is filled in. The minimum interval does not apply: this is the past."""
+        with self.db.write() as db:
+            found = (
+                db.execute(
+                    "SELECT row_id FROM submissions WHERE site = ? AND submission_id = ?", (site, submission_id)
+                ).fetchone()
+                or db.execute(
+                    "SELECT row_id FROM submissions WHERE site = ? AND problem_id = ? AND source_sha256 = ?"
+                    " AND state = 'posted'",
+                    (site, problem_id, sha),
+                ).fetchone()
+            )
+            if found is not None:
+                row_id = int(found[0])
+            else:
+                # an intent of the same source left by a crash is this very post
+                db.execute(
+                    "UPDATE submissions SET state = 'abandoned', note = ? WHERE site = ? AND problem_id = ?"
+                    " AND source_sha256 = ? AND state = 'intent'",
+                    (f"superseded: {note}", site, problem_id, sha),
+                )
+                now = self.clock()
+                row_id = int(
+                    db.execute(
+                        "INSERT INTO submissions (site, problem_id, source_sha256, language, state, submission_id,"
+                        " intent_at, posted_at, note) VALUES (?, ?, ?, ?, 'posted', ?, ?, ?, ?)",
+                        (site, problem_id, sha, language, submission_id, now, now, note),
+                    ).lastrowid
+                    or 0
+                )
+            if verdict is not None and verdict.final:
+                db.execute(
+                    "UPDATE submissions SET verdict = ?, final = 1, verdict_json = ? WHERE row_id = ? AND final = 0",
+                    (verdict.status_text, verdict.model_dump_json(), row_id),
+                )
+        return self.entry(row_id)
+
+    def entry(self, row_id: int) -> LedgerEntry:
+        """One row; `LedgerError` when the ledger has no such row."""
+        found = self.entries_by_id([row_id])
+        if row_id not in found:
+            raise LedgerError(
+                f"{self.path} has no submission row {row_id}",
+                hint="the ledger file was replaced or deleted; restore it, or start over in a fresh CPBOT_DATA_DIR",
+            )
+        return found[row_id]
+
+    def entries_by_id(self, row_ids: list[int]) -> dict[int, LedgerEntry]:
+        """The rows among `row_ids` that exist, by row id."""
+        if not row_ids:
+            return {}
+        marks = ", ".join("?" * len(row_ids))
+        return {e.row_id: e for e in self._select(f"WHERE row_id IN ({marks})", tuple(row_ids))}
+
+    def posted(self, site: str, problem_id: str, sha: str) -> LedgerEntry | None:
+        """The posted row of this source for this problem, if there is one."""
+        found = self._select(
+            "WHERE site = ? AND problem_id = ? AND source_sha256 = ? AND state = 'posted'", (site, problem_id, sha)
+        )
+        return found[0] if found else None
+
+    def find(self, site: str, submission_id: str) -> LedgerEntry | None:
+        """The row of the site's submission `submission_id`, if the ledger holds it."""
+        found = self._select("WHERE site = ? AND submission_id = ?", (site, submission_id))
+        return found[0] if found else None
 
     def pending(self, site: str) -> list[LedgerEntry]:
         """Intents of `site` that never got a submission id (a crash around the POST)."""
@@ -208,40 +283,25 @@ class SubmissionLedger:
 
     def known_ids(self, site: str) -> set[str]:
         """Submission ids of `site` already in the ledger."""
-        with self._lock:
-            rows = self._db.execute(
+        with self.db.read() as db:
+            rows = db.execute(
                 "SELECT submission_id FROM submissions WHERE site = ? AND submission_id IS NOT NULL", (site,)
             ).fetchall()
         return {r[0] for r in rows}
 
     def _select(self, tail: str, args: tuple[object, ...]) -> list[LedgerEntry]:
-        with self._lock:
-            rows = self._db.execute(
+        with self.db.read() as db:
+            rows = db.execute(
                 "SELECT row_id, site, problem_id, source_sha256, language, state, submission_id, intent_at,"
-                f" posted_at, verdict, final, note FROM submissions {tail}",
+                f" posted_at, verdict, final, verdict_json, note FROM submissions {tail}",
                 args,
             ).fetchall()
-        return [LedgerEntry(**{**dict(r), "final": bool(r["final"])}) for r in rows]
+        return [_entry(r) for r in rows]
 
 
-class _Immediate:
-    """BEGIN IMMEDIATE ... COMMIT under the thread lock: one writer, across processes too."""
-
-    def __init__(self, db: sqlite3.Connection, lock: threading.Lock) -> None:
-        self._db = db
-        self._lock = lock
-
-    def __enter__(self) -> sqlite3.Connection:
-        self._lock.acquire()
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-        except BaseException:
-            self._lock.release()
-            raise
-        return self._db
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
-        try:
-            self._db.execute("COMMIT" if exc_type is None else "ROLLBACK")
-        finally:
-            self._lock.release()
+def _entry(row: sqlite3.Row) -> LedgerEntry:
+    data = dict(row)
+    raw = data.pop("verdict_json")
+    data["final"] = bool(data["final"])
+    data["remote"] = RemoteVerdict.model_validate_json(raw) if raw else None
+    return LedgerEntry(**data)

@@ -13,8 +13,15 @@ from cpbot.agents.llm import ChatModel
 from cpbot.agents.solve import SolveResult, solve
 from cpbot.agents.strategies.base import KnowledgePool
 from cpbot.agents.tracing import Tracer
-from cpbot.bot.submit.base import DuplicateSubmission, RemoteVerdict, Submitter, SubmitTooSoon, source_sha256
-from cpbot.bot.submit.ledger import SubmissionLedger
+from cpbot.bot.submit.base import (
+    DuplicateSubmission,
+    RemoteVerdict,
+    SubmitError,
+    Submitter,
+    SubmitTooSoon,
+    source_sha256,
+)
+from cpbot.bot.submit.ledger import LedgerEntry, SubmissionLedger
 from cpbot.bot.watch.state import ContestRow, ProblemRow
 from cpbot.core.errors import ParseError
 from cpbot.judge.model import Language, Problem, Solution
@@ -116,30 +123,32 @@ class LedgerSubmitter:
                 self._submitters[problem.site] = self.make(problem)
             return self._submitters[problem.site]
 
-    def _posted(self, problem: Problem, sha: str) -> str | None:
-        for entry in self.ledger.entries(problem.site, problem.id):
-            if entry.source_sha256 == sha and entry.state == "posted" and entry.submission_id:
-                return entry.submission_id
-        return None
-
-    def submit(self, problem: Problem, solution: Solution) -> str:
-        """Post `solution` once; returns the submission id (an earlier post of it is adopted)."""
+    def submit(self, problem: Problem, solution: Solution) -> LedgerEntry:
+        """Post `solution` once; returns the ledger's row of the post (an earlier post of it is adopted)."""
         sha = source_sha256(solution.source)
         with self._lock:
             while True:
-                adopted = self._posted(problem, sha)
+                adopted = self.ledger.posted(problem.site, problem.id, sha)
                 if adopted is not None:
                     return adopted
                 try:
-                    return self.submitter(problem).submit(problem, solution)
+                    submission_id = self.submitter(problem).submit(problem, solution)
                 except SubmitTooSoon as e:
                     if self.stop.wait(max(0.05, e.wait_s)):
                         raise
+                    continue
                 except DuplicateSubmission:
-                    adopted = self._posted(problem, sha)
+                    adopted = self.ledger.posted(problem.site, problem.id, sha)
                     if adopted is None:
                         raise
                     return adopted
+                entry = self.ledger.find(problem.site, submission_id)
+                if entry is None:
+                    raise SubmitError(
+                        f"submission {submission_id} of {problem.id} was posted but is not in the ledger",
+                        hint="this is a bug in cpbot's submitter for the site",
+                    )
+                return entry
 
     def wait(self, problem: Problem, submission_id: str) -> RemoteVerdict:
         """The final verdict, or the last one seen after `verdict_timeout_s`."""

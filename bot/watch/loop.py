@@ -20,7 +20,7 @@ from typing import Any
 from cpbot.agents.budget import Budget
 from cpbot.agents.solve import SolveResult
 from cpbot.agents.strategies.base import KnowledgePool, Lesson
-from cpbot.bot.submit.base import RemoteVerdict, SubmitError, source_sha256
+from cpbot.bot.submit.base import SubmitError, source_sha256
 from cpbot.bot.submit.gate import GateDecision, GateEvidence, gate
 from cpbot.bot.transcripts import TranscriptStore
 from cpbot.bot.watch.ports import ContestSite, LoopOptions, Solver, SubmitPort
@@ -30,8 +30,8 @@ from cpbot.bot.watch.state import (
     ContestRow,
     ProblemRow,
     ProblemStatus,
-    SubmissionRow,
     WatchState,
+    verdict_detail,
 )
 from cpbot.core.errors import CpbotError
 from cpbot.judge.model import Problem, Verdict
@@ -312,17 +312,9 @@ class ContestLoop:
         assert attempt is not None and attempt.result_json
         solution = SolveResult.model_validate_json(attempt.result_json).solution
         assert solution is not None
-        submission_id = self.submitter.submit(problem, solution)
-        sha = source_sha256(solution.source)
-        self.state.record_submission(
-            SubmissionRow(
-                contest_key=self.key,
-                problem_id=row.problem_id,
-                attempt=attempt.n,
-                source_sha=sha,
-                remote_id=submission_id,
-            )
-        )
+        entry = self.submitter.submit(problem, solution)
+        submission_id = entry.submission_id or ""
+        self.state.record_submission(self.key, row.problem_id, attempt.n, entry)
         self.store.append(
             self.run_id,
             "submission",
@@ -331,7 +323,7 @@ class ContestLoop:
                 "attempt": attempt.n,
                 "submission_id": submission_id,
                 "language": solution.language,
-                "source_sha256": sha,
+                "source_sha256": entry.source_sha256,
                 "url": self.submitter.url(problem, submission_id),
             },
         )
@@ -347,15 +339,8 @@ class ContestLoop:
             verdict = self.submitter.wait(problem, sub.remote_id)
         if not verdict.final:
             return False
-        detail = _verdict_detail(verdict)
-        self.state.record_verdict(
-            self.key,
-            row.problem_id,
-            sub.attempt,
-            verdict=str(verdict.verdict or verdict.status_text),
-            detail=detail,
-            remote_json=verdict.model_dump_json(),
-        )
+        detail = verdict_detail(verdict)
+        self.state.record_verdict(sub, verdict)
         self.store.append(
             self.run_id, "remote_verdict", {"problem_id": row.problem_id, **verdict.model_dump(mode="json")}
         )
@@ -478,12 +463,3 @@ def _with_feedback(problem: Problem, feedback: list[str]) -> Problem:
 
 def _gate_feedback(n: int, decision: GateDecision) -> str:
     return f"The program of attempt {n} failed cpbot's local checks: " + "; ".join(decision.reasons)
-
-
-def _verdict_detail(verdict: RemoteVerdict) -> str:
-    parts = []
-    if verdict.failed_test is not None:
-        parts.append(f"on test {verdict.failed_test}")
-    if verdict.status_text and verdict.status_text != str(verdict.verdict):
-        parts.append(f"({verdict.status_text})")
-    return " ".join(parts)

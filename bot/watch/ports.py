@@ -15,6 +15,7 @@ from cpbot.agents.strategies.base import KnowledgePool
 from cpbot.agents.tracing import Tracer
 from cpbot.bot.submit.base import RemoteVerdict
 from cpbot.bot.submit.gate import GateConfig
+from cpbot.bot.submit.ledger import LedgerEntry
 from cpbot.bot.watch.state import ContestRow, ProblemRow
 from cpbot.core.errors import ConfigError
 from cpbot.core.registry import DEFAULT_STRATEGY
@@ -41,8 +42,8 @@ Solver = Callable[[Problem, Budget, Tracer, KnowledgePool], SolveResult]
 class SubmitPort(Protocol):
     """Posting through the ledger and following the verdict."""
 
-    def submit(self, problem: Problem, solution: Solution) -> str:
-        """Post once and return the site's submission id (an earlier post of this source is adopted)."""
+    def submit(self, problem: Problem, solution: Solution) -> LedgerEntry:
+        """Post once and return the ledger's row of the post (an earlier post of this source is adopted)."""
         ...
 
     def wait(self, problem: Problem, submission_id: str) -> RemoteVerdict:

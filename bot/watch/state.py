@@ -1,8 +1,9 @@
 """cpbot's contest state: the source of truth of `cpbot watch` (SQLite, WAL, in the user data dir).
 
 Tables: `contests` (what is watched and how far it got), `problems` (one row per problem of a contest,
-with its status), `attempts` (each solve of a problem and its result), `submissions` (what was posted
-and the remote verdict) and `transitions` (the log of every status change). Every change is one
+with its status), `attempts` (each solve of a problem and its result), `submissions` (which attempt was
+posted as which row of the submission ledger, the one record of what was posted and what the site
+answered) and `transitions` (the log of every status change). Every change is one
 transaction, so a crash leaves either the old or the new state, never half of one; and operations are
 idempotent (re-adding a contest or problem, repeating a transition), so a restart simply resumes.
 
@@ -15,20 +16,21 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from cpbot.bot.storage import Database, Migrations, StorageError, run_script, table_exists
+from cpbot.bot.submit.base import RemoteVerdict
+from cpbot.bot.submit.ledger import DB_NAME as LEDGER_DB_NAME
+from cpbot.bot.submit.ledger import LedgerEntry, SubmissionLedger
 from cpbot.core.dirs import data_dir
-from cpbot.core.errors import CpbotError
+from cpbot.judge.model import Verdict
 
-SCHEMA_VERSION = 1
 DB_NAME = "watch.sqlite3"
+_OLD_SUBMISSIONS = "submissions_v1"  # version 1 kept its own copy of each submission; see m002
 
 ProblemStatus = Literal[
     "pending", "fetching", "solving", "judged", "gated", "submitted", "verdict", "solved", "given_up"
@@ -51,8 +53,19 @@ _FROM: dict[str, frozenset[str]] = {
     "given_up": frozenset({"pending", "fetching", "solving", "judged", "gated", "submitted", "verdict"}),
 }
 
-_SCHEMA = """
-CREATE TABLE schema_version (version INTEGER NOT NULL);
+
+class StateError(StorageError):
+    """The watch state cannot be opened, or a change does not fit the state it finds."""
+
+
+MIGRATIONS = Migrations("watch state", error=StateError)
+
+
+@MIGRATIONS
+def m001_contests_problems_attempts(db: sqlite3.Connection) -> None:
+    run_script(
+        db,
+        """
 CREATE TABLE contests (
     key TEXT PRIMARY KEY,
     site TEXT NOT NULL,
@@ -121,11 +134,30 @@ CREATE TABLE transitions (
     detail TEXT NOT NULL DEFAULT '',
     at TEXT NOT NULL
 )
-"""
+""",
+    )
 
 
-class StateError(CpbotError):
-    """The watch state cannot be opened, or a change does not fit the state it finds."""
+@MIGRATIONS
+def m002_submissions_refer_to_the_ledger(db: sqlite3.Connection) -> None:
+    # The ledger is the one record of a submission; this table only says which attempt it was. The rows
+    # of the old table are carried into the ledger (another file) when the state is opened.
+    db.execute(f"ALTER TABLE submissions RENAME TO {_OLD_SUBMISSIONS}")
+    db.execute(
+        """
+CREATE TABLE submissions (
+    contest_key TEXT NOT NULL,
+    problem_id TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    ledger_row INTEGER NOT NULL,
+    submitted_at TEXT NOT NULL,
+    PRIMARY KEY (contest_key, problem_id, attempt),
+    FOREIGN KEY (contest_key, problem_id) REFERENCES problems (contest_key, problem_id)
+)"""
+    )
+
+
+SCHEMA_VERSION = MIGRATIONS.latest
 
 
 def default_state_path() -> Path:
@@ -205,18 +237,51 @@ class AttemptRow(BaseModel):
 
 
 class SubmissionRow(BaseModel):
-    """A submission cpbot posted and, once known, the site's final verdict."""
+    """The submission of one attempt: which attempt it was (the state's) and the ledger's row of it."""
 
     model_config = ConfigDict(extra="forbid")
 
     contest_key: str
     problem_id: str
     attempt: int
-    source_sha: str
-    remote_id: str
-    verdict: str | None = None
-    detail: str = ""
-    remote_json: str | None = None
+    entry: LedgerEntry
+    submitted_at: datetime | None = None
+
+    @property
+    def remote_id(self) -> str:
+        """The site's submission id."""
+        return self.entry.submission_id or ""
+
+    @property
+    def source_sha(self) -> str:
+        """The hash of the source posted."""
+        return self.entry.source_sha256
+
+    @property
+    def remote(self) -> RemoteVerdict | None:
+        """The site's final verdict, once there is one."""
+        remote = self.entry.remote
+        return remote if remote is not None and remote.final else None
+
+    @property
+    def verdict(self) -> str | None:
+        """The final verdict in short ("AC", "WA", or the site's words when cpbot cannot map them)."""
+        return None if self.remote is None else str(self.remote.verdict or self.remote.status_text)
+
+    @property
+    def detail(self) -> str:
+        """What the final verdict says besides its name ("on test 3")."""
+        return "" if self.remote is None else verdict_detail(self.remote)
+
+
+def verdict_detail(verdict: RemoteVerdict) -> str:
+    """The failing test and the site's own words, when they add to the verdict's name."""
+    parts = []
+    if verdict.failed_test is not None:
+        parts.append(f"on test {verdict.failed_test}")
+    if verdict.status_text and verdict.status_text != str(verdict.verdict):
+        parts.append(f"({verdict.status_text})")
+    return " ".join(parts)
 
 
 class Spent(BaseModel):
@@ -242,61 +307,27 @@ class Transition(BaseModel):
 class WatchState:
     """The state database; thread-safe (one connection under a lock); close it or use `with`."""
 
-    def __init__(self, path: Path | None = None) -> None:
+    def __init__(self, path: Path | None = None, *, ledger: SubmissionLedger | None = None) -> None:
         self.path = Path(path) if path is not None else default_state_path()
-        self._lock = threading.RLock()
+        self.db = Database(self.path, MIGRATIONS, synchronous="FULL")  # a transition survives a power cut
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30.0)
-        except (OSError, sqlite3.Error) as e:
-            raise StateError(
-                f"cannot open the watch state {self.path}: {e}", hint="set CPBOT_DATA_DIR to a writable directory"
-            ) from e
-        self._db.row_factory = sqlite3.Row
-        try:
-            self._prepare()
+            # the submissions are the ledger's rows: by default the ledger beside the state (both in the data dir)
+            self.ledger = ledger if ledger is not None else SubmissionLedger(self.path.parent / LEDGER_DB_NAME)
         except BaseException:
-            self._db.close()
+            self.db.close()
+            raise
+        self._owns_ledger = ledger is None
+        try:
+            self._carry_old_submissions()
+        except BaseException:
+            self.close()
             raise
 
-    def _prepare(self) -> None:
-        self._db.execute("PRAGMA journal_mode=WAL")
-        # FULL: a committed transition survives a power cut as well as a killed process
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        with self._tx() as db:
-            exists = db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_version'").fetchone()
-            if not exists:
-                for statement in _SCHEMA.split(";\n"):
-                    if statement.strip():
-                        db.execute(statement)
-                db.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
-                return
-            (version,) = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
-        if version != SCHEMA_VERSION:
-            raise StateError(
-                f"{self.path} has watch-state schema {version}, this cpbot reads {SCHEMA_VERSION}",
-                hint="upgrade cpbot, or point CPBOT_DATA_DIR at another directory",
-            )
-
-    @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException as e:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                if isinstance(e, sqlite3.Error):
-                    raise StateError(f"watch state write failed: {e}", hint="nothing of it was stored") from e
-                raise
-            self._db.execute("COMMIT")
-
     def close(self) -> None:
-        """Close the database."""
-        with self._lock:
-            self._db.close()
+        """Close the database (and the ledger, when the state opened it)."""
+        self.db.close()
+        if self._owns_ledger:
+            self.ledger.close()
 
     def __enter__(self) -> WatchState:
         return self
@@ -310,7 +341,7 @@ class WatchState:
         """Record a contest (idempotent); a known one keeps its progress and gets the latest schedule."""
         now = _now()
         start = row.start.isoformat() if row.start else None
-        with self._tx() as db:
+        with self.db.write() as db:
             db.execute(
                 "INSERT INTO contests (key, site, contest_id, name, url, start, duration_s, mode, status, run_id,"
                 " detail, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'watching', NULL, '', ?, ?)"
@@ -322,16 +353,16 @@ class WatchState:
 
     def contest(self, key: str) -> ContestRow:
         """One contest; `StateError` when it is not watched."""
-        with self._lock:
-            found = self._db.execute("SELECT * FROM contests WHERE key = ?", (key,)).fetchone()
+        with self.db.read() as db:
+            found = db.execute("SELECT * FROM contests WHERE key = ?", (key,)).fetchone()
         if found is None:
             raise StateError(f"no watched contest {key!r}", hint="`cpbot watch` records contests as it finds them")
         return _contest(found)
 
     def contests(self, *, status: tuple[str, ...] | None = None) -> list[ContestRow]:
         """Watched contests by start time, optionally only those in `status`."""
-        with self._lock:
-            rows = self._db.execute("SELECT * FROM contests ORDER BY start IS NULL, start, key").fetchall()
+        with self.db.read() as db:
+            rows = db.execute("SELECT * FROM contests ORDER BY start IS NULL, start, key").fetchall()
         found = [_contest(r) for r in rows]
         return [c for c in found if status is None or c.status in status]
 
@@ -345,7 +376,7 @@ class WatchState:
         mode: ContestMode | None = None,
     ) -> ContestRow:
         """Update a contest's status, transcript run, detail or mode (one transaction)."""
-        with self._tx() as db:
+        with self.db.write() as db:
             current = db.execute("SELECT * FROM contests WHERE key = ?", (key,)).fetchone()
             if current is None:
                 raise StateError(f"no watched contest {key!r}")
@@ -371,7 +402,7 @@ class WatchState:
 
     def add_problems(self, rows: list[ProblemRow]) -> None:
         """Record a contest's problems in one transaction (a crash never leaves half a problem list)."""
-        with self._tx() as db:
+        with self.db.write() as db:
             for row in rows:
                 db.execute(
                     "INSERT INTO problems (contest_key, problem_id, idx, name, url, rank, status, updated_at)"
@@ -381,8 +412,8 @@ class WatchState:
 
     def problem(self, key: str, problem_id: str) -> ProblemRow:
         """One problem; `StateError` when unknown."""
-        with self._lock:
-            found = self._db.execute(
+        with self.db.read() as db:
+            found = db.execute(
                 "SELECT * FROM problems WHERE contest_key = ? AND problem_id = ?", (key, problem_id)
             ).fetchone()
         if found is None:
@@ -391,8 +422,8 @@ class WatchState:
 
     def problems(self, key: str) -> list[ProblemRow]:
         """A contest's problems, easiest first (rank, then index)."""
-        with self._lock:
-            rows = self._db.execute(
+        with self.db.read() as db:
+            rows = db.execute(
                 "SELECT * FROM problems WHERE contest_key = ? ORDER BY rank, idx, problem_id", (key,)
             ).fetchall()
         return [_problem(r) for r in rows]
@@ -413,7 +444,7 @@ class WatchState:
         Returns False (and changes nothing) when the problem already is in `to`: repeating a step after a
         restart is harmless. Raises `StateError` for a move the status machine does not allow.
         """
-        with self._tx() as db:
+        with self.db.write() as db:
             return self._move(db, key, problem_id, to, detail, problem_json, run_id, add_feedback)
 
     def _move(
@@ -457,7 +488,7 @@ class WatchState:
         """Problems given up only because the live contest ended go back to pending (the contest is now
         practice); the others stay given up. Returns the reopened problem ids. One transaction."""
         reopened = []
-        with self._tx() as db:
+        with self.db.write() as db:
             rows = db.execute(
                 "SELECT problem_id, detail FROM problems WHERE contest_key = ? AND status = 'given_up'", (key,)
             ).fetchall()
@@ -486,15 +517,15 @@ class WatchState:
         if problem_id is not None:
             sql += " AND problem_id = ?"
             args.append(problem_id)
-        with self._lock:
-            rows = self._db.execute(sql + " ORDER BY seq", args).fetchall()
+        with self.db.read() as db:
+            rows = db.execute(sql + " ORDER BY seq", args).fetchall()
         return [Transition(**{k: r[k] for k in Transition.model_fields}) for r in rows]
 
     # ---- attempts ----
 
     def begin_attempt(self, key: str, problem_id: str, run_id: str | None) -> AttemptRow:
         """Open the next attempt; an attempt left running by a crash is marked interrupted first."""
-        with self._tx() as db:
+        with self.db.write() as db:
             db.execute(
                 "UPDATE attempts SET status = 'interrupted', ended_at = ? WHERE contest_key = ? AND problem_id = ?"
                 " AND status = 'running'",
@@ -513,7 +544,7 @@ class WatchState:
 
     def interrupt_attempts(self, key: str, problem_id: str) -> list[AttemptRow]:
         """Mark attempts left running (by a crash) as interrupted; returns them."""
-        with self._tx() as db:
+        with self.db.write() as db:
             rows = db.execute(
                 "SELECT * FROM attempts WHERE contest_key = ? AND problem_id = ? AND status = 'running'",
                 (key, problem_id),
@@ -539,7 +570,7 @@ class WatchState:
         detail: str = "",
     ) -> None:
         """Store a finished solve and move the problem on (`judged`, or `solving` again) in one transaction."""
-        with self._tx() as db:
+        with self.db.write() as db:
             db.execute(
                 "UPDATE attempts SET status = 'done', result_json = ?, calls = ?, tokens = ?, seconds = ?,"
                 " ended_at = ? WHERE contest_key = ? AND problem_id = ? AND n = ?",
@@ -559,7 +590,7 @@ class WatchState:
         add_feedback: str | None = None,
     ) -> None:
         """Store the gate's decision on attempt `n` and move the problem on (`gated`, or `solving` again)."""
-        with self._tx() as db:
+        with self.db.write() as db:
             db.execute(
                 "UPDATE attempts SET gate_json = ? WHERE contest_key = ? AND problem_id = ? AND n = ?",
                 (gate_json, key, problem_id, n),
@@ -568,8 +599,8 @@ class WatchState:
 
     def attempt(self, key: str, problem_id: str, n: int) -> AttemptRow:
         """One attempt."""
-        with self._lock:
-            row = self._db.execute(
+        with self.db.read() as db:
+            row = db.execute(
                 "SELECT * FROM attempts WHERE contest_key = ? AND problem_id = ? AND n = ?", (key, problem_id, n)
             ).fetchone()
         if row is None:
@@ -578,8 +609,8 @@ class WatchState:
 
     def attempts(self, key: str, problem_id: str) -> list[AttemptRow]:
         """A problem's attempts, oldest first."""
-        with self._lock:
-            rows = self._db.execute(
+        with self.db.read() as db:
+            rows = db.execute(
                 "SELECT * FROM attempts WHERE contest_key = ? AND problem_id = ? ORDER BY n", (key, problem_id)
             ).fetchall()
         return [_attempt(r) for r in rows]
@@ -597,47 +628,125 @@ class WatchState:
         if problem_id is not None:
             sql += " AND problem_id = ?"
             args.append(problem_id)
-        with self._lock:
-            count, calls, tokens, seconds = self._db.execute(sql, args).fetchone()
+        with self.db.read() as db:
+            count, calls, tokens, seconds = db.execute(sql, args).fetchone()
         return Spent(calls=calls, tokens=tokens, seconds=round(seconds, 3), attempts=count)
 
     # ---- submissions ----
 
-    def record_submission(self, row: SubmissionRow, *, detail: str = "") -> None:
-        """Remember a posted submission and move the problem to `submitted`, in one transaction."""
-        with self._tx() as db:
+    def record_submission(self, key: str, problem_id: str, attempt: int, entry: LedgerEntry) -> None:
+        """Remember that attempt `attempt` was posted as ledger row `entry` and move the problem to
+        `submitted`, in one transaction (repeating it after a restart is harmless)."""
+        if entry.state != "posted" or not entry.submission_id:
+            raise StateError(f"ledger row {entry.row_id} is not a posted submission ({entry.state})")
+        with self.db.write() as db:
             db.execute(
-                "INSERT INTO submissions (contest_key, problem_id, attempt, source_sha, remote_id, submitted_at)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                (row.contest_key, row.problem_id, row.attempt, row.source_sha, row.remote_id, _now()),
+                "INSERT INTO submissions (contest_key, problem_id, attempt, ledger_row, submitted_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (key, problem_id, attempt, entry.row_id, _now()),
             )
-            self._move(db, row.contest_key, row.problem_id, "submitted", detail or f"submission {row.remote_id}")
+            self._move(db, key, problem_id, "submitted", f"submission {entry.submission_id}")
 
-    def record_verdict(
-        self, key: str, problem_id: str, attempt: int, *, verdict: str, detail: str, remote_json: str
-    ) -> None:
-        """Store the site's final verdict of a submission and move the problem to `verdict`."""
-        with self._tx() as db:
-            db.execute(
-                "UPDATE submissions SET verdict = ?, detail = ?, remote_json = ? WHERE contest_key = ?"
-                " AND problem_id = ? AND attempt = ?",
-                (verdict, detail, remote_json, key, problem_id, attempt),
-            )
-            self._move(db, key, problem_id, "verdict", f"{verdict} {detail}".strip())
+    def record_verdict(self, submission: SubmissionRow, verdict: RemoteVerdict) -> None:
+        """Keep the site's final verdict (in the ledger) and move the problem to `verdict`."""
+        if not verdict.final:
+            raise StateError(f"submission {submission.remote_id}: the site is still judging it")
+        entry = submission.entry
+        self.ledger.record_verdict(entry.site, submission.remote_id, verdict)
+        text = f"{verdict.verdict or verdict.status_text} {verdict_detail(verdict)}".strip()
+        with self.db.write() as db:
+            self._move(db, submission.contest_key, submission.problem_id, "verdict", text)
 
     def submissions(self, key: str, problem_id: str | None = None) -> list[SubmissionRow]:
-        """Submissions of a contest (or one problem) in the order they were made."""
+        """Submissions of a contest (or one problem) in the order they were made, with the ledger's rows."""
         sql = "SELECT * FROM submissions WHERE contest_key = ?"
         args: list[Any] = [key]
         if problem_id is not None:
             sql += " AND problem_id = ?"
             args.append(problem_id)
-        with self._lock:
-            rows = self._db.execute(sql + " ORDER BY submitted_at, attempt", args).fetchall()
+        with self.db.read() as db:
+            rows = db.execute(sql + " ORDER BY submitted_at, attempt", args).fetchall()
+        entries = self.ledger.entries_by_id([r["ledger_row"] for r in rows])
+        missing = [r["ledger_row"] for r in rows if r["ledger_row"] not in entries]
+        if missing:
+            raise StateError(
+                f"the watch state refers to submissions {missing} of the ledger {self.ledger.path}, which it lacks",
+                hint="the ledger file was replaced or deleted; restore it, or watch in a fresh CPBOT_DATA_DIR",
+            )
         return [
-            SubmissionRow(**{k: r[k] for k in SubmissionRow.model_fields if k in r.keys()})  # noqa: SIM118
+            SubmissionRow(
+                contest_key=r["contest_key"],
+                problem_id=r["problem_id"],
+                attempt=r["attempt"],
+                entry=entries[r["ledger_row"]],
+                submitted_at=datetime.fromisoformat(r["submitted_at"]),
+            )
             for r in rows
         ]
+
+    def _carry_old_submissions(self) -> None:
+        """Move the submissions a state written before version 2 kept itself into the ledger (where the
+        post usually is already) and refer to them; each row in its own step, so a crash loses nothing."""
+        with self.db.read() as db:
+            if not table_exists(db, _OLD_SUBMISSIONS):
+                return
+            rows = db.execute(
+                f"SELECT o.*, c.site, a.result_json FROM {_OLD_SUBMISSIONS} o"
+                " JOIN contests c ON c.key = o.contest_key"
+                " LEFT JOIN attempts a ON a.contest_key = o.contest_key AND a.problem_id = o.problem_id"
+                " AND a.n = o.attempt"
+            ).fetchall()
+        for r in rows:
+            entry = self.ledger.adopt(
+                r["site"],
+                r["problem_id"],
+                r["source_sha"],
+                _language(r["result_json"]),
+                r["remote_id"],
+                verdict=_old_verdict(r),
+                note="carried over from the watch state of an older cpbot",
+            )
+            with self.db.write() as db:
+                db.execute(
+                    "INSERT INTO submissions (contest_key, problem_id, attempt, ledger_row, submitted_at)"
+                    " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                    (r["contest_key"], r["problem_id"], r["attempt"], entry.row_id, r["submitted_at"]),
+                )
+                db.execute(
+                    f"DELETE FROM {_OLD_SUBMISSIONS} WHERE contest_key = ? AND problem_id = ? AND attempt = ?",
+                    (r["contest_key"], r["problem_id"], r["attempt"]),
+                )
+        with self.db.write() as db:
+            if table_exists(db, _OLD_SUBMISSIONS) and not db.execute(f"SELECT 1 FROM {_OLD_SUBMISSIONS}").fetchone():
+                db.execute(f"DROP TABLE {_OLD_SUBMISSIONS}")
+
+
+def _language(result_json: str | None) -> str:
+    """The language of an attempt's program, from its stored solve result ("" when unknown)."""
+    try:
+        solution = json.loads(result_json or "{}").get("solution") or {}
+    except (ValueError, AttributeError):
+        return ""
+    return str(solution.get("language") or "") if isinstance(solution, dict) else ""
+
+
+def _old_verdict(r: sqlite3.Row) -> RemoteVerdict | None:
+    """The final verdict a version-1 submission row kept: its stored remote verdict, else its words."""
+    if r["verdict"] is None:
+        return None
+    try:
+        return RemoteVerdict.model_validate_json(r["remote_json"] or "")
+    except ValueError:
+        pass
+    word = r["verdict"]
+    return RemoteVerdict(
+        site=r["site"],
+        submission_id=r["remote_id"],
+        problem_id=r["problem_id"],
+        verdict=Verdict(word) if word in set(Verdict) else None,
+        final=True,
+        status_text=f"{word} {r['detail']}".strip(),
+    )
 
 
 def _contest(r: sqlite3.Row) -> ContestRow:

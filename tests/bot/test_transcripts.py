@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import cpbot.bot.transcripts as transcripts_module
 from cpbot.agents.budget import Budget, BudgetTracker, Usage
 from cpbot.agents.envelopes import CodeAttempt, Envelope, Plan
 from cpbot.agents.llm import LLMClient, LLMConfig
@@ -26,6 +25,7 @@ from cpbot.bot.redact import REDACTED, Redactor, secrets_from_env
 from cpbot.bot.transcripts import DB_NAME, SCHEMA_VERSION, TranscriptError, TranscriptStore, default_db_path
 from cpbot.judge.model import JudgeReport, Verdict
 from tests.agents.support.scripted_server import Reply, ScriptedServer
+from tests.bot import old_schemas
 
 REPO = Path(__file__).resolve().parents[2]
 PLANTED_KEY = "sk-planted-4f9c2e7d1b8a6c3e5f0a9d7b"
@@ -194,8 +194,9 @@ from cpbot.bot.transcripts import TranscriptStore
 from cpbot.agents.tracing import NoteEvent
 s = TranscriptStore(sys.argv[1])
 s.tracer({run_id!r}).emit(NoteEvent(message="written by the crashing process"))
-s._db.execute("BEGIN IMMEDIATE")
-s._db.execute("INSERT INTO events (run_id, seq, ts, kind, payload) VALUES (?, 99, 'x', 'note', '{{}}')", ({run_id!r},))
+db = s.db.connection
+db.execute("BEGIN IMMEDIATE")
+db.execute("INSERT INTO events (run_id, seq, ts, kind, payload) VALUES (?, 99, 'x', 'note', '{{}}')", ({run_id!r},))
 os._exit(1)
 """
     result = subprocess.run([sys.executable, "-c", crash, str(store.path)], cwd=REPO, capture_output=True, timeout=60)
@@ -391,7 +392,7 @@ def test_the_store_is_not_created_by_show_either(tmp_path, monkeypatch):
 def test_a_version_1_store_is_migrated_in_place_and_keeps_its_runs(tmp_path):
     path = tmp_path / DB_NAME
     db = sqlite3.connect(path)
-    db.executescript(transcripts_module._SCHEMA)
+    db.executescript(old_schemas.TRANSCRIPTS_V1)
     db.execute("INSERT INTO schema_version (version) VALUES (1)")
     db.execute(
         "INSERT INTO runs (id, kind, started_at, status) VALUES ('20240101-000000-aaaaaa', 'solve', ?, 'running')",
@@ -415,6 +416,47 @@ def test_a_version_1_store_is_migrated_in_place_and_keeps_its_runs(tmp_path):
         assert s.run(contest).children == 1
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT MAX(version) FROM schema_version").fetchone() == (SCHEMA_VERSION,)
+    db.close()
+
+
+def test_a_store_written_by_the_cpbot_before_the_shared_storage_opens_with_its_runs(tmp_path):
+    """A version-2 file as the previous cpbot left it (schema, blobs and all) reads back whole."""
+    path = tmp_path / DB_NAME
+    db = sqlite3.connect(path)
+    db.executescript(old_schemas.TRANSCRIPTS_V1)
+    db.execute("INSERT INTO schema_version (version) VALUES (1)")
+    db.executescript(old_schemas.TRANSCRIPTS_V1_TO_V2)
+    db.execute("INSERT INTO schema_version (version) VALUES (2)")
+    started = "2026-11-01T10:00:00+00:00"
+    db.execute(
+        "INSERT INTO runs (id, kind, problem_id, started_at, ended_at, status, parent, pid, host)"
+        " VALUES ('c1', 'contest', 'codeforces:1900', ?, ?, 'done', NULL, 4242, 'elsewhere')",
+        (started, started),
+    )
+    db.execute(
+        "INSERT INTO runs (id, kind, started_at, status, parent) VALUES ('s1', 'solve', ?, 'solved', 'c1')", (started,)
+    )
+    db.execute(
+        "INSERT INTO events (run_id, seq, ts, kind, payload) VALUES ('s1', 1, ?, 'note', ?)",
+        (started, json.dumps({"message": "kept"})),
+    )
+    db.execute(
+        "INSERT INTO llm_calls (call_id, run_id, seq, ts, role, model, prompt, reply, prompt_tokens)"
+        " VALUES ('call-1', 's1', 2, ?, 'coder', 'm', '[]', 'ok', 70)",
+        (started,),
+    )
+    db.commit()
+    db.close()
+    with TranscriptStore(path) as s:
+        contest = s.run("c1")
+        assert (contest.status, contest.children, contest.pid, contest.prompt_tokens) == ("done", 1, 4242, 70)
+        assert [e.payload for e in s.events("s1")] == [{"message": "kept"}]
+        assert [c.reply for c in s.llm_calls("s1")] == ["ok"]
+        s.start_run("solve", parent="c1")  # and it takes new runs
+        assert s.run("c1").children == 2
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT version FROM schema_version ORDER BY version").fetchall() == [(1,), (2,)]
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     db.close()
 
 

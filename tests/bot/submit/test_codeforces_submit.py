@@ -123,7 +123,9 @@ def test_crash_between_intent_and_id_is_reconciled_without_a_second_post(fake_se
     problem, _, sid = _submit(fake_server, cf_client, ledger)
     # simulate the crash: the POST landed, but the id never reached the ledger
     row = ledger.entries("codeforces")[0].row_id
-    ledger._db.execute("UPDATE submissions SET state = 'intent', submission_id = NULL WHERE row_id = ?", (row,))
+    ledger.db.connection.execute(
+        "UPDATE submissions SET state = 'intent', submission_id = NULL WHERE row_id = ?", (row,)
+    )
     assert ledger.pending("codeforces")
     restarted = CodeforcesSubmitter(cf_client, ledger)
     with pytest.raises(DuplicateSubmission):

@@ -72,7 +72,9 @@ def test_same_source_twice_and_crash_recovery(fake_server, lc_client, ledger):
     with pytest.raises(DuplicateSubmission):
         sub.submit(problem, Solution(language="python3", source=PY))
     row = ledger.entries("leetcode")[0].row_id
-    ledger._db.execute("UPDATE submissions SET state = 'intent', submission_id = NULL WHERE row_id = ?", (row,))
+    ledger.db.connection.execute(
+        "UPDATE submissions SET state = 'intent', submission_id = NULL WHERE row_id = ?", (row,)
+    )
     with pytest.raises(DuplicateSubmission):
         LeetcodeSubmitter(lc_client, ledger).submit(problem, Solution(language="python3", source=PY))
     assert fake_server.site.count("decode-ways") == 1

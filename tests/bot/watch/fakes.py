@@ -12,6 +12,7 @@ from cpbot.agents.solve import SolveResult
 from cpbot.agents.strategies.base import KnowledgePool
 from cpbot.agents.tracing import NoteEvent, Tracer
 from cpbot.bot.submit.base import RemoteVerdict, source_sha256
+from cpbot.bot.submit.ledger import LedgerEntry, SubmissionLedger
 from cpbot.bot.watch.state import ContestRow, ProblemRow
 from cpbot.core.errors import FetchError
 from cpbot.judge.model import JudgeReport, Limits, Problem, Solution, TestCase, Verdict
@@ -97,28 +98,32 @@ class FakeSolver:
 
 
 class FakeSubmitter:
-    """Judges by `verdicts[source]` (AC by default); keeps every post; adopts a source posted before, as
-    the ledger does after a crash."""
+    """Judges by `verdicts[source]` (AC by default); keeps every post; posts through `ledger` as a site's
+    submitter does, so a source posted before (say, just before a crash) is adopted, not posted again."""
 
-    def __init__(self, verdicts: dict[str, RemoteVerdict] | None = None) -> None:
+    def __init__(self, ledger: SubmissionLedger, verdicts: dict[str, RemoteVerdict] | None = None) -> None:
+        self.ledger = ledger
         self.verdicts = verdicts or {}
         self.posts: list[tuple[str, str]] = []  # (problem id, source)
-        self.ids: dict[tuple[str, str], str] = {}
+        self.sources: dict[str, str] = {}  # submission id -> source
         self.crash_after_post = False
 
-    def submit(self, problem: Problem, solution: Solution) -> str:
-        key = (problem.id, source_sha256(solution.source))
-        if key in self.ids:
-            return self.ids[key]
+    def submit(self, problem: Problem, solution: Solution) -> LedgerEntry:
+        sha = source_sha256(solution.source)
+        earlier = self.ledger.posted(problem.site, problem.id, sha)
+        if earlier is not None:
+            return earlier
+        row = self.ledger.reserve(problem.site, problem.id, sha, solution.language)
         self.posts.append((problem.id, solution.source))
-        self.ids[key] = str(1000 + len(self.posts))
+        submission_id = str(1000 + len(self.posts))
+        self.sources[submission_id] = solution.source
+        self.ledger.resolve(row, submission_id)
         if self.crash_after_post:
             raise KeyboardInterrupt("killed right after the POST")
-        return self.ids[key]
+        return self.ledger.entry(row)
 
     def wait(self, problem: Problem, submission_id: str) -> RemoteVerdict:
-        source = next(s for (pid, s) in self.posts if self.ids[(pid, source_sha256(s))] == submission_id)
-        found = self.verdicts.get(source)
+        found = self.verdicts.get(self.sources[submission_id])
         if found is not None:
             return found.model_copy(update={"submission_id": submission_id, "problem_id": problem.id})
         return RemoteVerdict(

@@ -11,6 +11,7 @@ import pytest
 from rich.console import Console
 
 from cpbot.bot.submit.gate import GateConfig
+from cpbot.bot.submit.ledger import SubmissionLedger
 from cpbot.bot.transcripts import TranscriptStore
 from cpbot.bot.watch.loop import ContestLoop
 from cpbot.bot.watch.ports import ContestBudget, LoopOptions
@@ -27,7 +28,13 @@ SAMPLES_ONLY = GateConfig(require_generated=False, require_stress=False, require
 
 @pytest.fixture
 def stores(tmp_path: Path):
-    with WatchState(tmp_path / "watch.sqlite3") as state, TranscriptStore(tmp_path / "t.sqlite3") as store:
+    # posts may follow each other at once here: no minimum interval
+    ledger = SubmissionLedger(tmp_path / "submissions.sqlite3", min_interval_s=0)
+    with (
+        ledger,
+        WatchState(tmp_path / "watch.sqlite3", ledger=ledger) as state,
+        TranscriptStore(tmp_path / "t.sqlite3") as store,
+    ):
         start = datetime.now(UTC) - timedelta(seconds=1)
         state.add_contest(
             ContestRow(
@@ -73,7 +80,7 @@ def test_a_remote_wrong_answer_is_fed_back_into_the_next_solve_until_accepted(st
     state, store = stores
     site = FakeSite([listed(CONTEST, "A"), listed(CONTEST, "B")])
     solver = FakeSolver({A: ["a-right"], B: ["b-wrong", "b-right"]})
-    submitter = FakeSubmitter({"b-wrong": wrong_answer(3)})
+    submitter = FakeSubmitter(state.ledger, {"b-wrong": wrong_answer(3)})
     loop = ContestLoop(state, store, KEY, site=site, solver=solver, submitter=submitter, options=options(submit=True))
     contest = loop.run()
 
@@ -91,6 +98,19 @@ def test_a_remote_wrong_answer_is_fed_back_into_the_next_solve_until_accepted(st
     subs = events(store, contest.run_id, "submission")
     assert len(subs) == 3 and all(s["url"].endswith(s["submission_id"]) for s in subs)
     assert contest.detail == "2/2 solved"
+    # each post is one ledger row, with the verdict the loop saw; the state's rows point at them
+    ledger = {e.submission_id: (e.problem_id, e.state, e.final, e.verdict) for e in state.ledger.entries()}
+    assert sorted(ledger.values()) == [
+        (A, "posted", True, "OK"),
+        (B, "posted", True, "OK"),
+        (B, "posted", True, "WRONG_ANSWER"),
+    ]
+    linked = state.submissions(KEY, B)
+    assert [(s.attempt, s.verdict, s.detail) for s in linked] == [
+        (1, "WA", "on test 3 (WRONG_ANSWER)"),
+        (2, "AC", "(OK)"),
+    ]
+    assert {s.remote_id for s in state.submissions(KEY)} == set(ledger)
     path = [t.to_status for t in state.transitions(KEY, B)]
     assert path == ["fetching", "solving", "judged", "gated", "submitted", "verdict", "solving", "judged", "gated",
                     "submitted", "verdict", "solved"]  # fmt: skip
@@ -100,7 +120,7 @@ def test_the_same_program_as_a_rejected_one_is_never_sent_again(stores) -> None:
     state, store = stores
     site = FakeSite([listed(CONTEST, "A")])
     solver = FakeSolver({A: ["same", "same", "fixed"]})
-    submitter = FakeSubmitter({"same": wrong_answer(1)})
+    submitter = FakeSubmitter(state.ledger, {"same": wrong_answer(1)})
     loop = ContestLoop(state, store, KEY, site=site, solver=solver, submitter=submitter, options=options(submit=True))
     loop.run()
     assert submitter.posts == [(A, "same"), (A, "fixed")]
@@ -113,7 +133,7 @@ def test_a_gate_refusal_is_fed_back_and_the_attempt_limit_gives_the_problem_up(s
     site = FakeSite([listed(CONTEST, "A")])
     solver = FakeSolver({A: ["x"]})
     strict = options(submit=True, gate=GateConfig(), budget=ContestBudget(attempts=2))
-    submitter = FakeSubmitter()
+    submitter = FakeSubmitter(state.ledger)
     contest = ContestLoop(state, store, KEY, site=site, solver=solver, submitter=submitter, options=strict).run()
     row = state.problem(KEY, A)
     assert row.status == "given_up" and row.detail == "2 attempts made (the limit)"
@@ -142,7 +162,7 @@ def test_a_crash_right_after_a_post_resumes_without_posting_again(stores) -> Non
     state, store = stores
     site = FakeSite([listed(CONTEST, "A")])
     solver = FakeSolver({A: ["a"]})
-    submitter = FakeSubmitter()
+    submitter = FakeSubmitter(state.ledger)
     submitter.crash_after_post = True
     loop = ContestLoop(state, store, KEY, site=site, solver=solver, submitter=submitter, options=options(submit=True))
     with pytest.raises(KeyboardInterrupt):

@@ -12,9 +12,12 @@ from rich.console import Console
 
 from cpbot.agents.budget import Usage
 from cpbot.agents.tracing import LLMCallEvent
+from cpbot.bot.submit.base import RemoteVerdict
+from cpbot.bot.submit.ledger import SubmissionLedger
 from cpbot.bot.transcripts import TranscriptStore
 from cpbot.bot.watch.render import WatchReport, changes, clock, duration, report, view
-from cpbot.bot.watch.state import ContestRow, ProblemRow, SubmissionRow, WatchState, contest_key
+from cpbot.bot.watch.state import ContestRow, ProblemRow, WatchState, contest_key
+from cpbot.judge.model import Verdict
 
 KEY = contest_key("codeforces", "1900")
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
@@ -38,7 +41,9 @@ def cells(rendered: str, index: str) -> list[str]:
 
 @pytest.fixture
 def stores(tmp_path: Path):
-    with WatchState(tmp_path / "watch.sqlite3") as state, TranscriptStore(tmp_path / "t.sqlite3") as store:
+    ledger = SubmissionLedger(tmp_path / "submissions.sqlite3", min_interval_s=0)
+    state = WatchState(tmp_path / "watch.sqlite3", ledger=ledger)
+    with ledger, state, TranscriptStore(tmp_path / "t.sqlite3") as store:
         yield state, store
 
 
@@ -177,11 +182,14 @@ def _finish(state: WatchState, pid: str, *, tokens: int, seconds: float, then: s
 
 
 def _post(state: WatchState, pid: str, attempt: int, remote_id: str, *, verdict: str | None) -> None:
-    state.record_submission(
-        SubmissionRow(contest_key=KEY, problem_id=pid, attempt=attempt, source_sha=remote_id, remote_id=remote_id)
-    )
+    row = state.ledger.reserve("codeforces", pid, remote_id, "cpp17")
+    state.ledger.resolve(row, remote_id)
+    state.record_submission(KEY, pid, attempt, state.ledger.entry(row))
     if verdict is not None:
-        state.record_verdict(KEY, pid, attempt, verdict=verdict, detail="", remote_json="{}")
+        remote = RemoteVerdict(
+            site="codeforces", submission_id=remote_id, problem_id=pid, verdict=Verdict(verdict), final=True
+        )
+        state.record_verdict(state.submissions(KEY, pid)[-1], remote)
 
 
 def test_plain_progress_has_one_line_per_change(stores) -> None:

@@ -87,6 +87,16 @@ def test_watch_survives_twenty_kills_without_a_duplicate_submission(
     posted = [(s.problem_key, source_sha256(s.source)) for s in site.submissions]
     assert len(posted) == len(set(posted)), posted
     assert {key for key, _ in posted} <= {f"{CONTEST}{i}" for i in "ABC"}
+    # each post is one ledger row, and the state's submissions are links to those rows
+    with sqlite3.connect(data / "submissions.sqlite3") as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        ledger = dict(db.execute("SELECT row_id, submission_id FROM submissions WHERE state = 'posted'").fetchall())
+    db.close()
+    assert sorted(ledger.values()) == sorted(str(s.id) for s in site.submissions)
+    with sqlite3.connect(data / "watch.sqlite3") as db:
+        links = [r[0] for r in db.execute("SELECT ledger_row FROM submissions").fetchall()]
+    db.close()
+    assert links and set(links) <= set(ledger)
 
     with sqlite3.connect(data / "transcripts.sqlite3") as db:
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
