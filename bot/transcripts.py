@@ -41,6 +41,7 @@ from cpbot.agents.tracing import TraceEvent, load_event
 from cpbot.bot.redact import Redactor, secrets_from_env
 from cpbot.bot.storage import Database, Migrations, StorageError, run_script
 from cpbot.core.dirs import data_dir
+from cpbot.core.process import pid_alive, process_start
 
 DB_NAME = "transcripts.sqlite3"
 BLOB_DIR = "blobs"
@@ -148,32 +149,14 @@ def _time(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
 
 
-def _process_start(pid: int) -> str:
-    """The start time of process `pid` in clock ticks since boot ('' when it does not exist or /proc is
-    missing); with the pid it names one process even after the pid is reused."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return ""
-    # the command name may contain spaces and parentheses: fields are counted after the last ')'
-    fields = stat.rsplit(")", 1)[-1].split()
-    return fields[19] if len(fields) > 19 else ""
-
-
 def _owner_alive(pid: int | None, pid_start: str, host: str) -> bool | None:
     """Whether the process that owns a run is still there; None when that cannot be told from here."""
     if pid is None or host != socket.gethostname():
         return None
     if Path("/proc/self/stat").exists():
-        now = _process_start(pid)
+        now = process_start(pid)
         return bool(now) and (not pid_start or now == pid_start)
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    return pid_alive(pid)
 
 
 class RunSummary(BaseModel):
@@ -316,7 +299,7 @@ class TranscriptStore:
                     config_json,
                     parent,
                     pid,
-                    _process_start(pid),
+                    process_start(pid),
                     socket.gethostname(),
                 ),
             )
@@ -338,7 +321,7 @@ class TranscriptStore:
             db.execute(
                 "UPDATE runs SET status = 'running', ended_at = NULL, reason = '', pid = ?, pid_start = ?, host = ?"
                 " WHERE id = ?",
-                (pid, _process_start(pid), socket.gethostname(), run_id),
+                (pid, process_start(pid), socket.gethostname(), run_id),
             )
         return self.run(run_id)
 
