@@ -1,10 +1,11 @@
 """Accuracy of the complexity profiler on a suite of programs of known complexity (C++ and Python).
 
-The suite is tests/judge/complexity/suite.json. A class counts as right when it is the expected one;
-O(1) against O(log n) counts as right only when reported as ambiguous (timing a whole process cannot
-tell them apart). Prints one line per program (class, ambiguity, slope, profiling time) and the accuracy.
+The suite is tests/judge/complexity/suite.json (programs and generators, read as data). A class counts
+as right when it is the expected one; O(1) against O(log n) counts as right only when reported as
+ambiguous (timing a whole process cannot tell them apart). Prints one line per program (class,
+ambiguity, slope, profiling time) and the accuracy.
 
-    python bench/profile_accuracy.py [--only NAME ...] [--json]
+    python scripts/perf/profile_accuracy.py [--only NAME ...] [--json]
 """
 
 from __future__ import annotations
@@ -12,14 +13,15 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from pathlib import Path
+
+from perfkit import COMPLEXITY_SUITE
 
 from cpbot.judge.build import build_program_file
 from cpbot.judge.model import Limits
 from cpbot.judge.profile import profile_program
 from cpbot.judge.sandbox import Sandbox
 
-SUITE = Path(__file__).resolve().parents[1] / "tests" / "judge" / "complexity"
+SUITE = COMPLEXITY_SUITE
 FLAT = {"O(1)", "O(log n)"}
 
 

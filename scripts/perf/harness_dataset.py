@@ -5,9 +5,9 @@ the cases left out (the dataset recorded an error or a timeout for them, or thei
 fit the signature), and the median time per case.
 With --planted, every reference gets a planted bug and the share judged WA is reported instead.
 
-    python bench/harness_dataset.py [--limit N] [--only SLUG] [--jobs 2] [--planted] [--json]
+    python scripts/perf/harness_dataset.py [--limit N] [--only SLUG] [--jobs 2] [--planted] [--json]
 
-Uses judge.runner.judge_solution when it exists, else the subprocess stand-in in tests/harness/.
+Judged with the real judge (`judge_solution`, sandboxed), as `cpbot judge` would.
 """
 
 from __future__ import annotations
@@ -19,19 +19,16 @@ import time
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "harness")]
+from perfkit import LEETCODE_DATASET, run_item, summarize
 
-from harness_dataset_run import default_dataset, run_item, summarize  # noqa: E402
-
-from cpbot.judge.harness.dataset import load_dataset  # noqa: E402
-from cpbot.judge.model import Verdict  # noqa: E402
+from cpbot.judge.harness.dataset import load_dataset
+from cpbot.judge.model import Verdict
 
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the options, run the dataset, print the report; exit 0 when the 98% target is met."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--dataset", type=Path, default=None, help="the .jsonl.gz file (default: shared/)")
+    parser.add_argument("--dataset", type=Path, default=LEETCODE_DATASET, help="the .jsonl.gz file")
     parser.add_argument("--limit", type=int, default=None, help="only the first N problems")
     parser.add_argument("--only", action="append", default=[], help="only this task slug (repeatable)")
     parser.add_argument("--jobs", type=int, default=2)
@@ -39,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     args = parser.parse_args(argv)
 
-    items = load_dataset(args.dataset or default_dataset())
+    items = load_dataset(args.dataset)
     if args.only:
         items = [i for i in items if i.problem.id.split(":", 1)[1] in args.only]
     items = items[: args.limit]

@@ -1,12 +1,12 @@
 """The agent pipeline's own time per LLM call and per solve, with a model server that answers instantly.
 
 Calls go through `LLMClient` (openai client, HTTP on 127.0.0.1), the budget, the tracer and the SQLite
-transcript store (redaction included) to the scripted OpenAI-compatible server of the tests. The
-server's own handling time is subtracted, so what is left is cpbot's overhead. Solves use the minimal
-solve loop of the tests (three rounds: two wrong programs, then a right one) with a stand-in judge, so
+transcript store (redaction included) to the scripted OpenAI-compatible server (`cpbot.testing`). The
+server's own handling time is subtracted, so what is left is cpbot's overhead. Solves use a three-round
+solve loop (`perfkit.three_round_solve`: two wrong programs, then a right one) with a stand-in judge, so
 "per solve" is everything but the judge. Target: a median under 20 ms per call.
 
-    python bench/orchestration.py [--calls 200] [--solves 20] [--prompt-chars 4000] [--json]
+    python scripts/perf/orchestration.py [--calls 200] [--solves 20] [--prompt-chars 4000] [--json]
 """
 
 from __future__ import annotations
@@ -19,14 +19,12 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from perfkit import three_round_solve
 
-from cpbot.agents.budget import Budget, BudgetTracker  # noqa: E402
-from cpbot.agents.llm import LLMClient, LLMConfig  # noqa: E402
-from cpbot.bot.transcripts import TranscriptStore  # noqa: E402
-from tests.agents.support.mini_solve import mini_solve  # noqa: E402
-from tests.agents.support.scripted_server import Reply, ScriptedServer  # noqa: E402
+from cpbot.agents.budget import Budget, BudgetTracker
+from cpbot.agents.llm import LLMClient, LLMConfig
+from cpbot.bot.transcripts import TranscriptStore
+from cpbot.testing.scripted_server import Reply, ScriptedServer
 
 TARGET_MS = 20.0
 PROGRAM = "a, b = map(int, input().split())\nprint(a {op} b)\n" + "# padding to a typical reply size\n" * 40
@@ -68,7 +66,7 @@ def bench_solves(client: LLMClient, server: ScriptedServer, store: TranscriptSto
         before = len(server.requests)
         budget = BudgetTracker(Budget(max_calls=10))
         started = time.perf_counter()
-        final = mini_solve(client, task_id=f"bench:{i}", language="python3", tracer=store.tracer(run_id), budget=budget)
+        final = three_round_solve(client, task_id=f"bench:{i}", tracer=store.tracer(run_id), budget=budget)
         store.finish_run(run_id, final.status, reason=final.reason)
         elapsed = time.perf_counter() - started
         assert final.status == "solved", final.reason

@@ -1,21 +1,20 @@
 """Median parse time per recorded page (target: under 20 ms with lxml).
 
-Usage: python bench/parse_speed.py [--repeat N] [--shared DIR]
-Parses every Codeforces page and LeetCode answer in shared/fixtures N times and prints the median
-time of each, then the median over all pages.
+Usage: python scripts/perf/parse_speed.py [--repeat N] [--fixtures DIR]
+Parses every Codeforces page and LeetCode answer recorded in tests/fixtures N times and prints the
+median time of each, then the median over all pages.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from perfkit import FIXTURES
 
 from cpbot.scrapers.codeforces import parse_problems
 from cpbot.scrapers.leetcode import parse_question
@@ -23,8 +22,7 @@ from cpbot.scrapers.leetcode import parse_question
 TARGET_MS = 20.0
 
 
-def _pages(shared: Path) -> list[tuple[str, bytes, Callable[[bytes], object]]]:
-    fixtures = shared / "fixtures"
+def recorded_pages(fixtures: Path) -> list[tuple[str, bytes, Callable[[bytes], object]]]:
     pages: list[tuple[str, bytes, Callable[[bytes], object]]] = []
     for path in sorted((fixtures / "codeforces").glob("*.html")):
         pages.append((path.name, path.read_bytes(), parse_problems))
@@ -36,14 +34,13 @@ def _pages(shared: Path) -> list[tuple[str, bytes, Callable[[bytes], object]]]:
 
 def main() -> int:
     """Run the benchmark and print one line per page and the overall median."""
-    default_shared = os.environ.get("CPBOT_SHARED") or str(Path(__file__).resolve().parents[2] / "shared")
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=20, help="parses per page (default 20)")
-    parser.add_argument("--shared", default=default_shared, help="the shared/ folder holding fixtures/")
+    parser.add_argument("--fixtures", type=Path, default=FIXTURES, help="the folder of recorded pages")
     args = parser.parse_args()
-    pages = _pages(Path(args.shared))
+    pages = recorded_pages(args.fixtures)
     if not pages:
-        print(f"no fixtures under {args.shared}/fixtures", file=sys.stderr)
+        print(f"no recorded pages under {args.fixtures}", file=sys.stderr)
         return 1
     medians = []
     for name, data, parse in pages:

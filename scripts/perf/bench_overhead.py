@@ -1,12 +1,12 @@
 """Bench throughput on one machine: problems per minute with the local executor and with Ray, side by side.
 
-The model is the tests' scripted OpenAI-compatible server on 127.0.0.1, answering at once with each
+The model is the scripted OpenAI-compatible server of `cpbot.testing` on 127.0.0.1, answering at once with each
 LeetCodeDataset problem's reference solution (found by the title in the prompt), so what is measured
 is cpbot's own work per problem: rebuilding the problem, one `direct` solve (LLM call, sample
 judging, tracing), judging the hidden cases, and recording the transcript. Ray's cluster start-up is
 timed apart and left out of its rate.
 
-    python bench/bench_overhead.py [--problems 12] [--cases 20] [-j 2] [--json]
+    python scripts/perf/bench_overhead.py [--problems 12] [--cases 20] [-j 2] [--json]
 """
 
 from __future__ import annotations
@@ -20,25 +20,22 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from perfkit import LEETCODE_DATASET
 
-from cpbot.agents.budget import Budget  # noqa: E402
-from cpbot.agents.llm import LLMConfig  # noqa: E402
-from cpbot.bot.bench.datasets import open_dataset  # noqa: E402
-from cpbot.bot.bench.executors import LocalExecutor, RayExecutor  # noqa: E402
-from cpbot.bot.bench.runner import make_plan, run_bench, start_bench  # noqa: E402
-from cpbot.bot.bench.task import BenchSettings  # noqa: E402
-from cpbot.bot.transcripts import TranscriptStore  # noqa: E402
-from cpbot.judge.harness.dataset import iter_rows  # noqa: E402
-from tests.agents.support.scripted_server import Reply, ScriptedServer  # noqa: E402
-
-DATASET = ROOT.parent / "shared" / "datasets" / "leetcode" / "LeetCodeDataset-v0.3.1-test.jsonl.gz"
+from cpbot.agents.budget import Budget
+from cpbot.agents.llm import LLMConfig
+from cpbot.bot.bench.datasets import open_dataset
+from cpbot.bot.bench.executors import LocalExecutor, RayExecutor
+from cpbot.bot.bench.runner import make_plan, run_bench, start_bench
+from cpbot.bot.bench.task import BenchSettings
+from cpbot.bot.transcripts import TranscriptStore
+from cpbot.judge.harness.dataset import iter_rows
+from cpbot.testing.scripted_server import Reply, ScriptedServer
 
 
 def small_dataset(path: Path, problems: int, cases: int) -> dict[str, str]:
     """The first `problems` easy rows cut to `cases` recorded cases; returns title -> reference program."""
-    rows = [r for r in iter_rows(DATASET) if r["difficulty"] == "Easy"][:problems]
+    rows = [r for r in iter_rows(LEETCODE_DATASET) if r["difficulty"] == "Easy"][:problems]
     with gzip.open(path, "wt", encoding="utf-8") as f:
         for row in rows:
             f.write(json.dumps({**row, "input_output": row["input_output"][:cases]}) + "\n")

@@ -3,7 +3,7 @@
 Each round compiles a fresh variant of a typical contest solution both ways (a comment makes the source
 unique, so the compile cache is not used); prints the medians and their ratio.
 
-    python bench/compile.py [--rounds 7]
+    python scripts/perf/compile.py [--rounds 7]
 """
 
 from __future__ import annotations
