@@ -5,17 +5,21 @@ Each POST to `/v1/chat/completions` takes the next step of the script: a `Reply`
 or a callable that receives the request body and returns one of those. Every request is recorded,
 with the seconds the server spent on it, so tests can assert what the client sent.
 
-Run as a script, it serves the rules of a JSON file until interrupted (see `RuleBook`):
+Run as a script, it serves the rules of a JSON file (see `RuleBook`) until interrupted, or while one
+command runs with `CPBOT_BASE_URL`, `CPBOT_MODEL` and `CPBOT_API_KEY` pointing at it:
 
     python -m cpbot.testing.scripted_server RULES.json [--port 8765]
+    python -m cpbot.testing.scripted_server RULES.json -- cpbot bench DATASET ...
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import socket
+import subprocess
 import sys
 import threading
 import time
@@ -311,16 +315,25 @@ class RuleBook:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Serve a rule file on 127.0.0.1 until interrupted; print the base URL once listening."""
+    """Serve a rule file on 127.0.0.1 until interrupted, or while a command given after `--` runs."""
     parser = argparse.ArgumentParser(description="An OpenAI-compatible model on 127.0.0.1 answering from a rule file.")
     parser.add_argument("rules", type=Path, help="the JSON rule file (see RuleBook)")
-    parser.add_argument("--port", type=int, default=8765, help="0 picks a free port")
+    parser.add_argument("--port", type=int, default=None, help="default 8765; a free one when running a command")
+    parser.add_argument(
+        "command", nargs=argparse.REMAINDER, help="after --: a command to run against the model; its exit code is kept"
+    )
     args = parser.parse_args(argv)
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
     book = RuleBook.load(args.rules)
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    with ScriptedServer(default=book, model=book.model, port=args.port) as server:
+    port = args.port if args.port is not None else (0 if command else 8765)
+    with ScriptedServer(default=book, model=book.model, port=port) as server:
         print(f"scripted model {book.model!r} at {server.base_url} ({len(book.rules)} rules)", flush=True)
+        if command:
+            env = {**os.environ, "CPBOT_BASE_URL": server.base_url, "CPBOT_MODEL": book.model}
+            env["CPBOT_API_KEY"] = "sk-scripted"  # the client wants a key; this server ignores it
+            return subprocess.run(command, env=env, check=False).returncode
+        stop = threading.Event()
+        signal.signal(signal.SIGTERM, lambda *_: stop.set())
         try:
             stop.wait()
         except KeyboardInterrupt:
