@@ -91,9 +91,7 @@ def test_the_wheel_installs_the_single_top_level_name_cpbot(cpbot_wheel: Path) -
         assert path in names, path
 
 
-def test_cpbot_and_another_distributions_agents_package_import_side_by_side(
-    cpbot_wheel: Path, tmp_path: Path
-) -> None:
+def test_cpbot_and_another_distributions_agents_package_import_side_by_side(cpbot_wheel: Path, tmp_path: Path) -> None:
     dummy = tmp_path / "dummy-agents"
     (dummy / "agents").mkdir(parents=True)
     (dummy / "pyproject.toml").write_text(DUMMY_AGENTS_PYPROJECT)
