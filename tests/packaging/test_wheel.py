@@ -14,6 +14,7 @@ import shutil
 import site
 import subprocess
 import sys
+import tomllib
 import venv
 import zipfile
 from pathlib import Path
@@ -67,6 +68,22 @@ def cpbot_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     checkout = tmp_path_factory.mktemp("checkout") / "cpbot"
     shutil.copytree(REPO, checkout, ignore=NOT_IN_A_CHECKOUT)
     return build_wheel(checkout, tmp_path_factory.mktemp("wheel"))
+
+
+def test_every_module_of_the_source_folders_is_in_the_wheel(cpbot_wheel: Path) -> None:
+    """The explicit `packages` list of pyproject.toml misses nothing (a forgotten subpackage ships without
+    its modules, and the editable install used in development would not notice)."""
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    with zipfile.ZipFile(cpbot_wheel) as zf:
+        names = set(zf.namelist())
+    missing = []
+    for package, folder in config["package-dir"].items():
+        for module in (REPO / folder).rglob("*.py"):
+            inside = module.relative_to(REPO / folder)
+            wheel_path = "/".join([*package.split("."), *inside.parts])
+            if wheel_path not in names:
+                missing.append(wheel_path)
+    assert not missing
 
 
 def test_the_wheel_installs_the_single_top_level_name_cpbot(cpbot_wheel: Path) -> None:
