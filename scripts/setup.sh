@@ -17,7 +17,7 @@ tests=0
 case "${1:-}" in
     "") ;;
     --test) tests=1 ;;
-    -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "setup: unknown option $1 (use --test, or nothing)" >&2; exit 2 ;;
 esac
 

@@ -93,7 +93,7 @@ def _gist(message: str) -> str:
 
 @dataclass
 class Summary:
-    """The figures the bench prints."""
+    """The figures a dataset run sums up to."""
 
     problems: int
     ac: int
