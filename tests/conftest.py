@@ -13,7 +13,6 @@ CACHE = Path(os.environ.get("CPBOT_TEST_CACHE", f"/tmp/cpbot-test-cache-{os.gete
 os.environ["CPBOT_CACHE_DIR"] = str(CACHE)
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("CPBOT_SHARED", REPO.parent / "shared"))
 
 
 @pytest.fixture(autouse=True)

@@ -42,9 +42,11 @@ class DatasetItem(BaseModel):
     skipped: dict[str, int] = {}
 
 
-def dataset_path(shared: Path) -> Path:
-    """The dataset file under a `shared/` directory."""
-    return shared / "datasets" / "leetcode" / DATASET_FILE
+def dataset_path(datasets: Path) -> Path:
+    """Where the dataset file sits in a folder of datasets (`<datasets>/leetcode/<file>`).
+
+    The repository keeps one such folder for its tests, `tests/fixtures/datasets/`."""
+    return datasets / "leetcode" / DATASET_FILE
 
 
 def iter_rows(path: Path) -> Iterator[dict[str, Any]]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import os
 import queue
 import shutil
@@ -187,15 +188,24 @@ class Slot:
 
 def _rmtree(path: str | Path) -> None:
     """Remove a tree a sandboxed program may have left without write permission."""
+    force_remove = functools.partial(_force_remove, os.path.abspath(path))
     if sys.version_info >= (3, 12):
-        shutil.rmtree(path, onexc=_force_remove)
+        shutil.rmtree(path, onexc=force_remove)
     else:  # `onexc` is new in 3.12; `onerror` passes exc_info instead, which is not used
-        shutil.rmtree(path, onerror=_force_remove)
+        shutil.rmtree(path, onerror=force_remove)
 
 
-def _force_remove(func, path, exc) -> None:  # type: ignore[no-untyped-def]
-    """A program may leave a directory without write permission; make it removable and retry."""
-    os.chmod(os.path.dirname(path), 0o700)
+def _force_remove(root: str, func, path, exc) -> None:  # type: ignore[no-untyped-def]
+    """A program may leave a directory without write permission; make it removable and retry.
+
+    Only directories inside `root` are touched: when the root itself fails (another judge removed the
+    same orphaned root a moment before), its parent is the system's temp dir, which must keep its mode."""
+    if not os.path.lexists(path):
+        return  # already removed by someone else
+    parent = os.path.dirname(path)
+    if parent != root and not parent.startswith(root + os.sep):
+        raise exc if isinstance(exc, BaseException) else exc[1]
+    os.chmod(parent, 0o700)
     if os.path.isdir(path) and not os.path.islink(path):
         os.chmod(path, 0o700)
         _rmtree(path)

@@ -18,9 +18,9 @@ import cpbot.bot.commands.solve as solve_module
 from cpbot.agents.solve import SolveResult
 from cpbot.bot.transcripts import TranscriptStore
 from tests.agents.support.scripted_server import Reply, ScriptedServer
-from tests.conftest import SHARED
+from tests.paths import CODEFORCES_PAGES
 
-PAGE = SHARED / "fixtures" / "codeforces" / "cf_1702A_modern_single_line_cases.html"
+PAGE = CODEFORCES_PAGES / "cf_1702A_modern_single_line_cases.html"
 URL = "https://codeforces.com/contest/1702/problem/A"
 KEY = "sk-e2e-very-secret-key"
 # Round Down the Price: m minus the largest power of ten not above m. The wrong one forgets that a

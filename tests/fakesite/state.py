@@ -9,7 +9,6 @@ marker such as `FAKE:WA:3`).
 from __future__ import annotations
 
 import json
-import os
 import re
 import secrets
 import threading
@@ -20,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-FIXTURES = Path(os.environ.get("CPBOT_SHARED", Path(__file__).resolve().parents[3] / "shared")) / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 CF_FIXTURES = FIXTURES / "codeforces"
 LC_FIXTURES = FIXTURES / "leetcode"
 SUBMIT_FORM_FIXTURE = CF_FIXTURES / "api" / "problemset_submit_form_browser_saved.html"

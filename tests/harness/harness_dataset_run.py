@@ -1,4 +1,4 @@
-"""Running LeetCodeDataset reference solutions through the harness (shared by the test and the bench).
+"""Running LeetCodeDataset reference solutions through the harness (the dataset test's helpers).
 
 A problem counts as AC when every usable case is AC. `plant_bug` derives a wrong solution from a
 reference by changing every result it returns, so a comparison that accepts it would be vacuous.
@@ -6,16 +6,14 @@ reference by changing every result it returns, so a comparison that accepts it w
 
 from __future__ import annotations
 
-import os
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from harness_local_judge import judge_tests
 
 from cpbot.judge.harness import build_program, checker_for
-from cpbot.judge.harness.dataset import DatasetItem, dataset_path
+from cpbot.judge.harness.dataset import DatasetItem
 from cpbot.judge.model import Limits, Solution, Verdict
 
 # Generous: the references are judged for the harness's sake, not for speed.
@@ -39,16 +37,6 @@ def _cpbot_planted(value):
 _cpbot_original = Solution.{method}
 Solution.{method} = lambda self, *args, **kwargs: _cpbot_planted(_cpbot_original(self, *args, **kwargs))
 """
-
-
-def shared_dir() -> Path:
-    """The team's `shared/` directory: `$CPBOT_SHARED`, else the repository's sibling."""
-    env = os.environ.get("CPBOT_SHARED")
-    return Path(env) if env else Path(__file__).resolve().parents[2].parent / "shared"
-
-
-def default_dataset() -> Path:
-    return dataset_path(shared_dir())
 
 
 def plant_bug(solution: Solution, method: str) -> Solution:
@@ -105,7 +93,7 @@ def _gist(message: str) -> str:
 
 @dataclass
 class Summary:
-    """The figures the bench prints."""
+    """The figures a dataset run sums up to."""
 
     problems: int
     ac: int

@@ -1,4 +1,4 @@
-"""A stand-in for `judge.runner.judge_solution` built on plain subprocesses (tests and bench only).
+"""A stand-in for `judge.runner.judge_solution` built on plain subprocesses (tests only).
 
 It runs programs the way the judge will: Python as `python3 -I -S solution.py`, C++ compiled with
 `g++ -O2 -std=c++17` against a precompiled `bits/stdc++.h`, stdin from a file, stdout to a file,

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from harness_dataset_run import default_dataset, run_item, summarize
+from harness_dataset_run import run_item, summarize
 
 from cpbot.judge.harness.dataset import item_from_row, load_dataset
 from cpbot.judge.model import Verdict
+from tests.paths import LEETCODE_DATASET
 
 ROW = {
     "task_id": "toy-problem",
@@ -76,10 +77,7 @@ def test_infinite_results_become_leetcode_infinity() -> None:
 
 @pytest.fixture(scope="module")
 def dataset():
-    path = default_dataset()
-    if not path.exists():
-        pytest.skip(f"dataset not found at {path} (set CPBOT_SHARED)")
-    return load_dataset(path)
+    return load_dataset(LEETCODE_DATASET)
 
 
 def test_dataset_has_228_problems_with_usable_cases(dataset) -> None:

@@ -1,26 +1,23 @@
-"""Recorded LeetCode problems (../shared/fixtures, parsed by the scraper) through the harness."""
+"""Recorded LeetCode problems (tests/fixtures/leetcode, parsed by the scraper) through the harness."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from harness_dataset_run import shared_dir
 from harness_local_judge import judge_tests
 
 from cpbot.judge.harness import build_program, checker_for
 from cpbot.judge.model import Problem, Solution, Verdict
+from cpbot.scrapers.leetcode import parse_question
+from tests.paths import LEETCODE_ANSWERS
 
-FIXTURES = shared_dir() / "fixtures" / "leetcode"
+FIXTURES = LEETCODE_ANSWERS
 SOLUTIONS = Path(__file__).parent / "fixture_solutions"
 
 
 def problem(name: str) -> Problem:
-    scrapers = pytest.importorskip("cpbot.scrapers.leetcode")
-    path = FIXTURES / f"lc_{name}.json"
-    if not path.exists():
-        pytest.skip(f"fixture {path} not found (set CPBOT_SHARED)")
-    return scrapers.parse_question(path.read_bytes())
+    return parse_question((FIXTURES / f"lc_{name}.json").read_bytes())
 
 
 def fixture_names() -> list[str]:

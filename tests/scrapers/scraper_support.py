@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-import pytest
-
-
-def shared_dir() -> Path:
-    """The repo's sibling `shared/` (or $CPBOT_SHARED)."""
-    env = os.environ.get("CPBOT_SHARED")
-    return Path(env) if env else Path(__file__).resolve().parents[2].parent / "shared"
-
-
-FIXTURES = shared_dir() / "fixtures"
+from tests.paths import FIXTURES
 
 
 def fixture_path(*parts: str) -> Path:
-    """A recorded fixture; the test is skipped when the shared corpus is not there."""
+    """A recorded fixture under tests/fixtures (a missing one is an error, never a skip)."""
     path = FIXTURES.joinpath(*parts)
-    if not path.exists():
-        pytest.skip(f"fixture not available: {path}")
+    if not path.is_file():
+        raise FileNotFoundError(f"recorded fixture missing from the repository: {path}")
     return path
 
 

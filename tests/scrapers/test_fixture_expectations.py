@@ -1,7 +1,7 @@
 """Every recorded fixture with an `.expected.json` parses exactly as its expectation says.
 
 New fixture files are picked up by themselves: the parameters are the `*.expected.json` files found
-under `shared/fixtures/codeforces` and `shared/fixtures/leetcode`.
+under `tests/fixtures/codeforces` and `tests/fixtures/leetcode`.
 """
 
 from __future__ import annotations
@@ -20,8 +20,7 @@ from tests.scrapers.scraper_support import FIXTURES
 
 def _expectations(site: str) -> list[Any]:
     folder = FIXTURES / site
-    if not folder.is_dir():
-        return []
+    assert folder.is_dir(), f"recorded fixtures missing from the repository: {folder}"
     return [pytest.param(p, id=p.name.removesuffix(".expected.json")) for p in sorted(folder.glob("*.expected.json"))]
 
 

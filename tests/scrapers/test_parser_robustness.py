@@ -35,7 +35,8 @@ MUTATIONS = ("drop", "cut", "swap_attrs", "strip_class", "truncate")
 
 def _files(site: str, suffix: str) -> list[Any]:
     folder = FIXTURES / site
-    found = sorted(folder.glob(f"*{suffix}")) if folder.is_dir() else []
+    assert folder.is_dir(), f"recorded fixtures missing from the repository: {folder}"
+    found = sorted(folder.glob(f"*{suffix}"))
     return [pytest.param(p, id=p.stem) for p in found if not p.name.endswith(".expected.json")]
 
 

@@ -7,9 +7,8 @@ from functools import cache
 from typing import Any
 
 from cpbot.judge.model import Limits, Problem, TestCase
-from tests.conftest import SHARED
+from tests.paths import FIXTURES
 
-FIXTURES = SHARED / "fixtures"
 GYM = "cf_gym245042_complete_problems_page.html"
 
 

@@ -19,10 +19,9 @@ from typing import Any
 
 from cpbot.judge.harness.dataset import iter_rows
 from tests.agents.support.scripted_server import Reply
-from tests.conftest import SHARED
+from tests.paths import KICKSTART_SUBSET as KICKSTART
+from tests.paths import LEETCODE_DATASET as LEETCODE
 
-KICKSTART = SHARED / "datasets" / "kickstart"
-LEETCODE = SHARED / "datasets" / "leetcode" / "LeetCodeDataset-v0.3.1-test.jsonl.gz"
 KS_KEYS = ["2020_round_b_bike_tour", "2020_round_h_retype"]
 LC_KEYS = ["stone-removal-game", "find-the-k-th-character-in-string-game-i"]
 # recorded cases kept per LeetCode problem: few, so judging stays quick; unequal, so CPR and wCPR differ

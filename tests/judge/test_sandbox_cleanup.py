@@ -1,0 +1,39 @@
+"""Removing sandbox trees never changes the mode of anything outside the tree being removed.
+
+Several judges (one per test session) clean up orphaned sandbox roots under the system temp dir; when
+two remove the same root, one finds it gone. That must not touch the temp dir itself: a /tmp left at
+0700 stops every sandboxed program (run as `nobody`) from starting anywhere on the machine.
+"""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+from cpbot.judge.sandbox.pool import _rmtree
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_a_tree_already_removed_by_someone_else_leaves_its_parent_alone(tmp_path: Path) -> None:
+    parent = tmp_path / "temp-dir"
+    parent.mkdir()
+    parent.chmod(0o1777)
+    _rmtree(parent / "cpbot-sandbox-1-gone")
+    assert mode(parent) == 0o1777
+
+
+def test_a_tree_with_read_only_directories_inside_is_removed(tmp_path: Path) -> None:
+    parent = tmp_path / "temp-dir"
+    root = parent / "cpbot-sandbox-1-x"
+    locked = root / "work" / "locked"
+    locked.mkdir(parents=True)
+    (locked / "out.txt").write_text("left by a program")
+    locked.chmod(0o500)
+    (root / "work").chmod(0o500)
+    parent.chmod(0o755)
+    _rmtree(root)
+    assert not root.exists()
+    assert mode(parent) == 0o755
