@@ -1,6 +1,6 @@
 """cpbot's settings file: `config.toml` in the user config dir (`CPBOT_CONFIG_DIR` overrides the dir).
 
-Precedence is command line > `CPBOT_*` environment > this file > built-in defaults. Two kinds of entry:
+Precedence is command line > `CPBOT_*` environment > this file > built-in defaults. Three kinds of entry:
 
     [llm]                      # the model endpoint, below the CPBOT_*/OPENAI_* variables
     base_url = "http://127.0.0.1:8000/v1"
@@ -8,6 +8,9 @@ Precedence is command line > `CPBOT_*` environment > this file > built-in defaul
     api_key = "..."            # only accepted when the file is private (mode 0600)
     [llm.roles]                # a model per role
     planner = "a-bigger-model"
+
+    [browser]                  # the browser transport (README: Browser transport)
+    executable = "/usr/bin/chromium"
 
     [solve]                    # defaults for any command's options, by option name
     strategy = "cpbot"
@@ -30,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, SecretStr, ValidationError
 from cpbot.agents.llm import LLMConfig, resolve_llm_config
 from cpbot.core.dirs import config_dir
 from cpbot.core.errors import ConfigError
+from cpbot.scrapers.browser_settings import BrowserSettings
 
 FILE_NAME = "config.toml"
 
@@ -54,6 +58,7 @@ class Settings(BaseModel):
 
     path: Path | None = None  # where it was read from (None: no file)
     llm: LLMSettings = LLMSettings()
+    browser: BrowserSettings | None = None  # the [browser] table, when there is one
     commands: dict[str, dict[str, Any]] = {}
 
     def llm_fallback(self) -> dict[str, str]:
@@ -86,13 +91,15 @@ def load_settings(path: Path | None = None) -> Settings:
             f"{path} holds an API key but others can read it",
             hint=f"chmod 600 {path}, or set CPBOT_API_KEY instead",
         )
+    browser = data.pop("browser", None)
+    browser_settings = BrowserSettings.from_table(browser, str(path)) if browser is not None else None
     commands = {}
     for name, table in data.items():
         if not isinstance(table, dict):
             raise ConfigError(f"{path}: `{name}` must be a table of a command's options, e.g. [solve]")
         commands[name] = table
     try:
-        return Settings(path=path, llm=LLMSettings.model_validate(llm), commands=commands)
+        return Settings(path=path, llm=LLMSettings.model_validate(llm), browser=browser_settings, commands=commands)
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(p) for p in first["loc"])

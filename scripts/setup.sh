@@ -9,7 +9,8 @@ command -v g++ >/dev/null || need+=(g++)
 command -v gcc >/dev/null || need+=(gcc)
 command -v pypy3 >/dev/null || need+=(pypy3)
 command -v valgrind >/dev/null || need+=(valgrind)  # the profiler counts instructions with it
-command -v chromium >/dev/null || need+=(chromium)  # the HTML export's browser test
+command -v chromium >/dev/null || need+=(chromium)  # the HTML export's browser test, the browser transport
+command -v Xvfb >/dev/null || need+=(xvfb)  # the browser transport's visible-window tests
 [ -x /usr/bin/python3 ] || need+=(python3)
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from cpbot.bot.browser import browser_option, browser_settings
 from cpbot.bot.commands.fetch import open_client
 from cpbot.core.errors import CpbotError
 from cpbot.scrapers.contests import SITES, recent_contests, upcoming_contests
@@ -32,13 +33,17 @@ def format_contest(c: Contest) -> str:
     envvar="CPBOT_COOKIES",
     help="A Netscape cookies.txt exported from your browser (env CPBOT_COOKIES).",
 )
-def contests(site: str, recent: bool, limit: int, as_json: bool, cookies: Path | None) -> None:
+@browser_option
+def contests(
+    site: str, recent: bool, limit: int, as_json: bool, cookies: Path | None, use_browser: bool | None
+) -> None:
     """List upcoming contests (running ones included), soonest first."""
     now = datetime.now(UTC)
     sites = SITES if site == "all" else (site,)
     found: list[Contest] = []
     errors: list[tuple[str, CpbotError]] = []
-    with open_client(cookies) as client:
+    browser = browser_settings(use_browser)
+    with open_client(cookies, browser) as client:
         for s in sites:
             try:
                 found += recent_contests(s, client, now, limit) if recent else upcoming_contests(s, client, now)

@@ -8,8 +8,11 @@ from pathlib import Path
 
 import click
 
+from cpbot.bot.browser import browser_option, browser_settings, tell_user
+from cpbot.bot.submit.endpoints import site_client
 from cpbot.core.errors import ConfigError
 from cpbot.judge.model import Problem
+from cpbot.scrapers.browser_settings import BrowserSettings
 from cpbot.scrapers.cookies import load_cookies_txt
 from cpbot.scrapers.http import HttpClient
 from cpbot.scrapers.sites import SITES, fetch_url, parse_content
@@ -42,17 +45,24 @@ def save_problem(problem: Problem, directory: Path) -> Path:
     return path
 
 
-def open_client(cookies: Path | None) -> HttpClient:
-    """The HTTP client of a command, with the user's browser cookies when given."""
-    return HttpClient(cookies=load_cookies_txt(cookies) if cookies else None)
+def open_client(cookies: Path | None, browser: BrowserSettings | None = None) -> HttpClient:
+    """The HTTP client of a command (sites at their `CPBOT_*_URL` base), with the user's browser cookies when
+    given, and the browser transport for sites behind a challenge page with `browser`."""
+    jar = load_cookies_txt(cookies) if cookies else None
+    return site_client(cookies=jar, browser=browser, notify=tell_user)
 
 
 def load_problems(
-    source: str, *, site: str | None = None, cookies: Path | None = None, page_url: str | None = None
+    source: str,
+    *,
+    site: str | None = None,
+    cookies: Path | None = None,
+    page_url: str | None = None,
+    browser: BrowserSettings | None = None,
 ) -> list[Problem]:
     """The problems at a URL, or in a saved page, LeetCode GraphQL answer or Competitive Companion JSON."""
     if re.match(r"^https?://", source, re.IGNORECASE):
-        with open_client(cookies) as client:
+        with open_client(cookies, browser) as client:
             return fetch_url(source, client, site)
     path = Path(source)
     if not path.is_file():
@@ -87,8 +97,15 @@ def describe(problem: Problem) -> str:
     envvar="CPBOT_COOKIES",
     help="A Netscape cookies.txt exported from your browser (env CPBOT_COOKIES).",
 )
+@browser_option
 def fetch(
-    source: str, site: str | None, page_url: str | None, out_dir: Path | None, as_json: bool, cookies: Path | None
+    source: str,
+    site: str | None,
+    page_url: str | None,
+    out_dir: Path | None,
+    as_json: bool,
+    cookies: Path | None,
+    use_browser: bool | None,
 ) -> None:
     """Fetch a problem from Codeforces or LeetCode, or parse one saved from the browser.
 
@@ -96,7 +113,9 @@ def fetch(
     saved from the browser (one problem or the all-problems page), a LeetCode GraphQL answer, or a
     Competitive Companion JSON. Writes problem.json and tests/sample-N.in|.out.
     """
-    problems = load_problems(source, site=site, cookies=cookies, page_url=page_url)
+    problems = load_problems(
+        source, site=site, cookies=cookies, page_url=page_url, browser=browser_settings(use_browser)
+    )
     if len(problems) == 1:
         targets = [(problems[0], out_dir or Path(problem_dirname(problems[0])))]
     else:

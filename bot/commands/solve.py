@@ -14,6 +14,7 @@ from cpbot.agents.solve import SolveResult
 from cpbot.agents.solve import solve as run_solve
 from cpbot.agents.strategies import get_strategy
 from cpbot.agents.tracing import FanoutTracer, LLMCallEvent, ReportEvent, TraceEvent
+from cpbot.bot.browser import browser_settings
 from cpbot.bot.commands.fetch import load_problems, problem_dirname, save_problem
 from cpbot.bot.commands.judge_cmd import load_problem
 from cpbot.bot.config import resolve_llm
@@ -31,7 +32,7 @@ def load_source(source: str, *, site: str | None = None, cookies: Path | None = 
         data = path.read_bytes()
         if b'"schema_version"' in data and b'"samples"' in data:
             return load_problem(path)  # cpbot's own problem.json
-    problems = load_problems(source, site=site, cookies=cookies)
+    problems = load_problems(source, site=site, cookies=cookies, browser=browser_settings(None))
     if len(problems) != 1:
         raise ConfigError(
             f"{source} holds {len(problems)} problems; `cpbot solve` takes one",

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 from pydantic import BaseModel, ConfigDict, SecretStr
 
+from cpbot.bot.browser import browser_option, browser_settings, tell_user
 from cpbot.bot.commands.solve import load_source
 from cpbot.bot.submit.base import RemoteVerdict, SubmissionRecord, source_sha256, submitter_for
 from cpbot.bot.submit.credentials import SiteCredentials, load_credentials, register_secrets, session_jar
@@ -137,6 +138,7 @@ def print_decision(decision: GateDecision) -> None:
 @click.option("--min-interval", type=click.FloatRange(min=0), default=10.0, show_default=True,
               help="Least seconds between two submissions to one site.")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print the decision, submission and verdict as JSON.")
+@browser_option
 def submit(
     solution_file: Path,
     problem_source: str,
@@ -154,6 +156,7 @@ def submit(
     interval_s: float,
     min_interval: float,
     as_json: bool,
+    use_browser: bool | None,
 ) -> int:
     """Judge SOLUTION locally, and submit it only if the gate allows; exits 0 only on a remote AC.
 
@@ -162,6 +165,7 @@ def submit(
     Sessions: --cookies (your browser's cookies.txt) or credentials stored by cpbot.
     """
     endpoints = Endpoints.from_env()
+    browser = browser_settings(use_browser)
     is_url = bool(re.match(r"^https?://", problem_source, re.IGNORECASE))
     lang = language or get_language(language_for(solution_file)).name
     solution = Solution(language=lang, source=read_text_exact(solution_file))  # type: ignore[arg-type]
@@ -172,7 +176,7 @@ def submit(
         creds = load_credentials(site)
         jar = session_jar(site, cookies, creds)
         register_secrets(store.add_secret, creds, jar)
-        with site_client(endpoints, cookies=jar) as client:
+        with site_client(endpoints, cookies=jar, browser=browser, notify=tell_user) as client:
             if is_url:
                 problems = fetch_url(problem_source, client)
                 if len(problems) != 1:
@@ -185,7 +189,7 @@ def submit(
                 jar = session_jar(problem.site, cookies, creds)
                 register_secrets(store.add_secret, creds, jar)
                 client.close()
-                client = site_client(endpoints, cookies=jar)
+                client = site_client(endpoints, cookies=jar, browser=browser, notify=tell_user)
             run_id = store.start_run("submit", problem_id=problem.id, config={"language": lang, "skip": list(skipped)})
             try:
                 result = _run(

@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from cpbot.agents.llm import LLMClient
+from cpbot.bot.browser import browser_option, browser_settings, tell_user
 from cpbot.bot.commands.solve import parse_strategy_options
 from cpbot.bot.config import resolve_llm
 from cpbot.bot.submit.credentials import jar_secrets
@@ -101,7 +102,10 @@ class Session:
         for secret in jar_secrets(cookies):
             self.store.add_secret(secret)
         self.store.mark_stale()
-        self.client = stack.enter_context(site_client(self.endpoints, cookies=cookies))
+        browser = browser_settings(opts["use_browser"])
+        self.client = stack.enter_context(
+            site_client(self.endpoints, cookies=cookies, browser=browser, notify=tell_user)
+        )
         llm = stack.enter_context(LLMClient(config))
         sandbox = stack.enter_context(Sandbox())
         self.site = ScrapedSite(self.client)
@@ -127,6 +131,7 @@ class Session:
                 store=self.store,
                 endpoints=self.endpoints,
                 cookies=opts["cookies"],
+                browser=browser,
                 min_interval_s=opts["submit_interval"],
                 poll_interval_s=opts["verdict_poll"],
                 stop=stop,
@@ -189,6 +194,7 @@ class Session:
     help="A Netscape cookies.txt with the sites' session (env CPBOT_COOKIES).",
 )
 @click.option("--json", "as_json", is_flag=True, help="At exit, print the contests and problems as JSON.")
+@browser_option
 def watch(
     site_name: str, contest_id: str | None, once: bool, as_json: bool, within: float, poll: float, **opts: Any
 ) -> int:

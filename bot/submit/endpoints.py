@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from http.cookiejar import CookieJar
 from urllib.parse import urlsplit
 
@@ -17,6 +17,9 @@ import httpx
 from pydantic import BaseModel, ConfigDict
 
 from cpbot.core.errors import ConfigError
+from cpbot.scrapers.browser import say_to_stderr
+from cpbot.scrapers.browser_settings import BrowserSettings
+from cpbot.scrapers.browser_transport import site_transports
 from cpbot.scrapers.http import HttpClient
 from cpbot.scrapers.ratelimit import DEFAULT_INTERVALS, RateLimiter
 
@@ -74,10 +77,18 @@ class RoutingTransport(httpx.BaseTransport):
     that nothing can reach a real site.
     """
 
-    def __init__(self, routes: Mapping[str, str], *, strict: bool = False, inner: httpx.BaseTransport | None = None):
+    def __init__(
+        self,
+        routes: Mapping[str, str],
+        *,
+        strict: bool = False,
+        inner: httpx.BaseTransport | None = None,
+        transports: Mapping[str, httpx.BaseTransport] | None = None,
+    ):
         self.routes = {domain: httpx.URL(base) for domain, base in routes.items()}
         self.strict = strict
         self.inner = inner or httpx.HTTPTransport()
+        self.transports = dict(transports or {})  # site domain -> that site's own transport (the browser's)
 
     def target(self, url: httpx.URL) -> httpx.URL | None:
         """Where a request for `url` goes instead, or None when it is not routed."""
@@ -89,18 +100,23 @@ class RoutingTransport(httpx.BaseTransport):
         return None
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
+        host = request.url.host.lower()
+        site_domain = next((d for d in self.transports if host == d or host.endswith("." + d)), None)
+        transport = self.transports[site_domain] if site_domain is not None else self.inner
         target = self.target(request.url)
         if target is None:
             if self.strict:
                 raise httpx.ConnectError(f"{request.url.host} is not routed to a local server", request=request)
-            return self.inner.handle_request(request)
+            return transport.handle_request(request)
         routed = httpx.Request(
             request.method, target, headers=request.headers, stream=request.stream, extensions=request.extensions
         )
-        return self.inner.handle_request(routed)
+        return transport.handle_request(routed)
 
     def close(self) -> None:
         self.inner.close()
+        for transport in self.transports.values():
+            transport.close()
 
 
 def site_client(
@@ -110,16 +126,22 @@ def site_client(
     strict: bool | None = None,
     timeout_s: float = 20.0,
     max_retries: int = 3,
+    browser: BrowserSettings | None = None,
+    notify: Callable[[str], None] = say_to_stderr,
 ) -> HttpClient:
     """An `HttpClient` whose site requests go to `endpoints` (from the environment by default).
 
-    A loopback test server gets no politeness delay and `strict` routing unless told otherwise.
+    A loopback test server gets no politeness delay and `strict` routing unless told otherwise. With
+    `browser`, a site that answers with a challenge page goes on through that browser.
     """
     endpoints = endpoints or Endpoints.from_env()
     routes = endpoints.routes()
     local = endpoints.is_local()
     limiter = RateLimiter({} if local else DEFAULT_INTERVALS, default_interval=0.0 if local else 1.0)
-    transport = RoutingTransport(routes, strict=local if strict is None else strict) if routes else None
+    # the browser transport: one per site, chosen by the site's real domain before routing
+    own = site_transports(browser, notify) if browser is not None and browser.enabled else {}
+    routed = bool(routes or own)
+    transport = RoutingTransport(routes, strict=local if strict is None else strict, transports=own) if routed else None
     return HttpClient(
         cookies=cookies,
         timeout_s=timeout_s,

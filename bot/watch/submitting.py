@@ -7,6 +7,7 @@ import threading
 from contextlib import ExitStack
 from pathlib import Path
 
+from cpbot.bot.browser import tell_user
 from cpbot.bot.submit.base import Submitter, submitter_for
 from cpbot.bot.submit.credentials import SiteCredentials, jar_secrets, load_credentials, session_jar
 from cpbot.bot.submit.endpoints import Endpoints, site_client
@@ -14,6 +15,7 @@ from cpbot.bot.submit.ledger import SubmissionLedger
 from cpbot.bot.transcripts import TranscriptStore
 from cpbot.bot.watch.adapters import LedgerSubmitter
 from cpbot.judge.model import Problem
+from cpbot.scrapers.browser_settings import BrowserSettings
 
 
 def open_submitter(
@@ -26,6 +28,7 @@ def open_submitter(
     poll_interval_s: float,
     verdict_timeout_s: float = 600.0,
     stop: threading.Event | None = None,
+    browser: BrowserSettings | None = None,
 ) -> LedgerSubmitter:
     """A `LedgerSubmitter` whose per-site submitters are made on first use and closed with `stack`."""
     ledger = stack.enter_context(SubmissionLedger(min_interval_s=min_interval_s))
@@ -35,7 +38,7 @@ def open_submitter(
         jar = session_jar(problem.site, cookies, creds)
         for secret in [*(creds.secrets() if creds else []), *jar_secrets(jar)]:
             store.add_secret(secret)
-        client = stack.enter_context(site_client(endpoints, cookies=jar))
+        client = stack.enter_context(site_client(endpoints, cookies=jar, browser=browser, notify=tell_user))
         password = creds.password.get_secret_value() if creds and creds.password else None
         return submitter_for(
             problem, client=client, ledger=ledger, handle=creds.handle if creds else None, password=password

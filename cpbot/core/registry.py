@@ -89,6 +89,7 @@ class SiteSpec:
     base_url: str  # the real site; `url_env` overrides it (tests point it at a local server)
     url_env: str
     module: str  # the module whose `SITE` object implements `cpbot.scrapers.site.Site`
+    login_path: str = "/"  # where a person signs in (`cpbot login --browser` opens it)
 
     @property
     def domain(self) -> str:
@@ -99,11 +100,11 @@ class SiteSpec:
 SITE_SPECS: tuple[SiteSpec, ...] = (
     SiteSpec(
         "codeforces", "Codeforces", ("cf",), "https://codeforces.com", "CPBOT_CODEFORCES_URL",
-        "cpbot.scrapers.codeforces_site",
+        "cpbot.scrapers.codeforces_site", login_path="/enter",
     ),
     SiteSpec(
         "leetcode", "LeetCode", ("lc",), "https://leetcode.com", "CPBOT_LEETCODE_URL",
-        "cpbot.scrapers.leetcode_site",
+        "cpbot.scrapers.leetcode_site", login_path="/accounts/login/",
     ),
 )  # fmt: skip
 SITES: dict[str, SiteSpec] = {spec.name: spec for spec in SITE_SPECS}

@@ -65,7 +65,7 @@ def codeforces_site() -> Iterator[list[str]]:
             return super().handle_request(request)
 
     mp = pytest.MonkeyPatch()
-    mp.setattr(fetch_module, "open_client", lambda cookies: HttpClient(transport=ToLoopback()))
+    mp.setattr(fetch_module, "open_client", lambda cookies, browser=None: HttpClient(transport=ToLoopback()))
     try:
         yield paths
     finally:
