@@ -174,16 +174,11 @@ class BrowserSession:
     def _start(self, visible: bool) -> None:
         if self._context is not None:
             return
-        try:
-            from playwright.sync_api import sync_playwright
-        except ImportError as e:
-            raise ConfigError(
-                "the browser transport needs Playwright, which is not installed", hint=PLAYWRIGHT_HINT
-            ) from e
+        api = playwright_api()
+        playwright_error = api.Error
         if self._playwright is None:
-            self._playwright = sync_playwright().start()
+            self._playwright = api.sync_playwright().start()
         chromium = self._playwright.chromium
-        from playwright.sync_api import Error as PlaywrightError
 
         try:
             if self.settings.cdp_url:
@@ -204,12 +199,11 @@ class BrowserSession:
                     handle_sigint=False,
                 )
                 self._visible = visible
-        except PlaywrightError as e:
+        except playwright_error as e:
             self._release_profile()
             where = self.settings.cdp_url or self.settings.browser_path()
-            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             raise ConfigError(
-                f"cannot start the browser for {self.spec.title} ({where}): {first}",
+                f"cannot start the browser for {self.spec.title} ({where}): {_first_line(e)}",
                 hint="check [browser] in config.toml; a browser already open on the same profile must be closed first",
             ) from e
         self.launches += 1
@@ -294,12 +288,12 @@ class BrowserSession:
         return True
 
     def _goto(self, page: Any, url: str) -> None:
-        from playwright.sync_api import Error as PlaywrightError
+        playwright_error = playwright_api().Error
 
         try:
             page.goto(url, wait_until="domcontentloaded", timeout=self.settings.request_timeout_s * 1000)
-        except PlaywrightError as e:
-            raise BrowserRequestError(f"the browser could not open {url}: {str(e).splitlines()[0]}") from e
+        except playwright_error as e:
+            raise BrowserRequestError(f"the browser could not open {url}: {_first_line(e)}") from e
 
     def _pass_check(self, page: Any, url: str) -> None:
         """Open `url` in `page` and wait until the site's check (if any) is through: headless first, then a
@@ -350,6 +344,32 @@ class BrowserSession:
         referrer: str | None,
         seed_cookies: dict[str, str],
     ) -> PageResponse:
+        playwright_error = playwright_api().Error
+
+        try:
+            return self._fetch_in_page(method, url, headers, body, referrer, seed_cookies)
+        except playwright_error as e:  # the window was closed, the browser crashed: start afresh next time
+            self._drop_browser()
+            raise BrowserRequestError(f"the browser failed on {method} {url}: {_first_line(e)}") from e
+
+    def _drop_browser(self) -> None:
+        try:
+            self._stop_browser()
+        except Exception as e:  # it is gone already; what is left is forgotten
+            _log.info("browser: %s closed with an error: %s", self.spec.name, e)
+        self._pages.clear()
+        self._browser = self._context = None
+        self._release_profile()
+
+    def _fetch_in_page(
+        self,
+        method: str,
+        url: str,
+        headers: dict[str, str],
+        body: bytes | None,
+        referrer: str | None,
+        seed_cookies: dict[str, str],
+    ) -> PageResponse:
         origin = origin_of(url)
         page = self._page(origin)
         self._seed(origin, seed_cookies)
@@ -375,7 +395,7 @@ class BrowserSession:
     def _evaluate(
         self, page: Any, method: str, url: str, headers: dict[str, str], body: bytes | None, referrer: str | None
     ) -> PageResponse:
-        from playwright.sync_api import Error as PlaywrightError
+        playwright_error = playwright_api().Error
 
         args = {
             "url": url,
@@ -389,9 +409,9 @@ class BrowserSession:
             try:
                 result = page.evaluate(_FETCH_JS, args)
                 break
-            except PlaywrightError as e:  # the page navigated under us (a challenge reloading): once more
+            except playwright_error as e:  # the page navigated under us (a challenge reloading): once more
                 if attempt == 1:
-                    raise BrowserRequestError(f"the browser could not send {method} {url}: {e}") from e
+                    raise BrowserRequestError(f"the browser could not send {method} {url}: {_first_line(e)}") from e
                 page.wait_for_load_state("domcontentloaded")
         if "error" in result:
             raise BrowserRequestError(
@@ -435,6 +455,20 @@ class BrowserSession:
             except Exception:  # the user closed the window while we looked
                 return False
         return False
+
+
+def playwright_api() -> Any:
+    """`playwright.sync_api`, imported on first use (an optional dependency)."""
+    try:
+        import playwright.sync_api
+    except ImportError as e:
+        raise ConfigError("the browser transport needs Playwright, which is not installed", hint=PLAYWRIGHT_HINT) from e
+    return playwright.sync_api
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
 
 
 def _is_root() -> bool:

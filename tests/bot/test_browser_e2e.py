@@ -23,6 +23,7 @@ from cpbot.bot.submit.endpoints import Endpoints, site_client
 from cpbot.bot.submit.ledger import SubmissionLedger
 from cpbot.bot.submit.leetcode import LeetcodeSubmitter
 from cpbot.judge.model import Limits, Problem, Solution, TestCase, Verdict
+from cpbot.scrapers import browser
 from cpbot.scrapers.browser_settings import EXECUTABLE_NAMES, BrowserSettings, signed_in
 from cpbot.scrapers.cookies import cookies_from_header
 from cpbot.scrapers.sites import fetch_url
@@ -268,3 +269,42 @@ def test_without_a_display_a_check_only_a_window_passes_is_a_clear_error(
         err = capsys.readouterr().err
         assert "does not pass in a headless browser" in err and "cpbot login --browser --site cf" in err
         assert not Path("out").exists()
+
+
+def test_a_browser_that_went_away_is_started_again_on_the_next_request(ws: Workspace) -> None:
+    endpoints = Endpoints(codeforces=ws.server.url, leetcode=ws.server.url)
+    contests = "https://codeforces.com/api/contest.list"
+    with site_client(endpoints, browser=ws.settings(), notify=lambda m: None) as client:
+        assert client.get(contests).json()["status"] == "OK"
+        session = browser.acquire("codeforces", ws.settings())
+        try:
+            session._run(lambda: session._context.close())  # as when the user closes the window
+            assert client.get(contests).json()["status"] == "OK"  # a retry, in a browser started again
+            assert session.launches == 2
+        finally:
+            browser.release(session)
+    assert ws.wall is not None and ws.wall.challenges_to(HEADLESS) == 1  # the profile kept the clearance
+
+
+def test_leetcode_login_in_a_window_then_submits_with_the_session_the_profile_keeps(
+    xvfb: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = walled_site()
+    site.autofill_login = True
+    for w in workspace_for(site, tmp_path, monkeypatch):
+        w.configure()
+        assert main(["login", "--browser", "--site", "lc"]) == 0
+        assert "signed in to LeetCode" in capsys.readouterr().out
+        endpoints = Endpoints(codeforces=w.server.url, leetcode=w.server.url)
+        # no cookies given: the session (and the csrf token the submitter echoes) come from the profile
+        with (
+            site_client(endpoints, browser=w.settings(), notify=lambda m: None) as client,
+            SubmissionLedger(w.root / "ledger.sqlite3", min_interval_s=0) as ledger,
+        ):
+            problem = fetch_url(LC_DECODE, client)[0]
+            submitter = LeetcodeSubmitter(client, ledger)
+            source = "class Solution:\n    def numDecodings(self, s: str) -> int:\n        return 1\n"
+            sub_id = submitter.submit(problem, Solution(language="python3", source=source))
+            verdict = submitter.wait(problem, sub_id, timeout_s=20, interval_s=0.05)
+        assert verdict.final and verdict.verdict == Verdict.AC
+        assert [s.problem_key for s in site.submissions] == ["decode-ways"]

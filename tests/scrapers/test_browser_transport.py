@@ -11,7 +11,7 @@ import pytest
 from cpbot.bot.submit.endpoints import Endpoints, site_client
 from cpbot.core.errors import ConfigError, FetchError
 from cpbot.scrapers.blocking import BlockedError
-from cpbot.scrapers.browser import BrowserRequestError, PageResponse
+from cpbot.scrapers.browser import BrowserRequestError, BrowserSession, PageResponse
 from cpbot.scrapers.browser_settings import BrowserSettings, mark_signed_in, signed_in
 from cpbot.scrapers.browser_transport import BrowserTransport, ChallengeTransport
 from cpbot.scrapers.http import HttpClient
@@ -197,3 +197,21 @@ def test_challenge_transport_hands_back_a_normal_answer_untouched(walled, tmp_pa
         with site_client(endpoints, browser=BrowserSettings(profiles=tmp_path)) as client:
             assert client.get("https://codeforces.com/api/contest.list").json()["status"] == "OK"
     assert not (tmp_path / "codeforces").exists()  # plain HTTP answered: no browser was started
+
+
+def test_playwright_is_imported_only_when_a_browser_starts_and_its_absence_says_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import subprocess
+    import sys
+
+    probe = "import sys, cpbot.bot.cli, cpbot.scrapers.browser_transport; print('playwright' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout == "False\n"
+    monkeypatch.setitem(sys.modules, "playwright.sync_api", None)  # as if it were not installed
+    session = BrowserSession("codeforces", BrowserSettings(profiles=tmp_path))
+    try:
+        with pytest.raises(ConfigError) as info:
+            session.fetch("GET", "https://codeforces.com/", {}, None)
+    finally:
+        session.close()
+    assert "cpbot[browser]" in info.value.hint
