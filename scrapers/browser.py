@@ -127,7 +127,6 @@ class BrowserSession:
         self._lock_fd: int | None = None
         self._seeded: set[str] = set()
         self.launches = 0  # how many times a browser was started (a visible window counts again)
-        self.checks_passed = 0  # challenge pages this session saw through
         self.switched = False  # a site's client met a challenge and went on through this browser
 
     # ---- public, thread-safe ----
@@ -275,7 +274,7 @@ class BrowserSession:
     def _on_challenge(self, page: Any) -> bool:
         try:
             html = page.content()
-        except Exception:  # the challenge's script is navigating: not through yet
+        except playwright_api().Error:  # the challenge's script is navigating: not through yet
             return True
         return block_reason(200, {"content-type": "text/html"}, html.encode("utf-8")) is not None
 
@@ -302,7 +301,6 @@ class BrowserSession:
         if not self._on_challenge(page):
             return
         if self._wait_clear(page, self.settings.check_timeout_s):
-            self.checks_passed += 1
             return
         if not self._visible:
             if self.settings.headless is True or not has_display():
@@ -321,7 +319,6 @@ class BrowserSession:
             )
         if not self._wait_clear(page, self.settings.human_timeout_s):
             raise self._blocked(url, "it was not passed in the browser window in time")
-        self.checks_passed += 1
 
     def _restart_visible(self) -> None:
         self._stop_browser()
@@ -383,8 +380,9 @@ class BrowserSession:
 
     def _seed(self, origin: str, cookies: dict[str, str]) -> None:
         """Hand the browser the cookies cpbot was given (--cookies, stored credentials) that it lacks, once
-        per origin: a session imported from another browser keeps working here."""
-        if origin in self._seeded:
+        per origin: a session imported from another browser keeps working here. The user's own browser
+        (over CDP) is left as it is."""
+        if origin in self._seeded or self._browser is not None:
             return
         self._seeded.add(origin)
         have = {c["name"] for c in self._context.cookies([origin + "/"])}
@@ -452,7 +450,7 @@ class BrowserSession:
                     page.wait_for_load_state("load")
                     return True
                 page.wait_for_timeout(250)
-            except Exception:  # the user closed the window while we looked
+            except playwright_api().Error:  # the user closed the window while we looked
                 return False
         return False
 

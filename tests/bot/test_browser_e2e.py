@@ -308,3 +308,29 @@ def test_leetcode_login_in_a_window_then_submits_with_the_session_the_profile_ke
             verdict = submitter.wait(problem, sub_id, timeout_s=20, interval_s=0.05)
         assert verdict.final and verdict.verdict == Verdict.AC
         assert [s.problem_key for s in site.submissions] == ["decode-ways"]
+
+
+def test_a_browser_the_user_runs_with_remote_debugging_is_used_and_left_running(
+    ws: Workspace, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    own = subprocess.Popen(
+        [str(CHROMIUM), "--headless", "--remote-debugging-port=0", f"--user-data-dir={tmp_path / 'own'}",
+         "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         *(["--no-sandbox"] if os.geteuid() == 0 else []), "about:blank"],
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert own.stderr is not None
+        line = next(line for line in own.stderr if "DevTools listening on" in line)
+        port = line.rsplit(":", 1)[1].split("/", 1)[0]
+        ws.configure(cdp_url=f"http://127.0.0.1:{port}")
+        assert main(["fetch", "--browser", CF_B, "-o", "out"]) == 0
+        assert "going on through your browser over CDP" in capsys.readouterr().err
+        assert json.loads((Path("out") / "problem.json").read_text())["id"] == "codeforces:1873B"
+        assert own.poll() is None  # cpbot disconnected; the user's browser keeps running
+        assert not (ws.root / "data" / "browser").exists()  # and cpbot made no profile of its own
+    finally:
+        own.terminate()
+        own.wait(timeout=10)
+        if own.stderr is not None:
+            own.stderr.close()
