@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -126,6 +127,7 @@ class Workspace:
         return path
 
 
+@contextmanager
 def workspace_for(site: FakeSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Workspace]:
     with FakeSiteServer(site) as server:
         env = {**server.env(), "CPBOT_DATA_DIR": str(tmp_path / "data"), "CPBOT_CONFIG_DIR": str(tmp_path / "config")}
@@ -141,7 +143,8 @@ def workspace_for(site: FakeSite, tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 def ws(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Workspace]:
     monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
-    yield from workspace_for(walled_site(), tmp_path, monkeypatch)
+    with workspace_for(walled_site(), tmp_path, monkeypatch) as w:
+        yield w
 
 
 def test_plain_http_stops_at_the_wall_with_the_clear_error(ws: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
@@ -208,7 +211,7 @@ def test_watch_solves_and_submits_a_finished_round_as_practice_through_the_brows
     monkeypatch.delenv("DISPLAY", raising=False)
     site = lc_round.lc_site(start_in_s=-9000, duration_s=5400)
     site.wall = BotWall()
-    for w in workspace_for(site, tmp_path, monkeypatch):
+    with workspace_for(site, tmp_path, monkeypatch) as w:
         w.configure()
         with ScriptedServer(default=lc_round.model_answer) as model:
             args = [
@@ -229,7 +232,7 @@ def test_login_in_a_visible_window_keeps_the_session_and_clearance_for_the_next_
 ) -> None:
     site = walled_site()
     site.autofill_login = True  # the login page signs in as a person (or their password manager) would
-    for w in workspace_for(site, tmp_path, monkeypatch):
+    with workspace_for(site, tmp_path, monkeypatch) as w:
         w.configure(headless=False)
         assert main(["login", "--browser", "--site", "cf"]) == 0
         out = capsys.readouterr().out
@@ -249,7 +252,7 @@ def test_login_in_a_visible_window_keeps_the_session_and_clearance_for_the_next_
 def test_a_check_a_headless_browser_cannot_pass_opens_a_window_and_the_user_is_told(
     xvfb: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    for w in workspace_for(walled_site("visible"), tmp_path, monkeypatch):
+    with workspace_for(walled_site("visible"), tmp_path, monkeypatch) as w:
         w.configure(check_timeout_s=2)
         assert main(["fetch", "--browser", CF_B, "-o", "out"]) == 0
         err = capsys.readouterr().err
@@ -263,7 +266,7 @@ def test_without_a_display_a_check_only_a_window_passes_is_a_clear_error(
 ) -> None:
     monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
-    for w in workspace_for(walled_site("visible"), tmp_path, monkeypatch):
+    with workspace_for(walled_site("visible"), tmp_path, monkeypatch) as w:
         w.configure(check_timeout_s=1)
         assert main(["fetch", "--browser", CF_B, "-o", "out"]) == 2
         err = capsys.readouterr().err
@@ -291,7 +294,7 @@ def test_leetcode_login_in_a_window_then_submits_with_the_session_the_profile_ke
 ) -> None:
     site = walled_site()
     site.autofill_login = True
-    for w in workspace_for(site, tmp_path, monkeypatch):
+    with workspace_for(site, tmp_path, monkeypatch) as w:
         w.configure()
         assert main(["login", "--browser", "--site", "lc"]) == 0
         assert "signed in to LeetCode" in capsys.readouterr().out

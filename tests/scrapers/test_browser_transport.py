@@ -215,3 +215,18 @@ def test_playwright_is_imported_only_when_a_browser_starts_and_its_absence_says_
     finally:
         session.close()
     assert "cpbot[browser]" in info.value.hint
+
+
+def test_login_browser_forget_deletes_the_sites_profile_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from cpbot.bot.cli import main
+
+    monkeypatch.setenv("CPBOT_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
+    for site in ("codeforces", "leetcode"):
+        mark_signed_in(BrowserSettings().profile_dir(site), site)
+    assert main(["login", "--site", "cf", "--browser", "--forget"]) == 0
+    assert "removed the Codeforces browser profile" in capsys.readouterr().out
+    assert not BrowserSettings().profile_dir("codeforces").exists()
+    assert signed_in(BrowserSettings().profile_dir("leetcode")) is not None
