@@ -165,11 +165,14 @@ def test_fetch_and_contests_pass_the_challenge_headless_and_the_profile_keeps_th
     assert "answered with a Cloudflare challenge page: going on through Chromium" in err
     assert ws.wall is not None and ws.wall.challenges_to(HEADLESS) == 1  # passed by the page's own script
     # a second run: plain HTTP meets the wall again, the browser's profile still has its clearance
-    assert main(["contests", "--browser", "--site", "codeforces", "--json"]) == 0
-    listed = json.loads(capsys.readouterr().out)
-    assert {c["id"] for c in listed} == {"1900"}  # the one round not over yet
-    assert ws.wall.challenges_to(HEADLESS) == 1 and ws.wall.challenges_to("cpbot/") == 2
+    assert main(["contests", "--browser", "--site", "all", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert "warning" not in err  # both sites answered
+    assert {(c["site"], c["id"]) for c in json.loads(out)} == {("codeforces", "1900")}  # the one round not over
+    # Codeforces' profile still had its clearance; LeetCode's (a profile of its own) earned one
+    assert ws.wall.challenges_to(HEADLESS) == 2 and ws.wall.challenges_to("cpbot/") == 3
     assert main(["fetch", "--browser", LC_DECODE, "-o", "lc"]) == 0
+    assert ws.wall.challenges_to(HEADLESS) == 2
     assert json.loads((Path("lc") / "problem.json").read_text())["id"] == "leetcode:decode-ways"
 
 
