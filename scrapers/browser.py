@@ -192,7 +192,7 @@ class BrowserSession:
                     str(profile),
                     executable_path=str(self.settings.browser_path()),
                     headless=not visible,
-                    args=[*CHROMIUM_ARGS, *(["--no-sandbox"] if _is_root() else [])],
+                    args=[*CHROMIUM_ARGS, *(["--no-sandbox"] if _is_root() else []), *self.settings.args],
                     ignore_default_args=list(IGNORED_DEFAULT_ARGS),
                     no_viewport=visible,
                     handle_sigint=False,
@@ -372,8 +372,9 @@ class BrowserSession:
         self._seed(origin, seed_cookies)
         response = self._evaluate(page, method, url, headers, body, referrer)
         if block_reason(response.status, dict(response.headers), response.body) is not None:
-            # the clearance ran out, or the site wants a new check for this request: pass it, then retry once
-            self._pass_check(page, origin + "/")
+            # the clearance ran out, or the site wants a check for this address: open it (the site's root for
+            # a POST) in the page, pass the check there, then send the request once more
+            self._pass_check(page, url if method == "GET" else origin + "/")
             page = self._pages[origin]
             response = self._evaluate(page, method, url, headers, body, referrer)
         return response

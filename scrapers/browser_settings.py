@@ -40,6 +40,7 @@ class BrowserSettings(BaseModel):
     human_timeout_s: float = Field(default=300.0, gt=0)  # a check or sign-in done by the user in a window
     request_timeout_s: float = Field(default=60.0, gt=0)
     profiles: Path | None = None  # default: <data dir>/browser
+    args: list[str] = []  # more Chromium flags, e.g. "--no-sandbox" where user namespaces are off, "--proxy-server=..."
 
     @classmethod
     def from_table(cls, table: object, source: str = "config.toml") -> BrowserSettings:

@@ -340,3 +340,18 @@ def test_a_browser_the_user_runs_with_remote_debugging_is_used_and_left_running(
         own.wait(timeout=10)
         if own.stderr is not None:
             own.stderr.close()
+
+
+def test_a_clearance_that_runs_out_mid_session_is_earned_again_and_the_request_sent_once_more(
+    ws: Workspace,
+) -> None:
+    endpoints = Endpoints(codeforces=ws.server.url, leetcode=ws.server.url)
+    standings = "https://codeforces.com/api/contest.standings?contestId=1873&from=1&count=1"
+    assert ws.wall is not None
+    with site_client(endpoints, browser=ws.settings(), notify=lambda m: None) as client:
+        assert client.get(standings).json()["status"] == "OK"
+        ws.wall.nonces.clear()  # every clearance given so far expires
+        problems = client.get(standings).json()["result"]["problems"]
+    assert [p["index"] for p in problems] == ["A", "B", "C"]
+    # the fetch() met the wall, the page opened the address and passed the check, the request went again
+    assert ws.wall.challenges_to(HEADLESS) == 3
