@@ -1,6 +1,6 @@
 """cpbot's settings file: `config.toml` in the user config dir (`CPBOT_CONFIG_DIR` overrides the dir).
 
-Precedence is command line > `CPBOT_*` environment > this file > built-in defaults. Two kinds of entry:
+Precedence is command line > `CPBOT_*` environment > this file > built-in defaults. Three kinds of entry:
 
     [llm]                      # the model endpoint, below the CPBOT_*/OPENAI_* variables
     base_url = "http://127.0.0.1:8000/v1"
@@ -8,6 +8,9 @@ Precedence is command line > `CPBOT_*` environment > this file > built-in defaul
     api_key = "..."            # only accepted when the file is private (mode 0600)
     [llm.roles]                # a model per role
     planner = "a-bigger-model"
+
+    [browser]                  # the browser transport (README: Browser transport)
+    executable = "/usr/bin/chromium"
 
     [solve]                    # defaults for any command's options, by option name
     strategy = "cpbot"
@@ -31,6 +34,7 @@ from cpbot.core.errors import ConfigError
 
 if TYPE_CHECKING:
     from cpbot.agents.llm import LLMConfig
+    from cpbot.scrapers.browser_settings import BrowserSettings
 
 FILE_NAME = "config.toml"
 # The [llm] table's keys and the type of each value ([llm.roles] maps a role to a model name).
@@ -57,6 +61,7 @@ class Settings:
 
     path: Path | None = None  # where it was read from (None: no file)
     llm: LLMSettings = LLMSettings()
+    browser: BrowserSettings | None = None  # the [browser] table, when there is one
     commands: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def llm_fallback(self) -> dict[str, str]:
@@ -107,12 +112,18 @@ def load_settings(path: Path | None = None) -> Settings:
             f"{path} holds an API key but others can read it",
             hint=f"chmod 600 {path}, or set CPBOT_API_KEY instead",
         )
+    browser = data.pop("browser", None)
+    browser_settings = None
+    if browser is not None:  # pydantic is imported only for a file that has the table
+        from cpbot.scrapers.browser_settings import BrowserSettings
+
+        browser_settings = BrowserSettings.from_table(browser, str(path))
     commands = {}
     for name, table in data.items():
         if not isinstance(table, dict):
             raise ConfigError(f"{path}: `{name}` must be a table of a command's options, e.g. [solve]")
         commands[name] = table
-    return Settings(path=path, llm=_llm_settings(path, llm), commands=commands)
+    return Settings(path=path, llm=_llm_settings(path, llm), browser=browser_settings, commands=commands)
 
 
 def default_map(settings: Settings, ctx: click.Context) -> dict[str, dict[str, Any]]:

@@ -7,10 +7,10 @@ from collections.abc import Mapping
 from cpbot.core.errors import FetchError
 
 BLOCKED_HINT = (
-    "import your browser's cookies for the site (including cf_clearance) with "
-    "`--cookies cookies.txt` (a Netscape cookies.txt, or set CPBOT_COOKIES), or run `cpbot listen` and "
-    "send the problem from the browser with Competitive Companion; a page saved from the browser also "
-    "works: `cpbot fetch page.html`"
+    "let cpbot go on through a real browser with `--browser` (your Chromium or Chrome; see README, Browser "
+    "transport), or run `cpbot listen` and send the problem from the browser with Competitive Companion, or "
+    "save the page from the browser and run `cpbot fetch page.html`; importing the browser's cookies "
+    "(`--cookies cookies.txt`) seldom helps, since Cloudflare binds its clearance to the browser that earned it"
 )
 
 # Markers of challenge pages; a real problem page carries none of them.

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from http.cookiejar import CookieJar
 from urllib.parse import urlsplit
 
@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict
 
 from cpbot.core.errors import ConfigError
 from cpbot.core.registry import SITE_SPECS, site_spec
+from cpbot.scrapers.browser_settings import BrowserSettings
 from cpbot.scrapers.http import HttpClient
 from cpbot.scrapers.ratelimit import DEFAULT_INTERVALS, RateLimiter
 from cpbot.scrapers.site import Site
@@ -145,11 +146,15 @@ def site_client(
     timeout_s: float = 20.0,
     max_retries: int = 3,
     sites: Iterable[Site] | None = None,
+    browser: BrowserSettings | None = None,
+    notify: Callable[[str], None] | None = None,
 ) -> HttpClient:
     """The `HttpClient` every command uses: site requests go to `endpoints` (from the environment by
     default), through the transport each of `sites` (default: all registered) chooses.
 
-    A loopback test server gets no politeness delay and `strict` routing unless told otherwise.
+    A loopback test server gets no politeness delay and `strict` routing unless told otherwise. With an
+    enabled `browser`, a site that answers with a challenge page goes on through that browser (plain HTTP
+    first; `notify` tells the user when a window opens).
     """
     from cpbot.scrapers.sites import all_sites
 
@@ -157,6 +162,11 @@ def site_client(
     routes = endpoints.routes()
     local = endpoints.is_local()
     own = {site.spec.domain: t for site in (all_sites() if sites is None else sites) if (t := site.transport())}
+    if browser is not None and browser.enabled:
+        from cpbot.scrapers.browser import say_to_stderr
+        from cpbot.scrapers.browser_transport import site_transports
+
+        own.update(site_transports(browser, notify or say_to_stderr))
     limiter = RateLimiter({} if local else DEFAULT_INTERVALS, default_interval=0.0 if local else 1.0)
     routed = routes or own
     transport = RoutingTransport(routes, strict=local if strict is None else strict, transports=own) if routed else None

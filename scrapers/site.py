@@ -9,6 +9,7 @@ the module path the registry names (`SiteSpec.submitter`): the scrapers never im
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from http.cookiejar import CookieJar
@@ -22,6 +23,7 @@ from cpbot.scrapers.listing import Contest, ContestProblem
 if TYPE_CHECKING:  # imported by the methods that need them, so that the lookups stay cheap
     import httpx
 
+    from cpbot.scrapers.browser_settings import BrowserSettings
     from cpbot.scrapers.endpoints import Endpoints
     from cpbot.scrapers.http import HttpClient
 
@@ -107,12 +109,20 @@ class Site(ABC):
         """
         return None
 
-    def client(self, *, cookies: CookieJar | None = None, endpoints: Endpoints | None = None) -> HttpClient:
+    def client(
+        self,
+        *,
+        cookies: CookieJar | None = None,
+        endpoints: Endpoints | None = None,
+        browser: BrowserSettings | None = None,
+        notify: Callable[[str], None] | None = None,
+    ) -> HttpClient:
         """An HTTP client for this site's session (`cookies`): the one factory's client, its base URL
-        overridden by `spec.url_env`, its requests through this site's `transport`."""
+        overridden by `spec.url_env`, its requests through this site's `transport` (or, with an enabled
+        `browser`, through the browser once the site answers with a challenge page)."""
         from cpbot.scrapers.endpoints import site_client
 
-        return site_client(endpoints, cookies=cookies, sites=[self])
+        return site_client(endpoints, cookies=cookies, sites=[self], browser=browser, notify=notify)
 
     def unknown_contest(self, contest_id: str) -> ConfigError:
         """The error for a contest id the site does not list."""

@@ -32,6 +32,7 @@ command -v valgrind >/dev/null || need+=(valgrind)
 /usr/bin/python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
 if [ "$tests" = 1 ]; then
     command -v chromium >/dev/null || command -v chromium-browser >/dev/null || need+=(chromium)
+    command -v Xvfb >/dev/null || need+=(xvfb)  # the browser transport's visible-window tests
 fi
 
 if [ ${#need[@]} -eq 0 ]; then

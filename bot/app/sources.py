@@ -17,6 +17,7 @@ from cpbot.core.errors import ConfigError
 from cpbot.judge.model import Problem
 
 if TYPE_CHECKING:
+    from cpbot.scrapers.browser_settings import BrowserSettings
     from cpbot.scrapers.http import HttpClient
 
 _URL = re.compile(r"^https?://", re.IGNORECASE)
@@ -27,12 +28,13 @@ def is_url(source: str) -> bool:
     return bool(_URL.match(source))
 
 
-def open_client(cookies: Path | None = None) -> HttpClient:
-    """The HTTP client of a command (the one factory's), with the browser cookies of a cookies.txt."""
+def open_client(cookies: Path | None = None, browser: BrowserSettings | None = None) -> HttpClient:
+    """The HTTP client of a command (the one factory's), with the browser cookies of a cookies.txt, and
+    the browser transport for a site behind a challenge page when `browser` is enabled."""
     from cpbot.scrapers.cookies import load_cookies_txt
     from cpbot.scrapers.endpoints import site_client
 
-    return site_client(cookies=load_cookies_txt(cookies) if cookies else None)
+    return site_client(cookies=load_cookies_txt(cookies) if cookies else None, browser=browser)
 
 
 def load_problems(
@@ -42,6 +44,7 @@ def load_problems(
     cookies: Path | None = None,
     page_url: str | None = None,
     client: HttpClient | None = None,
+    browser: BrowserSettings | None = None,
 ) -> list[Problem]:
     """The problems at `source`: a URL (fetched with `client`, or with `open_client(cookies)`), or a file.
     `site` says which site when it cannot be told; `page_url` is the address a saved page came from (it
@@ -51,7 +54,7 @@ def load_problems(
     if is_url(source):
         if client is not None:
             return fetch_url(source, client, site)
-        with open_client(cookies) as own:
+        with open_client(cookies, browser) as own:
             return fetch_url(source, own, site)
     path = Path(source)
     if not path.is_file():
@@ -64,10 +67,15 @@ def load_problems(
 
 
 def load_source(
-    source: str, *, site: str | None = None, cookies: Path | None = None, client: HttpClient | None = None
+    source: str,
+    *,
+    site: str | None = None,
+    cookies: Path | None = None,
+    client: HttpClient | None = None,
+    browser: BrowserSettings | None = None,
 ) -> Problem:
     """The one problem at `source` (see `load_problems`); a contest's URL or page is an error."""
-    problems = load_problems(source, site=site, cookies=cookies, client=client)
+    problems = load_problems(source, site=site, cookies=cookies, client=client, browser=browser)
     if len(problems) != 1:
         raise ConfigError(
             f"{source} holds {len(problems)} problems; give one",

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from cpbot.bot.browser import browser_option
 from cpbot.bot.options import cookies_option
 from cpbot.bot.site_option import ALL_SITES, chosen_sites, site_option
 
@@ -16,12 +17,16 @@ from cpbot.bot.site_option import ALL_SITES, chosen_sites, site_option
 @click.option("--limit", default=10, show_default=True, type=click.IntRange(1), help="How many, with --recent.")
 @click.option("--json", "as_json", is_flag=True, help="Print the contests as JSON.")
 @cookies_option
-def contests(site: str, recent: bool, limit: int, as_json: bool, cookies: Path | None) -> None:
+@browser_option
+def contests(
+    site: str, recent: bool, limit: int, as_json: bool, cookies: Path | None, use_browser: bool | None
+) -> None:
     """List upcoming contests (running ones included), soonest first."""
     import json
     from datetime import UTC, datetime
 
     from cpbot.bot.app.sources import open_client
+    from cpbot.bot.browser import browser_settings
     from cpbot.bot.render import format_contest
     from cpbot.core.errors import CpbotError
     from cpbot.scrapers.listing import Contest
@@ -31,7 +36,7 @@ def contests(site: str, recent: bool, limit: int, as_json: bool, cookies: Path |
     sites = chosen_sites(site)
     found: list[Contest] = []
     errors: list[tuple[str, CpbotError]] = []
-    with open_client(cookies) as client:
+    with open_client(cookies, browser_settings(use_browser)) as client:
         for s in sites:
             listing = get_site(s)
             try:

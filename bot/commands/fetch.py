@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from cpbot.bot.browser import browser_option
 from cpbot.bot.options import cookies_option
 from cpbot.bot.site_option import site_option
 
@@ -23,8 +24,15 @@ from cpbot.bot.site_option import site_option
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the parsed Problem as JSON.")
 @cookies_option
+@browser_option
 def fetch(
-    source: str, site: str | None, page_url: str | None, out_dir: Path | None, as_json: bool, cookies: Path | None
+    source: str,
+    site: str | None,
+    page_url: str | None,
+    out_dir: Path | None,
+    as_json: bool,
+    cookies: Path | None,
+    use_browser: bool | None,
 ) -> None:
     """Fetch a problem from Codeforces or LeetCode, or parse one saved from the browser.
 
@@ -36,9 +44,12 @@ def fetch(
 
     from cpbot.bot.app.problem_folder import problem_dirname, save_problem
     from cpbot.bot.app.sources import load_problems
+    from cpbot.bot.browser import browser_settings
     from cpbot.bot.render import describe_problem
 
-    problems = load_problems(source, site=site, cookies=cookies, page_url=page_url)
+    problems = load_problems(
+        source, site=site, cookies=cookies, page_url=page_url, browser=browser_settings(use_browser)
+    )
     if len(problems) == 1:
         targets = [(problems[0], out_dir or Path(problem_dirname(problems[0])))]
     else:

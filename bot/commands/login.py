@@ -51,7 +51,14 @@ def _describe(creds: SiteCredentials) -> list[str]:
 @click.option("--handle", help="Codeforces: log in with this handle; the password is asked for.")
 @click.option("--show", is_flag=True, help="Show what is stored (secrets hidden).")
 @click.option("--forget", is_flag=True, help="Remove what is stored for the site.")
-def login(site: str, cookies: Path | None, handle: str | None, show: bool, forget: bool) -> int:
+@click.option(
+    "--browser",
+    "in_browser",
+    is_flag=True,
+    help="Sign in in a browser window on cpbot's browser profile for the site; the session and the site's "
+    "challenge clearance stay there (with --forget: delete that profile).",
+)
+def login(site: str, cookies: Path | None, handle: str | None, show: bool, forget: bool, in_browser: bool) -> int:
     """Store the session `cpbot submit` and `cpbot watch --submit` use for a site.
 
     Codeforces: --cookies (your browser's session) or --handle (the password is asked for). LeetCode:
@@ -63,6 +70,10 @@ def login(site: str, cookies: Path | None, handle: str | None, show: bool, forge
     from cpbot.scrapers.sites import get_site
 
     name = site
+    if in_browser:
+        from cpbot.bot.browser_login import browser_login
+
+        return browser_login(name, forget=forget)
     if forget:
         where = forget_credentials(name)
         click.echo(f"removed {name} credentials from {', '.join(where)}" if where else f"nothing stored for {name}")

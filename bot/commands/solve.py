@@ -56,6 +56,7 @@ def solve(
     from cpbot.bot.app.solving import solve_recorded
     from cpbot.bot.app.sources import load_source
     from cpbot.bot.app.strategy_options import parse_strategy_options
+    from cpbot.bot.browser import browser_settings
     from cpbot.bot.config import resolve_llm
     from cpbot.bot.render import print_solve_result
 
@@ -64,7 +65,7 @@ def solve(
 
     config = resolve_llm(base_url=base_url, api_key=api_key, model=model)
     options = parse_strategy_options(strategy, strategy_option)
-    problem = load_source(source, site=site, cookies=cookies)
+    problem = load_source(source, site=site, cookies=cookies, browser=browser_settings(None))
     budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_seconds=max_seconds)
     say(f"solving {problem.id} with {strategy} ({language}, {config.model})")
     result, run_id = solve_recorded(

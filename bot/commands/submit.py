@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from cpbot.bot.browser import browser_option
 from cpbot.bot.options import GATE_CHECKS, cookies_option, language_option
 
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
@@ -34,6 +35,7 @@ _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 @click.option("--min-interval", type=click.FloatRange(min=0), default=10.0, show_default=True,
               help="Least seconds between two submissions to one site.")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print the decision, submission and verdict as JSON.")
+@browser_option
 def submit(
     solution_file: Path,
     problem_source: str,
@@ -51,6 +53,7 @@ def submit(
     interval_s: float,
     min_interval: float,
     as_json: bool,
+    use_browser: bool | None,
 ) -> int:
     """Judge SOLUTION locally, and submit it only if the gate allows; exits 0 only on a remote AC.
 
@@ -60,6 +63,7 @@ def submit(
     """
     from cpbot.bot.app.sources import is_url, load_source
     from cpbot.bot.app.submission import run_submission
+    from cpbot.bot.browser import browser_settings, tell_user
     from cpbot.bot.submit.credentials import load_credentials, register_secrets, session_jar
     from cpbot.bot.submit.gate import GateConfig
     from cpbot.bot.transcripts import TranscriptStore
@@ -87,7 +91,7 @@ def submit(
         creds = load_credentials(site) if find_site(site) else None  # a local problem has no session
         jar = session_jar(site, cookies, creds)
         register_secrets(store.add_secret, creds, jar)
-        with site_client(endpoints, cookies=jar) as client:
+        with site_client(endpoints, cookies=jar, browser=browser_settings(use_browser), notify=tell_user) as client:
             if problem is None:
                 problem = load_source(problem_source, client=client)
             run_id = store.start_run("submit", problem_id=problem.id, config={"language": lang, "skip": list(skipped)})

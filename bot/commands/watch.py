@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from cpbot.bot.browser import browser_option
 from cpbot.bot.options import GATE_CHECKS, cookies_option, language_option, model_endpoint_options, strategy_options
 from cpbot.bot.site_option import ALL_SITES, chosen_sites, site_option
 
@@ -38,6 +39,7 @@ from cpbot.bot.site_option import ALL_SITES, chosen_sites, site_option
 @click.option("--once", is_flag=True, help="Exit when the contests found (or --contest) are done.")
 @cookies_option
 @click.option("--json", "as_json", is_flag=True, help="At exit, print the contests and problems as JSON.")
+@browser_option
 def watch(
     site_name: str, contest_id: str | None, once: bool, as_json: bool, within: float, poll: float, **opts: Any
 ) -> int:

@@ -38,9 +38,10 @@ COOKIES_HINT = (
     "present) and pass them with `--cookies cookies.txt` or CPBOT_COOKIES"
 )
 CAPTCHA_HINT = (
-    "the site wants a human check: open {site} in your browser, pass the check, then export the "
-    "browser's cookies again (--cookies cookies.txt); or submit from the browser and use `cpbot listen` "
-    "with Competitive Companion"
+    "the site wants a human check: let cpbot submit through a real browser (`cpbot login --browser --site "
+    "{site}` once, then `--browser`; README: Browser transport); or open {site} in your browser, pass the "
+    "check, then export the browser's cookies again (--cookies cookies.txt); or submit from the browser and "
+    "use `cpbot listen` with Competitive Companion"
 )
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from cpbot.agents.llm import LLMClient
 from cpbot.bot.app.strategy_options import parse_strategy_options
+from cpbot.bot.browser import browser_settings, tell_user
 from cpbot.bot.config import resolve_llm
 from cpbot.bot.options import GATE_CHECKS
 from cpbot.bot.submit.credentials import jar_secrets
@@ -78,7 +79,10 @@ class Session:
         for secret in jar_secrets(cookies):
             self.store.add_secret(secret)
         self.store.mark_stale()
-        self.client = stack.enter_context(site_client(self.endpoints, cookies=cookies))
+        browser = browser_settings(opts["use_browser"])
+        self.client = stack.enter_context(
+            site_client(self.endpoints, cookies=cookies, browser=browser, notify=tell_user)
+        )
         llm = stack.enter_context(LLMClient(config))
         sandbox = stack.enter_context(Sandbox())
         self.site = ScrapedSite(self.client)
@@ -104,6 +108,7 @@ class Session:
                 store=self.store,
                 endpoints=self.endpoints,
                 cookies=opts["cookies"],
+                browser=browser,
                 min_interval_s=opts["submit_interval"],
                 poll_interval_s=opts["verdict_poll"],
                 stop=stop,

@@ -7,12 +7,14 @@ import threading
 from contextlib import ExitStack
 from pathlib import Path
 
+from cpbot.bot.browser import tell_user
 from cpbot.bot.submit.base import Submitter, submitter_for
 from cpbot.bot.submit.credentials import SiteCredentials, jar_secrets, load_credentials, session_jar
 from cpbot.bot.submit.ledger import SubmissionLedger
 from cpbot.bot.transcripts import TranscriptStore
 from cpbot.bot.watch.adapters import LedgerSubmitter
 from cpbot.judge.model import Problem
+from cpbot.scrapers.browser_settings import BrowserSettings
 from cpbot.scrapers.endpoints import Endpoints
 from cpbot.scrapers.sites import get_site
 
@@ -27,6 +29,7 @@ def open_submitter(
     poll_interval_s: float,
     verdict_timeout_s: float = 600.0,
     stop: threading.Event | None = None,
+    browser: BrowserSettings | None = None,
 ) -> LedgerSubmitter:
     """A `LedgerSubmitter` whose per-site submitters are made on first use and closed with `stack`."""
     ledger = stack.enter_context(SubmissionLedger(min_interval_s=min_interval_s))
@@ -36,7 +39,9 @@ def open_submitter(
         jar = session_jar(problem.site, cookies, creds)
         for secret in [*(creds.secrets() if creds else []), *jar_secrets(jar)]:
             store.add_secret(secret)
-        client = stack.enter_context(get_site(problem.site).client(cookies=jar, endpoints=endpoints))
+        client = stack.enter_context(
+            get_site(problem.site).client(cookies=jar, endpoints=endpoints, browser=browser, notify=tell_user)
+        )
         password = creds.password.get_secret_value() if creds and creds.password else None
         return submitter_for(
             problem, client=client, ledger=ledger, handle=creds.handle if creds else None, password=password

@@ -172,6 +172,13 @@ def _handler_class(site: FakeSite) -> type[BaseHTTPRequestHandler]:
 def route(site: FakeSite, req: Request) -> Reply:
     """Dispatch one request to the site that owns its path."""
     p = req.path
+    if site.wall is not None:
+        with site.lock:
+            agent = req.headers.get("User-Agent", "")
+            if not site.wall.admits(req.cookies, agent):
+                r = Reply(403, site.wall.challenge_page(agent))
+                r.headers += [("cf-mitigated", "challenge"), ("Server", "cloudflare")]
+                return r
     if p.startswith("/api/"):
         if site.block is not None and site.block_scope == "all":
             return _blocked(site)
@@ -293,6 +300,14 @@ def _cf_submission_obj(site: FakeSite, s: FakeSubmission) -> dict[str, Any]:
     return obj
 
 
+def _origin(req: Request) -> str:
+    """Where Codeforces redirects and its login form point: the real site for cpbot's HTTP client (whose
+    routing sends its requests here with the real Host), this server's own address for a browser, which
+    follows redirects and forms itself."""
+    host = req.headers.get("Host", "")
+    return CF if not host or host.split(":")[0].endswith("codeforces.com") else f"http://{host}"
+
+
 def _cf_user(site: FakeSite, req: Request) -> str | None:
     if site.logged_out:
         return None
@@ -338,10 +353,10 @@ def codeforces(site: FakeSite, req: Request) -> Reply:
     if tail == "/submit":
         return _cf_submit(site, req, user, contest)
     if tail == "/my":
-        return _cf_my(site, user, contest)
+        return _cf_my(site, req, user, contest)
     sm = re.match(r"^/submission/(\d+)$", tail)
     if sm:
-        return _cf_source(site, user, contest, int(sm.group(1)))
+        return _cf_source(site, req, user, contest, int(sm.group(1)))
     if contest.phase(now) == "BEFORE":
         left = int(contest.start - now)
         body = f'<div class="contest-state">The contest has not started yet. Before start: {left} s</div>'
@@ -390,25 +405,31 @@ def _cf_problem_page(site: FakeSite, user: str | None, contest: CfContest, index
 def _cf_enter(site: FakeSite, req: Request, user: str | None) -> Reply:
     if req.method == "GET":
         if user:
-            return Reply.redirect(f"{CF}/")
-        return Reply(200, _cf_page(site, None, "Login", _login_form(site, "")))
+            return Reply.redirect(f"{_origin(req)}/")
+        return Reply(
+            200,
+            _cf_page(
+                site, None, "Login", _login_form(site, req, "") + _autofill(site, site.cf_handle, site.cf_password)
+            ),
+        )
     form = req.form()
     if form.get("csrf_token") != site.cf_csrf or form.get("_tta") != site.cf_tta:
         return Reply(403, _cf_page(site, None, "Login", "<p>Invalid CSRF token</p>"))
     if form.get("handleOrEmail") != site.cf_handle or form.get("password") != site.cf_password:
         error = '<span class="error for__password">Invalid handle/email or password</span>'
-        return Reply(200, _cf_page(site, None, "Login", _login_form(site, error)))
+        return Reply(200, _cf_page(site, None, "Login", _login_form(site, req, error)))
     session = "cfsess-" + f"{len(site.cf_sessions):04d}" + site.cf_csrf[:8]
     with site.lock:
         site.cf_sessions[session] = site.cf_handle
-    r = Reply.redirect(f"{CF}/")
-    r.headers.append(("Set-Cookie", f"JSESSIONID={session}; Path=/; HttpOnly"))
+    r = Reply.redirect(f"{_origin(req)}/")
+    keep = "; Max-Age=2592000" if form.get("remember") == "on" else ""  # "remember me": outlives the browser
+    r.headers.append(("Set-Cookie", f"JSESSIONID={session}; Path=/; HttpOnly{keep}"))
     return r
 
 
-def _login_form(site: FakeSite, error: str) -> str:
+def _login_form(site: FakeSite, req: Request, error: str) -> str:
     return (
-        f'<form method="post" action="{CF}/enter" id="enterForm">'
+        f'<form method="post" action="{_origin(req)}/enter" id="enterForm">'
         f'<input type="hidden" name="csrf_token" value="{site.cf_csrf}">'
         '<input type="hidden" name="action" value="enter"><input type="hidden" name="ftaa" value="">'
         '<input type="hidden" name="bfaa" value=""><input name="handleOrEmail" id="handleOrEmail">'
@@ -438,7 +459,7 @@ def _cf_submit_form(site: FakeSite, user: str, contest: CfContest, error: str = 
 
 def _cf_submit(site: FakeSite, req: Request, user: str | None, contest: CfContest) -> Reply:
     if not user:
-        return Reply.redirect(f"{CF}/enter?back={quote(f'/contest/{contest.id}/submit', safe='')}")
+        return Reply.redirect(f"{_origin(req)}/enter?back={quote(f'/contest/{contest.id}/submit', safe='')}")
     if req.method == "GET":
         return Reply(200, _cf_submit_form(site, user, contest))
     form = req.form()
@@ -479,7 +500,7 @@ def _cf_submit(site: FakeSite, req: Request, user: str | None, contest: CfContes
                     index=problem.index if problem else None,
                     practice=contest.phase(site.clock()) == "FINISHED",  # the contest's page takes practice
                 )
-                return Reply.redirect(f"{CF}/contest/{contest.id}/my")
+                return Reply.redirect(f"{_origin(req)}/contest/{contest.id}/my")
     site.rejected[error] += 1
     return Reply(200, _cf_submit_form(site, user, contest, error))
 
@@ -494,9 +515,9 @@ _CF_VERDICT_TEXT = {
 }
 
 
-def _cf_my(site: FakeSite, user: str | None, contest: CfContest) -> Reply:
+def _cf_my(site: FakeSite, req: Request, user: str | None, contest: CfContest) -> Reply:
     if not user:
-        return Reply.redirect(f"{CF}/enter?back={quote(f'/contest/{contest.id}/my', safe='')}")
+        return Reply.redirect(f"{_origin(req)}/enter?back={quote(f'/contest/{contest.id}/my', safe='')}")
     rows = []
     with site.lock:
         mine = [
@@ -531,12 +552,12 @@ def _cf_my(site: FakeSite, user: str | None, contest: CfContest) -> Reply:
     return Reply(200, _cf_page(site, user, "My submissions", body))
 
 
-def _cf_source(site: FakeSite, user: str | None, contest: CfContest, sub_id: int) -> Reply:
+def _cf_source(site: FakeSite, req: Request, user: str | None, contest: CfContest, sub_id: int) -> Reply:
     s = site.submission("codeforces", sub_id)
     if s is None or s.contest_id != contest.id:
         return Reply(404, _cf_page(site, user, "Not found", "<p>No such submission</p>"))
     if s.handle != user and contest.phase(site.clock()) != "FINISHED":
-        return Reply.redirect(f"{CF}/")  # other people's code is hidden during the round
+        return Reply.redirect(f"{_origin(req)}/")  # other people's code is hidden during the round
     body = f'<pre id="program-source-text" class="prettyprint program-source">{html.escape(s.source)}</pre>'
     return Reply(200, _cf_page(site, user, f"Submission {s.id}", body))
 
@@ -558,7 +579,7 @@ def leetcode(site: FakeSite, req: Request) -> Reply:
     if p == "/graphql" and req.method == "POST":
         return _lc_graphql(site, req)
     if p.startswith("/accounts/login"):
-        return Reply(200, LC_LOGIN_PAGE)
+        return _lc_login(site, req)
     m = re.match(r"^/contest/api/info/([\w-]+)/?$", p)
     if m:
         contest = site.lc_contests.get(m.group(1))
@@ -584,6 +605,30 @@ def leetcode(site: FakeSite, req: Request) -> Reply:
     if m:
         return Reply(200, f"<html><head><title>{m.group(1)} - LeetCode</title></head><body></body></html>")
     return Reply(404, "<html><body>Not found</body></html>")
+
+
+def _lc_login(site: FakeSite, req: Request) -> Reply:
+    form = req.form() if req.method == "POST" else {}
+    if form.get("login") == site.lc_user and form.get("password") == site.lc_password:
+        r = Reply.redirect("/")
+        for name, value in (("LEETCODE_SESSION", site.lc_session), ("csrftoken", site.lc_csrf)):
+            r.headers.append(("Set-Cookie", f"{name}={value}; Path=/; Max-Age=1209600"))
+        return r
+    return Reply(200, LC_LOGIN_PAGE.replace("</body>", _autofill(site, site.lc_user, site.lc_password) + "</body>"))
+
+
+def _autofill(site: FakeSite, user: str, password: str) -> str:
+    """With `site.autofill_login`, a script that signs in as the user would (a password manager): tests of
+    `cpbot login --browser` need no one at the keyboard."""
+    if not site.autofill_login:
+        return ""
+    return (
+        "<script>setTimeout(function () {"
+        "var f = document.forms[0];"
+        f"(f.handleOrEmail || f.login).value = {json.dumps(user)};"
+        f"f.password.value = {json.dumps(password)};"
+        "f.submit(); }, 100);</script>"
+    )
 
 
 def _lc_submit(site: FakeSite, req: Request, slug: str) -> Reply:

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from tests.fakesite.wall import BotWall
+
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 CF_FIXTURES = FIXTURES / "codeforces"
 LC_FIXTURES = FIXTURES / "leetcode"
@@ -187,6 +189,8 @@ class FakeSite:
         self.testing_polls = 1  # then observations that see it TESTING / STARTED
         self.block: Block | None = None
         self.block_scope: BlockScope = "pages"
+        self.wall: BotWall | None = None  # a challenge page a real browser gets through (`wall.py`)
+        self.autofill_login = False  # the login pages fill in and send the account's password (the user)
         self.logged_out = False  # every session is treated as expired
         # Codeforces accounts and sessions
         self.cf_handle = "cpbot_tester"
@@ -202,6 +206,7 @@ class FakeSite:
         self.lc_user = "cpbot_tester"
         self.lc_session = "lcsess-" + secrets.token_hex(16)
         self.lc_csrf = "lccsrf-" + secrets.token_hex(12)
+        self.lc_password = "correct horse battery"
         self.lc_contests: dict[str, LcContest] = {}
         self.lc_questions: dict[str, LcQuestion] = {}
         # submissions and counters

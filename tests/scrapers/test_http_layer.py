@@ -98,7 +98,7 @@ def test_timeouts_are_retried_then_reported(httpx_mock: HTTPXMock, clock: FakeCl
     assert len(httpx_mock.get_requests()) == 2
 
 
-def test_cloudflare_challenge_raises_blocked_error_telling_to_import_cookies_or_listen(
+def test_cloudflare_challenge_raises_blocked_error_telling_to_use_the_browser_or_listen(
     httpx_mock: HTTPXMock, clock: FakeClock
 ) -> None:
     httpx_mock.add_response(
@@ -107,7 +107,7 @@ def test_cloudflare_challenge_raises_blocked_error_telling_to_import_cookies_or_
     with make_client(clock) as client, pytest.raises(BlockedError) as info:
         client.get(CF)
     assert "Cloudflare" in info.value.message
-    assert "--cookies" in info.value.hint and "cpbot listen" in info.value.hint
+    assert "--browser" in info.value.hint and "cpbot listen" in info.value.hint
 
 
 def test_a_challenge_served_as_503_is_not_retried(httpx_mock: HTTPXMock, clock: FakeClock) -> None:
