@@ -18,7 +18,8 @@ from cpbot.judge.interactive import run_interactive
 from cpbot.judge.languages import Program
 from cpbot.judge.model import JudgeReport, Limits, Problem, Solution, TestCase, TestResult, Verdict, worst
 from cpbot.judge.sandbox import RunResult, Sandbox, default_sandbox
-from cpbot.judge.verdicts import classify, is_borderline_tle, run_limits
+from cpbot.judge.sandbox.pool import describe_workdir
+from cpbot.judge.verdicts import classify, is_borderline_tle, run_limits, workdir_mb
 
 EXCERPT_BYTES = 2048
 MAX_RERUNS = 2
@@ -82,7 +83,8 @@ class _Judging:
         )
         if verdict is None:
             if test.answer_path is None:
-                result.checker_message = "no expected output: ran without error"
+                result.verdict = Verdict.RAN
+                result.checker_message = "no expected output: ran without error, not checked"
             else:
                 output = Path(f"/proc/self/fd/{cap.stdout_fd}")
                 check = self.checker.check(CheckInput(test.input_path, output, test.answer_path))
@@ -121,6 +123,14 @@ class _Judging:
             ),
             ir.run,
         )
+
+
+def isolation_for(sandbox: Sandbox, limits: Limits) -> dict[str, str]:
+    """What the sandbox achieved, with the work dir cap these limits gave the solution's runs."""
+    isolation = dict(sandbox.isolation)
+    if isolation.get("workdir", "").startswith("tmpfs"):
+        isolation["workdir"] = describe_workdir("tmpfs-per-run", workdir_mb(limits))
+    return isolation
 
 
 def prepare_tests(tests: list[TestCase], workdir: Path) -> list[PreparedTest]:
@@ -184,16 +194,22 @@ def judge_program(
         shutil.rmtree(workdir, ignore_errors=True)
     verdict = worst([r.verdict for r in results])
     first = next((r for r in results if r.verdict == verdict), None)
+    unchecked = sum(t.answer_path is None for t in prepared) if interactor is None else 0
+    if verdict == Verdict.RAN:
+        reason = f"none of the {len(tests)} tests has an expected output: they ran without error, nothing was checked"
+    elif first and verdict != Verdict.AC:
+        reason = f"{verdict} on test {first.index} ({first.name}): {first.checker_message}"
+    else:
+        reason = ""
     return JudgeReport(
         verdict=verdict,
         results=results,
         passed=sum(r.verdict == Verdict.AC for r in results),
         total=len(tests),
+        unchecked=unchecked,
         language=program.language,
-        isolation=sandbox.isolation,
-        reason=f"{verdict} on test {first.index} ({first.name}): {first.checker_message}"
-        if first and verdict != Verdict.AC
-        else "",
+        isolation=isolation_for(sandbox, limits),
+        reason=reason,
     )
 
 

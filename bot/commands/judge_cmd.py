@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from cpbot.bot.render import print_report
 from cpbot.core.errors import ConfigError
 from cpbot.judge.languages import get_language, language_for
-from cpbot.judge.model import Limits, Problem, Solution, Verdict
+from cpbot.judge.model import Limits, Problem, Solution
 from cpbot.judge.runner import judge_problem, judge_solution
 from cpbot.judge.testdir import load_tests_dir, read_text_exact
 
@@ -90,4 +90,5 @@ def judge(
         click.echo(report.model_dump_json(indent=2))
     else:
         print_report(report, limits)
-    return 0 if report.verdict == Verdict.AC else 1
+    # AC only counts when every checked test passed and at least one test had an expected output
+    return 0 if report.accepted else 1

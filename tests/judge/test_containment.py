@@ -105,7 +105,7 @@ def test_child_that_outlives_its_parent_is_killed(sandbox):
         "print('parent done')\n"
     )
     report = run(source, sandbox)
-    assert report.verdict == Verdict.AC
+    assert report.verdict == Verdict.RAN  # ran cleanly (the test has no expected output)
     time.sleep(0.05)
     assert processes_with("88.25") == []
 
@@ -156,24 +156,21 @@ def test_sandbox_dirs_of_killed_judges_are_removed_and_live_ones_kept(tmp_path, 
     assert mine.exists() and unrelated.exists()
 
 
-def test_a_directory_left_read_only_by_a_program_is_cleaned_away(sandbox):
+def test_a_work_dir_left_unwritable_does_not_reach_the_next_run(sandbox):
     from cpbot.judge.sandbox import RunLimits
 
-    with sandbox.slot() as slot:
-        workdir = slot.workdir
-        out = os.open(os.devnull, os.O_WRONLY)
+    def sh(slot, script: str) -> str:
+        out = os.memfd_create("out")
         try:
-            result = slot.run(
-                ["/bin/sh", "-c", "mkdir -p d/e && touch d/e/f && chmod 500 d d/e"],
-                stdin=None,
-                stdout=out,
-                stderr=out,
-                limits=RunLimits(cpu_ms=2000, wall_ms=5000),
-            )
+            slot.run(["/bin/sh", "-c", script], stdin=None, stdout=out, stderr=out, limits=RunLimits(cpu_ms=2000))
+            return os.pread(out, 4096, 0).decode()
         finally:
             os.close(out)
-        assert result.exit_code == 0 and (workdir / "d" / "e" / "f").exists()
-    assert list(workdir.iterdir()) == []
+
+    with sandbox.slot() as slot:
+        sh(slot, "mkdir -p d/e && touch d/e/f left && chmod 500 d d/e && chmod 0 .")
+        after = sh(slot, "ls -A; touch x && echo writable")
+    assert after.strip() == "writable"
 
 
 def test_overridden_config_and_data_dirs_are_hidden_too(tmp_path, monkeypatch):
