@@ -29,7 +29,7 @@ def build_program_file(path: Path, sandbox: Sandbox, role: str, include_dirs: Se
         source = path.read_text()
         folder = path.resolve().parent
         dirs = tuple(dict.fromkeys([folder, *(Path(d).resolve() for d in include_dirs)]))
-        options = BuildOptions(include_dirs=dirs, filename=path.name)
+        options = BuildOptions(include_dirs=dirs, filename=path.name, source_path=path)
         build = get_language(LANGUAGE_BY_EXTENSION[path.suffix.lower()]).build(source, sandbox, options)
         if build.program is None:
             raise ConfigError(f"the {role} {path.name} does not compile:\n{build.log.strip()[:2000]}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import tempfile
 import threading
@@ -15,7 +16,7 @@ from cpbot.judge.checkers import Checker, CheckInput, make_checker
 from cpbot.judge.checkers.text import excerpt
 from cpbot.judge.execute import Captured, captured_run
 from cpbot.judge.interactive import run_interactive
-from cpbot.judge.languages import Program
+from cpbot.judge.languages import BuildOptions, Program
 from cpbot.judge.model import JudgeReport, Limits, Problem, Solution, TestCase, TestResult, Verdict, worst
 from cpbot.judge.sandbox import RunResult, Sandbox, default_sandbox
 from cpbot.judge.sandbox.pool import describe_workdir
@@ -223,11 +224,16 @@ def judge_solution(
     sandbox: Sandbox | None = None,
     jobs: int | None = None,
     stop_on_failure: bool = False,
+    build_options: BuildOptions | None = None,
 ) -> JudgeReport:
-    """Build and judge a solution. CE when it does not build; IE (with the reason) when the judge fails."""
+    """Build and judge a solution. CE when it does not build; IE (with the reason) when the judge fails.
+
+    `build_options` (include dirs, extra sources) apply to the solution; its include dirs also to a
+    checker or interactor given as source."""
     sandbox = sandbox or default_sandbox()
+    include_dirs = build_options.include_dirs if build_options else ()
     try:
-        build = build_solution(solution, sandbox)
+        build = build_solution(solution, sandbox, build_options)
         if build.program is None:
             return JudgeReport(
                 verdict=Verdict.CE,
@@ -238,9 +244,9 @@ def judge_solution(
                 reason="compilation failed",
             )
         if isinstance(checker, str):
-            checker = make_checker(checker, sandbox)
+            checker = make_checker(checker, sandbox, include_dirs=include_dirs)
         if isinstance(interactor, Path):
-            interactor = build_program_file(interactor, sandbox, role="interactor")
+            interactor = build_program_file(interactor, sandbox, role="interactor", include_dirs=include_dirs)
         report = judge_program(
             build.program,
             tests,
@@ -273,6 +279,7 @@ def judge_problem(
     sandbox: Sandbox | None = None,
     jobs: int | None = None,
     stop_on_failure: bool = False,
+    build_options: BuildOptions | None = None,
 ) -> JudgeReport:
     """Judge a solution to a problem (its samples unless `tests` are given), whatever its kind.
 
@@ -300,6 +307,8 @@ def judge_problem(
             sandbox=sandbox,
             jobs=jobs,
             stop_on_failure=stop_on_failure,
+            # the wrapped program is not the file on disk: it cannot be compiled in place
+            build_options=dataclasses.replace(build_options, source_path=None) if build_options else None,
         )
     return judge_solution(
         solution,
@@ -310,4 +319,5 @@ def judge_problem(
         sandbox=sandbox,
         jobs=jobs,
         stop_on_failure=stop_on_failure,
+        build_options=build_options,
     )

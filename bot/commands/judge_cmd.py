@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from cpbot.bot.render import print_report
 from cpbot.core.errors import ConfigError
-from cpbot.judge.languages import get_language, language_for
+from cpbot.judge.languages import BuildOptions, get_language, language_for
 from cpbot.judge.model import Limits, Problem, Solution
 from cpbot.judge.runner import judge_problem, judge_solution
 from cpbot.judge.testdir import load_tests_dir, read_text_exact
@@ -25,6 +25,19 @@ def load_problem(path: Path) -> Problem:
             f"{path} is not a cpbot problem file: {where}: {first['msg']}",
             hint="make one with `cpbot fetch URL -o DIR`",
         ) from None
+
+
+def build_options(solution: Path, include_dirs: tuple[Path, ...], with_sources: tuple[Path, ...]) -> BuildOptions:
+    """How to build the solution file: its own name in messages, the -I dirs, the --with sources."""
+    names = [solution.name, *(p.name for p in with_sources)]
+    if len(set(names)) != len(names):
+        raise ConfigError(f"two sources share a file name: {', '.join(names)}", hint="rename one of them")
+    return BuildOptions(
+        include_dirs=tuple(p.resolve() for p in include_dirs),
+        extra_sources=tuple((p.name, read_text_exact(p)) for p in with_sources),
+        filename=solution.name,
+        source_path=solution,
+    )
 
 
 @click.command()
@@ -51,6 +64,21 @@ def load_problem(path: Path) -> Problem:
     help="A testlib interactor (source or binary) for interactive problems.",
 )
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Tests run at once (default: one per core).")
+@click.option(
+    "-I",
+    "--include",
+    "include_dirs",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="An include dir for the solution and a checker/interactor source (repeatable; shown read-only).",
+)
+@click.option(
+    "--with",
+    "with_sources",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Another source compiled into the same program, e.g. a grader holding main (repeatable; C++).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the JudgeReport as JSON.")
 def judge(
     solution: Path,
@@ -62,6 +90,8 @@ def judge(
     checker: str | None,
     interactor: Path | None,
     jobs: int | None,
+    include_dirs: tuple[Path, ...],
+    with_sources: tuple[Path, ...],
     as_json: bool,
 ) -> int:
     """Judge SOLUTION locally; exits 0 only on AC."""
@@ -79,12 +109,21 @@ def judge(
         raise ConfigError("this problem is interactive", hint="pass --interactor PATH (a testlib interactor)")
     language = get_language(lang or language_for(solution)).name
     code = Solution(language=language, source=read_text_exact(solution))  # type: ignore[arg-type]
+    options = build_options(solution, include_dirs, with_sources)
     if problem is not None:
         problem = problem.model_copy(update={"limits": limits})
-        report = judge_problem(code, problem, tests, checker=checker, interactor=interactor, jobs=jobs)
+        report = judge_problem(
+            code, problem, tests, checker=checker, interactor=interactor, jobs=jobs, build_options=options
+        )
     else:
         report = judge_solution(
-            code, tests, limits=limits, checker=checker or "tokens", interactor=interactor, jobs=jobs
+            code,
+            tests,
+            limits=limits,
+            checker=checker or "tokens",
+            interactor=interactor,
+            jobs=jobs,
+            build_options=options,
         )
     if as_json:
         click.echo(report.model_dump_json(indent=2))

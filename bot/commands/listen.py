@@ -11,6 +11,16 @@ from cpbot.bot.commands.fetch import describe, problem_dirname, save_problem
 from cpbot.scrapers.companion_server import DEFAULT_PORT, CompanionServer, Received
 
 
+def free_dir(directory: Path, force: bool) -> Path:
+    """`directory`, or with --force absent the first of DIR-2, DIR-3, ... that does not exist yet."""
+    if force or not directory.exists():
+        return directory
+    n = 2
+    while directory.with_name(f"{directory.name}-{n}").exists():
+        n += 1
+    return directory.with_name(f"{directory.name}-{n}")
+
+
 @click.command("listen")
 @click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(1, 65535))
 @click.option(
@@ -23,19 +33,21 @@ from cpbot.scrapers.companion_server import DEFAULT_PORT, CompanionServer, Recei
 )
 @click.option("--batches", default=0, type=click.IntRange(0), help="Stop after this many complete batches.")
 @click.option("--json", "as_json", is_flag=True, help="Print each received Problem as JSON (one per line).")
-def listen(port: int, out_dir: Path, batches: int, as_json: bool) -> None:
+@click.option("--force", is_flag=True, help="Overwrite a problem folder that already exists.")
+def listen(port: int, out_dir: Path, batches: int, as_json: bool, force: bool) -> None:
     """Save the problems Competitive Companion sends from your browser.
 
     Add the port to the extension's custom ports (10043 is one of its defaults). Each problem is
     written like `cpbot fetch` writes it; a contest arrives as one batch. Listens on 127.0.0.1 only.
+    An existing folder is kept: the problem goes to a new one (NAME-2, ...) unless --force is given.
     """
     lock = threading.Lock()
     done = {"batches": 0}
 
     def on_problem(got: Received) -> None:
-        directory = out_dir / problem_dirname(got.problem)
-        save_problem(got.problem, directory)
-        with lock:
+        with lock:  # one at a time: two problems of a batch must not pick the same free folder
+            directory = free_dir(out_dir / problem_dirname(got.problem), force)
+            save_problem(got.problem, directory)
             if as_json:
                 click.echo(got.problem.model_dump_json())
             else:

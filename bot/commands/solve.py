@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from cpbot.agents.tracing import FanoutTracer, LLMCallEvent, ReportEvent, TraceE
 from cpbot.bot.commands.fetch import load_problems, problem_dirname, save_problem
 from cpbot.bot.commands.judge_cmd import load_problem
 from cpbot.bot.config import resolve_llm
+from cpbot.bot.redact import Redactor, secrets_from_env
 from cpbot.bot.transcripts import TranscriptStore
 from cpbot.core.errors import ConfigError
 from cpbot.core.registry import DEFAULT_LANGUAGE, DEFAULT_STRATEGY, LANGUAGE_NAMES, STRATEGY_NAMES, language_spec
@@ -213,7 +215,9 @@ def solve_cmd(
         path = directory / f"solution{language_spec(language).extension}"
         path.write_text(result.solution.source, encoding="utf-8")
     if as_json:
-        click.echo(result.model_dump_json(indent=2))
+        # what a model wrote (a reason, a solution, a test) may quote a key or a cookie: never print one
+        redactor = Redactor([config.api_key.get_secret_value(), *secrets_from_env()])
+        click.echo(json.dumps(redactor.value(result.model_dump(mode="json")), indent=2))
     else:
         print_result(result, path)
     click.echo(f"transcript: {run_id}", err=True)

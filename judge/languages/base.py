@@ -28,6 +28,8 @@ class BuildOptions:
     include_dirs: tuple[Path, ...] = ()  # shown read-only to the compiler and passed as -I, in order
     extra_sources: tuple[tuple[str, str], ...] = ()  # (file name, text): compiled with it (a grader)
     filename: str = ""  # the source's name in compiler messages (default: solution.<ext>)
+    # where the source lives: inside an include dir it is compiled in place, so `#include "../x.h"` works
+    source_path: Path | None = None
 
 
 @dataclass(frozen=True)

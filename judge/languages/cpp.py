@@ -100,13 +100,16 @@ class Cpp:
             notes.append("precompiled header unavailable; compiling without it")
         for d in options.include_dirs:
             include += ["-I", str(d)]
-        files = {filename: source.encode(), **{name: text.encode() for name, text in options.extra_sources}}
+        extra = {name: text.encode() for name, text in options.extra_sources}
+        in_place = _in_place(options)
+        files = extra if in_place else {filename: source.encode(), **extra}
+        sources = [str(in_place), *extra] if in_place else list(files)
         out_dir.mkdir(parents=True, exist_ok=True)
         tmp = out_dir / f"solution.tmp{os.getpid()}-{threading.get_ident()}"
         log_fd = os.memfd_create("compile-log", os.MFD_CLOEXEC)
         try:
             with sandbox.slot(read_only=options.include_dirs) as slot:
-                argv = [gxx, *self.flags, *include, *files, "-o", "solution"]
+                argv = [gxx, *self.flags, *include, *sources, "-o", "solution"]
                 # plain ASCII quotes in messages: easier for people, models and tests to read
                 result = slot.run(
                     argv,
@@ -136,6 +139,14 @@ class Cpp:
         os.chmod(tmp, 0o755)
         os.replace(tmp, out_dir / "solution")
         return log, True
+
+
+def _in_place(options: BuildOptions) -> Path | None:
+    """The source's own path when the sandbox shows it (its folder is inside an include dir)."""
+    if options.source_path is None:
+        return None
+    real = options.source_path.resolve()
+    return real if any(real.is_relative_to(Path(d).resolve()) for d in options.include_dirs) else None
 
 
 def _dir_signature(path: Path, limit: int = 5000) -> str:
