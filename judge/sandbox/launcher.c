@@ -284,15 +284,66 @@ static int can_clone(unsigned long flags) {
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
+/* Wait for a child to exit and leave with its status (the child carries on as the server). */
+static void become_child(pid_t child) {
+    int status = 0;
+    close(SOCK_FD);
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+}
+
+/* As root: carry on in a new user namespace mapping every uid to itself. Its map can only be written
+ * from the parent namespace, so a child enters it and this process writes the map; 1 when it worked
+ * (this process then only waits), 0 when it did not (this process carries on without it). */
+static int enter_identity_userns(void) {
+    int entered[2], mapped[2];
+    if (pipe2(entered, O_CLOEXEC) < 0 || pipe2(mapped, O_CLOEXEC) < 0) return 0;
+    pid_t child = fork();
+    if (child < 0) return 0;
+    char c = 0;
+    if (child == 0) {
+        close(entered[0]);
+        close(mapped[1]);
+        c = unshare(CLONE_NEWUSER) == 0 ? 'u' : 'x';
+        if (write(entered[1], &c, 1) != 1 || c != 'u') _exit(0);
+        if (read(mapped[0], &c, 1) != 1 || c != 'm') _exit(0); /* no map: the parent carries on */
+        close(entered[1]);
+        close(mapped[0]);
+        return 1;
+    }
+    close(entered[1]);
+    close(mapped[0]);
+    int ok = read(entered[0], &c, 1) == 1 && c == 'u';
+    if (ok) {
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d/uid_map", child);
+        ok = write_file(path, "0 0 4294967295") == 0;
+        snprintf(path, sizeof path, "/proc/%d/gid_map", child);
+        ok = ok && write_file(path, "0 0 4294967295") == 0;
+    }
+    c = ok ? 'm' : 'x';
+    ssize_t w = write(mapped[1], &c, 1);
+    close(entered[0]);
+    close(mapped[1]);
+    if (ok && w == 1) become_child(child);
+    waitpid(child, NULL, 0);
+    return 0;
+}
+
 /* Isolate the server once; every run inherits this and adds its own PID, mount and IPC namespaces. */
 static void isolate(const char *root, char **ro, int nro, char **hide, int nhide) {
     uid_t uid = geteuid();
     gid_t gid = getegid();
     int ns = CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS;
-    int ok;
+    int ok, own_userns = uid != 0;
     char map[64];
 
     if (uid == 0) {
+        /* A user namespace mapping every uid to itself: nothing changes for files, but RLIMIT_NPROC is
+         * counted per (user namespace, uid), so programs of other judges running as nobody on this
+         * machine no longer use up this slot's fork limit. Without one, the host's nobody count it is. */
+        own_userns = enter_identity_userns();
         ok = unshare(ns) == 0;
     } else {
         /* A normal user gets the rights to make namespaces from a user namespace mapping itself. */
@@ -318,13 +369,7 @@ static void isolate(const char *root, char **ro, int nro, char **hide, int nhide
         /* The server becomes pid 1 of a PID namespace of its own: its /proc then shows nothing else. */
         if (unshare(CLONE_NEWPID) == 0) {
             pid_t child = fork();
-            if (child > 0) {
-                close(SOCK_FD);
-                int status = 0;
-                while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
-                }
-                _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
-            }
+            if (child > 0) become_child(child);
             if (child < 0) _exit(1);
         }
         if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
@@ -360,7 +405,7 @@ static void isolate(const char *root, char **ro, int nro, char **hide, int nhide
     use_seccomp = seccomp_works();
     if (use_seccomp) note("nested_userns", "blocked(seccomp)");
     else note_failure("nested_userns", "seccomp");
-    note("fork_limit", "rlimit-nproc");
+    note("fork_limit", own_userns ? "rlimit-nproc-per-slot" : "rlimit-nproc");
     note("workdir", allowlist_root && use_mountns ? "tmpfs-per-run" : "shared-dir-emptied-per-run");
     note("box", box);
 }

@@ -7,6 +7,8 @@ import socket
 import time
 from pathlib import Path
 
+import pytest
+
 from cpbot.judge.model import Limits, Solution, TestCase, Verdict
 from cpbot.judge.runner import judge_solution
 
@@ -188,3 +190,26 @@ def test_overridden_config_and_data_dirs_are_hidden_too(tmp_path, monkeypatch):
     with Sandbox(2) as fresh:
         report = run(source, fresh)
     assert report.results[0].stdout.strip() == "[False, False]"
+
+
+def test_the_fork_limit_of_one_slot_is_not_used_up_by_another(sandbox):
+    if sandbox.isolation.get("fork_limit") != "rlimit-nproc-per-slot":
+        pytest.skip(f"fork limit here: {sandbox.isolation.get('fork_limit')}")
+    from cpbot.judge.sandbox import RunLimits
+
+    # 100 sleeping children in each of two slots at once: 200 processes of one uid, the limit is 128 a slot
+    script = "n=0; while [ $n -lt 100 ]; do sleep 5 & n=$((n+1)); done; echo $n"  # the run end kills them
+    outs = [os.memfd_create(f"out{i}") for i in range(2)]
+    try:
+        with sandbox.slots(2) as slots:
+            for slot, out in zip(slots, outs, strict=True):
+                slot.start(
+                    ["/bin/sh", "-c", script], stdin=None, stdout=out, stderr=out, limits=RunLimits(cpu_ms=5000)
+                )
+            results = [slot.wait() for slot in slots]
+        texts = [os.pread(out, 4096, 0).decode() for out in outs]
+    finally:
+        for out in outs:
+            os.close(out)
+    assert [r.exit_code for r in results] == [0, 0], texts
+    assert [t.split()[-1] for t in texts] == ["100", "100"], texts
