@@ -203,9 +203,7 @@ def test_the_fork_limit_of_one_slot_is_not_used_up_by_another(sandbox):
     try:
         with sandbox.slots(2) as slots:
             for slot, out in zip(slots, outs, strict=True):
-                slot.start(
-                    ["/bin/sh", "-c", script], stdin=None, stdout=out, stderr=out, limits=RunLimits(cpu_ms=5000)
-                )
+                slot.start(["/bin/sh", "-c", script], stdin=None, stdout=out, stderr=out, limits=RunLimits(cpu_ms=5000))
             results = [slot.wait() for slot in slots]
         texts = [os.pread(out, 4096, 0).decode() for out in outs]
     finally:
