@@ -211,3 +211,18 @@ def test_the_fork_limit_of_one_slot_is_not_used_up_by_another(sandbox):
             os.close(out)
     assert [r.exit_code for r in results] == [0, 0], texts
     assert [t.split()[-1] for t in texts] == ["100", "100"], texts
+
+
+def test_staging_never_changes_the_callers_file(sandbox, tmp_path: Path):
+    private = tmp_path / "checker"
+    private.write_bytes(b"#!/bin/sh\nexit 0\n")
+    private.chmod(0o700)
+    shared = tmp_path / "shared.bin"
+    shared.write_bytes(b"data")
+    shared.chmod(0o644)
+    staged = sandbox.stage("staging-test", {"checker": private, "shared.bin": shared})
+    assert private.stat().st_mode & 0o777 == 0o700  # copied, and the copy made runnable by others
+    assert (staged / "checker").stat().st_mode & 0o777 == 0o755
+    assert (staged / "checker").stat().st_ino != private.stat().st_ino
+    assert (staged / "shared.bin").stat().st_ino == shared.stat().st_ino  # already fine: linked, untouched
+    assert shared.stat().st_mode & 0o777 == 0o644
