@@ -51,7 +51,10 @@ class Python:
     def unavailable_reason(self) -> str | None:
         if self.interpreter:
             return None
-        return f"no {self.name} interpreter that the sandbox can run was found (tried {', '.join(self._candidates)})"
+        return (
+            f"no {self.name} interpreter that the sandbox can run was found (tried {', '.join(self._candidates)}); "
+            "one outside /usr needs its dir in CPBOT_SANDBOX_READ_ONLY"
+        )
 
     def version(self) -> str:
         if not self.interpreter:

@@ -226,3 +226,27 @@ def test_staging_never_changes_the_callers_file(sandbox, tmp_path: Path):
     assert (staged / "checker").stat().st_ino != private.stat().st_ino
     assert (staged / "shared.bin").stat().st_ino == shared.stat().st_ino  # already fine: linked, untouched
     assert shared.stat().st_mode & 0o777 == 0o644
+
+
+def test_an_extra_read_only_dir_is_shown_only_where_asked_and_stays_read_only(sandbox, tmp_path: Path):
+    from cpbot.judge.sandbox import RunLimits, Sandbox
+
+    os.chmod(tmp_path, 0o755)
+    extra = tmp_path / "runtime"
+    extra.mkdir(mode=0o755)
+    (extra / "lib.txt").write_text("shared runtime\n")
+    os.chmod(extra / "lib.txt", 0o644)
+    script = f"cat {extra}/lib.txt; touch {extra}/x 2>/dev/null && echo wrote || echo read-only"
+
+    def sh(sb) -> str:
+        out = os.memfd_create("out")
+        try:
+            with sb.slot() as slot:
+                slot.run(["/bin/sh", "-c", script], stdin=None, stdout=out, stderr=out, limits=RunLimits(cpu_ms=2000))
+            return os.pread(out, 4096, 0).decode()
+        finally:
+            os.close(out)
+
+    assert "shared runtime" not in sh(sandbox)
+    with Sandbox(2, read_only=[extra]) as shown:
+        assert sh(shown).split("\n")[:2] == ["shared runtime", "read-only"]
