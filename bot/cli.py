@@ -78,10 +78,17 @@ def cli(ctx: click.Context, verbose: bool) -> None:
     ctx.obj["settings"] = settings
 
 
+def _echo_json_error(message: str, hint: str, exit_code: int) -> None:
+    import json
+
+    click.echo(json.dumps({"error": {"message": message, "hint": hint, "exit_code": exit_code}}))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; a `CpbotError` becomes one line (and its hint) and a non-zero exit."""
     args = sys.argv[1:] if argv is None else argv
     verbose = "-v" in args or "--verbose" in args
+    as_json = "--json" in args  # a script reading stdout gets a JSON error object, never an empty stdout
     try:
         rv = cli.main(args=args, prog_name="cpbot", standalone_mode=False)
     except CpbotError as e:
@@ -90,12 +97,18 @@ def main(argv: list[str] | None = None) -> int:
         click.echo(f"error: {e.message}", err=True)
         if e.hint:
             click.echo(f"hint: {e.hint}", err=True)
+        if as_json:
+            _echo_json_error(e.message, e.hint, e.exit_code)
         return e.exit_code
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
+        if as_json:
+            _echo_json_error("aborted", "", 130)
         return 130
     except click.ClickException as e:
         e.show()
+        if as_json:
+            _echo_json_error(e.format_message(), "run the command with --help", e.exit_code)
         return e.exit_code
     except click.exceptions.Exit as e:
         return e.exit_code

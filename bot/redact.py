@@ -13,6 +13,8 @@ import threading
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from cpbot.core import secrets as core_secrets
+
 REDACTED = "[REDACTED]"
 
 # Field names whose values are secrets, compared lower-cased without "-" and "_".
@@ -62,7 +64,8 @@ class Redactor:
         self._lock = threading.Lock()
         self._secrets: set[str] = set()
         self._known: re.Pattern[str] | None = None
-        for secret in secrets:
+        # every secret the process registers (cookie values from a cookies.txt, say), now and later
+        for secret in [*secrets, *core_secrets.subscribe(self)]:
             self.add(secret)
 
     def add(self, secret: str | None) -> None:

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from cpbot.scrapers.listing import Contest
 
 EXCERPT = 160  # characters of a prompt or reply shown without --full
-COLORS = {Verdict.AC: "green", Verdict.IE: "magenta", Verdict.CE: "yellow"}
+COLORS = {Verdict.AC: "green", Verdict.IE: "magenta", Verdict.CE: "yellow", Verdict.RAN: "cyan"}
 
 
 def verdict_text(verdict: Verdict) -> str:
@@ -46,11 +46,16 @@ def print_report(report: JudgeReport, limits: Limits) -> None:
             if r.diff:
                 where = f"line {r.diff.line}" + (f", token {r.diff.token}" if r.diff.token else "")
                 click.echo(f"       {where}: expected {r.diff.expected!r}, got {r.diff.got!r}")
-    summary = f"{verdict_text(report.verdict)} {report.passed}/{report.total} tests"
+    checked = report.total - report.unchecked
+    summary = f"{verdict_text(report.verdict)} {report.passed}/{checked} checked tests"
+    if report.unchecked:
+        summary += f", {report.unchecked} ran unchecked (no expected output)"
     summary += f"  (TL {limits.time_ms} ms, ML {limits.memory_mb} MB)"
     click.echo(summary)
     if report.verdict in (Verdict.IE,) and report.reason:
         click.echo(f"judge error: {report.reason}", err=True)
+    if report.verdict == Verdict.RAN:
+        click.echo(f"not judged: {report.reason}", err=True)
 
 
 def print_profile(report: ProfileReport, width: int = 40) -> None:

@@ -4,25 +4,33 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from cpbot.core.errors import ConfigError
 from cpbot.core.registry import LANGUAGE_BY_EXTENSION
-from cpbot.judge.languages import Build, Program, get_language
+from cpbot.judge.languages import Build, BuildOptions, Program, get_language
 from cpbot.judge.model import Solution
 from cpbot.judge.sandbox import Sandbox
 
 
-def build_solution(solution: Solution, sandbox: Sandbox) -> Build:
+def build_solution(solution: Solution, sandbox: Sandbox, options: BuildOptions | None = None) -> Build:
     """Compile (or syntax-check) a solution; a failed build is a `Build` without a program (CE)."""
-    return get_language(solution.language).build(solution.source, sandbox)
+    return get_language(solution.language).build(solution.source, sandbox, options)
 
 
-def build_program_file(path: Path, sandbox: Sandbox, role: str) -> Program:
-    """A helper program (checker, interactor, generator): a source to build, or an executable to run."""
+def build_program_file(path: Path, sandbox: Sandbox, role: str, include_dirs: Sequence[Path] = ()) -> Program:
+    """A helper program (checker, interactor, generator): a source to build, or an executable to run.
+
+    A source is compiled under its own name with its own folder first on the include path (a
+    Polygon-style testlib.h beside a checker works), then `include_dirs`.
+    """
     if path.suffix.lower() in LANGUAGE_BY_EXTENSION:
         source = path.read_text()
-        build = get_language(LANGUAGE_BY_EXTENSION[path.suffix.lower()]).build(source, sandbox)
+        folder = path.resolve().parent
+        dirs = tuple(dict.fromkeys([folder, *(Path(d).resolve() for d in include_dirs)]))
+        options = BuildOptions(include_dirs=dirs, filename=path.name, source_path=path)
+        build = get_language(LANGUAGE_BY_EXTENSION[path.suffix.lower()]).build(source, sandbox, options)
         if build.program is None:
             raise ConfigError(f"the {role} {path.name} does not compile:\n{build.log.strip()[:2000]}")
         return build.program

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cpbot.judge.checkers.base import CheckResult
-from cpbot.judge.checkers.testlib import place, verdict_from_exit
+from cpbot.judge.checkers.testlib import verdict_from_exit
 from cpbot.judge.languages import Program
 from cpbot.judge.model import Limits, Verdict
 from cpbot.judge.sandbox import RunLimits, RunResult, Sandbox
@@ -44,40 +44,37 @@ def run_interactive(
         address_space_kb=2 << 20,
         output_bytes=64 << 20,
     )
-    with sandbox.slots(2) as (sol_slot, int_slot):
-        wd = int_slot.workdir
-        place(input_path, wd / "input.txt")
-        if answer_path:
-            place(answer_path, wd / "answer.txt")
-        else:
-            (wd / "answer.txt").write_bytes(b"")
-        to_sol_r, to_sol_w = os.pipe2(os.O_CLOEXEC)
-        from_sol_r, from_sol_w = os.pipe2(os.O_CLOEXEC)
-        try:
-            sol_slot.start(
-                program.argv,
-                stdin=to_sol_r,
-                stdout=from_sol_w,
-                stderr=sol_slot.workdir / "stderr",
-                limits=sol_limits,
-            )
-            int_slot.start(
-                [*interactor.argv, "input.txt", "tout.txt", "answer.txt"],
-                stdin=from_sol_r,
-                stdout=to_sol_w,
-                stderr=wd / "interactor.log",
-                limits=int_limits,
-            )
-        finally:
-            # the launchers hold their own copies; ours must go or nobody ever sees end-of-file
-            for fd in (to_sol_r, to_sol_w, from_sol_r, from_sol_w):
-                os.close(fd)
-        sol_run = sol_slot.wait()
-        int_run = int_slot.wait()
-        stderr = (sol_slot.workdir / "stderr").read_bytes()[:4096].decode(errors="replace")
-        feedback = (wd / "interactor.log").read_text(errors="replace")
-        tout = wd / "tout.txt"
-        transcript = tout.read_bytes()[:65536] if tout.exists() else b""
+    sol_err = os.memfd_create("solution-stderr", os.MFD_CLOEXEC)
+    int_log = os.memfd_create("interactor-log", os.MFD_CLOEXEC)
+    tout = os.memfd_create("tout", os.MFD_CLOEXEC)
+    try:
+        with sandbox.slots(2) as (sol_slot, int_slot):
+            to_sol_r, to_sol_w = os.pipe2(os.O_CLOEXEC)
+            from_sol_r, from_sol_w = os.pipe2(os.O_CLOEXEC)
+            try:
+                sol_slot.start(program.argv, stdin=to_sol_r, stdout=from_sol_w, stderr=sol_err, limits=sol_limits)
+                # the interactor runs in a root of its own: the answer exists only in its work dir
+                int_slot.start(
+                    [*interactor.argv, "input.txt", "tout.txt", "answer.txt"],
+                    stdin=from_sol_r,
+                    stdout=to_sol_w,
+                    stderr=int_log,
+                    limits=int_limits,
+                    files={"input.txt": input_path, "answer.txt": answer_path or b""},
+                    collect={"tout.txt": tout},
+                )
+            finally:
+                # the launchers hold their own copies; ours must go or nobody ever sees end-of-file
+                for fd in (to_sol_r, to_sol_w, from_sol_r, from_sol_w):
+                    os.close(fd)
+            sol_run = sol_slot.wait()
+            int_run = int_slot.wait()
+        stderr = os.pread(sol_err, 4096, 0).decode(errors="replace")
+        feedback = os.pread(int_log, 1 << 16, 0).decode(errors="replace")
+        transcript = os.pread(tout, 65536, 0)
+    finally:
+        for fd in (sol_err, int_log, tout):
+            os.close(fd)
 
     check = verdict_from_exit(int_run, feedback, who="interactor")
     verdict, message = classify(sol_run, limits, stderr, 0)

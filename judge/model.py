@@ -34,6 +34,7 @@ class Verdict(StrEnum):
     RE = "RE"
     CE = "CE"
     IE = "IE"
+    RAN = "RAN"  # ran without error, but the test has no expected output: nothing was checked
 
     @property
     def severity(self) -> int:
@@ -53,6 +54,8 @@ VERDICT_PRIORITY: tuple[Verdict, ...] = (
     Verdict.WA,
     Verdict.PE,
     Verdict.AC,
+    # the least severe: an unchecked test never turns checked ones into a failure, nor into AC
+    Verdict.RAN,
 )
 _SEVERITY = {v: len(VERDICT_PRIORITY) - i for i, v in enumerate(VERDICT_PRIORITY)}
 
@@ -177,6 +180,7 @@ class JudgeReport(Model):
     language: str = ""
     isolation: dict[str, str] = {}
     reason: str = ""  # why the judge failed (IE) or stopped early
+    unchecked: int = 0  # tests without an expected output: run for crashes and limits, never counted as passed
 
     @property
     def first_failure(self) -> TestResult | None:
@@ -184,7 +188,7 @@ class JudgeReport(Model):
 
     @property
     def accepted(self) -> bool:
-        return is_accepted(self.verdict, self.passed, self.total)
+        return is_accepted(self.verdict, self.passed, self.total - self.unchecked)
 
 
 class ProfilePoint(Model):

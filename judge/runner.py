@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import tempfile
 import threading
@@ -15,10 +16,11 @@ from cpbot.judge.checkers import Checker, CheckInput, make_checker
 from cpbot.judge.checkers.text import excerpt
 from cpbot.judge.execute import Captured, captured_run
 from cpbot.judge.interactive import run_interactive
-from cpbot.judge.languages import Program
+from cpbot.judge.languages import BuildOptions, Program
 from cpbot.judge.model import JudgeReport, Limits, Problem, Solution, TestCase, TestResult, Verdict, worst
 from cpbot.judge.sandbox import RunResult, Sandbox, default_sandbox
-from cpbot.judge.verdicts import classify, is_borderline_tle, run_limits
+from cpbot.judge.sandbox.pool import describe_workdir
+from cpbot.judge.verdicts import classify, is_borderline_tle, run_limits, workdir_mb
 
 EXCERPT_BYTES = 2048
 MAX_RERUNS = 2
@@ -82,7 +84,8 @@ class _Judging:
         )
         if verdict is None:
             if test.answer_path is None:
-                result.checker_message = "no expected output: ran without error"
+                result.verdict = Verdict.RAN
+                result.checker_message = "no expected output: ran without error, not checked"
             else:
                 output = Path(f"/proc/self/fd/{cap.stdout_fd}")
                 check = self.checker.check(CheckInput(test.input_path, output, test.answer_path))
@@ -121,6 +124,14 @@ class _Judging:
             ),
             ir.run,
         )
+
+
+def isolation_for(sandbox: Sandbox, limits: Limits) -> dict[str, str]:
+    """What the sandbox achieved, with the work dir cap these limits gave the solution's runs."""
+    isolation = dict(sandbox.isolation)
+    if isolation.get("workdir", "").startswith("tmpfs"):
+        isolation["workdir"] = describe_workdir("tmpfs-per-run", workdir_mb(limits))
+    return isolation
 
 
 def prepare_tests(tests: list[TestCase], workdir: Path) -> list[PreparedTest]:
@@ -184,16 +195,22 @@ def judge_program(
         shutil.rmtree(workdir, ignore_errors=True)
     verdict = worst([r.verdict for r in results])
     first = next((r for r in results if r.verdict == verdict), None)
+    unchecked = sum(t.answer_path is None for t in prepared) if interactor is None else 0
+    if verdict == Verdict.RAN:
+        reason = f"none of the {len(tests)} tests has an expected output: they ran without error, nothing was checked"
+    elif first and verdict != Verdict.AC:
+        reason = f"{verdict} on test {first.index} ({first.name}): {first.checker_message}"
+    else:
+        reason = ""
     return JudgeReport(
         verdict=verdict,
         results=results,
         passed=sum(r.verdict == Verdict.AC for r in results),
         total=len(tests),
+        unchecked=unchecked,
         language=program.language,
-        isolation=sandbox.isolation,
-        reason=f"{verdict} on test {first.index} ({first.name}): {first.checker_message}"
-        if first and verdict != Verdict.AC
-        else "",
+        isolation=isolation_for(sandbox, limits),
+        reason=reason,
     )
 
 
@@ -207,11 +224,16 @@ def judge_solution(
     sandbox: Sandbox | None = None,
     jobs: int | None = None,
     stop_on_failure: bool = False,
+    build_options: BuildOptions | None = None,
 ) -> JudgeReport:
-    """Build and judge a solution. CE when it does not build; IE (with the reason) when the judge fails."""
+    """Build and judge a solution. CE when it does not build; IE (with the reason) when the judge fails.
+
+    `build_options` (include dirs, extra sources) apply to the solution; its include dirs also to a
+    checker or interactor given as source."""
     sandbox = sandbox or default_sandbox()
+    include_dirs = build_options.include_dirs if build_options else ()
     try:
-        build = build_solution(solution, sandbox)
+        build = build_solution(solution, sandbox, build_options)
         if build.program is None:
             return JudgeReport(
                 verdict=Verdict.CE,
@@ -222,9 +244,9 @@ def judge_solution(
                 reason="compilation failed",
             )
         if isinstance(checker, str):
-            checker = make_checker(checker, sandbox)
+            checker = make_checker(checker, sandbox, include_dirs=include_dirs)
         if isinstance(interactor, Path):
-            interactor = build_program_file(interactor, sandbox, role="interactor")
+            interactor = build_program_file(interactor, sandbox, role="interactor", include_dirs=include_dirs)
         report = judge_program(
             build.program,
             tests,
@@ -257,6 +279,7 @@ def judge_problem(
     sandbox: Sandbox | None = None,
     jobs: int | None = None,
     stop_on_failure: bool = False,
+    build_options: BuildOptions | None = None,
 ) -> JudgeReport:
     """Judge a solution to a problem (its samples unless `tests` are given), whatever its kind.
 
@@ -284,6 +307,8 @@ def judge_problem(
             sandbox=sandbox,
             jobs=jobs,
             stop_on_failure=stop_on_failure,
+            # the wrapped program is not the file on disk: it cannot be compiled in place
+            build_options=dataclasses.replace(build_options, source_path=None) if build_options else None,
         )
     return judge_solution(
         solution,
@@ -294,4 +319,5 @@ def judge_problem(
         sandbox=sandbox,
         jobs=jobs,
         stop_on_failure=stop_on_failure,
+        build_options=build_options,
     )

@@ -9,6 +9,7 @@ import signal
 
 from cpbot.judge.model import Limits, Verdict
 from cpbot.judge.sandbox import RunLimits, RunResult
+from cpbot.judge.sandbox.pool import DEFAULT_WORKDIR_MB
 
 # A test this close to the limit is re-run alone before it is called TLE; the launcher lets a
 # program run this far past the limit so that a near miss can be told from a real TLE.
@@ -31,7 +32,13 @@ def run_limits(limits: Limits) -> RunLimits:
         address_space_kb=max(2 * limits.memory_mb, limits.memory_mb + 256) * 1024,
         output_bytes=limits.output_mb << 20,
         nproc=NPROC,
+        workdir_mb=workdir_mb(limits),
     )
+
+
+def workdir_mb(limits: Limits) -> int:
+    """The size cap of a solution's tmpfs work dir: the default, or the output limit and a margin if larger."""
+    return max(DEFAULT_WORKDIR_MB, limits.output_mb + 64)
 
 
 def classify(run: RunResult, limits: Limits, stderr: str, output_bytes: int) -> tuple[Verdict | None, str]:

@@ -2,8 +2,10 @@
 
 The user's browser gets past Cloudflare; the extension then POSTs each problem's JSON to
 127.0.0.1. Problems of one contest share a batch id; the server tells its caller when a batch is
-complete. Requests that come from a web page (an http(s) Origin) are refused, so a site cannot feed
-problems to cpbot behind the user's back.
+complete. Only the extension may feed problems: a request with a web page's Origin (http(s), or the
+`null` of a sandboxed frame or a file) is refused, and so is any body not sent as `application/json`
+(a page cannot send that cross-site without a CORS preflight, which this server never answers).
+Bodies, samples and idle connections are capped, so a local page or program cannot exhaust it.
 """
 
 from __future__ import annotations
@@ -19,7 +21,11 @@ from cpbot.judge.model import Problem
 from cpbot.scrapers.companion import batch_of, parse_companion
 
 DEFAULT_PORT = 10043
-MAX_BODY = 16 * 1024 * 1024
+MAX_BODY = 4 * 1024 * 1024
+MAX_SAMPLES = 50  # tests per problem
+MAX_SAMPLE_BYTES = 1024 * 1024  # input or output of one test
+IDLE_TIMEOUT_S = 10.0  # a connection that sends nothing for this long is closed
+EXTENSION_ORIGINS = ("moz-extension://", "chrome-extension://", "safari-web-extension://")
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 _log = logging.getLogger("cpbot.listen")
 
@@ -99,8 +105,13 @@ class CompanionServer:
         self._server.server_close()
 
     def receive(self, body: bytes) -> Received:
-        """Parse one POSTed body, count it in its batch and pass it on."""
+        """Parse one POSTed body, check its size, count it in its batch and pass it on."""
         problem = parse_companion(body)
+        if len(problem.samples) > MAX_SAMPLES:
+            raise ConfigError(f"{len(problem.samples)} tests in one problem; at most {MAX_SAMPLES} are accepted")
+        for test in problem.samples:
+            if max(len(test.input), len(test.output or "")) > MAX_SAMPLE_BYTES:
+                raise ConfigError(f"a test of {problem.title or problem.id} is larger than {MAX_SAMPLE_BYTES} bytes")
         batch_id, size = batch_of(problem.raw)
         received = Received(problem, batch_id, size, self.batches.add(batch_id))
         self.on_problem(received)
@@ -109,10 +120,16 @@ class CompanionServer:
 
 def _handler_for(server: CompanionServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
+        timeout = IDLE_TIMEOUT_S  # socket timeout: an idle or trickling connection is dropped
+
         def do_POST(self) -> None:
-            origin = self.headers.get("Origin", "")
-            if origin.startswith(("http://", "https://")):
-                self._reply(403, "requests from web pages are refused")
+            origin = self.headers.get("Origin")
+            if origin is not None and not origin.startswith(EXTENSION_ORIGINS):
+                self._reply(403, "requests from web pages (or a null origin) are refused")
+                return
+            content_type = (self.headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
+            if content_type != "application/json":
+                self._reply(415, "expected Content-Type: application/json")
                 return
             length_text = self.headers.get("Content-Length") or "0"
             length = int(length_text) if length_text.isdigit() else 0

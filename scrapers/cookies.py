@@ -7,11 +7,13 @@ number. Expired cookies are left out.
 
 from __future__ import annotations
 
+import stat
 import time
 from http.cookiejar import Cookie, CookieJar
 from pathlib import Path
 
 from cpbot.core.errors import ConfigError
+from cpbot.core.secrets import register_secret
 
 _HTTPONLY = "#HttpOnly_"
 _HINT = (
@@ -21,13 +23,27 @@ _HINT = (
 
 
 def load_cookies_txt(path: str | Path, now: float | None = None) -> CookieJar:
-    """Read a Netscape cookies.txt into a jar usable by `HttpClient`."""
+    """Read a Netscape cookies.txt into a jar usable by `HttpClient`.
+
+    A file the group or others can read is refused (its cookies are a logged-in session), and every
+    cookie value is registered as a secret, so no transcript or log ever shows one."""
     p = Path(path)
     try:
+        mode = p.stat().st_mode
+        if mode & (stat.S_IRGRP | stat.S_IROTH):
+            raise ConfigError(
+                f"{p} can be read by other users (mode {stat.S_IMODE(mode):04o}); its cookies are a logged-in "
+                "session, so cpbot will not use it",
+                hint=f"chmod 600 {p}",
+            )
         text = p.read_text(encoding="utf-8-sig")
     except OSError as e:
         raise ConfigError(f"cannot read the cookies file {p}: {e.strerror or e}", hint=_HINT) from e
-    return parse_cookies_txt(text, str(p), now)
+    jar = parse_cookies_txt(text, str(p), now)
+    for cookie in jar:
+        if cookie.value:
+            register_secret(cookie.value)
+    return jar
 
 
 def parse_cookies_txt(text: str, source: str = "cookies.txt", now: float | None = None) -> CookieJar:
@@ -82,6 +98,8 @@ def cookies_from_header(header: str, domain: str) -> CookieJar:
                 raise ConfigError(f"not a name=value pair in the Cookie header: {part.strip()!r}")
             continue
         jar.set_cookie(_cookie(domain, True, "/", False, None, name.strip(), value.strip(), False))
+        if value.strip():
+            register_secret(value.strip())
     return jar
 
 

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict
 from cpbot.agents.envelopes import CodeAttempt
 from cpbot.agents.extract import ExtractionError, extract_code, family_of, find_blocks
 from cpbot.agents.roles.common import RoleError, fence_tag
-from cpbot.judge.model import JudgeReport, Language, Problem, Solution, TestCase
+from cpbot.judge.model import JudgeReport, Language, Problem, Solution, TestCase, Verdict
 from cpbot.judge.runner import judge_solution
 from cpbot.judge.sandbox import Sandbox
 
@@ -187,6 +187,11 @@ def run_unit_test(chain: BlockChain, name: str, problem: Problem, *, sandbox: Sa
     if source is None:
         raise RoleError(f"block {name} has no unit test", hint="check the block with the samples instead")
     test = TestCase(input="", output=None, origin="user", name=f"unit test of {name}")
-    return judge_solution(
+    report = judge_solution(
         Solution(language=chain.language, source=source), [test], limits=problem.limits, sandbox=sandbox
     )
+    if report.verdict == Verdict.RAN:  # a unit test has no expected output: its exit status is the check
+        report.verdict, report.passed, report.unchecked = Verdict.AC, report.total, 0
+        for result in report.results:
+            result.verdict = Verdict.AC
+    return report

@@ -6,10 +6,23 @@ from pathlib import Path
 
 from cpbot.bot.app.problem_folder import load_problem
 from cpbot.core.errors import ConfigError
-from cpbot.judge.languages import get_language, language_for
+from cpbot.judge.languages import BuildOptions, get_language, language_for
 from cpbot.judge.model import JudgeReport, Limits, Solution
 from cpbot.judge.runner import judge_problem, judge_solution
 from cpbot.judge.testdir import load_tests_dir, read_text_exact
+
+
+def build_options(solution: Path, include_dirs: tuple[Path, ...], with_sources: tuple[Path, ...]) -> BuildOptions:
+    """How to build the solution file: its own name in messages, the -I dirs, the --with sources."""
+    names = [solution.name, *(p.name for p in with_sources)]
+    if len(set(names)) != len(names):
+        raise ConfigError(f"two sources share a file name: {', '.join(names)}", hint="rename one of them")
+    return BuildOptions(
+        include_dirs=tuple(p.resolve() for p in include_dirs),
+        extra_sources=tuple((p.name, read_text_exact(p)) for p in with_sources),
+        filename=solution.name,
+        source_path=solution,
+    )
 
 
 def judge_file(
@@ -23,6 +36,8 @@ def judge_file(
     checker: str | None = None,
     interactor: Path | None = None,
     jobs: int | None = None,
+    include_dirs: tuple[Path, ...] = (),
+    with_sources: tuple[Path, ...] = (),
 ) -> tuple[JudgeReport, Limits]:
     """Judge `solution` (its language from its extension unless given) on `tests_dir`, else on the samples
     of `problem_file`; the limits are the problem's (or the defaults) with `time_s`/`memory_mb` over them.
@@ -40,11 +55,15 @@ def judge_file(
         raise ConfigError("this problem is interactive", hint="pass --interactor PATH (a testlib interactor)")
     name = get_language(language or language_for(solution)).name
     code = Solution(language=name, source=read_text_exact(solution))  # type: ignore[arg-type]
+    options = build_options(solution, include_dirs, with_sources)
     if problem is not None:
         problem = problem.model_copy(update={"limits": limits})
-        report = judge_problem(code, problem, tests, checker=checker, interactor=interactor, jobs=jobs)
+        report = judge_problem(
+            code, problem, tests, checker=checker, interactor=interactor, jobs=jobs, build_options=options
+        )
     else:
         report = judge_solution(
-            code, tests, limits=limits, checker=checker or "tokens", interactor=interactor, jobs=jobs
-        )
+            code, tests, limits=limits, checker=checker or "tokens", interactor=interactor, jobs=jobs,
+            build_options=options,
+        )  # fmt: skip
     return report, limits

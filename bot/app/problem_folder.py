@@ -57,3 +57,13 @@ def save_solution(problem: Problem, source: str, language: str, directory: Path)
     path = directory / f"solution{language_spec(language).extension}"
     path.write_text(source, encoding="utf-8")
     return path
+
+
+def free_dir(directory: Path, force: bool) -> Path:
+    """`directory`, or with --force absent the first of DIR-2, DIR-3, ... that does not exist yet."""
+    if force or not directory.exists():
+        return directory
+    n = 2
+    while directory.with_name(f"{directory.name}-{n}").exists():
+        n += 1
+    return directory.with_name(f"{directory.name}-{n}")

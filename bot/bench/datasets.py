@@ -135,6 +135,18 @@ def _case_split(samples: list[TestCase], hidden: list[TestCase]) -> tuple[Litera
     return "whole", [1] * len(hidden)
 
 
+def inside(directory: Path, name: str) -> Path:
+    """`directory / name`, refusing a name that leads out of the dataset's folder (`../`, an absolute
+    path, a symlink elsewhere): a dataset must not make the bench read, and show, any file it likes."""
+    path = directory / name
+    if not path.resolve().is_relative_to(directory.resolve()):
+        raise ConfigError(
+            f"{directory / 'problem.json'} names a test file outside its folder: {name}",
+            hint="test files of a dataset must lie inside the problem's folder",
+        )
+    return path
+
+
 def kickstart_problem(directory: Path) -> BenchProblem:
     """A Kick Start problem folder (see the dataset's README for the layout)."""
     meta = json.loads((directory / "problem.json").read_bytes())
@@ -144,8 +156,8 @@ def kickstart_problem(directory: Path) -> BenchProblem:
     ]
     hidden = [
         TestCase(
-            input=read_text_exact(directory / h["input_file"]),
-            output=read_text_exact(directory / h["output_file"]),
+            input=read_text_exact(inside(directory, h["input_file"])),
+            output=read_text_exact(inside(directory, h["output_file"])),
             origin="user",
             name=f"set-{h['set']}",
         )

@@ -38,6 +38,8 @@ def doctor(as_json: bool) -> int:
         info["launcher"] = str(launcher_path())
         with Sandbox(2) as sandbox:
             info["isolation"] = sandbox.isolation
+        # what this machine could not give (a container without mount rights, no user namespaces)
+        info["isolation_gaps"] = [f"{k}: {v}" for k, v in sandbox.isolation.items() if v.startswith("none")]
     except JudgeError as e:
         info["isolation"] = {}
         problems.append(e.message)

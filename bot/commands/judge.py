@@ -33,6 +33,21 @@ from cpbot.bot.options import language_option
     help="A testlib interactor (source or binary) for interactive problems.",
 )
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Tests run at once (default: one per core).")
+@click.option(
+    "-I",
+    "--include",
+    "include_dirs",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="An include dir for the solution and a checker/interactor source (repeatable; shown read-only).",
+)
+@click.option(
+    "--with",
+    "with_sources",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Another source compiled into the same program, e.g. a grader holding main (repeatable; C++).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the JudgeReport as JSON.")
 def judge(
     solution: Path,
@@ -44,15 +59,17 @@ def judge(
     checker: str | None,
     interactor: Path | None,
     jobs: int | None,
+    include_dirs: tuple[Path, ...],
+    with_sources: tuple[Path, ...],
     as_json: bool,
 ) -> int:
-    """Judge SOLUTION locally; exits 0 only on AC."""
+    """Judge SOLUTION locally; exits 0 only when every checked test is AC and at least one was checked."""
     from cpbot.bot.app.judging import judge_file
     from cpbot.bot.render import print_report
 
     report, limits = judge_file(
         solution, tests_dir=tests_dir, problem_file=problem_file, language=language, time_s=tl, memory_mb=ml,
-        checker=checker, interactor=interactor, jobs=jobs,
+        checker=checker, interactor=interactor, jobs=jobs, include_dirs=include_dirs, with_sources=with_sources,
     )  # fmt: skip
     if as_json:
         click.echo(report.model_dump_json(indent=2))

@@ -21,15 +21,17 @@ import click
 )
 @click.option("--batches", default=0, type=click.IntRange(0), help="Stop after this many complete batches.")
 @click.option("--json", "as_json", is_flag=True, help="Print each received Problem as JSON (one per line).")
-def listen(port: int | None, out_dir: Path, batches: int, as_json: bool) -> None:
+@click.option("--force", is_flag=True, help="Overwrite a problem folder that already exists.")
+def listen(port: int | None, out_dir: Path, batches: int, as_json: bool, force: bool) -> None:
     """Save the problems Competitive Companion sends from your browser.
 
     Add the port to the extension's custom ports (10043 is one of its defaults). Each problem is
     written like `cpbot fetch` writes it; a contest arrives as one batch. Listens on 127.0.0.1 only.
+    An existing folder is kept: the problem goes to a new one (NAME-2, ...) unless --force is given.
     """
     import threading
 
-    from cpbot.bot.app.problem_folder import problem_dirname, save_problem
+    from cpbot.bot.app.problem_folder import free_dir, problem_dirname, save_problem
     from cpbot.bot.render import describe_problem
     from cpbot.scrapers.companion_server import DEFAULT_PORT, CompanionServer, Received
 
@@ -37,9 +39,9 @@ def listen(port: int | None, out_dir: Path, batches: int, as_json: bool) -> None
     done = {"batches": 0}
 
     def on_problem(got: Received) -> None:
-        directory = out_dir / problem_dirname(got.problem)
-        save_problem(got.problem, directory)
-        with lock:
+        with lock:  # one at a time: two problems of a batch must not pick the same free folder
+            directory = free_dir(out_dir / problem_dirname(got.problem), force)
+            save_problem(got.problem, directory)
             if as_json:
                 click.echo(got.problem.model_dump_json())
             else:

@@ -51,6 +51,8 @@ def solve(
     as_json: bool,
 ) -> int:
     """Solve one problem with a language model; exits 0 only when the answer passes every test tried."""
+    import json
+
     from cpbot.agents.budget import Budget
     from cpbot.bot.app.problem_folder import problem_dirname, save_solution
     from cpbot.bot.app.solving import solve_recorded
@@ -58,6 +60,7 @@ def solve(
     from cpbot.bot.app.strategy_options import parse_strategy_options
     from cpbot.bot.browser import browser_settings
     from cpbot.bot.config import resolve_llm
+    from cpbot.bot.redact import Redactor, secrets_from_env
     from cpbot.bot.render import print_solve_result
 
     def say(line: str) -> None:
@@ -75,7 +78,9 @@ def solve(
     if result.solution is not None:
         path = save_solution(problem, result.solution.source, language, out_dir or Path(problem_dirname(problem)))
     if as_json:
-        click.echo(result.model_dump_json(indent=2))
+        # what a model wrote (a reason, a solution, a test) may quote a key or a cookie: never print one
+        redactor = Redactor([config.api_key.get_secret_value(), *secrets_from_env()])
+        click.echo(json.dumps(redactor.value(result.model_dump(mode="json")), indent=2))
     else:
         print_solve_result(result, path)
     say(f"transcript: {run_id}")

@@ -33,7 +33,7 @@ _RUN_MARKERS = frozenset({"run_start", "run_end", "run_resume"})
 
 def verdict_tone(verdict: str | None, *, final: bool = True) -> Tone:
     """How a verdict is coloured: AC green, other final verdicts red, pending ones neutral."""
-    if verdict is None or not final:
+    if verdict is None or not final or str(verdict) == "RAN":  # RAN: ran, but nothing was checked
         return "info"
     return "ok" if str(verdict) == "AC" else "bad"
 

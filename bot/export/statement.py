@@ -4,6 +4,8 @@ Statements are untrusted (they come from sites), so markdown-it runs with `html`
 piece of text is escaped. Two things statements commonly carry are still made readable: TeX math
 between `$...$` / `$$...$$` becomes a monospace span (simple `^`/`_` scripts and a few symbols turned
 into their HTML forms), and the literal `<sup>`/`<sub>` tags scrapers leave in become real ones.
+Only images embedded as `data:` URLs are kept: a remote one would be fetched whenever the export is
+opened (telling its host who reads it, and when), so it becomes its alt text.
 """
 
 from __future__ import annotations
@@ -85,6 +87,15 @@ def _render_tag(self: object, tokens: list[Token], idx: int, options: object, en
     return f"<{t.tag}>{escape(t.content)}</{t.tag}>"
 
 
+def _render_image(self: object, tokens: list[Token], idx: int, options: object, env: object) -> str:
+    token = tokens[idx]
+    src = str(token.attrGet("src") or "")
+    alt = "".join(child.content for child in token.children or []) or token.content
+    if src.lower().startswith("data:image/"):
+        return f'<img src="{escape(src)}" alt="{escape(alt)}">'
+    return f'<span class="image-removed">[image: {escape(alt or "not embedded")}]</span>'
+
+
 @cache
 def _parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
@@ -93,6 +104,7 @@ def _parser() -> MarkdownIt:
     md.inline.ruler.before("escape", "sup_sub", _tag)
     md.add_render_rule("math_inline", _render_math)
     md.add_render_rule("sup_sub", _render_tag)
+    md.add_render_rule("image", _render_image)
     return md
 
 

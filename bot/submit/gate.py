@@ -131,8 +131,9 @@ def _report_check(name: CheckName, report: JudgeReport | None, required: bool, m
             passed=False,
             detail=f"only {report.total} {what} judged, at least {max(minimum, 1)} needed",
         )
-    if report.verdict != Verdict.AC or report.passed < report.total:
-        bad = next((r for r in report.results if r.verdict != Verdict.AC), None)
+    # a test without an expected output (RAN) only shows the program does not crash: it is not a failure
+    if report.verdict != Verdict.AC or report.passed < report.total - report.unchecked:
+        bad = next((r for r in report.results if r.verdict not in (Verdict.AC, Verdict.RAN)), None)
         where = ""
         if bad is not None:
             label = bad.name or f"test {bad.index}"

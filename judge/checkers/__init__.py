@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from cpbot.core.errors import ConfigError
@@ -35,8 +36,9 @@ def builtin_checker(spec: str) -> Checker | None:
     return parse_float_spec(spec)
 
 
-def make_checker(spec: str, sandbox: Sandbox) -> Checker:
-    """A checker from a spec; a path is a testlib-protocol checker (source is compiled, binary run as is)."""
+def make_checker(spec: str, sandbox: Sandbox, include_dirs: Sequence[Path] = ()) -> Checker:
+    """A checker from a spec; a path is a testlib-protocol checker (source is compiled, binary run as is,
+    a source with its own folder and then `include_dirs` on the include path)."""
     checker = builtin_checker(spec)
     if checker is not None:
         return checker
@@ -48,7 +50,8 @@ def make_checker(spec: str, sandbox: Sandbox) -> Checker:
             f"unknown checker {spec!r}",
             hint="use tokens, exact, lines, float:EPS, or the path of a testlib checker",
         )
-    return TestlibChecker(build_program_file(path, sandbox, role="checker"), sandbox, name=path.name)
+    program = build_program_file(path, sandbox, role="checker", include_dirs=include_dirs)
+    return TestlibChecker(program, sandbox, name=path.name)
 
 
 __all__ = ["OK", "CheckInput", "CheckResult", "Checker", "builtin_checker", "make_checker"]

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-from pathlib import Path
 
 from cpbot.judge.checkers.base import CheckInput, CheckResult
 from cpbot.judge.languages import Program
@@ -16,6 +14,7 @@ CHECKER_LIMITS = RunLimits(cpu_ms=20_000, wall_ms=40_000, address_space_kb=2 << 
 
 # testlib's exit codes (default build): 0 ok, 1 wa, 2 pe, 3 fail, 4 dirt, 7 points, 8 unexpected eof
 EXIT_VERDICTS = {0: Verdict.AC, 1: Verdict.WA, 2: Verdict.PE, 4: Verdict.PE, 8: Verdict.WA}
+FEEDBACK_BYTES = 1 << 16
 _POINTS = re.compile(r"points\s+([-+0-9.eE]+)")
 
 
@@ -39,17 +38,9 @@ def verdict_from_exit(result: RunResult, feedback: str, who: str = "checker") ->
     return CheckResult(Verdict.IE, f"{who} exited with unknown code {code}: {message}")
 
 
-def place(src: Path, dest: Path) -> None:
-    """Make `src` readable in a slot's work dir (hard link when possible)."""
-    try:
-        os.link(src, dest)
-    except OSError:
-        shutil.copyfile(src, dest)
-    os.chmod(dest, 0o644)
-
-
 class TestlibChecker:
-    """A checker program run in the sandbox on copies of the three files."""
+    """A checker program run in its own sandboxed run: the three files are copied into its fresh work dir
+    (answers reach no other run), its feedback comes back on a memory file."""
 
     __test__ = False
 
@@ -59,20 +50,21 @@ class TestlibChecker:
         self.name = name
 
     def check(self, files: CheckInput) -> CheckResult:
-        with self.sandbox.slot() as slot:
-            wd = slot.workdir
-            place(files.input_path, wd / "input.txt")
-            place(files.output_path, wd / "output.txt")
-            if files.answer_path:
-                place(files.answer_path, wd / "answer.txt")
-            else:
-                (wd / "answer.txt").write_bytes(b"")
-            log = wd / "checker.log"
-            result = slot.run(
-                [*self.program.argv, "input.txt", "output.txt", "answer.txt"],
-                stdin=None,
-                stdout=log,
-                stderr=log,
-                limits=CHECKER_LIMITS,
-            )
-            return verdict_from_exit(result, log.read_text(errors="replace"))
+        log_fd = os.memfd_create("checker-log", os.MFD_CLOEXEC)
+        try:
+            with self.sandbox.slot() as slot:
+                result = slot.run(
+                    [*self.program.argv, "input.txt", "output.txt", "answer.txt"],
+                    stdin=None,
+                    stdout=log_fd,
+                    stderr=log_fd,
+                    limits=CHECKER_LIMITS,
+                    files={
+                        "input.txt": files.input_path,
+                        "output.txt": files.output_path,
+                        "answer.txt": files.answer_path or b"",
+                    },
+                )
+            return verdict_from_exit(result, os.pread(log_fd, FEEDBACK_BYTES, 0).decode(errors="replace"))
+        finally:
+            os.close(log_fd)

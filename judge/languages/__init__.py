@@ -9,7 +9,7 @@ from pathlib import Path
 
 from cpbot.core.errors import ConfigError
 from cpbot.core.registry import LANGUAGE_NAMES, LANGUAGE_SPECS, Family, LanguageSpec, language_for_path, language_spec
-from cpbot.judge.languages.base import Build, Language, Program
+from cpbot.judge.languages.base import Build, BuildOptions, Language, Program
 from cpbot.judge.languages.cpp import Cpp
 from cpbot.judge.languages.python import Python
 
@@ -33,4 +33,13 @@ def language_for(path: str | Path) -> str:
     return language_for_path(path)
 
 
-__all__ = ["LANGUAGES", "LANGUAGE_NAMES", "Build", "Language", "Program", "get_language", "language_for"]
+__all__ = [
+    "LANGUAGES",
+    "LANGUAGE_NAMES",
+    "Build",
+    "BuildOptions",
+    "Language",
+    "Program",
+    "get_language",
+    "language_for",
+]

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Protocol
 
 from cpbot.judge.sandbox import Sandbox
+from cpbot.judge.sandbox.pool import visible_in_sandbox
 
 
 @dataclass(frozen=True)
@@ -18,6 +19,17 @@ class Program:
     language: str
     argv: list[str]
     key: str = ""
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """How to build beyond the source itself: a problem package's include dirs, extra source files."""
+
+    include_dirs: tuple[Path, ...] = ()  # shown read-only to the compiler and passed as -I, in order
+    extra_sources: tuple[tuple[str, str], ...] = ()  # (file name, text): compiled with it (a grader)
+    filename: str = ""  # the source's name in compiler messages (default: solution.<ext>)
+    # where the source lives: inside an include dir it is compiled in place, so `#include "../x.h"` works
+    source_path: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -41,7 +53,7 @@ class Language(Protocol):
 
     def version(self) -> str: ...
 
-    def build(self, source: str, sandbox: Sandbox) -> Build: ...
+    def build(self, source: str, sandbox: Sandbox, options: BuildOptions | None = None) -> Build: ...
 
 
 def world_accessible(path: str | Path) -> bool:
@@ -56,5 +68,6 @@ def world_accessible(path: str | Path) -> bool:
 
 
 def usable_by_sandbox(path: str | Path) -> bool:
-    """As root the sandbox runs programs as nobody, which cannot reach e.g. an interpreter under /root."""
-    return os.geteuid() != 0 or world_accessible(path)
+    """Whether a sandboxed run can execute `path`: it must lie in the sandbox's minimal root (/usr and
+    the like, or a dir in CPBOT_SANDBOX_READ_ONLY), and as root (runs are nobody) be world-accessible."""
+    return visible_in_sandbox(path) and (os.geteuid() != 0 or world_accessible(path))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import functools
 import hashlib
@@ -9,14 +10,16 @@ import os
 import re
 import shutil
 import subprocess
+import threading
 import time
 from pathlib import Path
 
 from cpbot.core.dirs import cache_dir
 from cpbot.core.registry import LanguageSpec
-from cpbot.judge.languages.base import Build, Program
+from cpbot.judge.languages.base import Build, BuildOptions, Program
 from cpbot.judge.sandbox import RunLimits, Sandbox
 
+MAX_LOG_BYTES = 1 << 20
 COMPILE_LIMITS = RunLimits(cpu_ms=60_000, wall_ms=120_000, address_space_kb=4 << 20, output_bytes=512 << 20)
 
 
@@ -57,8 +60,17 @@ class Cpp:
     def version(self) -> str:
         return compiler_version()
 
-    def build(self, source: str, sandbox: Sandbox) -> Build:
-        key = _digest(source, *self.flags, compiler_version())
+    def build(self, source: str, sandbox: Sandbox, options: BuildOptions | None = None) -> Build:
+        options = options or BuildOptions()
+        filename = options.filename or "solution.cpp"
+        key = _digest(
+            source,
+            *self.flags,
+            compiler_version(),
+            filename,
+            *(f"{name}\0{text}" for name, text in options.extra_sources),
+            *(_dir_signature(d) for d in options.include_dirs),
+        )
         out_dir = cache_dir() / "build" / key
         binary = out_dir / "solution"
         started = time.perf_counter()
@@ -67,14 +79,16 @@ class Cpp:
         if cached:
             log = (out_dir / "log").read_text() if (out_dir / "log").exists() else ""
         else:
-            log, ok = self._compile(source, out_dir, sandbox, notes)
+            log, ok = self._compile(source, filename, options, out_dir, sandbox, notes)
             if not ok:
                 return Build(None, log, seconds=time.perf_counter() - started, notes=notes)
         staged = sandbox.stage(f"cpp-{key}", {"solution": binary})
         program = Program(self.name, [str(staged / "solution")], key)
         return Build(program, log, cached=cached, seconds=time.perf_counter() - started, notes=notes)
 
-    def _compile(self, source: str, out_dir: Path, sandbox: Sandbox, notes: list[str]) -> tuple[str, bool]:
+    def _compile(
+        self, source: str, filename: str, options: BuildOptions, out_dir: Path, sandbox: Sandbox, notes: list[str]
+    ) -> tuple[str, bool]:
         gxx = compiler()
         assert gxx
         include: list[str] = []
@@ -84,35 +98,67 @@ class Cpp:
             include = ["-Winvalid-pch", "-I", str(staged)]
         else:
             notes.append("precompiled header unavailable; compiling without it")
-        with sandbox.slot() as slot:
-            (slot.workdir / "solution.cpp").write_text(source)
-            argv = [gxx, *self.flags, *include, "solution.cpp", "-o", "solution"]
-            log_path = slot.workdir / "compile.log"
-            # plain ASCII quotes in messages: easier for people, models and tests to read
-            result = slot.run(
-                argv,
-                stdin=None,
-                stdout=log_path,
-                stderr=log_path,
-                limits=COMPILE_LIMITS,
-                env={"LC_ALL": "C", "LANG": "C"},
-            )
-            log = log_path.read_text(errors="replace")
-            built = slot.workdir / "solution"
-            if result.killed:
-                return f"compilation exceeded the {result.killed} limit\n{log}", False
-            if not result.ok or not built.exists():
-                return log or f"compiler failed ({result.status}, code {result.exit_code})", False
-            if pch and "not used because" in log:
-                notes.append("precompiled header was stale; removed, it is rebuilt next time")
-                pch.unlink(missing_ok=True)
-            out_dir.mkdir(parents=True, exist_ok=True)
-            (out_dir / "log").write_text(log)
-            tmp = out_dir / f"solution.tmp{os.getpid()}"
-            shutil.copyfile(built, tmp)
-            os.chmod(tmp, 0o755)
-            os.replace(tmp, out_dir / "solution")
+        for d in options.include_dirs:
+            include += ["-I", str(d)]
+        extra = {name: text.encode() for name, text in options.extra_sources}
+        in_place = _in_place(options)
+        files = extra if in_place else {filename: source.encode(), **extra}
+        sources = [str(in_place), *extra] if in_place else list(files)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        tmp = out_dir / f"solution.tmp{os.getpid()}-{threading.get_ident()}"
+        log_fd = os.memfd_create("compile-log", os.MFD_CLOEXEC)
+        try:
+            with sandbox.slot(read_only=options.include_dirs) as slot:
+                argv = [gxx, *self.flags, *include, *sources, "-o", "solution"]
+                # plain ASCII quotes in messages: easier for people, models and tests to read
+                result = slot.run(
+                    argv,
+                    stdin=None,
+                    stdout=log_fd,
+                    stderr=log_fd,
+                    limits=COMPILE_LIMITS,
+                    env={"LC_ALL": "C", "LANG": "C"},
+                    files=files,
+                    collect={"solution": tmp},
+                )
+            log = os.pread(log_fd, MAX_LOG_BYTES, 0).decode(errors="replace")
+        finally:
+            os.close(log_fd)
+        if result.killed:
+            tmp.unlink(missing_ok=True)
+            return f"compilation exceeded the {result.killed} limit\n{log}", False
+        if not result.ok or "solution" not in result.collected:
+            tmp.unlink(missing_ok=True)
+            if result.status == "error":
+                return f"the sandbox failed to run the compiler: {result.message}", False
+            return log or f"compiler failed ({result.status}, code {result.exit_code})", False
+        if pch and "not used because" in log:
+            notes.append("precompiled header was stale; removed, it is rebuilt next time")
+            pch.unlink(missing_ok=True)
+        (out_dir / "log").write_text(log)
+        os.chmod(tmp, 0o755)
+        os.replace(tmp, out_dir / "solution")
         return log, True
+
+
+def _in_place(options: BuildOptions) -> Path | None:
+    """The source's own path when the sandbox shows it (its folder is inside an include dir)."""
+    if options.source_path is None:
+        return None
+    real = options.source_path.resolve()
+    return real if any(real.is_relative_to(Path(d).resolve()) for d in options.include_dirs) else None
+
+
+def _dir_signature(path: Path, limit: int = 5000) -> str:
+    """What an include dir holds (names, sizes, times): a changed header must not hit the compile cache."""
+    parts = [str(path)]
+    for i, entry in enumerate(sorted(path.rglob("*"))):
+        if i >= limit:
+            break
+        with contextlib.suppress(OSError):
+            st = entry.stat()
+            parts.append(f"{entry.relative_to(path)}:{st.st_size}:{st.st_mtime_ns}")
+    return "\n".join(parts)
 
 
 @functools.cache

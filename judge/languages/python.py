@@ -10,8 +10,9 @@ import subprocess
 import sys
 import time
 
+from cpbot.core.errors import ConfigError
 from cpbot.core.registry import LanguageSpec
-from cpbot.judge.languages.base import Build, Program, usable_by_sandbox
+from cpbot.judge.languages.base import Build, BuildOptions, Program, usable_by_sandbox
 from cpbot.judge.sandbox import RunLimits, Sandbox
 
 # -I ignores the environment and user site; -S skips site-packages: a 4-5x faster start.
@@ -50,7 +51,10 @@ class Python:
     def unavailable_reason(self) -> str | None:
         if self.interpreter:
             return None
-        return f"no {self.name} interpreter that the sandbox can run was found (tried {', '.join(self._candidates)})"
+        return (
+            f"no {self.name} interpreter that the sandbox can run was found (tried {', '.join(self._candidates)}); "
+            "one outside /usr needs its dir in CPBOT_SANDBOX_READ_ONLY"
+        )
 
     def version(self) -> str:
         if not self.interpreter:
@@ -58,25 +62,35 @@ class Python:
         out = subprocess.run([self.interpreter, "--version"], capture_output=True, text=True)
         return (out.stdout or out.stderr).strip().replace("\n", " ")
 
-    def build(self, source: str, sandbox: Sandbox) -> Build:
+    def build(self, source: str, sandbox: Sandbox, options: BuildOptions | None = None) -> Build:
         interp = self.interpreter
         assert interp
+        options = options or BuildOptions()
+        if options.extra_sources:
+            raise ConfigError(
+                "extra source files (--with) are supported for C++ only",
+                hint="for Python, put the grader's code into the solution file",
+            )
+        filename = options.filename or "solution.py"
         started = time.perf_counter()
-        key = hashlib.sha256(f"{interp}\0{source}".encode()).hexdigest()[:24]
+        key = hashlib.sha256(f"{interp}\0{filename}\0{source}".encode()).hexdigest()[:24]
         staged = sandbox.stage(f"py-{key}", {"solution.py": source.encode()})
         script = str(staged / "solution.py")
         cached = key in self._checked
         if not cached:
-            with sandbox.slot() as slot:
-                log_path = slot.workdir / "check.log"
-                result = slot.run(
-                    [interp, *RUN_FLAGS, "-c", SYNTAX_CHECK, script],
-                    stdin=None,
-                    stdout=log_path,
-                    stderr=log_path,
-                    limits=CHECK_LIMITS,
-                )
-                log = log_path.read_text(errors="replace")
+            log_fd = os.memfd_create("check-log", os.MFD_CLOEXEC)
+            try:
+                with sandbox.slot() as slot:
+                    result = slot.run(
+                        [interp, *RUN_FLAGS, "-c", SYNTAX_CHECK, script, filename],
+                        stdin=None,
+                        stdout=log_fd,
+                        stderr=log_fd,
+                        limits=CHECK_LIMITS,
+                    )
+                log = os.pread(log_fd, 1 << 20, 0).decode(errors="replace")
+            finally:
+                os.close(log_fd)
             if not result.ok:
                 return Build(
                     None,

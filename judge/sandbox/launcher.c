@@ -1,26 +1,40 @@
 /*
  * cpbot sandbox launcher: a small fork server that runs untrusted programs for the judge.
  *
- * Started once per judge slot with a SOCK_SEQPACKET socket (fd given by --sock). At start it isolates itself
- * (network, mount, IPC and UTS namespaces; everything read-only except its work dir) and sends a
- * "ready" message saying what it achieved. Then, per request, it starts an init process in a fresh
- * PID namespace, which forks the program with rlimits and (as root) the uid of nobody, watches its
- * CPU and wall time, kills the whole namespace on a limit, and reports the program's own rusage.
+ * Started once per judge slot with a SOCK_SEQPACKET socket (fd given by --sock). At start it enters new
+ * user (as a normal user), mount, network, IPC, UTS and PID namespaces, becomes pid 1 of that PID
+ * namespace, and builds a minimal root from an allowlist on a tmpfs (the mount point given by --root):
+ * /usr and the /bin, /lib... links or dirs, a trimmed /etc, /dev with null, zero, random and urandom,
+ * the --ro paths (the judge's staged programs, an interpreter's prefix, a user's include dir), an empty
+ * /proc and /box. It then pivots into that root and says what it achieved in a "ready" message.
+ *
+ * Per request it starts an init in fresh PID, mount and IPC namespaces. The init mounts a private /proc
+ * and a size-capped tmpfs at /box (the run's only writable place, new for every run), copies the
+ * requested files in, forks the program (rlimits, no new privileges, a seccomp filter against new
+ * namespaces and mounts, and as root the uid of nobody), watches its CPU and wall time, kills the whole
+ * namespace at a limit, copies the requested files out and reports the program's own rusage.
  * Python's own wait4 would report the judge's memory, and bubblewrap hides the child's CPU time:
  * measuring here, in the program's parent, avoids both.
  *
- * Request: one message of NUL-terminated "key=value" strings (cwd, cpu_ms, wall_ms, as_kb,
- * fsize, nproc, env (repeated), arg (repeated)) with three fds attached (stdin, stdout, stderr).
+ * Request: one message of NUL-terminated "key=value" strings (cwd, cpu_ms, wall_ms, as_kb, fsize, nproc,
+ * box_kb, env (repeated), arg (repeated), put=NAME and get=NAME (repeated)) with fds attached: stdin,
+ * stdout, stderr, then one per put (read from offset 0 into /box/NAME before the run) and one per get
+ * (/box/NAME written into it after the run), in the order of the items.
  * Reply: one text message "status=... code=... sig=... utime_us=... stime_us=... maxrss_kb=...
- * wall_us=... killed=... exec_errno=...".
+ * wall_us=... killed=... exec_errno=... got=MASK".
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <grp.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +42,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -37,12 +52,17 @@
 
 #define MAX_MSG 65536
 #define MAX_ITEMS 512
+#define MAX_FDS 32
+#define MAX_RO 64
 #define NOBODY 65534
+#define BOX "/box"
+#define DEFAULT_BOX_KB (256L * 1024)
 
 /* mount_setattr(2), declared here to avoid the glibc/kernel header clash. */
 struct cp_mount_attr { uint64_t attr_set, attr_clr, propagation, userns_fd; };
 #define CP_ATTR_RDONLY 0x00000001ULL
 #define CP_ATTR_NOSUID 0x00000002ULL
+#define CP_ATTR_NODEV 0x00000004ULL
 #ifndef SYS_mount_setattr
 #define SYS_mount_setattr 442
 #endif
@@ -56,19 +76,37 @@ struct cp_mount_attr { uint64_t attr_set, attr_clr, propagation, userns_fd; };
 #ifndef AT_RECURSIVE
 #define AT_RECURSIVE 0x8000
 #endif
+#ifndef CLONE_NEWTIME
+#define CLONE_NEWTIME 0x00000080
+#endif
 
 static int SOCK_FD = 3;
-static int use_pidns = 0;
+static int use_pidns = 0;      /* each run in its own PID namespace */
+static int use_mountns = 0;    /* each run in its own mount namespace (private /proc, tmpfs /box) */
+static int use_ipcns = 0;      /* each run in its own IPC namespace */
+static int allowlist_root = 0; /* the server lives in the minimal root */
+static int use_seccomp = 0;
 static int drop_to_nobody = 0;
-static char iso[512] = "";
+static uid_t run_uid;
+static gid_t run_gid;
+static const char *box = BOX; /* the run's work dir as the program sees it */
+static char iso[768] = "";
 
 static void note(const char *key, const char *value) {
     size_t n = strlen(iso);
     snprintf(iso + n, sizeof iso - n, "%s%s=%s", n ? " " : "", key, value);
 }
 
+static void note_failure(const char *key, const char *what) {
+    char why[128];
+    snprintf(why, sizeof why, "none(%s:%s)", what, strerror(errno));
+    for (char *p = why; *p; p++)
+        if (*p == ' ') *p = '_';
+    note(key, why);
+}
+
 static int write_file(const char *path, const char *text) {
-    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) return -1;
     ssize_t n = write(fd, text, strlen(text));
     close(fd);
@@ -84,15 +122,228 @@ static long raw_clone(unsigned long flags) {
     return syscall(SYS_clone, flags | SIGCHLD, NULL, NULL, NULL, NULL);
 }
 
-/* Isolate the server itself once; every program it starts inherits this. */
-static void isolate(const char *workdir, char **hide, int nhide) {
+/* mkdir -p, relative to the current directory (the new root while it is being built). */
+static int make_dirs(const char *path, mode_t mode) {
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = 0;
+        if (mkdir(buf, mode) < 0 && errno != EEXIST) return -1;
+        *p = '/';
+    }
+    return (mkdir(buf, mode) < 0 && errno != EEXIST) ? -1 : 0;
+}
+
+/* Bind host path `src` (absolute) to the same place in the new root (cwd), read-only unless `writable`. */
+static int bind_same(const char *src, int writable, int allow_dev) {
+    struct stat st;
+    char dst[4096];
+    if (lstat(src, &st) < 0) return -1;
+    snprintf(dst, sizeof dst, ".%s", src);
+    if (S_ISLNK(st.st_mode)) {
+        char target[4096];
+        ssize_t n = readlink(src, target, sizeof target - 1);
+        if (n < 0) return -1;
+        target[n] = 0;
+        char *slash = strrchr(dst, '/');
+        *slash = 0;
+        if (make_dirs(dst, 0755) < 0) return -1;
+        *slash = '/';
+        return (symlink(target, dst) < 0 && errno != EEXIST) ? -1 : 0;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        if (make_dirs(dst, 0755) < 0) return -1;
+    } else {
+        char *slash = strrchr(dst, '/');
+        *slash = 0;
+        if (make_dirs(dst, 0755) < 0) return -1;
+        *slash = '/';
+        int fd = open(dst, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0) return -1;
+        close(fd);
+    }
+    if (mount(src, dst, NULL, MS_BIND | MS_REC, NULL) < 0) return -1;
+    uint64_t set = CP_ATTR_NOSUID | (writable ? 0 : CP_ATTR_RDONLY) | (allow_dev ? 0 : CP_ATTR_NODEV);
+    return set_mount_attr(dst, AT_RECURSIVE, set, 0);
+}
+
+static void passwd_line(char *buf, size_t size, uid_t uid, gid_t gid, const char *name) {
+    size_t n = strlen(buf);
+    snprintf(buf + n, size - n, "%s:x:%u:%u::" BOX ":/usr/sbin/nologin\n", name, uid, gid);
+}
+
+/* Build the minimal root on a tmpfs mounted at `root` and pivot into it. 0 on success. */
+static int build_root(const char *root, char **ro, int nro) {
+    static const char *top[] = {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/usr"};
+    static const char *etc[] = {"/etc/ld.so.cache", "/etc/alternatives", "/etc/localtime", "/etc/hosts"};
+    static const char *dev[] = {"/dev/null", "/dev/zero", "/dev/random", "/dev/urandom"};
+    if (mount("cpbot-root", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,nr_inodes=4096,mode=0755") < 0) return -1;
+    if (chdir(root) < 0) return -1;
+    for (size_t i = 0; i < sizeof top / sizeof *top; i++)
+        if (access(top[i], F_OK) == 0 && bind_same(top[i], 0, 0) < 0) return -1;
+    if (make_dirs("etc", 0755) < 0) return -1;
+    for (size_t i = 0; i < sizeof etc / sizeof *etc; i++)
+        if (access(etc[i], F_OK) == 0 && bind_same(etc[i], 0, 0) < 0) return -1;
+    char users[512] = "";
+    passwd_line(users, sizeof users, 0, 0, "root");
+    if (run_uid != 0 && run_uid != NOBODY) passwd_line(users, sizeof users, run_uid, run_gid, "judge");
+    passwd_line(users, sizeof users, NOBODY, NOBODY, "nobody");
+    char groups[256];
+    if (run_gid && run_gid != NOBODY)
+        snprintf(groups, sizeof groups, "root:x:0:\njudge:x:%u:\nnogroup:x:%u:\n", run_gid, NOBODY);
+    else
+        snprintf(groups, sizeof groups, "root:x:0:\nnogroup:x:%u:\n", NOBODY);
+    if (write_file("etc/passwd", users) < 0 || write_file("etc/group", groups) < 0) return -1;
+    for (size_t i = 0; i < sizeof dev / sizeof *dev; i++)
+        if (bind_same(dev[i], 0, 1) < 0) return -1;
+    if (symlink("/proc/self/fd", "dev/fd") < 0 || symlink("/proc/self/fd/0", "dev/stdin") < 0
+        || symlink("/proc/self/fd/1", "dev/stdout") < 0 || symlink("/proc/self/fd/2", "dev/stderr") < 0)
+        return -1;
+    if (mkdir("proc", 0555) < 0 || mkdir("box", 0755) < 0) return -1;
+    for (int i = 0; i < nro; i++)
+        if (bind_same(ro[i], 0, 0) < 0) return -1;
+    /* /tmp is the run's box, unless a --ro path lives under /tmp (then it is that path's stub dir) */
+    if (symlink(BOX, "tmp") < 0 && errno != EEXIST) return -1;
+    /* A proc of this PID namespace (the server and its runs only); every run covers it with its own.
+     * In a user namespace a new proc may only be mounted where one is already visible. */
+    if (mount("proc", "proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0) return -1;
+    if (syscall(SYS_pivot_root, ".", ".") < 0) return -1;
+    if (umount2(".", MNT_DETACH) < 0) return -1;
+    if (chdir("/") < 0) return -1;
+    return set_mount_attr("/", 0, CP_ATTR_RDONLY | CP_ATTR_NOSUID | CP_ATTR_NODEV, 0);
+}
+
+/* The seccomp filter every program runs under: no new namespaces, no mounts, no kernel keyrings. */
+#if defined(__x86_64__)
+#define CP_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define CP_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+#ifdef CP_AUDIT_ARCH
+#define NS_FLAGS (CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID \
+                  | CLONE_NEWNET | CLONE_NEWTIME)
+#define DENY(nr) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1), BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM)
+static struct sock_filter FILTER[] = {
+    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, CP_AUDIT_ARCH, 1, 0),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM), /* another ABI (int 0x80) */
+    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+#ifdef __x86_64__
+    BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1), /* x32 */
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+#endif
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 4),
+    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+    BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, NS_FLAGS, 0, 1),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    /* clone3 passes its flags in memory a filter cannot read: ENOSYS makes libc fall back to clone */
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 435, 0, 1),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+    DENY(SYS_unshare), DENY(SYS_setns), DENY(SYS_mount), DENY(SYS_umount2), DENY(SYS_pivot_root),
+    DENY(SYS_chroot), DENY(SYS_keyctl), DENY(SYS_add_key), DENY(SYS_request_key), DENY(SYS_bpf),
+    DENY(SYS_perf_event_open), DENY(SYS_userfaultfd), DENY(425) /* io_uring_setup */,
+    DENY(428) /* open_tree */, DENY(429) /* move_mount */, DENY(430) /* fsopen */, DENY(431) /* fsconfig */,
+    DENY(432) /* fsmount */, DENY(433) /* fspick */, DENY(442) /* mount_setattr */,
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+};
+
+static int install_filter(void) {
+    struct sock_fprog prog = {(unsigned short)(sizeof FILTER / sizeof *FILTER), FILTER};
+    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+}
+#else
+static int install_filter(void) {
+    errno = ENOSYS;
+    return -1;
+}
+#endif
+
+/* Whether a child can install the filter and is then refused a user namespace. */
+static int seccomp_works(void) {
+    pid_t pid = fork();
+    if (pid == 0) {
+        prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+        if (install_filter() < 0) _exit(1);
+        _exit(unshare(CLONE_NEWUSER) < 0 && errno == EPERM ? 0 : 2);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) < 0) return 0;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* Whether a child can enter new namespaces of these kinds (the runs will need to). */
+static int can_clone(unsigned long flags) {
+    long pid = raw_clone(flags);
+    if (pid == 0) _exit(0);
+    if (pid < 0) return 0;
+    int status = 0;
+    waitpid((pid_t)pid, &status, 0);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* Wait for a child to exit and leave with its status (the child carries on as the server). */
+static void become_child(pid_t child) {
+    int status = 0;
+    close(SOCK_FD);
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+}
+
+/* As root: carry on in a new user namespace mapping every uid to itself. Its map can only be written
+ * from the parent namespace, so a child enters it and this process writes the map; 1 when it worked
+ * (this process then only waits), 0 when it did not (this process carries on without it). */
+static int enter_identity_userns(void) {
+    int entered[2], mapped[2];
+    if (pipe2(entered, O_CLOEXEC) < 0 || pipe2(mapped, O_CLOEXEC) < 0) return 0;
+    pid_t child = fork();
+    if (child < 0) return 0;
+    char c = 0;
+    if (child == 0) {
+        close(entered[0]);
+        close(mapped[1]);
+        c = unshare(CLONE_NEWUSER) == 0 ? 'u' : 'x';
+        if (write(entered[1], &c, 1) != 1 || c != 'u') _exit(0);
+        if (read(mapped[0], &c, 1) != 1 || c != 'm') _exit(0); /* no map: the parent carries on */
+        close(entered[1]);
+        close(mapped[0]);
+        return 1;
+    }
+    close(entered[1]);
+    close(mapped[0]);
+    int ok = read(entered[0], &c, 1) == 1 && c == 'u';
+    if (ok) {
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d/uid_map", child);
+        ok = write_file(path, "0 0 4294967295") == 0;
+        snprintf(path, sizeof path, "/proc/%d/gid_map", child);
+        ok = ok && write_file(path, "0 0 4294967295") == 0;
+    }
+    c = ok ? 'm' : 'x';
+    ssize_t w = write(mapped[1], &c, 1);
+    close(entered[0]);
+    close(mapped[1]);
+    if (ok && w == 1) become_child(child);
+    waitpid(child, NULL, 0);
+    return 0;
+}
+
+/* Isolate the server once; every run inherits this and adds its own PID, mount and IPC namespaces. */
+static void isolate(const char *root, char **ro, int nro, char **hide, int nhide) {
     uid_t uid = geteuid();
     gid_t gid = getegid();
     int ns = CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS;
-    int ok;
+    int ok, own_userns = uid != 0;
     char map[64];
 
     if (uid == 0) {
+        /* A user namespace mapping every uid to itself: nothing changes for files, but RLIMIT_NPROC is
+         * counted per (user namespace, uid), so programs of other judges running as nobody on this
+         * machine no longer use up this slot's fork limit. Without one, the host's nobody count it is. */
+        own_userns = enter_identity_userns();
         ok = unshare(ns) == 0;
     } else {
         /* A normal user gets the rights to make namespaces from a user namespace mapping itself. */
@@ -105,52 +356,80 @@ static void isolate(const char *workdir, char **hide, int nhide) {
             ok = ok && write_file("/proc/self/gid_map", map) == 0;
         }
     }
+    drop_to_nobody = uid == 0;
+    run_uid = drop_to_nobody ? NOBODY : uid;
+    run_gid = drop_to_nobody ? NOBODY : gid;
+    note("user", drop_to_nobody ? "nobody" : "self");
     if (!ok) {
-        char why[96];
-        snprintf(why, sizeof why, "none(unshare:%s)", strerror(errno));
-        for (char *p = why; *p; p++)
-            if (*p == ' ') *p = '_';
-        note("network", why);
-        note("filesystem", why);
+        note_failure("network", "unshare");
+        note_failure("root", "unshare");
+        box = root;
     } else {
         note("network", "namespace");
-        int fs = mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0
-                 && mount(workdir, workdir, NULL, MS_BIND | MS_REC, NULL) == 0
-                 && set_mount_attr("/", AT_RECURSIVE, CP_ATTR_RDONLY | CP_ATTR_NOSUID, 0) == 0
-                 && set_mount_attr(workdir, AT_RECURSIVE, 0, CP_ATTR_RDONLY) == 0;
-        note("filesystem", fs ? "read-only-except-workdir" : "none(mount-failed)");
-        for (int i = 0; fs && i < nhide; i++) {
-            /* Hide cpbot's own config and data (credentials) from programs. */
-            struct stat st;
-            if (stat(hide[i], &st) == 0 && S_ISDIR(st.st_mode))
-                mount("none", hide[i], "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, "size=4k");
+        /* The server becomes pid 1 of a PID namespace of its own: its /proc then shows nothing else. */
+        if (unshare(CLONE_NEWPID) == 0) {
+            pid_t child = fork();
+            if (child > 0) become_child(child);
+            if (child < 0) _exit(1);
+        }
+        if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
+            note_failure("root", "mount-private");
+            box = root;
+        } else if (getpid() == 1 && build_root(root, ro, nro) == 0) {
+            allowlist_root = 1;
+            note("root", "allowlist");
+        } else {
+            /* Honest fallback: the host's tree read-only except the slot's dir, cpbot's own dirs hidden. */
+            note_failure("root", getpid() == 1 ? "build" : "pid-namespace");
+            box = root;
+            if (chdir("/") < 0) _exit(1);
+            int fs = mount(root, root, NULL, MS_BIND | MS_REC, NULL) == 0
+                     && set_mount_attr("/", AT_RECURSIVE, CP_ATTR_RDONLY | CP_ATTR_NOSUID, 0) == 0
+                     && set_mount_attr(root, AT_RECURSIVE, 0, CP_ATTR_RDONLY) == 0;
+            note("filesystem", fs ? "host-read-only-except-workdir" : "none(mount-failed)");
+            for (int i = 0; fs && i < nhide; i++) {
+                struct stat st;
+                if (stat(hide[i], &st) == 0 && S_ISDIR(st.st_mode))
+                    mount("none", hide[i], "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, "size=4k");
+            }
         }
     }
-
-    long pid = raw_clone(CLONE_NEWPID);
-    if (pid == 0) _exit(0);
-    if (pid > 0) {
-        waitpid((pid_t)pid, NULL, 0);
-        use_pidns = 1;
-    }
+    use_pidns = can_clone(CLONE_NEWPID);
+    use_ipcns = ok && can_clone(CLONE_NEWIPC);
+    use_mountns = ok && can_clone(CLONE_NEWNS);
     note("processes", use_pidns ? "pid-namespace" : "process-group");
-    drop_to_nobody = uid == 0;
-    note("user", drop_to_nobody ? "nobody" : "self");
-    note("fork_limit", "rlimit-nproc");
+    note("proc", allowlist_root && use_pidns && use_mountns ? "private" : "none(host-proc)");
+    note("sys", allowlist_root ? "absent" : "host");
+    note("dev", allowlist_root ? "minimal" : "host");
+    note("ipc", use_ipcns ? "private-per-run" : ok ? "private-per-slot" : "host");
+    use_seccomp = seccomp_works();
+    if (use_seccomp) note("nested_userns", "blocked(seccomp)");
+    else note_failure("nested_userns", "seccomp");
+    note("fork_limit", own_userns ? "rlimit-nproc-per-slot" : "rlimit-nproc");
+    note("workdir", allowlist_root && use_mountns ? "tmpfs-per-run" : "shared-dir-emptied-per-run");
+    note("box", box);
 }
 
 struct request {
     char *cwd;
-    long cpu_ms, wall_ms, as_kb, fsize, nproc;
+    long cpu_ms, wall_ms, as_kb, fsize, nproc, box_kb;
     char *argv[MAX_ITEMS];
     char *envp[MAX_ITEMS];
-    int fds[3];
+    char *files[MAX_FDS]; /* put/get names, in fd order after the three standard streams */
+    int is_get[MAX_FDS];
+    int nfiles;
+    int fds[MAX_FDS];
 };
+
+static int valid_name(const char *name) {
+    return *name && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
+}
 
 static int parse_request(char *buf, size_t len, struct request *rq) {
     int na = 0, ne = 0;
     rq->cwd = NULL;
-    rq->cpu_ms = rq->wall_ms = rq->as_kb = rq->fsize = rq->nproc = 0;
+    rq->nfiles = 0;
+    rq->cpu_ms = rq->wall_ms = rq->as_kb = rq->fsize = rq->nproc = rq->box_kb = 0;
     for (size_t i = 0; i < len;) {
         char *item = buf + i;
         size_t n = strnlen(item, len - i);
@@ -166,13 +445,17 @@ static int parse_request(char *buf, size_t len, struct request *rq) {
         else if (!strcmp(item, "as_kb")) rq->as_kb = atol(v);
         else if (!strcmp(item, "fsize")) rq->fsize = atol(v);
         else if (!strcmp(item, "nproc")) rq->nproc = atol(v);
+        else if (!strcmp(item, "box_kb")) rq->box_kb = atol(v);
         else if (!strcmp(item, "arg") && na < MAX_ITEMS - 1) rq->argv[na++] = v;
         else if (!strcmp(item, "env") && ne < MAX_ITEMS - 1) rq->envp[ne++] = v;
-        else return -1;
+        else if ((!strcmp(item, "put") || !strcmp(item, "get")) && rq->nfiles < MAX_FDS - 3 && valid_name(v)) {
+            rq->is_get[rq->nfiles] = item[0] == 'g';
+            rq->files[rq->nfiles++] = v;
+        } else return -1;
     }
     rq->argv[na] = NULL;
     rq->envp[ne] = NULL;
-    return (na > 0 && rq->cwd) ? 0 : -1;
+    return na > 0 ? 0 : -1;
 }
 
 static void set_limit(int resource, long value) {
@@ -187,7 +470,7 @@ static void exec_program(struct request *rq, int errfd) {
     if (dup2(rq->fds[0], 0) < 0 || dup2(rq->fds[1], 1) < 0 || dup2(rq->fds[2], 2) < 0) goto fail;
     /* Everything past stderr closes at exec, errfd included (it is how exec failure is told). */
     syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC_FLAG);
-    if (chdir(rq->cwd) < 0) goto fail;
+    if (chdir(rq->cwd ? rq->cwd : box) < 0) goto fail;
     set_limit(RLIMIT_STACK, -1);
     set_limit(RLIMIT_CORE, 0);
     if (rq->as_kb > 0) set_limit(RLIMIT_AS, rq->as_kb * 1024);
@@ -203,6 +486,7 @@ static void exec_program(struct request *rq, int errfd) {
     }
     prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (use_seccomp && install_filter() < 0) goto fail;
     execve(rq->argv[0], rq->argv, rq->envp);
 fail:;
     int e = errno;
@@ -220,11 +504,124 @@ static void kill_all(pid_t pid) {
     else kill(-pid, SIGKILL);
 }
 
+static int copy_fd(int from, int to) {
+    off_t off = 0;
+    struct stat st;
+    if (fstat(from, &st) < 0) return -1;
+    while (off < st.st_size) {
+        ssize_t n = sendfile(to, from, &off, (size_t)(st.st_size - off));
+        if (n <= 0) return -1;
+    }
+    return 0;
+}
+
+/* Copy the put files into the box before the run; -1 with errno on failure. */
+static int put_files(struct request *rq) {
+    for (int i = 0; i < rq->nfiles; i++) {
+        if (rq->is_get[i]) continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", box, rq->files[i]);
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+        if (fd < 0) return -1;
+        int r = copy_fd(rq->fds[3 + i], fd) == 0 && fchown(fd, run_uid, run_gid) == 0 ? 0 : -1;
+        close(fd);
+        if (r < 0) return -1;
+    }
+    return 0;
+}
+
+/* Copy the get files out after the run; a bit per file that was there (a regular file, no link). */
+static unsigned get_files(struct request *rq) {
+    unsigned got = 0;
+    for (int i = 0; i < rq->nfiles; i++) {
+        if (!rq->is_get[i]) continue;
+        char path[4096];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", box, rq->files[i]);
+        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+        if (fd < 0) continue;
+        int out = rq->fds[3 + i];
+        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ftruncate(out, 0) == 0 && copy_fd(fd, out) == 0)
+            got |= 1u << i;
+        close(fd);
+    }
+    return got;
+}
+
+static int open_up(const char *path, const struct stat *st, int type, struct FTW *ftw) {
+    (void)st;
+    (void)ftw;
+    if (type == FTW_D || type == FTW_DNR) chmod(path, 0700);
+    return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw) {
+    (void)st;
+    (void)type;
+    if (ftw->level > 0) remove(path);
+    return 0;
+}
+
+/* Without a per-run tmpfs, empty the shared work dir (a program may leave dirs without permissions). */
+static void reset_box(void) {
+    pid_t pid = fork();
+    if (pid == 0) {
+        /* first make every dir searchable and writable, then remove depth-first */
+        nftw(box, open_up, 32, FTW_PHYS);
+        nftw(box, remove_entry, 32, FTW_DEPTH | FTW_PHYS);
+        _exit(0);
+    }
+    if (pid > 0) waitpid(pid, NULL, 0);
+    chmod(box, 0700);
+    if (chown(box, run_uid, run_gid) < 0) {
+    }
+}
+
+/* Per-run mounts, inside the run's own mount namespace: a private /proc and a fresh, capped /box.
+ * Done before the request arrives (the init is started ahead), so they cost the judge no time. */
+static int mount_run(char *why, size_t whysize) {
+    if (!(allowlist_root && use_mountns)) return 0;
+    if (use_pidns && mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0) {
+        snprintf(why, whysize, "mount-proc:%d", errno);
+        return -1;
+    }
+    char opts[128];
+    snprintf(opts, sizeof opts, "size=%ldk,nr_inodes=65536,mode=0700,uid=%u,gid=%u", DEFAULT_BOX_KB, run_uid, run_gid);
+    if (mount("cpbot-box", BOX, "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0) {
+        snprintf(why, whysize, "mount-box:%d", errno);
+        return -1;
+    }
+    return 0;
+}
+
+/* After the request: the box's own cap (when not the default) and the files it asked for. */
+static int prepare_run(struct request *rq, char *why, size_t whysize) {
+    if (allowlist_root && use_mountns && rq->box_kb > 0 && rq->box_kb != DEFAULT_BOX_KB) {
+        char opts[64];
+        snprintf(opts, sizeof opts, "size=%ldk", rq->box_kb);
+        if (mount(NULL, BOX, NULL, MS_REMOUNT | MS_NOSUID | MS_NODEV, opts) < 0) {
+            snprintf(why, whysize, "resize-box:%d", errno);
+            return -1;
+        }
+    }
+    if (put_files(rq) < 0) {
+        snprintf(why, whysize, "put-files:%d", errno);
+        return -1;
+    }
+    return 0;
+}
+
 /* The init of one run: start the program, watch it, report on the judge's socket. */
 static void run_init(struct request *rq, int report_fd) {
     struct timespec t0, now;
     int errpipe[2];
-    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    char why[64];
+    if (prepare_run(rq, why, sizeof why) < 0) {
+        char out[96];
+        snprintf(out, sizeof out, "status=error msg=%s", why);
+        send(report_fd, out, strlen(out), MSG_NOSIGNAL);
+        _exit(0);
+    }
     if (pipe2(errpipe, O_CLOEXEC) < 0) _exit(1);
     clock_gettime(CLOCK_MONOTONIC, &t0);
     pid_t pid = fork();
@@ -278,15 +675,20 @@ static void run_init(struct request *rq, int report_fd) {
     clock_gettime(CLOCK_MONOTONIC, &now);
     /* No process outlives the verdict: kill the rest before reporting. */
     kill_all(pid);
+    unsigned got = get_files(rq);
+    /* Close every file fd before replying: a written binary still open here could not be executed
+     * (ETXTBSY) by the judge's next run. */
+    for (int i = 0; i < rq->nfiles; i++) close(rq->fds[3 + i]);
+    if (!(allowlist_root && use_mountns)) reset_box();
     long utime = ru.ru_utime.tv_sec * 1000000L + ru.ru_utime.tv_usec;
     long stime = ru.ru_stime.tv_sec * 1000000L + ru.ru_stime.tv_usec;
     char out[1024];
     snprintf(out, sizeof out,
-            "status=%s code=%d sig=%d utime_us=%ld stime_us=%ld maxrss_kb=%ld wall_us=%ld killed=%s "
-            "exec_errno=%d",
-            exec_errno ? "exec_failed" : WIFSIGNALED(status) ? "signaled" : "exited",
-            WIFEXITED(status) ? WEXITSTATUS(status) : -1, WIFSIGNALED(status) ? WTERMSIG(status) : 0,
-            utime, stime, ru.ru_maxrss, elapsed_us(&t0, &now), killed, exec_errno);
+             "status=%s code=%d sig=%d utime_us=%ld stime_us=%ld maxrss_kb=%ld wall_us=%ld killed=%s "
+             "exec_errno=%d got=%u",
+             exec_errno ? "exec_failed" : WIFSIGNALED(status) ? "signaled" : "exited",
+             WIFEXITED(status) ? WEXITSTATUS(status) : -1, WIFSIGNALED(status) ? WTERMSIG(status) : 0,
+             utime, stime, ru.ru_maxrss, elapsed_us(&t0, &now), killed, exec_errno, got);
     /* Reply from here rather than through the server: namespace teardown and the server's waitpid
      * then happen while the judge is already checking the output. */
     send(report_fd, out, strlen(out), MSG_NOSIGNAL);
@@ -296,52 +698,127 @@ static void reply(const char *text) {
     send(SOCK_FD, text, strlen(text), MSG_NOSIGNAL);
 }
 
-static void serve_one(char *buf, ssize_t len, int *fds, int nfds) {
+/* Receive one request and its fds; the length (<= 0: the judge went away). */
+static ssize_t receive(char *buf, size_t size, int *fds, int *nfds) {
+    char cbuf[CMSG_SPACE(sizeof(int) * MAX_FDS)];
+    struct iovec iov = {buf, size - 1};
+    struct msghdr msg = {0};
+    ssize_t len;
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = cbuf;
+    msg.msg_controllen = sizeof cbuf;
+    do len = recvmsg(SOCK_FD, &msg, MSG_CMSG_CLOEXEC);
+    while (len < 0 && errno == EINTR);
+    *nfds = 0;
+    if (len <= 0) return len;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+            int k = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+            for (int i = 0; i < k; i++) {
+                int fd;
+                memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof fd);
+                if (*nfds < MAX_FDS) fds[(*nfds)++] = fd;
+                else close(fd);
+            }
+        }
+    }
+    return len;
+}
+
+#define INIT_JUDGE_GONE 3
+
+/* The init of the next run, started before its request: mounts first, then wait for the request. */
+static void init_main(int taken_fd) {
+    static char buf[MAX_MSG];
     struct request rq;
-    char out[128];
-    if (nfds != 3 || parse_request(buf, (size_t)len, &rq) < 0) {
+    int fds[MAX_FDS], nfds;
+    char why[64] = "";
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    int mounted = mount_run(why, sizeof why);
+    ssize_t len = receive(buf, sizeof buf, fds, &nfds);
+    if (len <= 0) _exit(INIT_JUDGE_GONE);
+    if (write(taken_fd, "r", 1) != 1) {
+    }
+    close(taken_fd);
+    if (nfds < 3 || parse_request(buf, (size_t)len, &rq) < 0 || nfds != 3 + rq.nfiles) {
         for (int i = 0; i < nfds; i++) close(fds[i]);
         reply("status=error msg=bad-request");
-        return;
-    }
-    memcpy(rq.fds, fds, sizeof rq.fds);
-    long pid = use_pidns ? raw_clone(CLONE_NEWPID) : fork();
-    if (pid == 0) {
-        run_init(&rq, SOCK_FD);
         _exit(0);
     }
-    for (int i = 0; i < 3; i++) close(fds[i]);
-    if (pid < 0) {
-        snprintf(out, sizeof out, "status=error msg=clone:%d", errno);
+    if (mounted < 0) {
+        char out[96];
+        snprintf(out, sizeof out, "status=error msg=%s", why);
         reply(out);
-        return;
+        _exit(0);
     }
-    int status = 0;
-    while (waitpid((pid_t)pid, &status, 0) < 0 && errno == EINTR) {
+    memcpy(rq.fds, fds, sizeof(int) * (size_t)nfds);
+    run_init(&rq, SOCK_FD);
+    _exit(0);
+}
+
+/* The server: keep one init ready; it takes the next request itself and replies itself. */
+static int serve(void) {
+    unsigned long flags = (use_pidns ? CLONE_NEWPID : 0) | (use_mountns ? CLONE_NEWNS : 0)
+                          | (use_ipcns ? CLONE_NEWIPC : 0);
+    for (;;) {
+        int taken[2];
+        if (pipe2(taken, O_CLOEXEC) < 0) return 1;
+        long pid = flags ? raw_clone(flags) : fork();
+        if (pid == 0) {
+            close(taken[0]);
+            init_main(taken[1]);
+        }
+        close(taken[1]);
+        if (pid < 0) {
+            /* no init: answer the next request with the reason, then try again */
+            static char buf[MAX_MSG];
+            int fds[MAX_FDS], nfds;
+            char out[64];
+            int e = errno;
+            close(taken[0]);
+            if (receive(buf, sizeof buf, fds, &nfds) <= 0) return 0;
+            for (int i = 0; i < nfds; i++) close(fds[i]);
+            snprintf(out, sizeof out, "status=error msg=clone:%d", e);
+            reply(out);
+            continue;
+        }
+        int status = 0;
+        while (waitpid((pid_t)pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        char mark;
+        int took_request = read(taken[0], &mark, 1) == 1;
+        close(taken[0]);
+        if (WIFEXITED(status) && WEXITSTATUS(status) == INIT_JUDGE_GONE) return 0;
+        /* init replies itself; if it died after taking a request but before replying, say so */
+        if (took_request && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) reply("status=error msg=init-died");
     }
-    /* init replies itself; if it died before that, say so (the judge then reads two replies
-     * at most once: a dead init never sent its own). */
-    if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) reply("status=error msg=init-died");
 }
 
 int main(int argc, char **argv) {
-    const char *workdir = NULL;
-    char *hide[16];
-    int nhide = 0, cpu = -1;
+    const char *root = NULL;
+    char *hide[16], *ro[MAX_RO];
+    int nhide = 0, nro = 0, cpu = -1;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--workdir") && i + 1 < argc) workdir = argv[++i];
+        if (!strcmp(argv[i], "--root") && i + 1 < argc) root = argv[++i];
         else if (!strcmp(argv[i], "--hide") && i + 1 < argc && nhide < 16) hide[nhide++] = argv[++i];
+        else if (!strcmp(argv[i], "--ro") && i + 1 < argc && nro < MAX_RO) ro[nro++] = argv[++i];
         else if (!strcmp(argv[i], "--cpu") && i + 1 < argc) cpu = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--sock") && i + 1 < argc) SOCK_FD = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--version")) {
-            puts("cpbot-launcher 1");
+            puts("cpbot-launcher 2");
             return 0;
         }
     }
-    if (!workdir) {
-        fprintf(stderr, "usage: launcher --workdir DIR --sock FD [--hide DIR]... [--cpu N]\n");
+    if (!root || root[0] != '/') {
+        fprintf(stderr, "usage: launcher --root DIR --sock FD [--ro PATH]... [--hide DIR]... [--cpu N]\n");
         return 2;
     }
+    for (int i = 0; i < nro; i++)
+        if (ro[i][0] != '/') {
+            fprintf(stderr, "launcher: --ro needs an absolute path: %s\n", ro[i]);
+            return 2;
+        }
     /* No PR_SET_PDEATHSIG here: it fires when the *thread* that started us ends, and the judge may
        start its sandbox from a short-lived worker thread. The judge's death closes our socket instead
        (recvmsg returns 0 below); a run in progress still ends at its own limits. */
@@ -352,35 +829,10 @@ int main(int argc, char **argv) {
         CPU_SET(cpu, &set);
         sched_setaffinity(0, sizeof set, &set);
     }
-    isolate(workdir, hide, nhide);
-    char ready[600];
+    isolate(root, ro, nro, hide, nhide);
+    char ready[900];
     snprintf(ready, sizeof ready, "ready %s", iso);
     reply(ready);
 
-    static char buf[MAX_MSG];
-    for (;;) {
-        char cbuf[CMSG_SPACE(sizeof(int) * 3)];
-        struct iovec iov = {buf, sizeof buf - 1};
-        struct msghdr msg = {0};
-        msg.msg_iov = &iov;
-        msg.msg_iovlen = 1;
-        msg.msg_control = cbuf;
-        msg.msg_controllen = sizeof cbuf;
-        ssize_t len = recvmsg(SOCK_FD, &msg, MSG_CMSG_CLOEXEC);
-        if (len < 0 && errno == EINTR) continue;
-        if (len <= 0) return 0; /* the judge went away */
-        int fds[3], nfds = 0;
-        for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
-            if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
-                int k = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
-                for (int i = 0; i < k; i++) {
-                    int fd;
-                    memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof fd);
-                    if (nfds < 3) fds[nfds++] = fd;
-                    else close(fd);
-                }
-            }
-        }
-        serve_one(buf, len, fds, nfds);
-    }
+    return serve();
 }

@@ -1,7 +1,10 @@
 """The one entry point for running untrusted programs: a pool of launcher servers, one per slot.
 
-Each slot is a launcher process (see launcher.c) with its own work dir, the only place a program it
-runs may write. Programs and their files are staged once into a read-only area every slot can read.
+Each slot is a launcher process (see launcher.c) living in a minimal root built from an allowlist
+(/usr, /lib*, /bin, a trimmed /etc, a minimal /dev, the staged programs). Every run in it gets fresh
+PID, mount and IPC namespaces, a private /proc and a new size-capped tmpfs work dir, its only writable
+place: files go in and come out through the launcher, never through a directory both sides share.
+Programs and their files are staged once into a read-only area every slot shows.
 """
 
 from __future__ import annotations
@@ -24,10 +27,13 @@ from typing import Literal
 from pydantic import BaseModel
 
 from cpbot.core.dirs import private_dirs
-from cpbot.core.errors import JudgeError
+from cpbot.core.errors import ConfigError, JudgeError
+from cpbot.core.process import pid_alive
 from cpbot.judge.sandbox.build import launcher_path
 
 NOBODY = 65534
+DEFAULT_WORKDIR_MB = 256
+ENV_READ_ONLY = "CPBOT_SANDBOX_READ_ONLY"  # extra dirs every run sees read-only (os.pathsep-separated)
 BASE_ENV = {
     "PATH": "/usr/local/bin:/usr/bin:/bin",
     "LANG": "C.UTF-8",
@@ -44,6 +50,7 @@ class RunLimits(BaseModel):
     address_space_kb: int | None = None
     output_bytes: int | None = None
     nproc: int = 128
+    workdir_mb: int = DEFAULT_WORKDIR_MB  # the size cap of the run's own tmpfs work dir
 
 
 class RunResult(BaseModel):
@@ -58,14 +65,15 @@ class RunResult(BaseModel):
     killed: Literal["cpu", "wall"] | None = None
     exec_errno: int = 0
     message: str = ""
+    collected: list[str] = []  # the requested files the program left in its work dir (copied out)
 
     @property
     def ok(self) -> bool:
         return self.status == "exited" and self.exit_code == 0 and self.killed is None
 
 
-def parse_reply(text: str) -> RunResult:
-    """Turn the launcher's `key=value` reply into a `RunResult`."""
+def parse_reply(text: str, wanted: Sequence[str] = ()) -> RunResult:
+    """Turn the launcher's `key=value` reply into a `RunResult`; `wanted` names the files asked back."""
     fields = dict(item.split("=", 1) for item in text.split() if "=" in item)
     status = fields.get("status", "error")
     if status == "error":
@@ -80,6 +88,7 @@ def parse_reply(text: str) -> RunResult:
         peak_kb=int(fields["maxrss_kb"]),
         killed=None if killed == "none" else killed,  # type: ignore[arg-type]
         exec_errno=int(fields.get("exec_errno", 0)),
+        collected=[name for name, bit in wanted if int(fields.get("got", 0)) >> bit & 1],  # type: ignore[misc]
     )
 
 
@@ -87,25 +96,33 @@ def _within(path: Path, directory: Path) -> bool:
     return path.resolve().is_relative_to(directory.resolve())
 
 
-class Slot:
-    """One launcher server and its work dir. Used by one thread at a time."""
+FileSource = Path | bytes | int
 
-    def __init__(self, launcher: Path, workdir: Path, cpu: int | None) -> None:
-        self.workdir = workdir
+
+class Slot:
+    """One launcher server: a minimal root of its own; every run in it gets a fresh work dir. One thread at a time."""
+
+    def __init__(self, launcher: Path, mountpoint: Path, cpu: int | None, read_only: Sequence[Path] = ()) -> None:
         self._sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        argv = [str(launcher), "--workdir", str(workdir), "--sock", str(theirs.fileno())]
+        argv = [str(launcher), "--root", str(mountpoint), "--sock", str(theirs.fileno())]
         if cpu is not None:
             argv += ["--cpu", str(cpu)]
+        for path in read_only:
+            argv += ["--ro", str(path)]
         for d in private_dirs():
+            # only used when the minimal root cannot be built and the host's tree is shown read-only;
             # a private dir that holds the sandbox or the cache (say CPBOT_DATA_DIR=/tmp) cannot be hidden
-            if not any(_within(p, d) for p in (workdir, launcher)):
+            if not any(_within(p, d) for p in (mountpoint, launcher)):
                 argv += ["--hide", str(d)]
-        self._proc = subprocess.Popen(argv, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL)
+        # an empty environment: the judge's own (API keys) must not be readable from the server's /proc entry
+        self._proc = subprocess.Popen(argv, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, env={})
         theirs.close()
         hello = self._sock.recv(4096).decode()
         if not hello.startswith("ready"):
             raise JudgeError(f"the sandbox launcher did not start: {hello!r}")
         self.isolation = dict(item.split("=", 1) for item in hello.split()[1:])
+        self.box = Path(self.isolation.pop("box"))
+        self._wanted: list[tuple[str, int]] = []
 
     def run(
         self,
@@ -117,9 +134,21 @@ class Slot:
         limits: RunLimits,
         env: Mapping[str, str] | None = None,
         cwd: Path | None = None,
+        files: Mapping[str, FileSource] | None = None,
+        collect: Mapping[str, int | Path] | None = None,
     ) -> RunResult:
         """Run one program to the end; stdin/stdout/stderr are fds or paths (stdin may be bytes)."""
-        self.start(argv, stdin=stdin, stdout=stdout, stderr=stderr, limits=limits, env=env, cwd=cwd)
+        self.start(
+            argv,
+            stdin=stdin,
+            stdout=stdout,
+            stderr=stderr,
+            limits=limits,
+            env=env,
+            cwd=cwd,
+            files=files,
+            collect=collect,
+        )
         return self.wait()
 
     def start(
@@ -132,15 +161,21 @@ class Slot:
         limits: RunLimits,
         env: Mapping[str, str] | None = None,
         cwd: Path | None = None,
+        files: Mapping[str, FileSource] | None = None,
+        collect: Mapping[str, int | Path] | None = None,
     ) -> None:
         """Start a program and return at once; `wait()` gives its result.
 
-        Fds passed in stay the caller's to close; the launcher holds its own copies, so a caller
-        wiring two programs with pipes closes its ends after starting both.
+        `files` are copied into the run's fresh work dir before it starts (its only writable place, which
+        nothing outside the run can see); `collect` names files copied out of it into fds or host paths
+        after it ends. Fds passed in stay the caller's to close; the launcher holds its own copies, so a
+        caller wiring two programs with pipes closes its ends after starting both.
         """
         with contextlib.ExitStack() as stack:
             fds = [_input_fd(stdin, stack), _output_fd(stdout, stack), _output_fd(stderr, stack)]
-            items = [f"cwd={cwd or self.workdir}", f"nproc={limits.nproc}"]
+            items = [f"nproc={limits.nproc}", f"box_kb={limits.workdir_mb * 1024}"]
+            if cwd is not None:
+                items.append(f"cwd={cwd}")
             for key, value in (
                 ("cpu_ms", limits.cpu_ms),
                 ("wall_ms", limits.wall_ms),
@@ -149,9 +184,17 @@ class Slot:
             ):
                 if value:
                     items.append(f"{key}={value}")
-            full_env = {**BASE_ENV, "HOME": str(self.workdir), "TMPDIR": str(self.workdir), **(env or {})}
+            full_env = {**BASE_ENV, "HOME": str(self.box), "TMPDIR": str(self.box), **(env or {})}
             items += [f"env={k}={v}" for k, v in full_env.items()]
             items += [f"arg={a}" for a in argv]
+            self._wanted = []
+            for name, src in (files or {}).items():
+                items.append(f"put={name}")
+                fds.append(_input_fd(src, stack))
+            for name, dst in (collect or {}).items():
+                self._wanted.append((name, len(fds) - 3))
+                items.append(f"get={name}")
+                fds.append(_output_fd(dst, stack, read_write=True))
             payload = b"".join(i.encode() + b"\0" for i in items)
             try:
                 socket.send_fds(self._sock, [payload], fds)
@@ -166,16 +209,7 @@ class Slot:
             raise JudgeError(f"the sandbox launcher failed: {e}") from e
         if not reply:
             raise JudgeError(f"the sandbox launcher exited (code {self._proc.poll()})")
-        return parse_reply(reply)
-
-    def clean(self) -> None:
-        """Empty the work dir for the next run (usually already empty: outputs live elsewhere)."""
-        for entry in os.scandir(self.workdir):
-            path = Path(entry.path)
-            if entry.is_dir(follow_symlinks=False):
-                _rmtree(path)
-            else:
-                path.unlink(missing_ok=True)
+        return parse_reply(reply, self._wanted)
 
     def close(self) -> None:
         self._sock.close()
@@ -235,10 +269,11 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def _output_fd(dst: int | Path, stack: contextlib.ExitStack) -> int:
+def _output_fd(dst: int | Path, stack: contextlib.ExitStack, *, read_write: bool = False) -> int:
     if isinstance(dst, int):
         return dst
-    fd = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
+    mode = os.O_RDWR if read_write else os.O_WRONLY
+    fd = os.open(dst, mode | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
     stack.callback(os.close, fd)
     return fd
 
@@ -251,7 +286,7 @@ def remove_orphaned_roots() -> int:
     removed = 0
     for path in Path(tempfile.gettempdir()).glob(f"{ROOT_PREFIX}*-*"):
         pid = path.name[len(ROOT_PREFIX) :].split("-", 1)[0]
-        if not pid.isdigit() or _alive(int(pid)) or path.lstat().st_uid != os.geteuid():
+        if not pid.isdigit() or pid_alive(int(pid)) or path.lstat().st_uid != os.geteuid():
             continue
         try:
             _rmtree(path)
@@ -261,20 +296,26 @@ def remove_orphaned_roots() -> int:
     return removed
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # another user's process
-    return True
+# What the launcher shows of the host in every root (besides /etc files, /dev nodes and staged programs).
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+
+
+def visible_in_sandbox(path: str | Path) -> bool:
+    """Whether `path` (resolved) lies in a sandboxed run's root: the system dirs or an extra read-only dir."""
+    real = Path(os.path.realpath(path))
+    return any(real.is_relative_to(os.path.realpath(d)) for d in [*SYSTEM_DIRS, *read_only_from_env()])
+
+
+def read_only_from_env() -> list[Path]:
+    """Extra read-only dirs for every run (an interpreter installed outside /usr, say), from the environment."""
+    value = os.environ.get(ENV_READ_ONLY, "")
+    return [Path(p) for p in value.split(os.pathsep) if p]
 
 
 class Sandbox:
     """A pool of slots (default: one per core) plus a read-only staging area for programs."""
 
-    def __init__(self, slots: int | None = None, *, pin: bool = True) -> None:
+    def __init__(self, slots: int | None = None, *, pin: bool = True, read_only: Sequence[Path] = ()) -> None:
         # at least two: an interactive test runs the solution and the interactor side by side
         self.size = max(2, slots or os.cpu_count() or 1)
         remove_orphaned_roots()
@@ -282,37 +323,55 @@ class Sandbox:
         os.chmod(self.root, 0o711)
         self.programs = self.root / "programs"
         self.programs.mkdir(mode=0o755)
+        for path in [*read_only, *read_only_from_env()]:
+            if not Path(path).is_absolute() or not Path(path).exists():
+                raise ConfigError(f"sandbox read-only path {path} is not an existing absolute path")
+        self.read_only = [self.programs, *(Path(p) for p in read_only), *read_only_from_env()]
         self._lock = threading.Lock()
         self._group_lock = threading.Lock()
         self._free: queue.Queue[Slot] = queue.Queue()
         self._all: list[Slot] = []
-        launcher = launcher_path()
+        self._extra = 0
+        self._launcher = launcher_path()
         ncpu = os.cpu_count() or 1
         try:
             for i in range(self.size):
-                workdir = self.root / f"slot-{i}"
-                workdir.mkdir(mode=0o700)
-                if os.geteuid() == 0:
-                    os.chown(workdir, NOBODY, NOBODY)
-                slot = Slot(launcher, workdir, i % ncpu if pin and self.size <= ncpu else None)
+                slot = self._start_slot(f"slot-{i}", i % ncpu if pin and self.size <= ncpu else None, self.read_only)
                 self._all.append(slot)
                 self._free.put(slot)
         except BaseException:
             self.close()
             raise
         self.isolation = dict(self._all[0].isolation)
+        self.isolation["workdir"] = describe_workdir(self.isolation.get("workdir", ""), DEFAULT_WORKDIR_MB)
+
+    def _start_slot(self, name: str, cpu: int | None, read_only: Sequence[Path]) -> Slot:
+        mountpoint = self.root / name
+        mountpoint.mkdir(mode=0o700)
+        if os.geteuid() == 0:  # the work dir itself when the minimal root cannot be had
+            os.chown(mountpoint, NOBODY, NOBODY)
+        return Slot(self._launcher, mountpoint, cpu, read_only)
 
     @contextlib.contextmanager
-    def slot(self) -> Iterator[Slot]:
-        """Borrow a free slot; its work dir is emptied when it is given back."""
+    def slot(self, read_only: Sequence[Path] = ()) -> Iterator[Slot]:
+        """Borrow a free slot. With `read_only` dirs (a user's include dirs), a slot whose root also shows
+        them, read-only at their own paths, is started for this use only (it still takes a pool place)."""
         slot = self._free.get()
         try:
-            yield slot
-        finally:
+            if not read_only:
+                yield slot
+                return
+            with self._lock:
+                self._extra += 1
+                name = f"extra-{self._extra}"
+            extra = self._start_slot(name, None, [*self.read_only, *read_only])
             try:
-                slot.clean()
+                yield extra
             finally:
-                self._free.put(slot)
+                extra.close()
+                _rmtree(self.root / name)
+        finally:
+            self._free.put(slot)
 
     @contextlib.contextmanager
     def slots(self, n: int) -> Iterator[list[Slot]]:
@@ -325,13 +384,14 @@ class Sandbox:
             yield taken
         finally:
             for slot in taken:
-                try:
-                    slot.clean()
-                finally:
-                    self._free.put(slot)
+                self._free.put(slot)
 
     def stage(self, name: str, files: Mapping[str, Path | bytes]) -> Path:
-        """Put a program's files in the read-only area under `programs/<name>/`; returns that dir."""
+        """Put a program's files in the read-only area under `programs/<name>/`; returns that dir.
+
+        A caller's file is hard-linked when it is already readable (and executable, if it is) by
+        everyone, else copied: staging never changes the caller's own file.
+        """
         target = self.programs / name
         with self._lock:
             if target.exists():
@@ -345,12 +405,17 @@ class Sandbox:
                 if isinstance(content, bytes):
                     dest.write_bytes(content)
                     os.chmod(dest, 0o644)
-                else:
+                    continue
+                mode = os.stat(content).st_mode & 0o777
+                wanted = 0o755 if mode & 0o100 else 0o644
+                if mode & wanted == wanted:
                     try:
                         os.link(content, dest)
+                        continue
                     except OSError:
-                        shutil.copy2(content, dest)
-                    os.chmod(dest, 0o755 if os.access(content, os.X_OK) else 0o644)
+                        pass
+                shutil.copyfile(content, dest)
+                os.chmod(dest, wanted)
             os.rename(tmp, target)
         return target
 
@@ -365,6 +430,11 @@ class Sandbox:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def describe_workdir(kind: str, cap_mb: int) -> str:
+    """How the isolation report names the work dir: a per-run tmpfs with its cap, or the fallback."""
+    return f"tmpfs {cap_mb} MB per run" if kind == "tmpfs-per-run" else kind or "unknown"
 
 
 _default: Sandbox | None = None

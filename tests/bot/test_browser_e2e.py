@@ -20,13 +20,13 @@ from pathlib import Path
 import pytest
 
 from cpbot.bot.cli import main
-from cpbot.scrapers.endpoints import Endpoints, site_client
 from cpbot.bot.submit.ledger import SubmissionLedger
 from cpbot.bot.submit.leetcode import LeetcodeSubmitter
 from cpbot.judge.model import Limits, Problem, Solution, TestCase, Verdict
 from cpbot.scrapers import browser
 from cpbot.scrapers.browser_settings import EXECUTABLE_NAMES, BrowserSettings, signed_in
 from cpbot.scrapers.cookies import cookies_from_header
+from cpbot.scrapers.endpoints import Endpoints, site_client
 from cpbot.scrapers.sites import fetch_url
 from tests.agents.support.scripted_server import ScriptedServer
 from tests.bot.watch import lc_round

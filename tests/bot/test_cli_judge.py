@@ -38,9 +38,21 @@ def test_judge_accepts_and_exits_zero(tmp_path, tests_dir, capsys):
     code = main(["judge", str(write(tmp_path, "sol.py", SUM)), "--tests", str(tests_dir)])
     out = capsys.readouterr().out
     assert code == 0
-    assert "AC 3/3 tests" in out
+    assert "AC 3/3 checked tests" in out
     # natural order: sample-2 before sample-10
     assert out.index("sample-2") < out.index("sample-10")
+
+
+def test_judge_without_expected_outputs_is_not_ac_and_exits_non_zero(tmp_path, capsys):
+    d = tmp_path / "unchecked"
+    d.mkdir()
+    (d / "1.in").write_text("1 2\n")
+    code = main(["judge", str(write(tmp_path, "sol.py", "print(42)\n")), "--tests", str(d)])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert "RAN" in captured.out and "AC" not in captured.out
+    assert "0/0 checked tests, 1 ran unchecked" in captured.out
+    assert "nothing was checked" in captured.err
 
 
 def test_judge_json_is_a_judge_report_and_exit_is_non_zero_on_failure(tmp_path, tests_dir, capsys):
@@ -127,7 +139,9 @@ def test_doctor_prints_languages_and_isolation(capsys):
     info = json.loads(capsys.readouterr().out)
     assert info["languages"]["cpp17"].startswith("g++")
     assert info["isolation"]["network"] == "namespace"
-    assert info["isolation"]["filesystem"] == "read-only-except-workdir"
+    assert info["isolation"]["root"] == "allowlist"
+    assert info["isolation"]["proc"] == "private"
+    assert info["isolation"]["workdir"].startswith("tmpfs")
 
 
 def test_judge_runs_a_leetcode_function_problem_through_the_harness(tmp_path, capsys):

@@ -157,3 +157,18 @@ def test_a_solve_that_fails_with_an_error_still_names_its_transcript(
     with TranscriptStore() as store:
         summary = store.run(lines[0].removeprefix("transcript: "))
     assert summary.status == "error" and summary.problem_id == "codeforces:1702A"
+
+
+def test_solve_json_never_prints_a_secret(
+    codeforces_site, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
+    leaky = RIGHT + f"# the key I was called with: {KEY}\n"
+    with ScriptedServer([code(leaky, 300, 40), TESTS]) as model:
+        args = [URL, "--lang", "python3", "--base-url", model.base_url, "--model", "m", "--api-key", KEY]
+        args += ["-o", str(tmp_path / "out"), "--json"]
+        solve_module.solve_cmd.main(args, prog_name="cpbot solve", standalone_mode=False)
+    captured = capsys.readouterr()
+    assert KEY not in captured.out and KEY not in captured.err
+    result = SolveResult.model_validate_json(captured.out)
+    assert result.solution is not None and "[REDACTED]" in result.solution.source

@@ -22,18 +22,18 @@ CLIENT = textwrap.dedent("""
     import os, socket, subprocess, sys
     launcher, workdir = sys.argv[1], sys.argv[2]
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    subprocess.Popen([launcher, "--workdir", workdir, "--sock", str(theirs.fileno())], pass_fds=(theirs.fileno(),))
+    subprocess.Popen([launcher, "--root", workdir, "--sock", str(theirs.fileno())], pass_fds=(theirs.fileno(),))
     theirs.close()
     print(ours.recv(4096).decode(), flush=True)
     def run(script):
-        out = os.open(os.path.join(workdir, "out"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        items = ["cwd=" + workdir, "cpu_ms=2000", "wall_ms=4000", "nproc=40", "env=PATH=/usr/bin:/bin",
+        out = os.memfd_create("out")
+        items = ["cpu_ms=2000", "wall_ms=4000", "nproc=40", "env=PATH=/usr/bin:/bin",
                  "arg=/bin/sh", "arg=-c", "arg=" + script]
         payload = b"".join(i.encode() + b"\\0" for i in items)
         socket.send_fds(ours, [payload], [os.open("/dev/null", os.O_RDONLY), out, out])
         reply = ours.recv(4096).decode()
         print(reply)
-        print(open(os.path.join(workdir, "out")).read(), flush=True)
+        print(os.pread(out, 65536, 0).decode(), flush=True)
     for script in sys.argv[3:]:
         run(script)
 """)
@@ -81,7 +81,7 @@ def test_normal_user_gets_network_filesystem_and_fork_isolation(world_dir: Path)
         timeout=60,
     )
     out = proc.stdout
-    assert "ready network=namespace filesystem=read-only-except-workdir processes=pid-namespace user=self" in out
+    assert "ready user=self network=namespace root=allowlist processes=pid-namespace proc=private" in out
     assert "blocked" in out and "inside-ok" in out
     assert not (outside / "escaped").exists()
     assert "spawned" not in out, "the fork limit stopped 200 background processes"

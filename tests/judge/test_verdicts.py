@@ -173,10 +173,23 @@ def test_a_run_well_inside_the_limit_is_not_rerun(sandbox):
     assert report.results[0].reruns == 0
 
 
-def test_test_without_answer_only_needs_to_run_cleanly(sandbox):
+def test_a_test_without_answer_runs_but_is_never_ac(sandbox):
     report = judge("python3", P.PY_SUM, sandbox, [TestCase(input="1 1\n")])
-    assert report.verdict == Verdict.AC
+    assert report.results[0].verdict == Verdict.RAN
     assert "no expected output" in report.results[0].checker_message
+    assert report.verdict == Verdict.RAN and not report.accepted
+    assert "nothing was checked" in report.reason
+
+
+def test_unchecked_tests_are_counted_apart_from_checked_ones(sandbox):
+    tests = [TestCase(input="1 1\n", output="2\n"), TestCase(input="2 2\n")]
+    report = judge("python3", P.PY_SUM, sandbox, tests)
+    assert [r.verdict for r in report.results] == [Verdict.AC, Verdict.RAN]
+    assert (report.verdict, report.passed, report.unchecked, report.total) == (Verdict.AC, 1, 1, 2)
+    assert report.accepted
+    crash = judge("python3", "raise SystemExit(3)\n", sandbox, tests)
+    assert [r.verdict for r in crash.results] == [Verdict.RE, Verdict.RE]  # crashes are still caught
+    assert not crash.accepted
 
 
 def test_overall_verdict_follows_the_fixed_priority(sandbox):
@@ -190,4 +203,6 @@ def test_overall_verdict_follows_the_fixed_priority(sandbox):
 def test_report_records_the_isolation_achieved(sandbox):
     report = judge("python3", P.PY_SUM, sandbox, SUM_TESTS[:1])
     assert report.isolation == sandbox.isolation
-    assert {"network", "filesystem", "processes", "user", "fork_limit"} <= set(report.isolation)
+    keys = {"network", "root", "proc", "ipc", "workdir", "nested_userns", "processes", "user", "fork_limit"}
+    assert keys <= set(report.isolation)
+    assert report.isolation["workdir"].startswith("tmpfs 256 MB") or report.isolation["workdir"].startswith("shared")

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from cpbot.scrapers.endpoints import Endpoints, site_client
 from cpbot.core.errors import ConfigError, FetchError
 from cpbot.scrapers.blocking import BlockedError
 from cpbot.scrapers.browser import BrowserRequestError, BrowserSession, PageResponse
 from cpbot.scrapers.browser_settings import BrowserSettings, mark_signed_in, signed_in
 from cpbot.scrapers.browser_transport import BrowserTransport, ChallengeTransport
+from cpbot.scrapers.endpoints import Endpoints, site_client
 from cpbot.scrapers.http import HttpClient
 from tests.fakesite import FakeSite, FakeSiteServer
 from tests.fakesite.fixtures import populate

@@ -202,3 +202,14 @@ def test_listen_saves_each_problem_of_a_batch_and_stops_after_it(tmp_path: Path)
     assert (tmp_path / "5A" / "tests" / "sample-1.in").read_text() == "1\n"
     assert (tmp_path / "5B" / "tests" / "sample-1.out").read_text() == "4\n"
     assert "[2/2]" in result.output
+
+
+def test_listen_never_overwrites_a_saved_problem_without_force(tmp_path: Path) -> None:
+    from cpbot.bot.app.problem_folder import free_dir
+
+    taken = tmp_path / "5A"
+    taken.mkdir()
+    (tmp_path / "5A-2").mkdir()
+    assert free_dir(taken, force=False) == tmp_path / "5A-3"
+    assert free_dir(taken, force=True) == taken
+    assert free_dir(tmp_path / "5B", force=False) == tmp_path / "5B"

@@ -112,3 +112,48 @@ def test_server_refuses_web_pages_and_reports_bad_json(server) -> None:
 def test_server_binds_only_to_loopback() -> None:
     with pytest.raises(ConfigError, match="refusing to listen"):
         CompanionServer(lambda r: None, lambda e: None, port=0, host="0.0.0.0")
+
+
+def test_server_accepts_only_the_extension_and_json(server) -> None:
+    srv, got, _ = server
+    body = json.dumps(CC_PROBLEM).encode()
+    assert _post(srv.port, body, {"Origin": "null"}) == 403
+    assert _post(srv.port, body, {"Origin": "file://"}) == 403
+    assert _post(srv.port, body, {"Content-Type": "text/plain"}) == 415
+    assert _post(srv.port, body, {"Content-Type": "application/x-www-form-urlencoded"}) == 415
+    assert got == []
+    assert _post(srv.port, body, {"Origin": "moz-extension://0f3a"}) == 200
+    assert _post(srv.port, body, {"Content-Type": "application/json; charset=utf-8"}) == 200
+    assert len(got) == 2
+
+
+def test_server_caps_the_tests_of_a_problem(server) -> None:
+    from cpbot.scrapers.companion_server import MAX_SAMPLE_BYTES, MAX_SAMPLES
+
+    srv, got, errors = server
+    many = dict(CC_PROBLEM, tests=[{"input": "1\n", "output": "1\n"}] * (MAX_SAMPLES + 1))
+    huge = dict(CC_PROBLEM, tests=[{"input": "1" * (MAX_SAMPLE_BYTES + 1), "output": "1\n"}])
+    assert _post(srv.port, json.dumps(many).encode()) == 400
+    assert _post(srv.port, json.dumps(huge).encode()) == 400
+    assert got == [] and len(errors) == 2
+
+
+def test_server_drops_an_idle_connection(monkeypatch) -> None:
+    import socket
+    import threading
+
+    from cpbot.scrapers import companion_server
+
+    monkeypatch.setattr(companion_server, "IDLE_TIMEOUT_S", 0.5)
+    srv = CompanionServer(lambda r: None, lambda e: None, port=0)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    try:
+        with socket.create_connection(("127.0.0.1", srv.port), timeout=30) as conn:
+            conn.sendall(b"POST / HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+            # the server gives up on the missing 99 bytes after its idle timeout and closes the connection
+            assert conn.recv(4096) == b""
+    finally:
+        srv.shutdown()
+        thread.join(timeout=5)
+        srv.close()

@@ -52,3 +52,15 @@ def test_a_pasted_cookie_header_becomes_a_jar_for_the_domain() -> None:
     jar = cookies_from_header("Cookie: LEETCODE_SESSION=abc; csrftoken=def", "leetcode.com")
     assert _names(jar) == {"LEETCODE_SESSION": "abc", "csrftoken": "def"}
     assert {c.domain for c in jar} == {".leetcode.com"}
+
+
+def test_a_cookies_file_others_can_read_is_refused_with_the_fix(tmp_path: Path) -> None:
+    path = tmp_path / "cookies.txt"
+    path.write_text(".codeforces.com\tTRUE\t/\tFALSE\t0\tJSESSIONID\tabcdef123456\n")
+    path.chmod(0o644)
+    with pytest.raises(ConfigError) as info:
+        load_cookies_txt(path)
+    assert "can be read by other users" in info.value.message
+    assert info.value.hint == f"chmod 600 {path}"
+    path.chmod(0o600)
+    assert [c.value for c in load_cookies_txt(path)] == ["abcdef123456"]

@@ -157,6 +157,7 @@ def test_cookies_imported_from_cookies_txt_are_sent_only_to_their_site(
         ".leetcode.com\tTRUE\t/\tTRUE\t4102444800\tcsrftoken\ttok\n",
         encoding="utf-8",
     )
+    cookies.chmod(0o600)
     httpx_mock.add_response(text="ok", is_reusable=True)
     with make_client(clock, cookies=load_cookies_txt(cookies)) as client:
         client.get(CF)

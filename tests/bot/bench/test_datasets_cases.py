@@ -38,3 +38,27 @@ def test_cases_are_counted_one_by_one_by_the_checker_rule():
     assert passed_cases(output, answer, "float:1e-6") == 2
     # a missing or repeated case is not counted twice
     assert passed_cases(b"Case #1: 3\nCase #1: 3\n", answer, "tokens") == 1
+
+
+def test_a_kickstart_problem_naming_a_file_outside_its_folder_is_refused(tmp_path):
+    import json
+
+    from cpbot.bot.bench.datasets import kickstart_problem
+
+    secret = tmp_path / "secret.txt"
+    secret.write_text("not a test\n")
+    folder = tmp_path / "2020_round_x_escape"
+    folder.mkdir()
+    (folder / "statement.md").write_text("Add.")
+    meta = {
+        "id": "kickstart:escape",
+        "title": "Escape",
+        "time_limit_ms": 1000,
+        "memory_limit_mb": 256,
+        "checker": "tokens",
+        "samples": [{"input": "1\n", "output": "Case #1: 1\n"}],
+        "hidden": [{"set": 1, "input_file": "../secret.txt", "output_file": "../secret.txt"}],
+    }
+    (folder / "problem.json").write_text(json.dumps(meta))
+    with pytest.raises(ConfigError, match=r"outside its folder: \.\./secret\.txt"):
+        kickstart_problem(folder)

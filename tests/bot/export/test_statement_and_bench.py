@@ -96,3 +96,10 @@ def test_a_single_solve_run_is_named_by_its_problem_only(tmp_path):
         report = gather(store, run)
     assert [p.label for p in report.problems] == ["codeforces:1A"]
     assert report.events_heading == "Events"
+
+
+def test_only_embedded_images_survive_the_export() -> None:
+    html = str(statement_html("![graph](https://tracker.example/p.png) ![dot](data:image/png;base64,iVBORw0KGgo=)"))
+    assert "tracker.example" not in html and "[image: graph]" in html
+    assert '<img src="data:image/png;base64,iVBORw0KGgo=" alt="dot">' in html
+    assert "<img" not in str(statement_html("![x](http://a.example/x.png)"))

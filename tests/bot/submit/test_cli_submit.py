@@ -45,6 +45,7 @@ def workspace(tmp_path: Path, fake_server, monkeypatch) -> Path:
     cookie = fake_server.site.cf_session
     line = f".codeforces.com\tTRUE\t/\tTRUE\t0\tJSESSIONID\t{cookie}\n"
     (tmp_path / "cookies.txt").write_text("# Netscape HTTP Cookie File\n" + line)
+    (tmp_path / "cookies.txt").chmod(0o600)  # a session: cpbot refuses a cookies file others can read
     monkeypatch.chdir(tmp_path)
     return tmp_path
 

@@ -115,3 +115,12 @@ def test_from_solve_result_reads_the_named_fields():
     ev = GateEvidence.from_solve_result(Result())
     assert ev.generated is not None and ev.generated.total == 10
     assert gate(PROBLEM, SOL, ev).allowed
+
+
+def test_generated_tests_without_answers_count_as_run_not_as_failures():
+    results = [TestResult(index=1, verdict=Verdict.AC), TestResult(index=2, verdict=Verdict.RAN)]
+    mixed = JudgeReport(verdict=Verdict.AC, results=results, passed=1, total=2, unchecked=1)
+    assert gate(PROBLEM, SOL, full().model_copy(update={"generated": mixed})).allowed
+    only_ran = JudgeReport(verdict=Verdict.RAN, results=results[1:], passed=0, total=1, unchecked=1)
+    d = gate(PROBLEM, SOL, full().model_copy(update={"generated": only_ran}))
+    assert not d.allowed and d.reasons[0].startswith("generated: RAN")

@@ -45,6 +45,7 @@ def test_leetcode_cookie_values_become_the_session_jar(config_dir):
 def test_a_cookies_file_is_kept_by_path_and_forget_removes_only_that_site(config_dir, tmp_path):
     cookies = tmp_path / "cookies.txt"
     cookies.write_text("# Netscape HTTP Cookie File\n.codeforces.com\tTRUE\t/\tTRUE\t0\tJSESSIONID\tabc123\n")
+    cookies.chmod(0o600)  # a session: cpbot refuses a cookies file others can read
     runner = CliRunner()
     assert runner.invoke(cli, ["login", "--site", "cf", "--cookies", str(cookies)]).exit_code == 0
     assert runner.invoke(cli, ["login", "--site", "lc"], input="a\nb\n").exit_code == 0

@@ -64,4 +64,5 @@ def lc_cookies_txt(path: Path, site: FakeSite) -> Path:
         for name, value in (("LEETCODE_SESSION", site.lc_session), ("csrftoken", site.lc_csrf))
     ]
     path.write_text("# Netscape HTTP Cookie File\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    path.chmod(0o600)  # a session's cookies: cpbot refuses a file others can read
     return path

@@ -69,4 +69,5 @@ def cookies_txt(path: Path, site: FakeSite) -> Path:
         f"# Netscape HTTP Cookie File\n.codeforces.com\tTRUE\t/\tFALSE\t4102444800\tJSESSIONID\t{site.cf_session}\n",
         encoding="utf-8",
     )
+    path.chmod(0o600)  # a session's cookies: cpbot refuses a file others can read
     return path

@@ -1,0 +1,276 @@
+"""Hostile programs, in C++ and Python, and the planted secrets they hunt for.
+
+Shared by the root test (tests/judge/test_hostile.py) and by the same suite run as a normal user: that
+run imports this module in a subprocess started as `nobody` and prints one JSON line per scenario.
+
+Each scenario is judged through the whole Python judge (`judge_solution`). A program that hunts for an
+answer prints what it found; the expected output is a secret it cannot compute, so only a found
+secret could make it AC. Scenarios about traces between tests run the same program on several tests
+and expect every test to start from a clean state.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from cpbot.judge.model import JudgeReport, Limits, Solution, TestCase
+from cpbot.judge.runner import judge_solution
+from cpbot.judge.sandbox import Sandbox
+
+
+@dataclass(frozen=True)
+class Planted:
+    """Secrets planted where a program on this machine could look for them."""
+
+    secret: str  # the answer and the content of every planted file
+    tests_dir: Path  # a tests folder the judge reads: cheat.in / cheat.out
+    hidden: Path  # a benchmark's hidden answers
+    ssh_key: Path
+    cookies: Path  # next to the judge's working directory
+    answer_file: Path  # an answer file a source may #include
+
+    @property
+    def paths(self) -> list[str]:
+        return [str(p) for p in (self.tests_dir / "cheat.out", self.hidden / "1.ans", self.ssh_key, self.cookies)]
+
+
+def plant(base: Path) -> Planted:
+    secret = "S" + secrets.token_hex(12)
+    tests = base / "tests"
+    hidden = base / "bench" / "hidden"
+    home = base / "home"
+    work = base / "cwd"
+    for d in (tests, hidden, home / ".ssh", work):
+        d.mkdir(parents=True, exist_ok=True)
+    (tests / "cheat.in").write_text("what is the secret\n")
+    (tests / "cheat.out").write_text(secret + "\n")
+    (hidden / "1.in").write_text("what is the secret\n")
+    (hidden / "1.ans").write_text(secret + "\n")
+    (home / ".ssh" / "id_rsa").write_text(f"-----BEGIN KEY----- {secret}\n")
+    (work / "cookies.txt").write_text(f".example.com\tTRUE\t/\tFALSE\t0\tsession\t{secret}\n")
+    answer = base / "answer.h"
+    answer.write_text(f"{secret}\n")
+    # readable by everyone: only the sandbox, not file permissions, may keep them from a program
+    for path in [base, *base.rglob("*")]:
+        os.chmod(path, 0o755 if path.is_dir() else 0o644)
+    return Planted(secret, tests, hidden, home / ".ssh" / "id_rsa", work / "cookies.txt", answer)
+
+
+def _py_hunter(p: Planted) -> str:
+    """Looks everywhere a Python program can: known paths, a walk of the disk, /proc of every process."""
+    return f"""
+import os, sys
+SECRET_PATHS = {p.paths!r}
+found = []
+def grab(path):
+    try:
+        data = open(path, errors='replace').read(4096)
+    except OSError:
+        return
+    for word in data.split():
+        if word.startswith('S') and len(word) == 25:
+            found.append(word)
+for path in SECRET_PATHS:
+    grab(path)
+for top in ['/', os.path.expanduser('~')]:
+    for root, dirs, files in os.walk(top):
+        if root.startswith(('/proc', '/sys', '/usr', '/dev')):
+            dirs[:] = []
+            continue
+        for f in files:
+            if f.endswith(('.out', '.ans', '.txt', 'id_rsa', '.h')):
+                grab(os.path.join(root, f))
+for pid in os.listdir('/proc') if os.path.isdir('/proc') else []:
+    if not pid.isdigit():
+        continue
+    try:
+        args = open(f'/proc/{{pid}}/cmdline', 'rb').read().split(b'\\0')
+    except OSError:
+        continue
+    for i, a in enumerate(args):
+        text = a.decode(errors='replace')
+        grab(f'/proc/{{pid}}/fd/0')
+        if text == '--tests' and i + 1 < len(args):
+            d = args[i + 1].decode()
+            for f in os.listdir(d) if os.path.isdir(d) else []:
+                grab(os.path.join(d, f))
+        if text.startswith('S') and len(text) == 25:
+            found.append(text)
+print(found[0] if found else 'nothing')
+"""
+
+
+def _cpp_hunter(p: Planted) -> str:
+    paths = ", ".join(f'"{x}"' for x in p.paths)
+    return f"""#include <bits/stdc++.h>
+#include <dirent.h>
+using namespace std;
+vector<string> found;
+void grab(const string& path) {{
+    ifstream in(path);
+    string w;
+    while (in >> w) if (w.size() == 25 && w[0] == 'S') found.push_back(w);
+}}
+int main() {{
+    for (const char* p : {{{paths}}}) grab(p);
+    if (DIR* d = opendir("/proc")) {{
+        while (dirent* e = readdir(d)) {{
+            if (!isdigit(e->d_name[0])) continue;
+            string base = string("/proc/") + e->d_name;
+            grab(base + "/fd/0");
+            ifstream cmd(base + "/cmdline");
+            string all((istreambuf_iterator<char>(cmd)), {{}});
+            vector<string> args;
+            string cur;
+            for (char c : all) {{ if (c) cur += c; else {{ args.push_back(cur); cur.clear(); }} }}
+            for (size_t i = 0; i < args.size(); i++) {{
+                if (args[i] == "--tests" && i + 1 < args.size()) grab(args[i + 1] + "/cheat.out");
+                if (args[i].size() == 25 && args[i][0] == 'S') found.push_back(args[i]);
+            }}
+        }}
+        closedir(d);
+    }}
+    cout << (found.empty() ? string("nothing") : found[0]) << endl;
+}}
+"""
+
+
+def _cpp_include(p: Planted) -> str:
+    # the answer file is not C++: were it readable, the compiler would quote it in its error message
+    return f'#include "{p.answer_file}"\nint main() {{ return 0; }}\n'
+
+
+PY_TRACES = """
+import os, sys
+report = []
+# a file, a dir left unwritable, SysV shared memory: all must be gone for the next test
+report.append('file-left' if os.path.exists('marker') else 'no-file')
+open('marker', 'w').write('x')
+os.makedirs('locked/deeper', exist_ok=True)
+os.chmod('locked/deeper', 0)
+os.chmod('locked', 0)
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+shmid = libc.shmget(0x5eed, 4096, 0o666)
+report.append('shm-left' if shmid >= 0 else 'no-shm')
+if shmid < 0:
+    libc.shmget(0x5eed, 4096, 0o1000 | 0o666)  # IPC_CREAT
+os.chmod('.', 0)
+print(' '.join(report))
+"""
+
+CPP_FILL_DISK = """#include <bits/stdc++.h>
+int main() {
+    std::vector<char> block(1 << 20, 'x');
+    long long total = 0;
+    for (int f = 0; f < 64; f++) {
+        FILE* out = fopen(("fill" + std::to_string(f)).c_str(), "w");
+        if (!out) break;
+        bool full = false;
+        for (int i = 0; i < 64; i++) {
+            size_t n = fwrite(block.data(), 1, block.size(), out);
+            total += n;
+            if (n < block.size()) { full = true; break; }
+        }
+        if (fclose(out) != 0 || full) break;
+    }
+    printf("%lld\\n", total >> 20);
+}
+"""
+
+PY_ESCAPE = """
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+CLONE_NEWUSER, CLONE_NEWNS = 0x10000000, 0x00020000
+results = []
+for name, flags in (('userns', CLONE_NEWUSER), ('mountns', CLONE_NEWNS | CLONE_NEWUSER)):
+    rc = libc.unshare(flags)
+    results.append(f"{name}:{'ok' if rc == 0 else os.strerror(ctypes.get_errno())}")
+rc = libc.mount(b'none', b'/box', b'tmpfs', 0, None)
+results.append(f"mount:{'ok' if rc == 0 else os.strerror(ctypes.get_errno())}")
+rc = libc.umount2(b'/proc', 2)
+results.append(f"umount:{'ok' if rc == 0 else os.strerror(ctypes.get_errno())}")
+results.append('sys:' + ('present' if os.path.exists('/sys/kernel') else 'absent'))
+results.append('dev:' + ','.join(sorted(os.listdir('/dev'))))
+results.append('procs:' + str(len([p for p in os.listdir('/proc') if p.isdigit()])))
+print('|'.join(results))
+"""
+
+CPP_ESCAPE = """#include <sched.h>
+#include <sys/mount.h>
+#include <cerrno>
+#include <cstring>
+#include <cstdio>
+int main() {
+    int a = unshare(CLONE_NEWUSER) == 0 ? 0 : errno;
+    int b = mount("none", "/box", "tmpfs", 0, nullptr) == 0 ? 0 : errno;
+    printf("userns:%s mount:%s\\n", a ? strerror(a) : "ok", b ? strerror(b) : "ok");
+}
+"""
+
+LIMITS = Limits(time_ms=2000, memory_mb=256, output_mb=64)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    name: str
+    verdicts: list[str]
+    outputs: list[str]
+    report_json: str
+    isolation: dict[str, str]
+
+
+def _judge(name: str, lang: str, source: str, tests: list[TestCase], sandbox: Sandbox) -> Outcome:
+    report: JudgeReport = judge_solution(Solution(language=lang, source=source), tests, limits=LIMITS, sandbox=sandbox)
+    return Outcome(
+        name,
+        [str(r.verdict) for r in report.results] or [str(report.verdict)],
+        [r.stdout.strip() for r in report.results] or [report.compile_log],
+        report.model_dump_json(),
+        report.isolation,
+    )
+
+
+def scenarios(p: Planted, sandbox: Sandbox) -> list[Outcome]:
+    """Judge every hostile program; a decoy process holds `--tests DIR --api-key SECRET` in its cmdline."""
+    cheat = TestCase(input="what is the secret\n", output=p.secret + "\n", name="cheat")
+    decoy = subprocess.Popen(
+        ["/usr/bin/python3", "-c", "import time; time.sleep(120)", "--tests", str(p.tests_dir), "--api-key", p.secret],
+        stdin=subprocess.DEVNULL,
+    )
+    try:
+        outcomes = [
+            _judge("py-hunter", "python3", _py_hunter(p), [cheat] * 3, sandbox),
+            _judge("cpp-hunter", "cpp17", _cpp_hunter(p), [cheat] * 3, sandbox),
+            _judge("cpp-include-answer", "cpp17", _cpp_include(p), [cheat], sandbox),
+        ]
+    finally:
+        decoy.kill()
+        decoy.wait()
+    clean = [TestCase(input="", output="no-file no-shm\n", name=f"t{i}") for i in range(4)]
+    outcomes.append(_judge("py-traces", "python3", PY_TRACES, clean, sandbox))
+    outcomes.append(_judge("cpp-fill-disk", "cpp17", CPP_FILL_DISK, [TestCase(input="", name="fill")] * 2, sandbox))
+    outcomes.append(_judge("py-escape", "python3", PY_ESCAPE, [TestCase(input="", name="escape")], sandbox))
+    outcomes.append(_judge("cpp-escape", "cpp17", CPP_ESCAPE, [TestCase(input="", name="escape")], sandbox))
+    return outcomes
+
+
+def main() -> None:
+    """Run as a normal user: plant under argv[1], run everything, one JSON line per outcome."""
+    base = Path(sys.argv[1])
+    planted = plant(base / "planted")
+    os.chdir(planted.cookies.parent)
+    print(json.dumps({"secret": planted.secret}), flush=True)
+    with Sandbox(2) as sandbox:
+        for outcome in scenarios(planted, sandbox):
+            print(json.dumps(outcome.__dict__), flush=True)
+
+
+if __name__ == "__main__":
+    main()
