@@ -147,7 +147,8 @@ class SubmissionLedger:
             (last,) = db.execute(
                 "SELECT MAX(intent_at) FROM submissions WHERE site = ? AND state != 'abandoned'", (site,)
             ).fetchone()
-            if last is not None and now - last < self.min_interval_s:
+            # no interval asked: no wait (clocks may step back a little between two posts)
+            if last is not None and self.min_interval_s > 0 and now - last < self.min_interval_s:
                 wait = self.min_interval_s - (now - last)
                 raise SubmitTooSoon(
                     f"the last submission to {site} was {now - last:.1f} s ago; the minimum interval is "

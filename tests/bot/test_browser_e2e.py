@@ -124,6 +124,7 @@ class Workspace:
         path.write_text(
             f"# Netscape HTTP Cookie File\n.codeforces.com\tTRUE\t/\tFALSE\t0\tJSESSIONID\t{self.site.cf_session}\n"
         )
+        path.chmod(0o600)  # a session file others can read is refused
         return path
 
 

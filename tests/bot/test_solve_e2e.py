@@ -167,7 +167,7 @@ def test_solve_json_never_prints_a_secret(
     with ScriptedServer([code(leaky, 300, 40), TESTS]) as model:
         args = [URL, "--lang", "python3", "--base-url", model.base_url, "--model", "m", "--api-key", KEY]
         args += ["-o", str(tmp_path / "out"), "--json"]
-        solve_module.solve_cmd.main(args, prog_name="cpbot solve", standalone_mode=False)
+        solve_module.solve.main(args, prog_name="cpbot solve", standalone_mode=False)
     captured = capsys.readouterr()
     assert KEY not in captured.out and KEY not in captured.err
     result = SolveResult.model_validate_json(captured.out)
