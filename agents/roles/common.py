@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from cpbot.agents.dialect import with_note
 from cpbot.agents.envelopes import (
     CheckerDecision,
     CodeAttempt,
@@ -178,27 +179,44 @@ def ask_structured(
     return parsed, reply
 
 
+# How a re-ask differs from the first request, by what was wrong with the reply.
+_REASK = {
+    "truncated": "Your previous answer was cut off by the output limit before the program was complete. "
+    "Think briefly this time and write the whole program at once, without explanations.",
+    "empty": "Your previous answer was empty. Write the complete program now.",
+    "no_code": "Your previous answer had no program in it. Write the complete program now.",
+    "wrong_language": "Your previous answer was in the wrong programming language.",
+}
+REASK_ECHO_CHARS = 1500  # a short unusable reply is shown back; a long one would only fill the context
+
+
 def ask_code(
-    model: ChatModel, role: str, messages: Sequence[dict[str, Any]], language: Language, *, retries: int = 1
+    model: ChatModel, role: str, messages: Sequence[dict[str, Any]], language: Language, *, retries: int = 2
 ) -> tuple[ExtractedCode, LLMReply]:
-    """Ask for a program; when the reply has none (or it is cut off), say so and ask again up to `retries` times.
+    """Ask for a program; when the reply has none (or it is cut off), ask again up to `retries` times,
+    each time saying what was wrong. A cut or long reply is not sent back (it would overflow a small
+    context): the question is asked again with the reason added to its last user message.
     Raises the last `ExtractionError` when no reply had usable code."""
-    history = list(messages)
     for attempt in range(retries + 1):
+        if attempt == 0:
+            history = list(messages)
         reply = model.complete(role, history)
         try:
-            return extract_code(reply.text, language, finish_reason=reply.finish_reason), reply
+            return extract_code(
+                reply.text, language, finish_reason=reply.finish_reason, reasoning=reply.reasoning
+            ), reply
         except ExtractionError as e:
             if attempt == retries:
                 raise
-            history += [
-                {"role": "assistant", "content": reply.text},
-                {
-                    "role": "user",
-                    "content": f"I could not use that answer: {e.message}. Reply with the whole "
-                    f"{language_name(language)} program in one ```{fence_tag(language)} block.",
-                },
-            ]
+            ask = (
+                f"{_REASK.get(e.reason, 'I could not use your previous answer.')} ({e.message}.) Reply with the whole "
+                f"{language_name(language)} program in one ```{fence_tag(language)} block."
+            )
+            short = e.reason not in ("truncated", "empty") and len(reply.text) <= REASK_ECHO_CHARS
+            if short:
+                history = [*messages, {"role": "assistant", "content": reply.text}, {"role": "user", "content": ask}]
+            else:
+                history = with_note(messages, ask)
     raise AssertionError("unreachable")  # the loop returns or raises
 
 
