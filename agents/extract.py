@@ -391,7 +391,9 @@ def _unfenced(text: str, family: Family) -> str | None:
     if family == "cpp":
         lines = text.splitlines()
         first = next((k for k, ln in enumerate(lines) if re.match(r"\s*#\s*include\b", ln)), None)
-        last = max((k for k, ln in enumerate(lines) if ln.strip().startswith("}")), default=None)
+        last = max(
+            (k for k, ln in enumerate(lines) if ln.strip().startswith("}") or ln.rstrip().endswith("}")), default=None
+        )
         if first is None or last is None or last < first:
             return None
         code = "\n".join(lines[first : last + 1]) + "\n"

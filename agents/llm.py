@@ -903,25 +903,33 @@ class LLMClient:
     def _parse(
         self, reply: LLMReply, response_format: type[BaseModel] | dict[str, Any], *, sent_natively: bool
     ) -> LLMReply:
-        schema = response_format if isinstance(response_format, type) else None
-        problems: list[str] = []
-        for where, candidate in json_candidates(reply.text, reply.reasoning):
-            for value in _as_objects(candidate, schema):
-                if schema is None:
-                    parsed: Any = value
-                else:
-                    parsed = _validate(schema, value, problems)
-                    if parsed is None:
-                        continue
-                # the whole reply being the object means the server honoured the format
-                native = sent_natively and where == "whole" and value is candidate
-                mode: Literal["native", "fallback"] = "native" if native else "fallback"
-                return reply.model_copy(update={"parsed": parsed, "structured": mode})
-        what = f"{schema.__name__} JSON object" if schema is not None else "JSON object"
-        if problems:
-            what = f"valid {what}"
-        detail = f" (closest: {problems[0]})" if problems else ""
-        raise StructuredOutputError(f"the model's reply has no {what}{detail}", reply)
+        return read_structured(reply, response_format, sent_natively=sent_natively)
+
+
+def read_structured(
+    reply: LLMReply, response_format: type[BaseModel] | dict[str, Any], *, sent_natively: bool = False
+) -> LLMReply:
+    """`reply` with its structured answer in `parsed`: the first JSON candidate (see `json_candidates`)
+    that fits `response_format`; raises `StructuredOutputError` when none does."""
+    schema = response_format if isinstance(response_format, type) else None
+    problems: list[str] = []
+    for where, candidate in json_candidates(reply.text, reply.reasoning):
+        for value in _as_objects(candidate, schema):
+            if schema is None:
+                parsed: Any = value
+            else:
+                parsed = _validate(schema, value, problems)
+                if parsed is None:
+                    continue
+            # the whole reply being the object means the server honoured the format
+            native = sent_natively and where == "whole" and value is candidate
+            mode: Literal["native", "fallback"] = "native" if native else "fallback"
+            return reply.model_copy(update={"parsed": parsed, "structured": mode})
+    what = f"{schema.__name__} JSON object" if schema is not None else "JSON object"
+    if problems:
+        what = f"valid {what}"
+    detail = f" (closest: {problems[0]})" if problems else ""
+    raise StructuredOutputError(f"the model's reply has no {what}{detail}", reply)
 
 
 _OLLAMA_HINT = (
@@ -996,11 +1004,20 @@ def _validate(schema: type[BaseModel], value: dict[str, Any], problems: list[str
     for error in errors:
         if error["type"] not in ("int_parsing", "float_parsing", "int_from_float"):
             continue
-        *path, last = error["loc"]
+        # the location may end in a union member's name ("int", "float"): stop at the last real key
         target: Any = fixed
-        for part in path:
-            target = target[part]
+        last: Any = None
+        for part in error["loc"]:
+            inside = target if last is None else target[last]
+            if isinstance(inside, dict) and part in inside or isinstance(inside, list) and isinstance(part, int):
+                target, last = inside, part
+            else:
+                break
+        if last is None:
+            continue
         raw = target[last]
+        if not isinstance(raw, str):
+            continue
         match = _NUMBER_IN_TEXT.search(str(raw))
         if match is None:
             continue
