@@ -1009,7 +1009,7 @@ def _validate(schema: type[BaseModel], value: dict[str, Any], problems: list[str
         last: Any = None
         for part in error["loc"]:
             inside = target if last is None else target[last]
-            if isinstance(inside, dict) and part in inside or isinstance(inside, list) and isinstance(part, int):
+            if (isinstance(inside, dict) and part in inside) or (isinstance(inside, list) and isinstance(part, int)):
                 target, last = inside, part
             else:
                 break
