@@ -67,7 +67,7 @@ class BudgetExhausted(CpbotError):
 
     def __init__(self, reason: str) -> None:
         super().__init__(
-            f"budget exhausted: {reason}", hint="raise the limit (--max-calls, --max-tokens, --max-seconds)"
+            f"budget exhausted: {reason}", hint="raise the limit (--max-calls, --budget-tokens, --max-seconds)"
         )
         self.reason = reason
 

@@ -6,8 +6,12 @@ Precedence is command line > `CPBOT_*` environment > this file > built-in defaul
     base_url = "http://127.0.0.1:8000/v1"
     model = "qwen2.5-coder-32b"
     api_key = "..."            # only accepted when the file is private (mode 0600)
+    timeout_s = 600            # request settings for every role: timeout_s, max_output_tokens,
+    max_output_tokens = 8192   # temperature, top_p, seed, reasoning_effort, extra_body, ...
     [llm.roles]                # a model per role
     planner = "a-bigger-model"
+    [llm.roles.coder]          # or a role's own request settings
+    reasoning_effort = "high"
 
     [solve]                    # defaults for any command's options, by option name
     strategy = "cpbot"
@@ -27,7 +31,7 @@ from typing import Any
 import click
 from pydantic import BaseModel, ConfigDict, SecretStr, ValidationError
 
-from cpbot.agents.llm import LLMConfig, resolve_llm_config
+from cpbot.agents.llm import LLMConfig, RequestSettings, resolve_llm_config
 from cpbot.core.dirs import config_dir
 from cpbot.core.errors import ConfigError
 
@@ -44,7 +48,19 @@ class LLMSettings(BaseModel):
     base_url: str | None = None
     model: str | None = None
     api_key: SecretStr | None = None
-    roles: dict[str, str] = {}
+    # a role's model name, or a table of its request settings (model, max_output_tokens, temperature, ...)
+    roles: dict[str, str | RequestSettings] = {}
+    # request settings for every role (see agents.llm.LLMConfig)
+    timeout_s: float | None = None
+    max_output_tokens: int | None = None
+    retry_output_tokens: int | None = None
+    temperature: float | None = None
+    top_p: float | None = None
+    seed: int | None = None
+    reasoning_effort: str | None = None
+    extra_body: dict[str, Any] | None = None
+    max_retries: int | None = None
+    retry_timeouts: bool | None = None
 
 
 class Settings(BaseModel):
@@ -56,13 +72,18 @@ class Settings(BaseModel):
     llm: LLMSettings = LLMSettings()
     commands: dict[str, dict[str, Any]] = {}
 
-    def llm_fallback(self) -> dict[str, str]:
+    def llm_fallback(self) -> dict[str, Any]:
         """The endpoint settings for `agents.llm.resolve_llm_config(fallback=...)`."""
-        values = {"base_url": self.llm.base_url, "model": self.llm.model}
+        values: dict[str, Any] = {"base_url": self.llm.base_url, "model": self.llm.model}
         if self.llm.api_key is not None:
             values["api_key"] = self.llm.api_key.get_secret_value()
-        values.update({f"model_{role.lower()}": name for role, name in self.llm.roles.items()})
-        return {k: v for k, v in values.items() if v}
+        values.update({f"model_{role.lower()}": name for role, name in self.llm.roles.items() if isinstance(name, str)})
+        tables = {role.lower(): s for role, s in self.llm.roles.items() if isinstance(s, RequestSettings)}
+        if tables:
+            values["roles"] = tables
+        settings = self.llm.model_dump(exclude={"base_url", "model", "api_key", "roles"}, exclude_none=True)
+        values.update(settings)
+        return {k: v for k, v in values.items() if v is not None and v != ""}
 
 
 def load_settings(path: Path | None = None) -> Settings:

@@ -95,7 +95,11 @@ class Progress:
         """Print a short line for the events a user follows."""
         if isinstance(event, LLMCallEvent):
             state = f"error: {event.error}" if event.error else f"{event.usage.total_tokens} tokens"
+            if event.finish_reason and event.finish_reason != "stop":
+                state += f", finish {event.finish_reason}"
             click.echo(f"  {event.role:<9} {state} ({event.latency_ms / 1000:.1f} s)", err=True)
+            for warning in event.warnings:
+                click.echo(f"            note: {warning}", err=True)
         elif isinstance(event, ReportEvent) and event.report_kind == "judge":
             r = event.report
             click.echo(f"  judge     {r['verdict']} {r['passed']}/{r['total']}", err=True)
@@ -125,7 +129,31 @@ def print_result(result: SolveResult, path: Path | None) -> None:
 @click.option("--base-url", help="OpenAI-compatible API root, e.g. http://127.0.0.1:8000/v1 (env CPBOT_BASE_URL).")
 @click.option("--api-key", help="API key (env CPBOT_API_KEY or OPENAI_API_KEY); never stored.")
 @click.option("--max-calls", type=click.IntRange(min=1), default=40, show_default=True, help="Budget: LLM calls.")
-@click.option("--max-tokens", type=click.IntRange(min=1), default=500_000, show_default=True, help="Budget: tokens.")
+@click.option(
+    "--budget-tokens",
+    "max_tokens",
+    type=click.IntRange(min=1),
+    default=500_000,
+    show_default=True,
+    help="Budget: tokens of the whole solve (not the per-reply limit: see --max-output-tokens).",
+)
+@click.option(
+    "--max-output-tokens",
+    type=click.IntRange(min=1),
+    help="Per-reply output limit, always sent (env CPBOT_MAX_OUTPUT_TOKENS; default 8192).",
+)
+@click.option(
+    "--timeout",
+    "timeout_s",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Seconds to wait for one reply (env CPBOT_TIMEOUT; default 600: local reasoning models are slow).",
+)
+@click.option("--temperature", type=click.FloatRange(0, 2), help="Sampling temperature (env CPBOT_TEMPERATURE).")
+@click.option(
+    "--reasoning-effort",
+    type=click.Choice(["minimal", "low", "medium", "high"]),
+    help="For reasoning models (env CPBOT_REASONING_EFFORT).",
+)
 @click.option(
     "--max-seconds",
     type=click.FloatRange(min=0, min_open=True),
@@ -158,6 +186,10 @@ def solve_cmd(
     api_key: str | None,
     max_calls: int,
     max_tokens: int,
+    max_output_tokens: int | None,
+    timeout_s: float | None,
+    temperature: float | None,
+    reasoning_effort: str | None,
     max_seconds: float,
     site: str | None,
     cookies: Path | None,
@@ -165,7 +197,15 @@ def solve_cmd(
     as_json: bool,
 ) -> int:
     """Solve one problem with a language model; exits 0 only when the answer passes every test tried."""
-    config = resolve_llm(base_url=base_url, api_key=api_key, model=model)
+    config = resolve_llm(
+        base_url=base_url,
+        api_key=api_key,
+        model=model,
+        max_output_tokens=max_output_tokens,
+        timeout_s=timeout_s,
+        temperature=temperature,
+        reasoning_effort=reasoning_effort,
+    )
     options = parse_strategy_options(strategy, strategy_option)
     problem = load_source(source, site=site, cookies=cookies)
     budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_seconds=max_seconds)

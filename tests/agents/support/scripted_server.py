@@ -28,6 +28,7 @@ class Reply:
     completion_tokens: int = 20
     reasoning_tokens: int | None = None
     reasoning_content: str | None = None
+    reasoning_field: str = "reasoning_content"  # newer vLLM and Ollama name it "reasoning"
     finish_reason: str = "stop"
     model: str | None = None
     usage: bool = True
@@ -71,7 +72,17 @@ class RecordedRequest:
 class ScriptedServer:
     """The server; use as a context manager or call `start()`/`stop()`."""
 
-    def __init__(self, steps: Iterable[Step] = (), *, default: Step | None = None, model: str = "scripted-model"):
+    def __init__(
+        self,
+        steps: Iterable[Step] = (),
+        *,
+        default: Step | None = None,
+        model: str = "scripted-model",
+        model_info: dict[str, Any] | None = None,
+        props: dict[str, Any] | None = None,
+    ):
+        self.model_info = model_info or {}  # extra fields of the /models entry (vLLM's max_model_len, ...)
+        self.props = props  # llama.cpp's /props answer, when set
         self._steps = list(steps)
         self._default = default
         self.model = model
@@ -148,7 +159,7 @@ class ScriptedServer:
 def _completion(server: ScriptedServer, reply: Reply, body: dict[str, Any]) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": reply.text}
     if reply.reasoning_content is not None:
-        message["reasoning_content"] = reply.reasoning_content
+        message[reply.reasoning_field] = reply.reasoning_content
     out: dict[str, Any] = {
         "id": f"chatcmpl-{len(server.requests)}",
         "object": "chat.completion",
@@ -198,7 +209,10 @@ def _make_handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
 
         def do_GET(self) -> None:
             if self.path.rstrip("/").endswith("/models"):
-                self._send(200, {"object": "list", "data": [{"id": server.model, "object": "model"}]})
+                entry = {"id": server.model, "object": "model", **server.model_info}
+                self._send(200, {"object": "list", "data": [entry]})
+            elif self.path.rstrip("/").endswith("/props") and server.props is not None:
+                self._send(200, server.props)
             else:
                 self._send(404, {"error": {"message": "not found"}})
 
