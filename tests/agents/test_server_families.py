@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -45,7 +46,7 @@ def answer(
 
 def consecutive(body: dict[str, Any]) -> bool:
     roles = [m["role"] for m in body["messages"]]
-    return any(a == b for a, b in zip(roles, roles[1:], strict=False))
+    return any(a == b for a, b in pairwise(roles))
 
 
 def vllm_parser(body):
