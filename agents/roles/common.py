@@ -25,6 +25,7 @@ from cpbot.agents.extract import FAMILY_NAMES, ExtractedCode, ExtractionError, e
 from cpbot.agents.llm import ChatModel, LLMReply, StructuredOutputError
 from cpbot.agents.prompts import clip
 from cpbot.core.errors import ModelError
+from cpbot.core.registry import LANGUAGES, Family
 from cpbot.judge.model import JudgeReport, Language, Problem, TestCase, TestResult, Verdict
 
 M = TypeVar("M", bound=BaseModel)
@@ -38,8 +39,34 @@ class RoleError(ModelError):
 
 
 def language_name(language: Language | str) -> str:
-    """ "C++" or "Python", for prompts."""
-    return FAMILY_NAMES[family_of(language)]
+    """The exact dialect for prompts ("C++17 (g++)", "Python 3 (PyPy)"), or the family's name ("C++")
+    for a family given by name."""
+    spec = LANGUAGES.get(str(language))
+    return spec.title if spec is not None else FAMILY_NAMES[family_of(language)]
+
+
+# What contest programs get wrong most often, for prompts without a skeleton (which handles some of it).
+_CHECKLIST = {
+    Family.CPP: (
+        "fast input and output (ios::sync_with_stdio(false); cin.tie(nullptr); '\\n' rather than endl)",
+        "64-bit integers (long long) wherever sums, products or counts can pass about 2e9",
+        "global arrays and counters reset before each test case when the input has several",
+        "no recursion deeper than about 1e5 calls; iterate instead",
+    ),
+    Family.PYTHON: (
+        "read the whole input at once (sys.stdin.buffer.read().split()) and print once at the end",
+        "no deep recursion: the default limit is 1000 calls; iterate, or raise sys.setrecursionlimit",
+        "state reset before each test case when the input has several",
+        "loops of more than about 1e7 steps are too slow: find a better complexity or use built-ins",
+    ),
+}
+
+
+def contest_checklist(language: Language | str) -> str:
+    """A short checklist of the usual contest mistakes in `language`, for prompts without a skeleton."""
+    spec = LANGUAGES.get(str(language))
+    family = spec.family if spec is not None else Family(family_of(language))
+    return "Before you answer, check: " + "; ".join(_CHECKLIST[family]) + "."
 
 
 def fence_tag(language: Language | str) -> str:

@@ -112,12 +112,20 @@ def _describe(event: StoredEvent, full: bool) -> list[str]:
             + (" (estimated)" if usage.get("estimated") else "")
             + f", {p.get('latency_ms', 0):.0f} ms"
             + (f", {p['attempts']} tries" if p.get("attempts", 1) > 1 else "")
+            + (f", finish {p['finish_reason']}" if p.get("finish_reason") else "")
         )
         lines = [head]
         for t in p.get("tries", []):
             if t.get("error"):
                 wait = f", waited {t['wait_s']:g} s" if t.get("wait_s") else ""
                 lines.append(f"try {t['attempt']}: {t['error']}{wait}")
+            elif t.get("usage") and len(p.get("tries", [])) > 1:
+                used = t["usage"]
+                lines.append(
+                    f"try {t['attempt']}: {_tokens(used.get('prompt_tokens', 0))}+"
+                    f"{_tokens(used.get('completion_tokens', 0))} tokens, finish {t.get('finish_reason') or '?'}"
+                )
+        lines += [f"note: {w}" for w in p.get("warnings", [])]
         messages = p.get("messages", [])
         shown = messages if full else messages[-1:]
         for m in shown:
