@@ -71,6 +71,61 @@ def test_openai_key_alone_points_at_openai_and_a_local_server_needs_no_key():
     assert local.api_key.get_secret_value() == NO_KEY
 
 
+def test_the_openai_key_goes_only_to_openai_or_to_the_openai_base_url():
+    # a server named only by CPBOT_BASE_URL or --base-url never sees OPENAI_API_KEY
+    local = resolve_llm_config(
+        env={"OPENAI_API_KEY": "sk-real", "CPBOT_BASE_URL": "http://10.0.0.5:8000/v1"}, model="m"
+    )
+    assert local.api_key.get_secret_value() == NO_KEY
+    flag = resolve_llm_config(base_url="http://10.0.0.5:8000/v1", model="m", env={"OPENAI_API_KEY": "sk-real"})
+    assert flag.api_key.get_secret_value() == NO_KEY
+    # its own key comes from CPBOT_API_KEY / --api-key
+    own = resolve_llm_config(
+        env={"OPENAI_API_KEY": "sk-real", "CPBOT_API_KEY": "local-key"}, base_url="http://h/v1", model="m"
+    )
+    assert own.api_key.get_secret_value() == "local-key"
+    # OPENAI_BASE_URL set beside OPENAI_API_KEY is the user's OpenAI-compatible endpoint: the key goes there
+    paired = resolve_llm_config(
+        env={"OPENAI_API_KEY": "sk-real", "OPENAI_BASE_URL": "https://proxy.example/v1"}, model="m"
+    )
+    assert paired.api_key.get_secret_value() == "sk-real"
+    assert resolve_llm_config(env={"OPENAI_API_KEY": "sk-real"}, model="m").api_key.get_secret_value() == "sk-real"
+
+
+def test_a_401_hint_says_which_key_goes_where(scripted_server, make_client):
+    server = scripted_server(default=HTTPFailure(401, "invalid api key"))
+    with pytest.raises(LLMError) as e:
+        make_client(server).complete("coder", ASK)
+    assert "CPBOT_API_KEY" in e.value.hint and "OPENAI_API_KEY is sent only to OpenAI" in e.value.hint
+
+
+def test_request_settings_come_from_flags_then_env_then_the_file_and_per_role():
+    env = {"CPBOT_BASE_URL": "http://x/v1", "CPBOT_MODEL": "m", "CPBOT_TIMEOUT": "900", "CPBOT_TEMPERATURE": "0.3"}
+    file = {"timeout_s": 100, "max_output_tokens": 2000, "roles": {"debugger": {"reasoning_effort": "high"}}}
+    cfg = resolve_llm_config(env=env, fallback=file, temperature=0.7)
+    assert cfg.timeout_s == 900  # env over the file
+    assert cfg.temperature == 0.7  # the flag over env
+    assert cfg.max_output_tokens == 2000  # the file over the default
+    assert cfg.settings_for("debugger").reasoning_effort == "high"
+    assert cfg.settings_for("coder").reasoning_effort is None
+    assert cfg.settings_for("debugger").max_output_tokens == 2000
+    with pytest.raises(ConfigError, match="CPBOT_TIMEOUT"):
+        resolve_llm_config(env={**env, "CPBOT_TIMEOUT": "soon"})
+
+
+def test_role_settings_reach_the_request(scripted_server, make_client):
+    from cpbot.agents.llm import RequestSettings
+
+    server = scripted_server(default=Reply("a"))
+    roles = {"debugger": RequestSettings(reasoning_effort="high", max_output_tokens=9000, extra_body={"top_k": 5})}
+    client = make_client(server, roles=roles, reasoning_effort="low", max_output_tokens=1000)
+    client.complete("coder", ASK)
+    client.complete("debugger", ASK)
+    coder, debugger = (r.body for r in server.requests)
+    assert (coder["reasoning_effort"], coder["max_tokens"]) == ("low", 1000)
+    assert (debugger["reasoning_effort"], debugger["max_tokens"], debugger["top_k"]) == ("high", 9000, 5)
+
+
 def test_a_missing_model_name_says_where_to_find_one():
     with pytest.raises(ConfigError) as e:
         resolve_llm_config(env={"CPBOT_BASE_URL": "http://127.0.0.1:11434/v1"})

@@ -197,3 +197,22 @@ def test_the_vllm_context_window_caps_the_output_limit(scripted_server, make_cli
     server = scripted_server([Reply(GOOD)], model_info={"max_model_len": 2048})
     make_client(server, max_output_tokens=8192).complete("coder", [{"role": "user", "content": "Sum."}])
     assert server.requests[0].body["max_tokens"] < 2048
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_cpbot_solve_reaches_ac_through_each_family(family, tmp_path, monkeypatch, capsys, scripted_server):
+    import cpbot.bot.commands.solve as solve_module
+    from cpbot.agents.solve import SolveResult
+    from cpbot.bot.commands.fetch import save_problem
+
+    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
+    behave, server_options = FAMILIES[family]
+    server = scripted_server(default=behave, **server_options)
+    problem_file = save_problem(sum_problem(), tmp_path / "problem")
+    args = [
+        str(problem_file), "--lang", "python3", "--base-url", server.base_url, "--model", "my-deployment",
+        "--temperature", "0.2", "--strategy-option", "verify=false", "-o", str(tmp_path / "out"), "--json",
+    ]  # fmt: skip
+    rc = solve_module.solve_cmd.main(args, prog_name="cpbot solve", standalone_mode=False)
+    result = SolveResult.model_validate_json(capsys.readouterr().out)
+    assert rc == 0 and result.status == "solved" and result.verdict == "AC"
