@@ -139,6 +139,9 @@ def solve(
     ctx.send(task, sender="", iteration=0)
     reason = _run_rounds(chosen, ctx)
     _rank_on_all_tests(ctx)
+    best = ctx.best.best
+    if best is not None and best.refuted:
+        reason = f"{reason}; not solved: {best.refuted}"
     final = ctx.best.final_answer(reason, tracker=tracker)
     ctx.send(final, sender="controller")
     spent = tracker.snapshot()
@@ -217,51 +220,52 @@ def _run_rounds(strategy: Any, ctx: SolveContext) -> str:
 
 def _rank_on_all_tests(ctx: SolveContext) -> None:
     """When tests were added after some programs were judged, judge the programs that passed every test
-    they saw on all the tests known now, and keep the best of them on those same tests: a program is
-    never called solved on evidence older than the tests that fail it."""
+    they saw on all the tests known now and rank them on those same tests (a stress counterexample counts
+    against its program too): a program is never called solved on evidence older than the tests that
+    fail it. The kept attempt's report stays the one the strategy made (a new choice gets its report on
+    the samples); what refutes it is in `Attempt.refuted`."""
     evidence = ctx.evidence
     if not evidence.tests:
         return
-    tests = [*ctx.problem.samples, *evidence.tests]
+    samples = list(ctx.problem.samples)
+    tests = [*samples, *evidence.tests]
     passing = {src for (src, _), report in evidence.reports.items() if report.accepted}
-    best = BestAttempt()
-    for key, (solution, iteration) in evidence.programs.items():
+    current = ctx.best.best
+    first = source_key(current.solution) if current is not None else ""
+    ranking = BestAttempt()
+    # the strategy's own choice is offered first, so that it wins ties (e.g. its optimized version)
+    for key, (solution, iteration) in sorted(evidence.programs.items(), key=lambda item: item[0] != first):
         if key not in passing:
             continue
-        report = evidence.report_for(solution, tests)
-        if report is None:
-            report = judge_problem(solution, ctx.problem, tests, sandbox=ctx.sandbox)
-            evidence.reports[(key, tests_key(tests))] = report
-            ctx.tracer.emit(ReportEvent.of(report, task_id=ctx.task_id, iteration=iteration))
+        full = _report_on(ctx, solution, tests, iteration)
         stress = evidence.stress.get(key)
-        if stress is not None and stress.failure is not None and report.accepted:
-            continue  # a counterexample is known even if it is not among the tests
-        best.offer(Attempt(iteration=iteration, solution=solution, report=report, profile=evidence.profiles.get(key)))
-    chosen = best.best
-    current = ctx.best.best
+        refuted = ""
+        if not full.accepted:
+            refuted = f"it fails on the samples and generated tests ({full.verdict}, {full.passed}/{full.total})"
+        elif stress is not None and stress.failure is not None:
+            refuted = "a stress run found an input where it differs from the brute force"
+        profile = evidence.profiles.get(key)
+        ranking.offer(Attempt(iteration=iteration, solution=solution, report=full, profile=profile, refuted=refuted))
+    chosen = ranking.best
     if chosen is None:
-        if current is not None and current.accepted and not _accepted_on(ctx, current.solution, tests):
-            ctx.best = BestAttempt()
-            ctx.best.offer(current.model_copy(update={"report": _report_on(ctx, current.solution, tests)}))
         return
-    changed = current is None or source_key(chosen.solution) != source_key(current.solution)
-    if changed or chosen.accepted != current.accepted:
+    if current is not None and source_key(chosen.solution) == first:
+        kept = current.model_copy(update={"refuted": chosen.refuted})
+    else:
         ctx.note("best attempt chosen on all tests", tests=len(tests), iteration=chosen.iteration)
+        kept = chosen.model_copy(update={"report": _report_on(ctx, chosen.solution, samples, chosen.iteration)})
     ctx.best = BestAttempt()
-    ctx.best.offer(chosen)
+    ctx.best.offer(kept)
 
 
-def _report_on(ctx: SolveContext, solution: Solution, tests: list[TestCase]) -> JudgeReport:
+def _report_on(ctx: SolveContext, solution: Solution, tests: list[TestCase], iteration: int) -> JudgeReport:
+    """The report of `solution` on exactly `tests`: the one made already, else a new judge run."""
     report = ctx.evidence.report_for(solution, tests)
     if report is None:
         report = judge_problem(solution, ctx.problem, tests, sandbox=ctx.sandbox)
         ctx.evidence.reports[(source_key(solution), tests_key(tests))] = report
+        ctx.tracer.emit(ReportEvent.of(report, task_id=ctx.task_id, iteration=iteration))
     return report
-
-
-def _accepted_on(ctx: SolveContext, solution: Solution, tests: list[TestCase]) -> bool:
-    stress = ctx.evidence.stress.get(source_key(solution))
-    return _report_on(ctx, solution, tests).accepted and (stress is None or stress.failure is None)
 
 
 def _generated_report(ctx: SolveContext, solution: Solution | None) -> JudgeReport | None:
