@@ -60,6 +60,7 @@ _STRUCTURED = re.compile(
 )
 _PARAM = re.compile(
     r"unsupported (?:parameter|value): '(\w+)'|'(\w+)' (?:is not supported|does not support)|"
+    r"unrecognized request argument supplied: (\w+)|"
     r"\b(temperature|top_p|seed|reasoning_effort|max_tokens)\b[^.]{0,40}\bnot supported",
     re.IGNORECASE,
 )
@@ -74,12 +75,13 @@ def read_complaint(text: str) -> tuple[Complaint, str] | None:
     """What a server's error message objects to, and the field it names (for a refused parameter)."""
     if _CONTEXT.search(text):
         return "context", ""
+    m = _PARAM.search(text)
+    name = next(g for g in m.groups() if g) if m else ""
+    if name in ("max_tokens", "max_completion_tokens"):
+        return "token_param", name  # the field the server refuses
     if "max_completion_tokens" in text:
         return "token_param", "max_tokens"
-    if m := _PARAM.search(text):
-        name = next(g for g in m.groups() if g)
-        if name == "max_tokens":
-            return "token_param", name
+    if m:
         if name in ("response_format", "json_schema"):
             return "structured", name
         return "unsupported_param", name

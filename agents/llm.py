@@ -682,10 +682,12 @@ class LLMClient:
                 old = dialect.structured
                 dialect.structured = next_structured(old)
                 change = f"the server refuses response_format {old}: using {dialect.structured} from now on"
-            elif kind == "token_param" and dialect.token_param == "max_tokens":
-                dialect.token_param = "max_completion_tokens"
-                change = "the server wants max_completion_tokens instead of max_tokens"
-            elif kind == "unsupported_param" and name in params and name not in dialect.dropped:
+            elif kind == "token_param" and dialect.token_param == name:
+                dialect.token_param = "max_completion_tokens" if name == "max_tokens" else "max_tokens"
+                change = f"the server refuses {name}: sending {dialect.token_param} instead"
+            elif kind == "unsupported_param" and name not in dialect.dropped and (
+                name in params or name in params.get("extra_body", {})
+            ):
                 dialect.dropped.add(name)
                 change = f"the server refuses {name}: no longer sent"
             elif kind == "system_role" and dialect.system_role:
