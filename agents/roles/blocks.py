@@ -140,6 +140,13 @@ def plan_steps(text: str) -> list[str]:
     return steps
 
 
+def _family(language: str) -> str | None:
+    try:
+        return family_of(language)
+    except ValueError:
+        return None  # java, rust, ...: not a language cpbot writes
+
+
 def read_chain(text: str, language: Language) -> BlockChain:
     """The chain a reply holds. Without any marked block the whole program is one `main` block (no unit
     tests); a test for a block that does not exist is dropped with a note. Raises `ExtractionError` when
@@ -151,7 +158,9 @@ def read_chain(text: str, language: Language) -> BlockChain:
     unmarked: list[int] = []
     found_blocks = find_blocks(text)
     for found in found_blocks:
-        if found.language is not None and family_of(found.language) != family:
+        if found.language is not None and _family(found.language) != family:
+            if found.code.strip():
+                notes.append(f"code block {found.index + 1} is in {found.language}, not {language}: left out")
             continue
         lines = found.code.strip("\n").splitlines()
         mark = _MARK.match(lines[0]) if lines else None
@@ -191,7 +200,7 @@ def read_block(text: str, chain: BlockChain) -> CodeBlock | None:
         found = read_chain(text, chain.language)
     except ExtractionError:
         return None
-    if found.notes and found.notes[0].startswith(_UNMARKED):
+    if any(note.startswith(_UNMARKED) for note in found.notes):
         return None  # a whole program is not a block
     return next((b for b in found.blocks if chain.block(b.name) is not None), None)
 
