@@ -82,3 +82,24 @@ def test_the_coder_prompt_names_the_dialect_and_a_checklist_without_a_skeleton(s
     text = sent_text(server.requests[0])
     assert "C++20 (g++)" in text
     assert "sync_with_stdio" in text and "long long" in text and "reset" in text
+
+
+def test_cpbot_solve_json_prints_the_result_when_every_reply_is_unusable(
+    tmp_path, monkeypatch, capsys, scripted_server
+):
+    import cpbot.bot.commands.solve as solve_module
+    from cpbot.agents.solve import SolveResult
+    from cpbot.bot.commands.fetch import save_problem
+
+    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
+    server = scripted_server(default=Reply("```python\n```"))  # an empty block is never a program
+    problem_file = save_problem(sum_problem(), tmp_path / "problem")
+    args = [
+        str(problem_file), "--strategy", "direct", "--lang", "python3", "--base-url", server.base_url,
+        "--model", "m", "--max-calls", "5", "-o", str(tmp_path / "out"), "--json",
+    ]  # fmt: skip
+    rc = solve_module.solve_cmd.main(args, prog_name="cpbot solve", standalone_mode=False)
+    result = SolveResult.model_validate_json(capsys.readouterr().out)
+    assert rc == 1
+    assert result.status == "failed" and result.calls == 5 and result.solution is None
+    assert not (tmp_path / "out" / "solution.py").exists()
