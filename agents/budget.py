@@ -67,7 +67,7 @@ class BudgetExhausted(CpbotError):
 
     def __init__(self, reason: str) -> None:
         super().__init__(
-            f"budget exhausted: {reason}", hint="raise the limit (--max-calls, --max-tokens, --max-seconds)"
+            f"budget exhausted: {reason}", hint="raise the limit (--max-calls, --budget-tokens, --max-seconds)"
         )
         self.reason = reason
 
@@ -146,10 +146,11 @@ class Attempt(BaseModel):
     profile: ProfileReport | None = None
     tokens: int = Field(0, ge=0)  # spent to produce it
     branch: str = ""
+    refuted: str = ""  # evidence beyond `report` that the program is wrong (a failing generated test, stress)
 
     @property
     def accepted(self) -> bool:
-        return self.report is not None and self.report.accepted
+        return self.report is not None and self.report.accepted and not self.refuted
 
 
 def efficiency(attempt: Attempt) -> int:

@@ -21,11 +21,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cpbot.agents.budget import Budget, BudgetExhausted, BudgetTracker
+from cpbot.agents.budget import Attempt, BestAttempt, Budget, BudgetExhausted, BudgetTracker
+from cpbot.agents.dialect import with_note
 from cpbot.agents.envelopes import Task
+from cpbot.agents.extract import ExtractionError
 from cpbot.agents.llm import BoundLLM, ChatModel, LLMClient, LLMReply, Message
+from cpbot.agents.roles.common import RoleError
 from cpbot.agents.strategies import get_strategy
-from cpbot.agents.strategies.base import KnowledgePool, SolveContext, source_key
+from cpbot.agents.strategies.base import KnowledgePool, SolveContext, source_key, tests_key
 from cpbot.agents.tracing import BudgetEvent, NoteEvent, NullTracer, ReportEvent, Tracer
 from cpbot.core.errors import ModelError
 from cpbot.core.registry import DEFAULT_STRATEGY
@@ -134,17 +137,11 @@ def solve(
         memory_mb=problem.limits.memory_mb,
     )
     ctx.send(task, sender="", iteration=0)
-    try:
-        reason = chosen.run(ctx)
-    except BudgetExhausted as e:
-        tracer.emit(BudgetEvent(task_id=task_id, reason=e.reason, spent=tracker.snapshot()))
-        reason = f"budget exhausted: {e.reason}"
-    except ModelError as e:
-        if ctx.best.best is None:
-            raise
-        # the model failed part-way: what was judged so far is still worth returning
-        tracer.emit(NoteEvent(task_id=task_id, message="model failed", data={"error": e.message}))
-        reason = f"stopped: {e.message}"
+    reason = _run_rounds(chosen, ctx)
+    _rank_on_all_tests(ctx)
+    best = ctx.best.best
+    if best is not None and best.refuted:
+        reason = f"{reason}; not solved: {best.refuted}"
     final = ctx.best.final_answer(reason, tracker=tracker)
     ctx.send(final, sender="controller")
     spent = tracker.snapshot()
@@ -171,6 +168,104 @@ def solve(
         completion_tokens=spent.usage.completion_tokens,
         seconds=round(time.monotonic() - started, 3),
     )
+
+
+MAX_ROUNDS = 8  # strategy runs per solve when replies keep being unusable (the budget usually ends it first)
+
+
+class _Insisting:
+    """The solve's model, asking differently after a round ended on an unusable reply: every request
+    says what went wrong before."""
+
+    def __init__(self, model: ChatModel, problems: list[str]) -> None:
+        self.model = model
+        self.problems = problems
+
+    def complete(self, role: str, messages: Sequence[Message], **kwargs: Any) -> LLMReply:
+        note = (
+            "An earlier answer to this request could not be used ("
+            + "; ".join(self.problems[-2:])
+            + "). Keep the reasoning short and give the complete answer in the form asked for."
+        )
+        return self.model.complete(role, with_note(messages, note), **kwargs)
+
+
+def _run_rounds(strategy: Any, ctx: SolveContext) -> str:
+    """Run the strategy; an unusable reply (empty, cut, no code, no JSON) is a failed attempt, and the
+    strategy runs again, asking differently, until the budget ends it. Other model failures end the
+    solve (raised when nothing was judged yet)."""
+    base_model = ctx.model
+    problems: list[str] = []
+    for round_number in range(1, MAX_ROUNDS + 1):
+        try:
+            return strategy.run(ctx)
+        except BudgetExhausted as e:
+            ctx.tracer.emit(BudgetEvent(task_id=ctx.task_id, reason=e.reason, spent=ctx.tracker.snapshot()))
+            return f"budget exhausted: {e.reason}"
+        except (ExtractionError, RoleError) as e:
+            problems.append(e.message)
+            ctx.note("attempt failed", round=round_number, error=e.message, asking_again=round_number < MAX_ROUNDS)
+            ctx.model = _Insisting(base_model, problems)
+            left = ctx.tracker.exhausted()
+            if left:
+                return f"budget exhausted: {left} (the last reply could not be used: {e.message})"
+        except ModelError as e:
+            if ctx.best.best is None:
+                raise
+            # the model failed part-way: what was judged so far is still worth returning
+            ctx.tracer.emit(NoteEvent(task_id=ctx.task_id, message="model failed", data={"error": e.message}))
+            return f"stopped: {e.message}"
+    return f"{MAX_ROUNDS} rounds ended on unusable replies (the last: {problems[-1]})"
+
+
+def _rank_on_all_tests(ctx: SolveContext) -> None:
+    """When tests were added after some programs were judged, judge the programs that passed every test
+    they saw on all the tests known now and rank them on those same tests (a stress counterexample counts
+    against its program too): a program is never called solved on evidence older than the tests that
+    fail it. The kept attempt's report stays the one the strategy made (a new choice gets its report on
+    the samples); what refutes it is in `Attempt.refuted`."""
+    evidence = ctx.evidence
+    if not evidence.tests:
+        return
+    samples = list(ctx.problem.samples)
+    tests = [*samples, *evidence.tests]
+    passing = {src for (src, _), report in evidence.reports.items() if report.accepted}
+    current = ctx.best.best
+    first = source_key(current.solution) if current is not None else ""
+    ranking = BestAttempt()
+    # the strategy's own choice is offered first, so that it wins ties (e.g. its optimized version)
+    for key, (solution, iteration) in sorted(evidence.programs.items(), key=lambda item: item[0] != first):
+        if key not in passing:
+            continue
+        full = _report_on(ctx, solution, tests, iteration)
+        stress = evidence.stress.get(key)
+        refuted = ""
+        if not full.accepted:
+            refuted = f"it fails on the samples and generated tests ({full.verdict}, {full.passed}/{full.total})"
+        elif stress is not None and stress.failure is not None:
+            refuted = "a stress run found an input where it differs from the brute force"
+        profile = evidence.profiles.get(key)
+        ranking.offer(Attempt(iteration=iteration, solution=solution, report=full, profile=profile, refuted=refuted))
+    chosen = ranking.best
+    if chosen is None:
+        return
+    if current is not None and source_key(chosen.solution) == first:
+        kept = current.model_copy(update={"refuted": chosen.refuted})
+    else:
+        ctx.note("best attempt chosen on all tests", tests=len(tests), iteration=chosen.iteration)
+        kept = chosen.model_copy(update={"report": _report_on(ctx, chosen.solution, samples, chosen.iteration)})
+    ctx.best = BestAttempt()
+    ctx.best.offer(kept)
+
+
+def _report_on(ctx: SolveContext, solution: Solution, tests: list[TestCase], iteration: int) -> JudgeReport:
+    """The report of `solution` on exactly `tests`: the one made already, else a new judge run."""
+    report = ctx.evidence.report_for(solution, tests)
+    if report is None:
+        report = judge_problem(solution, ctx.problem, tests, sandbox=ctx.sandbox)
+        ctx.evidence.reports[(source_key(solution), tests_key(tests))] = report
+        ctx.tracer.emit(ReportEvent.of(report, task_id=ctx.task_id, iteration=iteration))
+    return report
 
 
 def _generated_report(ctx: SolveContext, solution: Solution | None) -> JudgeReport | None:

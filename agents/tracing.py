@@ -37,6 +37,8 @@ class LLMTry(BaseModel):
     error: str = ""
     elapsed_ms: float = 0.0
     wait_s: float = 0.0
+    finish_reason: str | None = None  # of a try that got an answer (a cut reply asked again, say)
+    usage: Usage | None = None  # what this try cost, when the server answered
 
 
 class LLMCallEvent(TraceEvent):
@@ -48,6 +50,7 @@ class LLMCallEvent(TraceEvent):
     model: str
     messages: list[dict[str, Any]]
     response_format: dict[str, Any] | None = None
+    request: dict[str, Any] = {}  # the other request fields sent (output limit, sampling, extra_body)
     reply: str = ""
     reasoning: str = ""
     finish_reason: str | None = None
@@ -58,6 +61,7 @@ class LLMCallEvent(TraceEvent):
     structured: Literal["none", "native", "fallback", "failed"] = "none"
     error: str = ""
     error_kind: str = ""
+    warnings: list[str] = []  # what cpbot noticed about the server (a small context, a dropped setting)
 
 
 class EnvelopeEvent(TraceEvent):

@@ -6,8 +6,12 @@ Precedence is command line > `CPBOT_*` environment > this file > built-in defaul
     base_url = "http://127.0.0.1:8000/v1"
     model = "qwen2.5-coder-32b"
     api_key = "..."            # only accepted when the file is private (mode 0600)
+    timeout_s = 600            # request settings for every role: timeout_s, max_output_tokens,
+    max_output_tokens = 8192   # temperature, top_p, seed, reasoning_effort, extra_body, ...
     [llm.roles]                # a model per role
     planner = "a-bigger-model"
+    [llm.roles.coder]          # or a role's own request settings
+    reasoning_effort = "high"
 
     [browser]                  # the browser transport (README: Browser transport)
     executable = "/usr/bin/chromium"
@@ -38,7 +42,23 @@ if TYPE_CHECKING:
 
 FILE_NAME = "config.toml"
 # The [llm] table's keys and the type of each value ([llm.roles] maps a role to a model name).
-LLM_KEYS: dict[str, type] = {"base_url": str, "model": str, "api_key": str, "roles": dict}
+LLM_KEYS: dict[str, type | tuple[type, ...]] = {"base_url": str, "model": str, "api_key": str, "roles": dict}
+# The request settings [llm] (and a role's table) may hold, with their types (agents.llm checks ranges).
+REQUEST_KEYS: dict[str, type | tuple[type, ...]] = {
+    "timeout_s": (int, float),
+    "max_output_tokens": int,
+    "retry_output_tokens": int,
+    "temperature": (int, float),
+    "top_p": (int, float),
+    "seed": int,
+    "reasoning_effort": str,
+    "extra_body": dict,
+    "max_retries": int,
+    "retry_timeouts": bool,
+}
+# what a role's own table may hold ([llm.roles.coder]): a model and the per-request settings
+_PROCESS_WIDE = ("retry_output_tokens", "max_retries", "retry_timeouts")
+ROLE_KEYS = {"model": str, **{k: v for k, v in REQUEST_KEYS.items() if k not in _PROCESS_WIDE}}
 
 
 def config_path() -> Path:
@@ -52,7 +72,10 @@ class LLMSettings:
     base_url: str | None = None
     model: str | None = None
     api_key: str | None = field(default=None, repr=False)
-    roles: dict[str, str] = field(default_factory=dict)
+    # a role's model name, or a table of its request settings (model, max_output_tokens, temperature, ...)
+    roles: dict[str, str | dict[str, Any]] = field(default_factory=dict)
+    # request settings for every role (see agents.llm.LLMConfig): timeout_s, max_output_tokens, ...
+    request: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -64,29 +87,61 @@ class Settings:
     browser: BrowserSettings | None = None  # the [browser] table, when there is one
     commands: dict[str, dict[str, Any]] = field(default_factory=dict)
 
-    def llm_fallback(self) -> dict[str, str]:
+    def llm_fallback(self) -> dict[str, Any]:
         """The endpoint settings for `agents.llm.resolve_llm_config(fallback=...)`."""
-        values = {"base_url": self.llm.base_url, "model": self.llm.model, "api_key": self.llm.api_key}
-        values.update({f"model_{role.lower()}": name for role, name in self.llm.roles.items()})
-        return {k: v for k, v in values.items() if v}
+        values: dict[str, Any] = {"base_url": self.llm.base_url, "model": self.llm.model, "api_key": self.llm.api_key}
+        values.update({f"model_{role.lower()}": name for role, name in self.llm.roles.items() if isinstance(name, str)})
+        tables = {role.lower(): t for role, t in self.llm.roles.items() if isinstance(t, dict)}
+        if tables:
+            from pydantic import ValidationError
+
+            from cpbot.agents.llm import RequestSettings
+
+            try:
+                values["roles"] = {role: RequestSettings(**table) for role, table in tables.items()}
+            except ValidationError as e:
+                first = e.errors()[0]
+                where = ".".join(str(p) for p in first["loc"])
+                raise ConfigError(
+                    f"{self.path}: [llm.roles] {where}: {first['msg']}", hint="see `cpbot config --help`"
+                ) from None
+        values.update(self.llm.request)
+        return {k: v for k, v in values.items() if v is not None and v != ""}
 
 
 def _llm_settings(path: Path, table: dict[str, Any]) -> LLMSettings:
-    """The [llm] table checked key by key: known keys, string values, a table of strings for roles."""
-    hint = f"[llm] takes {', '.join(LLM_KEYS)} (a table of role = model); see `cpbot config --help`"
+    """The [llm] table checked key by key: known keys with values of the right type; a role is a model
+    name or a table of its own request settings."""
+    hint = f"[llm] takes {', '.join([*LLM_KEYS, *REQUEST_KEYS])}; see `cpbot config --help`"
     for key, value in table.items():
-        expected = LLM_KEYS.get(key)
-        if expected is None:
-            raise ConfigError(f"{path}: [llm] {key}: no such setting", hint=hint)
-        if not isinstance(value, expected):
-            kind = "a table" if expected is dict else "a string"
-            raise ConfigError(f"{path}: [llm] {key} must be {kind}, not {value!r}", hint=hint)
+        _check(path, "llm", key, value, {**LLM_KEYS, **REQUEST_KEYS}, hint)
     roles = table.get("roles", {})
-    for role, name in roles.items():
-        if not isinstance(name, str):
-            raise ConfigError(f"{path}: [llm.roles] {role} must be a model name (a string), not {name!r}", hint=hint)
-    return LLMSettings(base_url=table.get("base_url"), model=table.get("model"), api_key=table.get("api_key"),
-                       roles=dict(roles))  # fmt: skip
+    for role, value in roles.items():
+        if isinstance(value, dict):
+            for key, item in value.items():
+                _check(path, f"llm.roles.{role}", key, item, ROLE_KEYS, hint)
+        elif not isinstance(value, str):
+            raise ConfigError(f"{path}: [llm.roles] {role} must be a model name or a table, not {value!r}", hint=hint)
+    return LLMSettings(
+        base_url=table.get("base_url"),
+        model=table.get("model"),
+        api_key=table.get("api_key"),
+        roles=dict(roles),
+        request={k: v for k, v in table.items() if k in REQUEST_KEYS},
+    )
+
+
+def _check(path: Path, where: str, key: str, value: Any, known: dict[str, type | tuple[type, ...]], hint: str) -> None:
+    expected = known.get(key)
+    if expected is None:
+        raise ConfigError(f"{path}: [{where}] {key}: no such setting", hint=hint)
+    numeric = expected in (int, (int, float))
+    if not isinstance(value, expected) or (numeric and isinstance(value, bool)):
+        kind = {str: "a string", dict: "a table", int: "a whole number", bool: "true or false"}.get(
+            expected,  # type: ignore[call-overload]
+            "a number",
+        )
+        raise ConfigError(f"{path}: [{where}] {key} must be {kind}, not {value!r}", hint=hint)
 
 
 def load_settings(path: Path | None = None) -> Settings:

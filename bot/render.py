@@ -116,7 +116,10 @@ def trace_line(event: TraceEvent) -> str | None:
 
     if isinstance(event, LLMCallEvent):
         state = f"error: {event.error}" if event.error else f"{event.usage.total_tokens} tokens"
-        return f"  {event.role:<9} {state} ({event.latency_ms / 1000:.1f} s)"
+        if event.finish_reason and event.finish_reason != "stop":
+            state += f", finish {event.finish_reason}"
+        notes = "".join(f"\n            note: {warning}" for warning in event.warnings)
+        return f"  {event.role:<9} {state} ({event.latency_ms / 1000:.1f} s){notes}"
     if isinstance(event, ReportEvent) and event.report_kind == "judge":
         r = event.report
         return f"  judge     {r['verdict']} {r['passed']}/{r['total']}"
@@ -200,12 +203,20 @@ def event_lines(event: StoredEvent, full: bool) -> list[str]:
             + (" (estimated)" if usage.get("estimated") else "")
             + f", {p.get('latency_ms', 0):.0f} ms"
             + (f", {p['attempts']} tries" if p.get("attempts", 1) > 1 else "")
+            + (f", finish {p['finish_reason']}" if p.get("finish_reason") else "")
         )
         lines = [head]
         for t in p.get("tries", []):
             if t.get("error"):
                 wait = f", waited {t['wait_s']:g} s" if t.get("wait_s") else ""
                 lines.append(f"try {t['attempt']}: {t['error']}{wait}")
+            elif t.get("usage") and len(p.get("tries", [])) > 1:
+                used = t["usage"]
+                lines.append(
+                    f"try {t['attempt']}: {tokens_text(used.get('prompt_tokens', 0))}+"
+                    f"{tokens_text(used.get('completion_tokens', 0))} tokens, finish {t.get('finish_reason') or '?'}"
+                )
+        lines += [f"note: {w}" for w in p.get("warnings", [])]
         messages = p.get("messages", [])
         shown = messages if full else messages[-1:]
         for m in shown:

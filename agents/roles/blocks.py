@@ -25,7 +25,12 @@ from cpbot.judge.runner import judge_solution
 from cpbot.judge.sandbox import Sandbox
 
 MAIN = "main"
-_MARK = re.compile(r"^\s*(?:#|//)\s*(block|test)\s*:\s*([A-Za-z_]\w*)\s*$", re.IGNORECASE)
+# `# block: name`, `// Block 1: name`, `/* block: name */`, `// test: name`, `# Test for name`, `-- Block 2 - name`
+_MARK = re.compile(
+    r"^\s*(?:#+|//+|/\*+|--|\*\*)?\s*[*_]*\s*(block|test)\s*(?:\d+\s*)?(?:for\s+)?(?:block\s+)?[:.\-\u2013)]*\s*"
+    r"[`'\"*_]*([A-Za-z_][\w-]*)[`'\"*_]*\s*(?:\*+/)?\s*$",
+    re.IGNORECASE,
+)
 _STEP = re.compile(r"^\s*(\d+)[.)]\s+(.+)$")
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _UNMARKED = "no marked blocks"
@@ -135,6 +140,13 @@ def plan_steps(text: str) -> list[str]:
     return steps
 
 
+def _family(language: str) -> str | None:
+    try:
+        return family_of(language)
+    except ValueError:
+        return None  # java, rust, ...: not a language cpbot writes
+
+
 def read_chain(text: str, language: Language) -> BlockChain:
     """The chain a reply holds. Without any marked block the whole program is one `main` block (no unit
     tests); a test for a block that does not exist is dropped with a note. Raises `ExtractionError` when
@@ -143,15 +155,25 @@ def read_chain(text: str, language: Language) -> BlockChain:
     blocks: list[CodeBlock] = []
     tests: dict[str, str] = {}
     notes: list[str] = []
-    for found in find_blocks(text):
-        if found.language is not None and family_of(found.language) != family:
+    unmarked: list[int] = []
+    found_blocks = find_blocks(text)
+    for found in found_blocks:
+        if found.language is not None and _family(found.language) != family:
+            if found.code.strip():
+                notes.append(f"code block {found.index + 1} is in {found.language}, not {language}: left out")
             continue
         lines = found.code.strip("\n").splitlines()
         mark = _MARK.match(lines[0]) if lines else None
+        body_lines = lines[1:]
+        if mark is None and found.lead:
+            mark = _MARK.match(found.lead.splitlines()[-1].strip().rstrip(":"))  # the marker above the fence
+            body_lines = lines
         if mark is None:
+            if found.code.strip():
+                unmarked.append(found.index + 1)
             continue
-        body = "\n".join(lines[1:]).strip("\n") + "\n"
-        kind, name = mark.group(1).lower(), mark.group(2)
+        body = "\n".join(body_lines).strip("\n") + "\n"
+        kind, name = mark.group(1).lower(), mark.group(2).replace("-", "_")
         if kind == "test":
             tests[name] = body
         elif any(b.name == name for b in blocks):
@@ -163,6 +185,8 @@ def read_chain(text: str, language: Language) -> BlockChain:
         code = extract_code(text, language)
         notes.append(f"{_UNMARKED}: the whole program is one block without a unit test")
         return BlockChain(language=language, blocks=[CodeBlock(name=MAIN, source=code.code)], notes=notes)
+    if unmarked:
+        notes.append(f"code block(s) {', '.join(map(str, unmarked))} had no block marker and were left out")
     names = {b.name for b in blocks}
     for name in sorted(set(tests) - names):
         notes.append(f"unit test for unknown block {name} dropped")
@@ -176,7 +200,7 @@ def read_block(text: str, chain: BlockChain) -> CodeBlock | None:
         found = read_chain(text, chain.language)
     except ExtractionError:
         return None
-    if found.notes and found.notes[0].startswith(_UNMARKED):
+    if any(note.startswith(_UNMARKED) for note in found.notes):
         return None  # a whole program is not a block
     return next((b for b in found.blocks if chain.block(b.name) is not None), None)
 

@@ -42,19 +42,36 @@ class CheckerReply(BaseModel):
 
 
 _LABELLED = re.compile(
-    r"(?:decision|signal|control signal|verdict|next step|action)\W{0,5}\s*[:=\-]\s*[*_`\"']*\s*(PASS|FIX|RETHINK)\b",
+    r"(?:decision|signal|control signal|verdict|next step|action|recommendation)\W{0,5}\s*(?:is\s*)?[:=\-]?\s*"
+    r"[*_`\"']*\s*(PASS|FIX|RETHINK)\b",
     re.IGNORECASE,
 )
 _WORD = re.compile(r"\b(PASS|FIX|RETHINK)\b")
+# a decision word under a negation or a contrast is the option turned down: "no need to RETHINK"
+_NEGATED = re.compile(
+    r"(?:\bno need to|\bnot|\bn't|\bno|\bnever|\bwithout|\brather than|\binstead of|\bunnecessary to|\bnor)"
+    r"\W+(?:\w+\W+){0,2}$",
+    re.IGNORECASE,
+)
 
 
 def parse_decision(text: str) -> Decision | None:
-    """The decision a prose reply states: a labelled one first, else the last PASS/FIX/RETHINK in capitals."""
+    """The decision a prose reply states, read by meaning: a labelled one first (`Decision: FIX`), else
+    the PASS/FIX/RETHINK written in capitals that is not turned down ("FIX it; no need to RETHINK" is
+    FIX), the last such one when several remain."""
     labelled = _LABELLED.findall(text)
     if labelled:
         return cast(Decision, labelled[-1].upper())
+    kept = [m.group(1) for m in _WORD.finditer(text) if not _NEGATED.search(text[max(0, m.start() - 40) : m.start()])]
+    if kept:
+        return cast(Decision, kept[-1])
     words = _WORD.findall(text)
     return cast(Decision, words[-1]) if words else None
+
+
+def read_decision(text: str) -> tuple[Decision | None, str]:
+    """The decision a prose reply states and the reason it gives (the prose without the decision line)."""
+    return parse_decision(text), _reason(None, text)
 
 
 def _reason(reply: CheckerReply | None, text: str) -> str:

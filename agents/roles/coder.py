@@ -16,6 +16,7 @@ from cpbot.agents.prompts import render_prompt
 from cpbot.agents.roles.common import (
     ask_code,
     code_attempt,
+    contest_checklist,
     feedback_text,
     fence_tag,
     fenced,
@@ -51,7 +52,7 @@ def skeleton_text(problem: Problem, language: Language, template: StdioTemplate 
         lead = "Complete this class. The judge calls the method itself: do not read input and do not print."
         return f"{lead}\n{fenced(snippet, language)}" if snippet else lead
     if template is None:
-        return "There is no skeleton: write the input and output handling yourself."
+        return f"There is no skeleton: write the input and output handling yourself. {contest_checklist(language)}"
     notes = "".join(f"\n- {note}" for note in template.notes)
     return (
         f"Start from this skeleton. The input looks {template.shape.replace('_', '-')} "

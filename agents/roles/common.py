@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from cpbot.agents.dialect import with_note
 from cpbot.agents.envelopes import (
     CheckerDecision,
     CodeAttempt,
@@ -24,6 +25,7 @@ from cpbot.agents.extract import FAMILY_NAMES, ExtractedCode, ExtractionError, e
 from cpbot.agents.llm import ChatModel, LLMReply, StructuredOutputError
 from cpbot.agents.prompts import clip
 from cpbot.core.errors import ModelError
+from cpbot.core.registry import LANGUAGES, Family
 from cpbot.judge.model import JudgeReport, Language, Problem, TestCase, TestResult, Verdict
 
 M = TypeVar("M", bound=BaseModel)
@@ -37,8 +39,34 @@ class RoleError(ModelError):
 
 
 def language_name(language: Language | str) -> str:
-    """ "C++" or "Python", for prompts."""
-    return FAMILY_NAMES[family_of(language)]
+    """The exact dialect for prompts ("C++17 (g++)", "Python 3 (PyPy)"), or the family's name ("C++")
+    for a family given by name."""
+    spec = LANGUAGES.get(str(language))
+    return spec.title if spec is not None else FAMILY_NAMES[family_of(language)]
+
+
+# What contest programs get wrong most often, for prompts without a skeleton (which handles some of it).
+_CHECKLIST = {
+    Family.CPP: (
+        "fast input and output (ios::sync_with_stdio(false); cin.tie(nullptr); '\\n' rather than endl)",
+        "64-bit integers (long long) wherever sums, products or counts can pass about 2e9",
+        "global arrays and counters reset before each test case when the input has several",
+        "no recursion deeper than about 1e5 calls; iterate instead",
+    ),
+    Family.PYTHON: (
+        "read the whole input at once (sys.stdin.buffer.read().split()) and print once at the end",
+        "no deep recursion: the default limit is 1000 calls; iterate, or raise sys.setrecursionlimit",
+        "state reset before each test case when the input has several",
+        "loops of more than about 1e7 steps are too slow: find a better complexity or use built-ins",
+    ),
+}
+
+
+def contest_checklist(language: Language | str) -> str:
+    """A short checklist of the usual contest mistakes in `language`, for prompts without a skeleton."""
+    spec = LANGUAGES.get(str(language))
+    family = spec.family if spec is not None else Family(family_of(language))
+    return "Before you answer, check: " + "; ".join(_CHECKLIST[family]) + "."
 
 
 def fence_tag(language: Language | str) -> str:
@@ -178,27 +206,44 @@ def ask_structured(
     return parsed, reply
 
 
+# How a re-ask differs from the first request, by what was wrong with the reply.
+_REASK = {
+    "truncated": "Your previous answer was cut off by the output limit before the program was complete. "
+    "Think briefly this time and write the whole program at once, without explanations.",
+    "empty": "Your previous answer was empty. Write the complete program now.",
+    "no_code": "Your previous answer had no program in it. Write the complete program now.",
+    "wrong_language": "Your previous answer was in the wrong programming language.",
+}
+REASK_ECHO_CHARS = 1500  # a short unusable reply is shown back; a long one would only fill the context
+
+
 def ask_code(
-    model: ChatModel, role: str, messages: Sequence[dict[str, Any]], language: Language, *, retries: int = 1
+    model: ChatModel, role: str, messages: Sequence[dict[str, Any]], language: Language, *, retries: int = 2
 ) -> tuple[ExtractedCode, LLMReply]:
-    """Ask for a program; when the reply has none (or it is cut off), say so and ask again up to `retries` times.
+    """Ask for a program; when the reply has none (or it is cut off), ask again up to `retries` times,
+    each time saying what was wrong. A cut or long reply is not sent back (it would overflow a small
+    context): the question is asked again with the reason added to its last user message.
     Raises the last `ExtractionError` when no reply had usable code."""
-    history = list(messages)
     for attempt in range(retries + 1):
+        if attempt == 0:
+            history = list(messages)
         reply = model.complete(role, history)
         try:
-            return extract_code(reply.text, language, finish_reason=reply.finish_reason), reply
+            return extract_code(
+                reply.text, language, finish_reason=reply.finish_reason, reasoning=reply.reasoning
+            ), reply
         except ExtractionError as e:
             if attempt == retries:
                 raise
-            history += [
-                {"role": "assistant", "content": reply.text},
-                {
-                    "role": "user",
-                    "content": f"I could not use that answer: {e.message}. Reply with the whole "
-                    f"{language_name(language)} program in one ```{fence_tag(language)} block.",
-                },
-            ]
+            ask = (
+                f"{_REASK.get(e.reason, 'I could not use your previous answer.')} ({e.message}.) Reply with the whole "
+                f"{language_name(language)} program in one ```{fence_tag(language)} block."
+            )
+            short = e.reason not in ("truncated", "empty") and len(reply.text) <= REASK_ECHO_CHARS
+            if short:
+                history = [*messages, {"role": "assistant", "content": reply.text}, {"role": "user", "content": ask}]
+            else:
+                history = with_note(messages, ask)
     raise AssertionError("unreachable")  # the loop returns or raises
 
 

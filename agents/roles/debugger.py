@@ -37,6 +37,7 @@ from cpbot.agents.roles.common import (
     plan_text,
     problem_text,
     result_line,
+    samples_text,
 )
 from cpbot.judge.build import build_solution
 from cpbot.judge.execute import execute
@@ -68,9 +69,12 @@ def choose_block(report: JudgeReport, *, earlier_failures: int = 0) -> Block | N
     if verdict in (Verdict.CE, Verdict.TLE, Verdict.MLE):
         return "runtime"
     stderr = first.stderr if first is not None else ""
-    if earlier_failures == 0 or _PARSE_FAILURE.search(stderr):
+    if _PARSE_FAILURE.search(stderr):
         return "stdio"
-    return "runtime"
+    # a program killed by a signal (a C++ segfault or abort) crashed in its logic, not while reading input
+    if first is not None and first.signal:
+        return "runtime"
+    return "stdio" if earlier_failures == 0 else "runtime"
 
 
 def _block(text: str) -> str:
@@ -116,9 +120,11 @@ def debug(
     block: Block | None = None,
     earlier_failures: int = 0,
     max_cases: int = 2,
+    suite: Sequence[TestCase] | None = None,
 ) -> CodeAttempt:
     """A corrected program from the block that fits `report` (or the given `block`). `tests` are the tests
-    the report is about (the problem's samples by default)."""
+    the report is about (the problem's samples by default); `suite`, when given, is shown whole after the
+    failures (NALA's debugger sees every unit test)."""
     block = block or choose_block(report, earlier_failures=earlier_failures)
     if block is None:
         raise RoleError(
@@ -130,7 +136,8 @@ def debug(
         problem=problem_text(problem),
         plan=plan_text(plan),
         code=fenced(attempt.source, attempt.language),
-        failures=failures_text(report, problem.samples if tests is None else tests, block, max_cases=max_cases),
+        failures=failures_text(report, problem.samples if tests is None else tests, block, max_cases=max_cases)
+        + (f"\n\nThe whole test suite:\n{samples_text(suite)}" if suite else ""),
         language=language_name(attempt.language),
         fence=fence_tag(attempt.language),
     )

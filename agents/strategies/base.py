@@ -90,6 +90,7 @@ class Evidence:
     stress: dict[str, StressReport] = field(default_factory=dict)
     profiles: dict[str, ProfileReport] = field(default_factory=dict)
     reports: dict[tuple[str, str], JudgeReport] = field(default_factory=dict)
+    programs: dict[str, tuple[Solution, int]] = field(default_factory=dict)  # every judged program, by key
 
     def report_for(self, solution: Solution, tests: Sequence[TestCase]) -> JudgeReport | None:
         """The report of `solution` on exactly `tests`, if it was judged on them."""
@@ -146,6 +147,7 @@ class SolveContext:
         self.tracer.emit(ReportEvent.of(report, task_id=self.task_id, iteration=iteration))
         judged = list(self.problem.samples) if tests is None else list(tests)
         self.evidence.reports[(source_key(attempt.solution()), tests_key(judged))] = report
+        self.evidence.programs.setdefault(source_key(attempt.solution()), (attempt.solution(), iteration))
         self.offer(attempt, iteration, report, branch=branch)
         summary = "accepted" if report.verdict == Verdict.AC else report.reason or str(report.verdict)
         self.send(JudgeFeedback(report=report, code_iteration=iteration, summary=summary), sender="judge")

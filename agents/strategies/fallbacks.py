@@ -51,13 +51,25 @@ def replan(
 
 
 def check(
-    ctx: SolveContext, attempt: CodeAttempt, report: JudgeReport, *, plan: Plan | None, tests: Sequence[TestCase]
+    ctx: SolveContext,
+    attempt: CodeAttempt,
+    report: JudgeReport,
+    *,
+    plan: Plan | None,
+    tests: Sequence[TestCase],
+    trust_passing: bool = True,
 ) -> CheckerDecision:
     """`checker.check`, or FIX (traced) when the reply holds no decision: the attempt fails, so fixing it
-    is the safe next step."""
+    is the safe next step (PASS for an attempt that passes every test: nothing says otherwise).
+    `trust_passing=False` asks the checker about a passing attempt too (hidden-test and time risks)."""
     try:
-        return checker.check(ctx.model, ctx.problem, attempt, report, plan=plan, tests=tests)
+        return checker.check(
+            ctx.model, ctx.problem, attempt, report, plan=plan, tests=tests, trust_passing=trust_passing
+        )
     except RoleError as e:
+        if report.accepted:
+            ctx.note("checker reply unusable", error=e.message, fallback="PASS")
+            return CheckerDecision(decision="PASS", reason=f"every test passes; no readable review ({e.message})")
         ctx.note("checker reply unusable", error=e.message, fallback="FIX")
         return CheckerDecision(
             decision="FIX",

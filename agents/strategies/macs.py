@@ -1,8 +1,10 @@
 """`macs`: MACS-Coder's workflow, a fast path and then p planning cycles of d debug attempts each.
 
 1. Fast path: one program from the statement alone; if it passes the samples, stop at once.
-2. Deep path, for each of `plans` cycles: plan (the first time) or plan again from the last failure,
-   write the program from the STD-IO skeleton, judge it, and debug it up to `debugs` times. The debug
+2. Deep path, for each of `plans` cycles: a fresh plan (the planner lists candidate methods and picks
+   the simplest that fits the limits; the approaches already tried are named so that it does not repeat
+   one), a fresh STD-IO skeleton, the program, judged, and debugged up to `debugs` times
+   (`fresh_plans=False` re-plans from the last failure instead). The debug
    block follows the paper's routing: the first failure to run goes to the STD-IO block (new programs
    mostly fail on reading input), later failures to run go to the runtime block, and a wrong answer goes
    to the wrong-answer block (`debugger.choose_block`).
@@ -15,6 +17,7 @@ from typing import Any
 
 from cpbot.agents.envelopes import JudgeFeedback, Plan
 from cpbot.agents.roles import coder, debugger, planner
+from cpbot.agents.roles.knowledge import Note
 from cpbot.agents.roles.stdio import pick_template
 from cpbot.agents.strategies.base import SolveContext, verdict_line
 from cpbot.judge.model import JudgeReport, Verdict
@@ -34,6 +37,7 @@ class Macs:
 
     plans: int = 5
     debugs: int = 5
+    fresh_plans: bool = True  # each cycle plans anew (the paper); False: re-plan from the last failure
     name: str = "macs"
 
     def run(self, ctx: SolveContext) -> str:
@@ -47,10 +51,13 @@ class Macs:
         if report.verdict == Verdict.IE:
             return f"the judge failed: {report.reason}"
         plan: Plan | None = None
+        tried: list[str] = []
         for cycle in range(1, self.plans + 1):
-            ctx.route("planner", cycle=cycle)
-            if plan is None:
-                plan = planner.plan(ctx.model, ctx.problem, language=ctx.language)
+            ctx.route("planner", cycle=cycle, fresh=self.fresh_plans or plan is None)
+            if plan is None or self.fresh_plans:
+                # the paper starts every cycle from a new plan and template; naming the approaches that
+                # failed keeps a new plan from being the old one again
+                plan = planner.plan(ctx.model, ctx.problem, language=ctx.language, knowledge=_tried_note(tried))
             else:
                 feedback = JudgeFeedback(
                     report=report, summary=f"the last program of the plan got {verdict_line(report)}"
@@ -81,9 +88,17 @@ class Macs:
                 report = ctx.judge(attempt, iteration, branch=f"plan {cycle}")
             if report.accepted:
                 return f"accepted on the samples (plan {cycle}, debug step {self.debugs})"
+            tried.append(f"{plan.algorithm} (its program ended with {verdict_line(report)})")
         return f"no program passed the samples after {self.plans} plans x {self.debugs} debug steps"
 
 
+def _tried_note(tried: list[str]) -> list[Note]:
+    if not tried:
+        return []
+    body = "\n".join(f"- {item}" for item in tried)
+    return [Note(name="tried", title="Approaches already tried that did not pass", tags=[], keywords=[], body=body)]
+
+
 def make(**options: Any) -> Macs:
-    """The registry's constructor (`plans=`, `debugs=`)."""
+    """The registry's constructor (`plans=`, `debugs=`, `fresh_plans=`)."""
     return Macs(**options)

@@ -4,7 +4,8 @@
 2. The selector proposes several branches (sets of algorithm tags), best first; the first is tried.
 3. Knowledge notes are retrieved for the branch; the reasoner plans with them.
 4. The implementer writes the program; the judge runs it on the samples.
-5. The checker emits PASS, FIX or RETHINK: PASS ends the solve; FIX sends its diagnosis back to the
+5. The checker emits PASS, FIX or RETHINK, for passing programs too (`review`: it goes through its list of
+   hidden-test and time-limit risks): PASS ends the solve; FIX sends its diagnosis back to the
    implementer, which revises the program under the same plan; RETHINK sends it back to the reasoner,
    which plans again, on the next branch of the selection when there is one (new knowledge with it).
 Every judged program counts as one iteration; `iterations` caps them.
@@ -37,6 +38,7 @@ class Mas:
     """The MAS-Algorithm loop with an `iterations` cap on judged programs."""
 
     iterations: int = 5
+    review: bool = True  # the checker also reviews programs that pass the samples (the paper)
     name: str = "mas"
 
     def _branch(self, ctx: SolveContext, selection: selector.Selection, index: int) -> _Branch:
@@ -76,7 +78,8 @@ class Mas:
             if report.verdict == Verdict.IE:
                 return f"the judge failed: {report.reason}"
             ctx.route("checker", iteration=iteration)
-            decision = fallbacks.check(ctx, attempt, report, plan=plan, tests=samples)
+            # the paper's checker reviews passing programs too, for hidden-test and time-limit risks
+            decision = fallbacks.check(ctx, attempt, report, plan=plan, tests=samples, trust_passing=not self.review)
             ctx.send(decision, sender=checker.ROLE)
             if decision.decision == "PASS":
                 return f"the checker passed iteration {iteration} ({verdict_line(report)})"
@@ -95,5 +98,5 @@ class Mas:
 
 
 def make(**options: Any) -> Mas:
-    """The registry's constructor (`iterations=`)."""
+    """The registry's constructor (`iterations=`, `review=`)."""
     return Mas(**options)

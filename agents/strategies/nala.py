@@ -2,11 +2,12 @@
 
 1. Optionally (`extra_tests=True`), the test generator writes a few extra inputs; only those that parse
    like the samples (and, with a trusted brute force, get its answers) join the samples as tests.
-2. Generation, at most two tries: a program from the statement alone; if it fails any test, the coder
-   is told that it failed (not which tests) and writes it again.
-3. Debugging, `debugs` rounds: the failing tests only, each with its error trace (output, first
-   difference, exit status, error output), go to the debugger; the passing tests are left out of its
-   prompt. The repaired program is judged on every test again.
+2. Generation, at most two tries: a program from the statement alone; if it fails any test, a second
+   generation from the statement, told that an earlier program failed (not which tests, nor its code).
+3. Debugging, `debugs` rounds: the failing tests, each with its error trace (output, first difference,
+   exit status, error output), and the whole test suite go to the debugger. The repaired program is
+   judged on every test again. (The paper runs generation with a low reasoning effort and debugging with
+   a high one: `[llm.roles.coder]` and `[llm.roles.debugger]` in config.toml can do the same.)
 """
 
 from __future__ import annotations
@@ -17,12 +18,13 @@ from typing import Any
 
 from cpbot.agents.envelopes import CodeAttempt
 from cpbot.agents.roles import coder, debugger, testgen
+from cpbot.agents.roles.knowledge import Note
 from cpbot.agents.strategies.base import SolveContext, verdict_line
 from cpbot.judge.model import JudgeReport, TestCase, Verdict
 
 RETRY_NOTE = (
-    "This program failed at least one of the hidden tests ({line}). Reconsider the task from the "
-    "statement and write the whole program again, correcting whatever is wrong."
+    "A program written for this task before failed at least one of the hidden tests ({line}). Reconsider "
+    "the task from the statement and write the whole program again."
 )
 
 
@@ -60,8 +62,17 @@ class Nala:
         if report.accepted or report.verdict == Verdict.IE:
             return attempt, iteration, report
         ctx.route("coder", phase="generate", attempt=2)
-        retry = RETRY_NOTE.format(line=verdict_line(report))
-        attempt = coder.revise_code(ctx.model, ctx.problem, attempt, retry)
+        # the paper's second generation: again from the instruction, told only that the first one failed
+        retry = Note(
+            name="retry",
+            title="An earlier try",
+            tags=[],
+            keywords=[],
+            body=RETRY_NOTE.format(line=verdict_line(report)),
+        )
+        attempt = coder.write_code(
+            ctx.model, ctx.problem, None, language=ctx.language, use_skeleton=False, knowledge=[retry]
+        )
         attempt, iteration = ctx.code(attempt, sender=coder.ROLE)
         return attempt, iteration, ctx.judge(attempt, iteration, tests, branch="generate")
 
@@ -81,7 +92,7 @@ class Nala:
             indices = [r.index for r in failing.results]
             ctx.route(f"debug_{block}", step=step, failing=indices)
             attempt = debugger.debug(
-                ctx.model, ctx.problem, attempt, failing, tests=tests, block=block, max_cases=len(indices)
+                ctx.model, ctx.problem, attempt, failing, tests=tests, block=block, max_cases=len(indices), suite=tests
             )
             attempt, iteration = ctx.code(attempt, sender=debugger.ROLE)
             report = ctx.judge(attempt, iteration, tests, branch="debug")

@@ -46,7 +46,7 @@ def _progress(outcome: ProblemOutcome, done: int, total: int) -> None:
 @click.option("--resume", "resume", metavar="RUN", help="Continue the bench run RUN (id, prefix or 'last').")
 @click.option("--k", "k", type=click.IntRange(min=1, max=10), default=3, show_default=True, help="SOLVED@<=k.")
 @click.option("--max-calls", type=click.IntRange(min=1), default=20, show_default=True, help="Budget per solve.")
-@click.option("--max-tokens", type=click.IntRange(min=1), default=200_000, show_default=True)
+@click.option("--budget-tokens", "max_tokens", type=click.IntRange(min=1), default=200_000, show_default=True)
 @click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=600.0, show_default=True)
 @click.option(
     "--llm-slots", type=click.IntRange(min=1), default=4, show_default=True, help="LLM calls at once per node."

@@ -16,7 +16,31 @@ from cpbot.bot.site_option import site_option
 @language_option()
 @model_endpoint_options
 @click.option("--max-calls", type=click.IntRange(min=1), default=40, show_default=True, help="Budget: LLM calls.")
-@click.option("--max-tokens", type=click.IntRange(min=1), default=500_000, show_default=True, help="Budget: tokens.")
+@click.option(
+    "--budget-tokens",
+    "max_tokens",
+    type=click.IntRange(min=1),
+    default=500_000,
+    show_default=True,
+    help="Budget: tokens of the whole solve (not the per-reply limit: see --max-output-tokens).",
+)
+@click.option(
+    "--max-output-tokens",
+    type=click.IntRange(min=1),
+    help="Per-reply output limit, always sent (env CPBOT_MAX_OUTPUT_TOKENS; default 8192).",
+)
+@click.option(
+    "--timeout",
+    "timeout_s",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Seconds to wait for one reply (env CPBOT_TIMEOUT; default 600: local reasoning models are slow).",
+)
+@click.option("--temperature", type=click.FloatRange(0, 2), help="Sampling temperature (env CPBOT_TEMPERATURE).")
+@click.option(
+    "--reasoning-effort",
+    type=click.Choice(["minimal", "low", "medium", "high"]),
+    help="For reasoning models (env CPBOT_REASONING_EFFORT).",
+)
 @click.option(
     "--max-seconds",
     type=click.FloatRange(min=0, min_open=True),
@@ -44,6 +68,10 @@ def solve(
     api_key: str | None,
     max_calls: int,
     max_tokens: int,
+    max_output_tokens: int | None,
+    timeout_s: float | None,
+    temperature: float | None,
+    reasoning_effort: str | None,
     max_seconds: float,
     site: str | None,
     cookies: Path | None,
@@ -66,7 +94,15 @@ def solve(
     def say(line: str) -> None:
         click.echo(line, err=True)
 
-    config = resolve_llm(base_url=base_url, api_key=api_key, model=model)
+    config = resolve_llm(
+        base_url=base_url,
+        api_key=api_key,
+        model=model,
+        max_output_tokens=max_output_tokens,
+        timeout_s=timeout_s,
+        temperature=temperature,
+        reasoning_effort=reasoning_effort,
+    )
     options = parse_strategy_options(strategy, strategy_option)
     problem = load_source(source, site=site, cookies=cookies, browser=browser_settings(None))
     budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_seconds=max_seconds)

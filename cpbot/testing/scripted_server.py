@@ -40,6 +40,7 @@ class Reply:
     completion_tokens: int = 20
     reasoning_tokens: int | None = None
     reasoning_content: str | None = None
+    reasoning_field: str = "reasoning_content"  # newer vLLM and Ollama name it "reasoning"
     finish_reason: str = "stop"
     model: str | None = None
     usage: bool = True
@@ -90,7 +91,11 @@ class ScriptedServer:
         default: Step | None = None,
         model: str = "scripted-model",
         port: int = 0,
+        model_info: dict[str, Any] | None = None,
+        props: dict[str, Any] | None = None,
     ):
+        self.model_info = model_info or {}  # extra fields of the /models entry (vLLM's max_model_len, ...)
+        self.props = props  # llama.cpp's /props answer, when set
         self._steps = list(steps)
         self._port = port  # 0: any free port
         self._default = default
@@ -168,7 +173,7 @@ class ScriptedServer:
 def _completion(server: ScriptedServer, reply: Reply, body: dict[str, Any]) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": reply.text}
     if reply.reasoning_content is not None:
-        message["reasoning_content"] = reply.reasoning_content
+        message[reply.reasoning_field] = reply.reasoning_content
     out: dict[str, Any] = {
         "id": f"chatcmpl-{len(server.requests)}",
         "object": "chat.completion",
@@ -218,7 +223,10 @@ def _make_handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
 
         def do_GET(self) -> None:
             if self.path.rstrip("/").endswith("/models"):
-                self._send(200, {"object": "list", "data": [{"id": server.model, "object": "model"}]})
+                entry = {"id": server.model, "object": "model", **server.model_info}
+                self._send(200, {"object": "list", "data": [entry]})
+            elif self.path.rstrip("/").endswith("/props") and server.props is not None:
+                self._send(200, server.props)
             else:
                 self._send(404, {"error": {"message": "not found"}})
 

@@ -43,7 +43,7 @@ def test_marked_blocks_become_a_chain_with_unit_tests_and_a_plan():
     assert [b.name for b in chain.blocks] == ["add", "main"]  # the C++ block is another language
     assert chain.block("add").test == "assert add(1, 2) == 3\n" and chain.main.test is None
     assert chain.plan == ["add the numbers", "read and print"]
-    assert chain.notes == ["unit test for unknown block ghost dropped"]
+    assert chain.notes == ["code block 5 is in cpp, not python3: left out", "unit test for unknown block ghost dropped"]
     assert chain.program().endswith("print(add(a, b))\n") and chain.program().startswith("def add")
     # a stdio block's test runs without main (which would read input); a function problem's keeps it
     assert "input()" not in chain.test_program("add") and "input()" in chain.test_program("add", "function")

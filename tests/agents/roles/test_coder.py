@@ -46,18 +46,32 @@ def test_function_problems_start_from_the_site_snippet(scripted_server, make_cli
     assert problem.code_snippets["cpp"].strip()[:30] in text
 
 
-def test_a_reply_without_code_is_answered_once_then_given_up(scripted_server, make_client):
+def test_a_reply_without_code_is_answered_then_given_up(scripted_server, make_client):
     server = scripted_server([Reply("I would add them."), Reply(PY)])
     attempt = write_code(make_client(server), sum_problem(), PLAN, language="python3")
     assert "print(a + b)" in attempt.source
     second = server.requests[1].body["messages"]
     assert second[-2] == {"role": "assistant", "content": "I would add them."}
-    assert "could not use that answer" in second[-1]["content"]
+    assert "had no program in it" in second[-1]["content"]
 
-    server = scripted_server([Reply("no code"), Reply("still no code")])
+    server = scripted_server([Reply("no code"), Reply("still no code"), Reply("never code")])
     with pytest.raises(ExtractionError) as e:
         write_code(make_client(server), sum_problem(), PLAN, language="python3")
     assert e.value.reason == "no_code"
+    assert len(server.requests) == 3
+
+
+def test_a_cut_reply_is_not_sent_back_and_the_reask_says_why(scripted_server, make_client):
+    cut = "```python\n" + "x = 1\n" * 400 + "for i in range(\n"
+    server = scripted_server([Reply(cut, finish_reason="length"), Reply(PY)])
+    attempt = write_code(make_client(server, retry_output_tokens=None), sum_problem(), PLAN, language="python3")
+    assert "print(a + b)" in attempt.source
+    first, second = (r.body["messages"] for r in server.requests)
+    # the same conversation, with the reason added to its last user message: no cut reply resent
+    assert [m["role"] for m in second] == [m["role"] for m in first]
+    assert all(m["role"] != "assistant" for m in second)
+    assert second[-1]["content"].startswith(first[-1]["content"])
+    assert "cut off by the output limit" in second[-1]["content"]
 
 
 def test_revise_sends_the_program_and_the_patch(scripted_server, make_client):

@@ -54,6 +54,9 @@ def test_routing_follows_the_failure():
     assert choose_block(JudgeReport(verdict=Verdict.CE, total=2, compile_log="error: x")) == "runtime"
     assert choose_block(report_of(TestResult(index=1, verdict=Verdict.AC))) is None
     assert choose_block(JudgeReport(verdict=Verdict.IE, reason="no sandbox")) is None
+    # a C++ crash (killed by a signal) is a logic error, not a reading error, even the first time
+    segfault = TestResult(index=1, verdict=Verdict.RE, signal=11, exit_code=-11)
+    assert choose_block(report_of(segfault)) == "runtime"
 
 
 def test_the_wrong_answer_prompt_carries_the_failing_input_and_the_difference(scripted_server, make_client):

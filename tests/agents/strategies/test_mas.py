@@ -50,11 +50,13 @@ def test_fix_goes_to_the_implementer_and_rethink_to_the_reasoner(scripted_server
             verdict("RETHINK", "the plan itself is wrong"),
             plan_reply(),
             code(RIGHT),
+            verdict("PASS", "no risk found"),
         ]
     )
     result = run(make_client, server, tracer, sandbox)
     assert result.status == "solved" and result.reason.startswith("the checker passed iteration 3")
-    assert roles(tracer) == ["selector", "planner", "coder", "checker", "coder", "checker", "planner", "coder"]
+    roles_seen = ["selector", "planner", "coder", "checker", "coder", "checker", "planner", "coder", "checker"]
+    assert roles(tracer) == roles_seen
     assert routes(tracer) == [
         "selector",
         "knowledge",
@@ -90,10 +92,12 @@ def notes(tracer, message):
 
 
 def test_a_prose_only_selector_reply_falls_back_and_the_solve_goes_on(scripted_server, make_client, tracer, sandbox):
-    server = scripted_server([Reply("This looks like a simple problem to me."), plan_reply(), code(RIGHT)])
+    server = scripted_server(
+        [Reply("This looks like a simple problem to me."), plan_reply(), code(RIGHT), verdict("PASS", "fine")]
+    )
     result = run(make_client, server, tracer, sandbox)
     assert result.status == "solved" and result.solution is not None
-    assert roles(tracer) == ["selector", "planner", "coder"]
+    assert roles(tracer) == ["selector", "planner", "coder", "checker"]
     (unusable,) = notes(tracer, "selector reply unusable")
     assert unusable["fallback"] == ["implementation"]
     assert "no known technique" in unusable["error"]
@@ -116,11 +120,18 @@ def test_the_fallback_uses_the_problems_own_tags_when_it_has_them(scripted_serve
 
 def test_unreadable_planner_and_checker_replies_do_not_end_the_solve(scripted_server, make_client, tracer, sandbox):
     server = scripted_server(
-        [SELECTION, Reply(""), code(WRONG), Reply("Looks questionable, not sure what to do."), code(RIGHT)]
+        [
+            SELECTION,
+            Reply(""),
+            code(WRONG),
+            Reply("Looks questionable, not sure what to do."),
+            code(RIGHT),
+            Reply("Seems fine but I cannot say."),
+        ]
     )
     result = run(make_client, server, tracer, sandbox)
     assert result.status == "solved"
-    assert roles(tracer) == ["selector", "planner", "coder", "checker", "coder"]
+    assert roles(tracer) == ["selector", "planner", "coder", "checker", "coder", "checker"]
     assert "statement" in notes(tracer, "planner reply unusable")[0]["fallback"]
     assert notes(tracer, "checker reply unusable")[0]["fallback"] == "FIX"
     decisions = [e.payload.decision for e in tracer.envelopes() if isinstance(e.payload, CheckerDecision)]
@@ -136,3 +147,30 @@ def test_a_role_with_no_fallback_still_returns_the_best_attempt(scripted_server,
     assert result.status == "best_effort"
     assert result.solution is not None and "a - b" in result.solution.source
     assert result.reason.startswith("stopped: ")
+
+
+def test_the_checker_reviews_a_passing_program_and_its_fix_is_judged(scripted_server, make_client, tracer, sandbox):
+    # the paper's checker looks at passing programs too: here it asks for 64-bit arithmetic
+    server = scripted_server(
+        [
+            SELECTION,
+            plan_reply(),
+            code(RIGHT),
+            verdict("FIX", "guard against overflow"),
+            code(RIGHT),
+            verdict("PASS", "fine now"),
+        ]
+    )
+    result = run(make_client, server, tracer, sandbox)
+    assert result.status == "solved"
+    assert "All 2 tests pass" in sent_text(server.requests[3])  # the review saw the passing report
+    assert "hidden" in sent_text(server.requests[3])  # and its checklist of risks
+    decisions = [e.payload.decision for e in tracer.envelopes() if isinstance(e.payload, CheckerDecision)]
+    assert decisions == ["FIX", "PASS"]
+
+
+def test_without_review_a_passing_program_ends_the_solve_at_once(scripted_server, make_client, tracer, sandbox):
+    server = scripted_server([SELECTION, plan_reply(), code(RIGHT)])
+    result = run(make_client, server, tracer, sandbox, review=False)
+    assert result.status == "solved"
+    assert roles(tracer) == ["selector", "planner", "coder"]
