@@ -1,7 +1,8 @@
 """The one HTTP layer of the scrapers (httpx): polite, patient, and honest about blocks.
 
 Every request carries a User-Agent naming cpbot, waits for its site's rate limit, retries 429 and
-5xx answers with exponential backoff (honouring `Retry-After`), and times out. A Cloudflare or
+5xx answers and dropped connections with exponential backoff (honouring `Retry-After`), and times
+out. Errors that cannot heal by waiting (connection refused, no such host) fail at the first attempt. A Cloudflare or
 captcha page raises `BlockedError` with a hint on what the user can do. Cookies come from a jar,
 e.g. one loaded from a browser's cookies.txt by `scrapers.cookies`.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import random
+import socket
 import time
 from collections.abc import Callable
 from http.cookiejar import CookieJar
@@ -106,6 +108,9 @@ class HttpClient:
                 raise FetchError(f"cannot fetch {url}: {e}") from e
             except httpx.TransportError as e:
                 _log.info("network: %s %s failed: %s", method, url, e)
+                lasting = lasting_failure(e)
+                if lasting:
+                    raise FetchError(f"cannot reach {host} for {url}: {lasting}", hint=_lasting_hint(host)) from e
                 if attempt == self.max_retries:
                     raise FetchError(
                         f"could not reach {host} for {url} after {attempt + 1} attempts: {e}",
@@ -140,6 +145,34 @@ class HttpClient:
 
     def _retry_after(self, response: httpx.Response) -> float | None:
         return retry_after_seconds(response.headers, now=self._wall_clock())
+
+
+def lasting_failure(error: BaseException) -> str | None:
+    """Why a connection failed, when waiting will not help (nothing listens, the name does not resolve)."""
+    if not isinstance(error, httpx.ConnectError):
+        return None  # timeouts, resets and dropped connections may heal
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if isinstance(cause, ConnectionRefusedError):
+            return "connection refused (nothing listens there)"
+        if isinstance(cause, socket.gaierror):
+            return f"no such host ({cause.strerror or cause})"
+        cause = cause.__cause__ or cause.__context__
+    text = str(error)
+    if "Connection refused" in text or "[Errno 111]" in text:
+        return "connection refused (nothing listens there)"
+    if "Name or service not known" in text or "nodename nor servname" in text or "[Errno -2]" in text:
+        return f"no such host ({text})"
+    return None
+
+
+def _lasting_hint(host: str) -> str:
+    return (
+        f"check that {host} is the right address (CPBOT_CODEFORCES_URL / CPBOT_LEETCODE_URL change it) "
+        "and that the network, a proxy or the site is up"
+    )
 
 
 def _status_error(url: str, status: int, attempts: int) -> FetchError:
