@@ -15,7 +15,7 @@ import socket
 import time
 from collections.abc import Callable
 from http.cookiejar import CookieJar
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
 import httpx
@@ -28,6 +28,15 @@ from cpbot.scrapers.ratelimit import RateLimiter
 USER_AGENT = "cpbot/0.1 (competitive-programming assistant; rate-limited, read-only)"
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 _log = logging.getLogger("cpbot.http")
+
+
+@runtime_checkable
+class RoutedTransport(Protocol):
+    """A transport that sends a site's requests elsewhere (e.g. to a local stand-in, `scrapers.endpoints`)."""
+
+    def target(self, url: httpx.URL) -> httpx.URL | None:
+        """Where a request for `url` goes instead, or None when it is not routed."""
+        ...
 
 
 class HttpClient:
@@ -58,6 +67,7 @@ class HttpClient:
         self.sleep = sleep
         self._wall_clock = wall_clock
         self._random = random.Random()
+        self._transport = transport
         self._client = httpx.Client(
             headers={"User-Agent": user_agent, "Accept-Language": "en"},
             cookies=cookies,
@@ -110,7 +120,8 @@ class HttpClient:
                 _log.info("network: %s %s failed: %s", method, url, e)
                 lasting = lasting_failure(e)
                 if lasting:
-                    raise FetchError(f"cannot reach {host} for {url}: {lasting}", hint=_lasting_hint(host)) from e
+                    where = self._where(url, host)
+                    raise FetchError(f"cannot reach {where} for {url}: {lasting}", hint=_lasting_hint(where)) from e
                 if attempt == self.max_retries:
                     raise FetchError(
                         f"could not reach {host} for {url} after {attempt + 1} attempts: {e}",
@@ -138,6 +149,16 @@ class HttpClient:
                 return response
             raise _status_error(url, status, attempt + 1)
         raise AssertionError("unreachable: the loop returns or raises")  # pragma: no cover
+
+    def _where(self, url: str, host: str) -> str:
+        """The host a request really went to: a routed site names its stand-in, e.g. "127.0.0.1:8001 (for
+        codeforces.com)", so an error does not blame the public site for a local server that is down."""
+        if isinstance(self._transport, RoutedTransport):
+            target = self._transport.target(httpx.URL(url))
+            if target is not None:
+                port = f":{target.port}" if target.port else ""
+                return f"{target.host}{port} (for {host})"
+        return host
 
     def _backoff(self, attempt: int) -> float:
         delay = min(self.max_backoff_s, self.backoff_s * 2**attempt)
@@ -168,10 +189,10 @@ def lasting_failure(error: BaseException) -> str | None:
     return None
 
 
-def _lasting_hint(host: str) -> str:
+def _lasting_hint(where: str) -> str:
     return (
-        f"check that {host} is the right address (CPBOT_CODEFORCES_URL / CPBOT_LEETCODE_URL change it) "
-        "and that the network, a proxy or the site is up"
+        f"check that {where} is the right address (CPBOT_CODEFORCES_URL / CPBOT_LEETCODE_URL change it) "
+        "and that the network, a proxy or the server is up"
     )
 
 

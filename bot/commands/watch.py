@@ -121,10 +121,16 @@ def watch(
             watcher.shutdown()
             join_loops(watcher, timeout_s=30.0)
         final = report(session.state, watcher.seen(), store=session.store)
-    never_read = list_failures and not listed_once.is_set()
+    never_read = not listed_once.is_set()
+    if never_read and not list_failures:
+        # stopped (e.g. Ctrl-C) before the first listing finished: "no contest" would be a guess
+        raise ListingError(
+            "the contest lists were never read: cpbot watch stopped before the first listing finished",
+            hint="let it run until the lists are read (they are polled at start, then every --poll seconds)",
+        )
     if never_read or (once and list_failures and not final.contests):
-        # "no contest starting" would be a guess: the lists were never read (or, with --once, the last
-        # try failed and nothing polls any more), which is an error whatever stopped the watch
+        # the lists were never read (or, with --once, the last try failed and nothing polls any more):
+        # an error whatever stopped the watch, with the last failure's reason and hint
         failure = list_failures[-1]
         what = "were never read" if never_read else "could not be read"
         raise ListingError(

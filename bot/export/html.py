@@ -70,6 +70,11 @@ def _points(value: float) -> str:
     return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
 
 
+def _yes_no(value: object) -> object:
+    """JSON booleans as words (a table of checks reads "yes"/"no", not "True"/"False")."""
+    return ("yes" if value else "no") if isinstance(value, bool) else value
+
+
 def _score_line(standing: Standing) -> str:
     """What the rank was decided by, in the contest's own measure."""
     solved = sum(p.solved for p in standing.problems)
@@ -97,6 +102,7 @@ def environment() -> jinja2.Environment:
         contest_clock=_contest_clock,
         points=_points,
         score_line=_score_line,
+        yes_no=_yes_no,
         svg=Markup,
         statement=statement_html,
     )

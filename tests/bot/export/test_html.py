@@ -99,6 +99,7 @@ def test_gate_decisions_submissions_and_remote_verdicts_are_shown(soup):
     b = soup.select_one('section[data-problem="codeforces:1873B"]')
     assert a.select_one(".gate.ok .badge").get_text() == "allowed"
     assert [td.get_text() for td in a.select(".gate table.evidence td")][:2] == ["samples", "AC on 2 of 2"]
+    assert [td.get_text() for td in a.select(".gate table.checks td")] == ["samples", "yes", "yes", "AC 2/2"]
     assert "over the 1000 ms limit" in b.select_one(".gate.bad ul.reasons").get_text()
     link = a.select_one("table.submissions a")
     assert link.get_text() == "#240001" and link["href"].endswith("/submission/240001")
@@ -106,6 +107,8 @@ def test_gate_decisions_submissions_and_remote_verdicts_are_shown(soup):
         [td.get_text(" ", strip=True) for td in tr.find_all("td")] for tr in a.select("table.remote-verdicts tr")[1:]
     ]
     assert [v[3] for v in verdicts] == ["pending (not final)", "AC"] and verdicts[1][4] == "OK"
+    (row,) = a.select("table.submissions tr")[1:]  # the submission carries the site's last verdict
+    assert row.find_all("td")[-1].get_text(strip=True) == "AC" and "in the contest" in row.get_text()
     mystery = b.select_one('details.generic[data-kind="mystery_event"] pre').get_text()
     assert json.loads(mystery) == {"what": "<b>unknown</b> kind", "n": 3}
     assert soup.find("b") is None

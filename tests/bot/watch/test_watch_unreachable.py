@@ -68,7 +68,8 @@ def _without_model(env: dict[str, str]) -> dict[str, str]:
 
 
 def test_ctrl_c_after_the_lists_failed_says_they_were_never_read_and_exits_non_zero(tmp_path: Path) -> None:
-    dead = f"http://127.0.0.1:{_closed_port()}"
+    port = _closed_port()
+    dead = f"http://127.0.0.1:{port}"
     env = {
         **_without_model(dict(os.environ)),
         "CPBOT_DATA_DIR": str(tmp_path / "data"),
@@ -96,6 +97,50 @@ def test_ctrl_c_after_the_lists_failed_says_they_were_never_read_and_exits_non_z
     err = "".join(seen) + err
     assert proc.returncode not in (0, None)
     assert "error: the contest lists were never read" in err
+    assert f"cannot reach 127.0.0.1:{port} (for codeforces.com)" in err  # the stand-in, not the public site
     assert "connection refused" in err
     assert "hint: " in err
     assert "no contest" not in out + err
+
+
+def test_ctrl_c_before_the_first_listing_finished_does_not_claim_there_is_no_contest(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import threading
+
+    from cpbot.scrapers import sites
+
+    entered, release = threading.Event(), threading.Event()
+    real_get_site = sites.get_site
+
+    class SlowList:
+        def __init__(self, site: object) -> None:
+            self.site = site
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(self.site, name)  # everything but the list is the real site's
+
+        def upcoming_contests(self, client: object, now: object) -> list[object]:
+            entered.set()
+            release.wait(30)  # the list is still being read when Ctrl-C comes
+            return []
+
+    monkeypatch.setattr(sites, "get_site", lambda name: SlowList(real_get_site(name)))
+
+    def interrupt() -> None:
+        if entered.wait(30):
+            os.kill(os.getpid(), signal.SIGINT)  # the watch's handler sets its stop event
+
+    helper = threading.Thread(target=interrupt)
+    helper.start()
+    try:
+        rc = main(["watch", "--site", "cf", "--poll", "600"])
+    finally:
+        release.set()
+        helper.join()
+    captured = capsys.readouterr()
+    assert rc != 0
+    assert "error: the contest lists were never read: cpbot watch stopped before the first listing finished" in (
+        captured.err
+    )
+    assert "no contest" not in captured.out + captured.err
