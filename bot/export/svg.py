@@ -125,7 +125,7 @@ def timeline(
     longest = max((len(lane) for lane in lanes), default=0)
     left = int(min(max(170, 6.6 * longest + 16), width / 3))
     limit = int((left - 16) / 6.6)
-    right, lane_h, top = 20, 28, 10
+    right, lane_h, top = 34, 28, 10  # room for half of the last tick's label
     height = top + lane_h * max(len(lanes), 1) + 34
     offsets = [e[0] for e in entries if e[1] in lanes] + [end_s]
     lo, hi, step = axis_range(offsets, [e[0] for e in entries if e[1] in lanes and e[1] != root_lane])

@@ -50,15 +50,22 @@ class ModelMissing(Exception):
 
 
 class LazySolver:
-    """The solver, built when the first problem must be solved: a dry run that only lists contests (or
-    waits for one) needs no model; the first solve without one fails with the configuration's hint."""
+    """The solver, asking for a model only when the first problem must be solved: a dry run that only
+    lists contests (or waits for one) needs none; the first solve without one fails with the
+    configuration's hint. A configured client is made at once, in the main thread: making it imports
+    `openai` (half a second), which a contest's first solve after every restart should not wait for."""
 
-    def __init__(self, stack: ExitStack, opts: dict[str, Any], config: LLMConfig | ConfigError) -> None:
+    def __init__(
+        self, stack: ExitStack, opts: dict[str, Any], config: LLMConfig | ConfigError, sandbox: Sandbox
+    ) -> None:
         self._stack = stack
+        self._sandbox = sandbox
         self._opts = opts
         self._config = config
         self._lock = threading.Lock()
         self._solver: AgentSolver | None = None
+        if isinstance(config, LLMConfig):
+            self._built()  # no request is made: the client only connects at its first call
 
     def _built(self) -> AgentSolver:
         with self._lock:
@@ -66,12 +73,11 @@ class LazySolver:
                 if isinstance(self._config, ConfigError):
                     raise ModelMissing(self._config)
                 llm = self._stack.enter_context(LLMClient(self._config))
-                sandbox = self._stack.enter_context(Sandbox())
                 self._solver = AgentSolver(
                     llm,
                     strategy=self._opts["strategy"],
                     language=self._opts["language"],
-                    sandbox=sandbox,
+                    sandbox=self._sandbox,
                     options=parse_strategy_options(self._opts["strategy"], self._opts["strategy_option"]),
                 )
             return self._solver
@@ -136,7 +142,7 @@ class Session:
         )
         self.site = ScrapedSite(self.client)
         strategy_options = parse_strategy_options(opts["strategy"], opts["strategy_option"])
-        self.solver = LazySolver(stack, opts, config)
+        self.solver = LazySolver(stack, opts, config, stack.enter_context(Sandbox()))
         self.options = LoopOptions(
             strategy=opts["strategy"],
             strategy_options=strategy_options,
