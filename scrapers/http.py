@@ -1,7 +1,8 @@
 """The one HTTP layer of the scrapers (httpx): polite, patient, and honest about blocks.
 
 Every request carries a User-Agent naming cpbot, waits for its site's rate limit, retries 429 and
-5xx answers with exponential backoff (honouring `Retry-After`), and times out. A Cloudflare or
+5xx answers and dropped connections with exponential backoff (honouring `Retry-After`), and times
+out. Errors that cannot heal by waiting (connection refused, no such host) fail at the first attempt. A Cloudflare or
 captcha page raises `BlockedError` with a hint on what the user can do. Cookies come from a jar,
 e.g. one loaded from a browser's cookies.txt by `scrapers.cookies`.
 """
@@ -10,10 +11,11 @@ from __future__ import annotations
 
 import logging
 import random
+import socket
 import time
 from collections.abc import Callable
 from http.cookiejar import CookieJar
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
 import httpx
@@ -26,6 +28,15 @@ from cpbot.scrapers.ratelimit import RateLimiter
 USER_AGENT = "cpbot/0.1 (competitive-programming assistant; rate-limited, read-only)"
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 _log = logging.getLogger("cpbot.http")
+
+
+@runtime_checkable
+class RoutedTransport(Protocol):
+    """A transport that sends a site's requests elsewhere (e.g. to a local stand-in, `scrapers.endpoints`)."""
+
+    def target(self, url: httpx.URL) -> httpx.URL | None:
+        """Where a request for `url` goes instead, or None when it is not routed."""
+        ...
 
 
 class HttpClient:
@@ -56,6 +67,7 @@ class HttpClient:
         self.sleep = sleep
         self._wall_clock = wall_clock
         self._random = random.Random()
+        self._transport = transport
         self._client = httpx.Client(
             headers={"User-Agent": user_agent, "Accept-Language": "en"},
             cookies=cookies,
@@ -106,6 +118,10 @@ class HttpClient:
                 raise FetchError(f"cannot fetch {url}: {e}") from e
             except httpx.TransportError as e:
                 _log.info("network: %s %s failed: %s", method, url, e)
+                lasting = lasting_failure(e)
+                if lasting:
+                    where = self._where(url, host)
+                    raise FetchError(f"cannot reach {where} for {url}: {lasting}", hint=_lasting_hint(where)) from e
                 if attempt == self.max_retries:
                     raise FetchError(
                         f"could not reach {host} for {url} after {attempt + 1} attempts: {e}",
@@ -134,12 +150,50 @@ class HttpClient:
             raise _status_error(url, status, attempt + 1)
         raise AssertionError("unreachable: the loop returns or raises")  # pragma: no cover
 
+    def _where(self, url: str, host: str) -> str:
+        """The host a request really went to: a routed site names its stand-in, e.g. "127.0.0.1:8001 (for
+        codeforces.com)", so an error does not blame the public site for a local server that is down."""
+        if isinstance(self._transport, RoutedTransport):
+            target = self._transport.target(httpx.URL(url))
+            if target is not None:
+                port = f":{target.port}" if target.port else ""
+                return f"{target.host}{port} (for {host})"
+        return host
+
     def _backoff(self, attempt: int) -> float:
         delay = min(self.max_backoff_s, self.backoff_s * 2**attempt)
         return delay * (1 + self.jitter * self._random.random())
 
     def _retry_after(self, response: httpx.Response) -> float | None:
         return retry_after_seconds(response.headers, now=self._wall_clock())
+
+
+def lasting_failure(error: BaseException) -> str | None:
+    """Why a connection failed, when waiting will not help (nothing listens, the name does not resolve)."""
+    if not isinstance(error, httpx.ConnectError):
+        return None  # timeouts, resets and dropped connections may heal
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if isinstance(cause, ConnectionRefusedError):
+            return "connection refused (nothing listens there)"
+        if isinstance(cause, socket.gaierror):
+            return f"no such host ({cause.strerror or cause})"
+        cause = cause.__cause__ or cause.__context__
+    text = str(error)
+    if "Connection refused" in text or "[Errno 111]" in text:
+        return "connection refused (nothing listens there)"
+    if "Name or service not known" in text or "nodename nor servname" in text or "[Errno -2]" in text:
+        return f"no such host ({text})"
+    return None
+
+
+def _lasting_hint(where: str) -> str:
+    return (
+        f"check that {where} is the right address (CPBOT_CODEFORCES_URL / CPBOT_LEETCODE_URL change it) "
+        "and that the network, a proxy or the server is up"
+    )
 
 
 def _status_error(url: str, status: int, attempts: int) -> FetchError:

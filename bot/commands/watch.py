@@ -50,7 +50,7 @@ def watch(
 
     from cpbot.bot.watch.render import follow, print_final, report
     from cpbot.bot.watch.scheduler import Watcher, contest_row
-    from cpbot.bot.watch.session import ListingError, Session, join_loops, stop_on_signals
+    from cpbot.bot.watch.session import ListingError, Session, join_loops, plan_line, stop_on_signals
     from cpbot.bot.watch.state import contest_key
     from cpbot.core.errors import ConfigError, CpbotError
     from cpbot.scrapers.listing import Contest
@@ -61,8 +61,10 @@ def watch(
         raise ConfigError("--contest needs --site cf or --site lc")
     stop = threading.Event()
     list_failures: list[CpbotError] = []  # since the last listing that worked
+    listed_once = threading.Event()  # some listing worked (with --contest: the contest was found)
     with ExitStack() as stack, stop_on_signals(stop):
         session = Session(stack, opts, stop)
+        click.echo(plan_line(session), err=True)
         now = datetime.now(UTC)
         if contest_id is not None:
             target = contest_key(sites[0], contest_id)
@@ -77,6 +79,8 @@ def watch(
                 p.status not in ("solved", "given_up") for p in session.state.problems(target)
             ):
                 row = session.state.set_contest(target, status="running")  # e.g. a dry run, now with --submit
+
+            listed_once.set()
 
             def lister() -> list[Contest]:
                 return [contest]
@@ -95,6 +99,7 @@ def watch(
                     list_failures.append(e)  # the watcher logs it and tries again at the next poll
                     raise
                 list_failures.clear()
+                listed_once.set()
                 return listed
 
             def wanted(c: Contest) -> bool:
@@ -116,11 +121,20 @@ def watch(
             watcher.shutdown()
             join_loops(watcher, timeout_s=30.0)
         final = report(session.state, watcher.seen(), store=session.store)
-    if once and list_failures and not final.contests:
-        # nothing polls after --once: a listing that failed leaves nothing done, which is an error
-        failure = list_failures[-1]
+    never_read = not listed_once.is_set()
+    if never_read and not list_failures:
+        # stopped (e.g. Ctrl-C) before the first listing finished: "no contest" would be a guess
         raise ListingError(
-            f"the contest lists could not be read: {failure.message}",
+            "the contest lists were never read: cpbot watch stopped before the first listing finished",
+            hint="let it run until the lists are read (they are polled at start, then every --poll seconds)",
+        )
+    if never_read or (once and list_failures and not final.contests):
+        # the lists were never read (or, with --once, the last try failed and nothing polls any more):
+        # an error whatever stopped the watch, with the last failure's reason and hint
+        failure = list_failures[-1]
+        what = "were never read" if never_read else "could not be read"
+        raise ListingError(
+            f"the contest lists {what}: {failure.message}",
             hint=failure.hint or "check the network and the site's address (CPBOT_CODEFORCES_URL / CPBOT_LEETCODE_URL)",
         )
     if as_json:

@@ -15,11 +15,13 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from cpbot.bot.export.code import style_rules
 from cpbot.bot.export.model import ExportReport
 from cpbot.bot.export.statement import statement_html
+from cpbot.bot.watch.standing import Scoring, Standing
 from cpbot.core.errors import CpbotError
 
-TEMPLATE_PACKAGE = "templates"
+TEMPLATE_PACKAGE = "cpbot.templates"  # installed under cpbot (see pyproject.toml)
 TEMPLATE_DIR = "report"
 PAGE = "report.html.j2"
 
@@ -56,6 +58,33 @@ def _clock(seconds: float) -> str:
     return f"{sign}{int(s // 3600)}:{int(s % 3600 // 60):02d}:{s % 60:04.1f}"
 
 
+def _contest_clock(seconds: float | None) -> str:
+    """Time since the contest started, as a contest's clock shows it: 00:42:13."""
+    if seconds is None:
+        return "-"
+    s = max(0, int(seconds))
+    return f"{s // 3600:02d}:{s % 3600 // 60:02d}:{s % 60:02d}"
+
+
+def _points(value: float) -> str:
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
+
+
+def _yes_no(value: object) -> object:
+    """JSON booleans as words (a table of checks reads "yes"/"no", not "True"/"False")."""
+    return ("yes" if value else "no") if isinstance(value, bool) else value
+
+
+def _score_line(standing: Standing) -> str:
+    """What the rank was decided by, in the contest's own measure."""
+    solved = sum(p.solved for p in standing.problems)
+    if standing.scoring is Scoring.ICPC:
+        return f"{solved} solved, penalty {standing.penalty:,.0f} min (ICPC rules)"
+    if standing.scoring is Scoring.LEETCODE:
+        return f"score {_points(standing.points)}, finish time {_contest_clock(standing.penalty)} ({solved} solved)"
+    return f"{_points(standing.points)} points ({solved} solved)"
+
+
 def environment() -> jinja2.Environment:
     """The jinja2 environment of the report templates."""
     env = jinja2.Environment(
@@ -65,7 +94,19 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(pretty=_pretty, ms=_ms, kb=_kb, clock=_clock, svg=Markup, statement=statement_html)
+    env.filters.update(
+        pretty=_pretty,
+        ms=_ms,
+        kb=_kb,
+        clock=_clock,
+        contest_clock=_contest_clock,
+        points=_points,
+        score_line=_score_line,
+        yes_no=_yes_no,
+        svg=Markup,
+        statement=statement_html,
+    )
+    env.globals["code_css"] = Markup(style_rules())  # Pygments' token colours, generated CSS only
     return env
 
 

@@ -6,6 +6,10 @@ messages that led to it (LLM calls, plans, notes, routes since the previous atte
 and feedback about its iteration, and its diff against the previous attempt. Gate decisions,
 submissions and remote verdicts belong to the problem; they may also sit in the contest run, where
 their `problem_id` says which problem they are about. Unknown event kinds are kept as they are.
+
+A contest cpbot took part in only in the shadow has `shadow_submission` events (when it would have
+submitted), `submission` events marked `practice` (posted after the end) and a `standing` event (the
+rank it would have had, `bot.watch.standing.Standing`); the last standing is shown at the top.
 """
 
 from __future__ import annotations
@@ -16,10 +20,13 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+from markupsafe import Markup
 from pydantic import BaseModel, Field, ValidationError
 
 from cpbot.bot.export import svg
+from cpbot.bot.export.code import highlighted
 from cpbot.bot.transcripts import RunSummary, StoredEvent, TranscriptStore
+from cpbot.bot.watch.standing import Standing
 from cpbot.judge.model import JudgeReport, ProfileReport
 
 EXPORT_SCHEMA_VERSION = 1
@@ -27,8 +34,27 @@ Tone = Literal["ok", "bad", "info"]
 # Envelope types that report on an attempt (they carry `code_iteration`).
 _FEEDBACK = frozenset({"judge_feedback", "profile_feedback", "stress_feedback"})
 # Event kinds the submit and watch side append (kept out of the attempts' message lists).
-_PROBLEM_LEVEL = frozenset({"gate", "submission", "remote_verdict"})
+_PROBLEM_LEVEL = frozenset({"gate", "submission", "remote_verdict", "shadow_submission"})
 _RUN_MARKERS = frozenset({"run_start", "run_end", "run_resume"})
+STANDING = "standing"  # the contest run's event with cpbot's standing (the last one counts)
+# What the role that wrote a program did, in words (a role not listed is named as it is).
+_WROTE = {
+    "coder": "a new program by the coder",
+    "debugger": "a fix by the debugger",
+    "optimizer": "a faster version by the optimizer",
+    "stdio": "an input/output fix",
+}
+VERDICT_WORDS = {
+    "WA": "wrong answer",
+    "PE": "presentation error",
+    "TLE": "time limit exceeded",
+    "MLE": "memory limit exceeded",
+    "OLE": "output limit exceeded",
+    "RE": "runtime error",
+    "CE": "compilation error",
+    "IE": "judge error",
+    "RAN": "unchecked run",
+}
 
 
 def verdict_tone(verdict: str | None, *, final: bool = True) -> Tone:
@@ -102,8 +128,9 @@ class AttemptView(BaseModel):
     """One program: what led to it, the code, its diff against the previous one, and its results."""
 
     number: int
-    iteration: int
+    iteration: int  # the agents' internal step number (the page says `title` instead)
     sender: str = ""
+    title: str = ""  # "attempt 2, a fix by the debugger after attempt 1's wrong answer"
     language: str
     source: str
     source_sha256: str
@@ -116,10 +143,16 @@ class AttemptView(BaseModel):
     stress: list[EventView] = []
     feedback: list[EventView] = []
     verdict: str | None = None  # the last judge verdict on it
+    failure: str = ""  # why it failed, in one line (empty when it passed or was not judged)
 
     @property
     def tone(self) -> Tone:
         return verdict_tone(self.verdict)
+
+    @property
+    def code_html(self) -> Markup:
+        """The source with syntax highlighting (escaped text in Pygments' spans)."""
+        return highlighted(self.source, self.language)
 
 
 class GateView(BaseModel):
@@ -135,7 +168,7 @@ class GateView(BaseModel):
 
 
 class SubmissionView(BaseModel):
-    """A posted submission."""
+    """A posted submission (`practice`: posted after the contest ended, so it counts for nothing)."""
 
     seq: int
     offset_s: float
@@ -144,6 +177,30 @@ class SubmissionView(BaseModel):
     language: str = ""
     source_sha256: str = ""
     url: str = ""
+    practice: bool = False
+    verdict: str | None = None  # the site's last verdict on it, if any was polled
+    verdict_final: bool = False
+
+    @property
+    def tone(self) -> Tone:
+        return verdict_tone(self.verdict, final=self.verdict_final)
+
+
+class ShadowView(BaseModel):
+    """A submission cpbot would have made during a round it only shadowed (nothing was posted)."""
+
+    seq: int
+    offset_s: float
+    problem_id: str = ""
+    at_s: float  # seconds from the contest's start
+    source_sha256: str = ""
+    language: str = ""
+
+    @property
+    def at(self) -> str:
+        """The contest clock, e.g. 00:42:13."""
+        s = max(0, int(self.at_s))
+        return f"{s // 3600:02d}:{s % 3600 // 60:02d}:{s % 60:02d}"
 
 
 class RemoteVerdictView(BaseModel):
@@ -195,6 +252,7 @@ class ProblemView(BaseModel):
     final: dict[str, Any] | None = None
     gates: list[GateView] = []
     submissions: list[SubmissionView] = []
+    shadow: list[ShadowView] = []
     remote_verdicts: list[RemoteVerdictView] = []
     stages: list[StageView] = []
 
@@ -224,6 +282,7 @@ class ExportReport(BaseModel):
     timeline_svg: str = Field("", exclude=True)
     problems: list[ProblemView] = []
     stages: list[StageView] = []
+    standing: Standing | None = None  # the last `standing` event of the contest run
 
 
 # ---- gathering ------------------------------------------------------------------------------------
@@ -246,13 +305,23 @@ def gather(store: TranscriptStore, run: str, *, now: datetime | None = None) -> 
     _label_problems(problems)
     by_problem = {p.problem_id: p for p in problems}
     shown_contest: list[EventView] = []
+    standing: Standing | None = None
     for event in contest_events:
         # the contest's own gate/submission/verdict events join the problem they name
         target = by_problem.get(str(event.payload.get("problem_id", "")))
         if event.kind in _PROBLEM_LEVEL and target is not None:
             _add_problem_level(target, event, origin)
-        else:
-            shown_contest.append(_event_view(event, origin))
+            continue
+        item = _event_view(event, origin)
+        if event.kind == STANDING:
+            try:
+                standing = Standing.model_validate(event.payload)
+                continue  # shown at the top of the page
+            except ValidationError as e:
+                item.label += f" (not readable as a standing: {e.error_count()} errors)"
+        shown_contest.append(item)
+    for p in problems:
+        _join_verdicts(p)
     root_lane = root.kind if root.kind in ("contest", "bench") else "run"
     timeline = _timeline(root, problems, shown_contest, now or datetime.now(UTC), root_lane)
     end = max((t.offset_s for t in timeline), default=0.0)
@@ -276,6 +345,7 @@ def gather(store: TranscriptStore, run: str, *, now: datetime | None = None) -> 
         ),
         problems=problems,
         stages=_sum_stages(s for p in problems for s in p.stages),
+        standing=standing,
     )
 
 
@@ -374,12 +444,22 @@ def _label(kind: str, p: dict[str, Any]) -> str:
             f": {'; '.join(map(str, p.get('reasons') or []))}" if p.get("reasons") else ""
         )
     if kind == "submission":
-        return f"submitted #{p.get('submission_id')} ({p.get('language', '')})"
+        practice = "practice " if p.get("practice") else ""
+        return f"{practice}submitted #{p.get('submission_id')} ({p.get('language', '')})"
+    if kind == "shadow_submission":
+        return f"would have submitted {p.get('problem_id', '')} at {ShadowView(seq=0, offset_s=0, at_s=_seconds(p)).at}"
+    if kind == STANDING:
+        return f"standing: rank {p.get('rank')} of {p.get('participants')}"
     if kind == "remote_verdict":
         state = p.get("verdict") or p.get("status_text") or "pending"
         test = f" on test {p['failed_test']}" if p.get("failed_test") else ""
         return f"remote #{p.get('submission_id')}: {state}{test}" + ("" if p.get("final") else " (not final)")
     return kind
+
+
+def _seconds(p: dict[str, Any]) -> float:
+    value = p.get("at_s")
+    return float(value) if isinstance(value, int | float) else 0.0
 
 
 def _diff(before: str | None, after: str) -> tuple[list[DiffLine], int, int]:
@@ -467,8 +547,57 @@ def _problem(summary: RunSummary, events: list[StoredEvent], origin: datetime) -
             pending.append(item)
     view.epilogue.extend(pending)
     view.attempts = list(attempts.values())
+    previous: AttemptView | None = None
+    for attempt in view.attempts:
+        attempt.title = _attempt_title(attempt, previous)
+        attempt.failure = _failure(attempt)
+        previous = attempt
     view.stages = _stages(events, stage_time)
     return view
+
+
+def _attempt_title(attempt: AttemptView, previous: AttemptView | None) -> str:
+    """The attempt in words, from the role that wrote it and what came before: "attempt 3, a fix by the
+    debugger after attempt 2's wrong answer" (the agents' iteration numbers mean nothing to a reader)."""
+    role = attempt.sender or "the agents"
+    if previous is None:
+        what = f"the first program, by the {role}" if attempt.sender else "the first program"
+    else:
+        what = _WROTE.get(role, f"a new program by the {role}" if attempt.sender else "a new program")
+        planned = any(
+            (e.envelope is not None and e.envelope.type == "plan") or (e.call is not None and e.call.role == "planner")
+            for e in attempt.lead_up
+        )
+        if planned and role == "coder":
+            what += " from the planner's plan"
+        if previous.verdict and previous.tone == "bad":
+            what += f" after attempt {previous.number}'s {VERDICT_WORDS.get(previous.verdict, previous.verdict)}"
+    return f"attempt {attempt.number}, {what}"
+
+
+def _failure(attempt: AttemptView) -> str:
+    """Why the attempt failed, in one line: the judge's reason or the first failed test and its difference."""
+    if not attempt.judged or attempt.tone != "bad":
+        return ""
+    report = attempt.judged[-1].report
+    failed = report.first_failure
+    words = VERDICT_WORDS.get(str(report.verdict), str(report.verdict))
+    if failed is None:
+        detail = report.reason or _last_line(report.compile_log)
+        return f"{words}: {detail}" if detail else words
+    line = f"{words} on {failed.name or f'test {failed.index}'} ({report.passed}/{report.total} tests passed)"
+    if failed.diff is not None:
+        line += f": line {failed.diff.line}, expected {failed.diff.expected!r}, got {failed.diff.got!r}"
+    elif failed.checker_message:
+        line += f": {failed.checker_message}"
+    elif failed.stderr:
+        line += f": {_last_line(failed.stderr)}"
+    return line
+
+
+def _last_line(text: str) -> str:
+    lines = text.strip().splitlines()
+    return lines[-1][:200] if lines else ""
 
 
 def _add_report(attempt: AttemptView, event: StoredEvent, item: EventView) -> None:
@@ -514,6 +643,17 @@ def _add_problem_level(view: ProblemView, event: StoredEvent, origin: datetime) 
                 language=str(p.get("language", "")),
                 source_sha256=str(p.get("source_sha256", "")),
                 url=str(p.get("url") or ""),
+                practice=p.get("practice") is True,
+            )
+        )
+    elif event.kind == "shadow_submission":
+        view.shadow.append(
+            ShadowView(
+                **at,
+                problem_id=str(p.get("problem_id", "")),
+                at_s=_seconds(p),
+                source_sha256=str(p.get("sha256") or p.get("source_sha256") or ""),
+                language=str(p.get("language", "")),
             )
         )
     else:
@@ -529,6 +669,15 @@ def _add_problem_level(view: ProblemView, event: StoredEvent, origin: datetime) 
                 status_text=str(p.get("status_text") or ""),
             )
         )
+
+
+def _join_verdicts(view: ProblemView) -> None:
+    """Each submission row carries the site's last verdict on it (the polls stay listed apart)."""
+    last = {v.submission_id: v for v in sorted(view.remote_verdicts, key=lambda v: v.seq)}
+    for s in view.submissions:
+        v = last.get(s.submission_id)
+        if v is not None:
+            s.verdict, s.verdict_final = v.verdict or v.status_text or None, v.final
 
 
 def _stages(events: list[StoredEvent], stage_time: dict[str, float]) -> list[StageView]:
@@ -586,8 +735,11 @@ def _timeline(
             tone: Tone = "ok" if g.allowed else "bad"
             label = f"{lane}: gate {'allowed' if g.allowed else 'refused'}"
             entries.append(TimelineEntry(offset_s=g.offset_s, lane=lane, kind="gate", label=label, tone=tone))
+        for w in p.shadow:
+            label = f"{lane}: would have submitted at {w.at}"
+            entries.append(TimelineEntry(offset_s=w.offset_s, lane=lane, kind="shadow", label=label))
         for s in p.submissions:
-            label = f"{lane}: submitted #{s.submission_id}"
+            label = f"{lane}: {'practice ' if s.practice else ''}submitted #{s.submission_id}"
             entries.append(TimelineEntry(offset_s=s.offset_s, lane=lane, kind="submission", label=label))
         for v in p.remote_verdicts:
             if v.final:

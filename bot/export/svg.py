@@ -15,7 +15,7 @@ from cpbot.judge.model import ProfileReport
 from cpbot.judge.profile import fitted_time
 
 TONE_COLOURS = {"ok": "#1a7f37", "bad": "#cf222e", "info": "#57606a"}
-MARKERS = {"attempt": "circle", "gate": "diamond", "submission": "triangle", "verdict": "square"}
+MARKERS = {"attempt": "circle", "gate": "diamond", "submission": "triangle", "shadow": "hollow", "verdict": "square"}
 
 
 def _e(text: object) -> str:
@@ -49,10 +49,52 @@ def _marker(shape: str, x: float, y: float, colour: str, title: str) -> str:
     if shape == "diamond":
         pts = f"{_fmt(x)},{_fmt(y - 6)} {_fmt(x + 6)},{_fmt(y)} {_fmt(x)},{_fmt(y + 6)} {_fmt(x - 6)},{_fmt(y)}"
         return f'<polygon points="{pts}" fill="none" stroke="{colour}" stroke-width="2">{t}</polygon>'
-    if shape == "triangle":
+    if shape in ("triangle", "hollow"):  # hollow: a submission that was only recorded, never posted
         pts = f"{_fmt(x)},{_fmt(y - 6)} {_fmt(x + 6)},{_fmt(y + 5)} {_fmt(x - 6)},{_fmt(y + 5)}"
-        return f'<polygon points="{pts}" fill="{colour}">{t}</polygon>'
+        paint = f'fill="{colour}"' if shape == "triangle" else f'fill="none" stroke="{colour}" stroke-width="2"'
+        return f'<polygon points="{pts}" {paint}>{t}</polygon>'
     return f'<rect x="{_fmt(x - 5)}" y="{_fmt(y - 5)}" width="10" height="10" fill="{colour}">{t}</rect>'
+
+
+def _tick_label(t: float, step: float, hi: float) -> str:
+    """Seconds for short runs ("40s"), otherwise the clock since the run started ("1:05" = 1 h 5 min,
+    or minutes and seconds when the ticks are less than a minute apart)."""
+    if hi < 120:
+        decimals = max(0, -math.floor(math.log10(step) + 1e-9)) if step < 1 else 0
+        return f"{t:.{decimals}f}s"
+    s = round(t)
+    if step >= 60:
+        return f"{s // 3600}:{s % 3600 // 60:02d}"
+    return f"{s // 60}:{s % 60:02d}"
+
+
+# Steps a clock reads well: seconds, minutes, hours (below a second the decimal steps of `_nice_step` apply).
+_CLOCK_STEPS = (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400)
+
+
+def _time_step(span: float, ticks: int) -> float:
+    raw = span / max(ticks, 1)
+    if raw < 1:
+        return _nice_step(span, ticks)
+    return float(next((step for step in _CLOCK_STEPS if step >= raw), math.ceil(raw / 86400) * 86400))
+
+
+def axis_range(offsets: Sequence[float], lane_offsets: Sequence[float], ticks: int = 6) -> tuple[float, float, float]:
+    """(start, end, step) of a time axis fitted to the moments: from a tick at or before the first to one at
+    or after the last. `lane_offsets` are the problems' moments: when the run's own earlier moments (e.g. hours
+    of waiting for a round) would take over half the axis, the axis starts at the problems' first moment."""
+    if not offsets:
+        return 0.0, 1.0, _nice_step(1.0, ticks)
+    lo, hi = min(offsets), max(offsets)
+    if lane_offsets and min(lane_offsets) - lo > (hi - lo) / 2:
+        lo = min(lane_offsets)
+    span = hi - lo if hi - lo > 1e-6 else 1.0
+    step = _time_step(span, ticks)
+    start = math.floor(lo / step + 1e-9) * step
+    end = math.ceil(hi / step - 1e-9) * step
+    if end <= start:
+        end = start + step
+    return start, end, step
 
 
 def shorten(label: str, limit: int) -> str:
@@ -83,13 +125,14 @@ def timeline(
     longest = max((len(lane) for lane in lanes), default=0)
     left = int(min(max(170, 6.6 * longest + 16), width / 3))
     limit = int((left - 16) / 6.6)
-    right, lane_h, top = 20, 28, 10
+    right, lane_h, top = 34, 28, 10  # room for half of the last tick's label
     height = top + lane_h * max(len(lanes), 1) + 34
-    span = max(end_s, 1.0)
-    scale = (width - left - right) / span
+    offsets = [e[0] for e in entries if e[1] in lanes] + [end_s]
+    lo, hi, step = axis_range(offsets, [e[0] for e in entries if e[1] in lanes and e[1] != root_lane])
+    scale = (width - left - right) / (hi - lo)
 
     def x_of(t: float) -> float:
-        return left + max(0.0, t) * scale
+        return left + (min(max(t, lo), hi) - lo) * scale  # earlier moments sit at the left edge
 
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="timeline" role="img" viewBox="0 0 {width} {height}"'
@@ -120,13 +163,12 @@ def timeline(
             parts.append(_marker(shape, x_of(offset), y, TONE_COLOURS[tone], f"{_duration(offset)} {label}"))
     axis_y = top + lane_h * max(len(lanes), 1) + 6
     parts.append(f'<line x1="{left}" y1="{axis_y}" x2="{width - right}" y2="{axis_y}" stroke="#57606a"/>')
-    step = _nice_step(span)
-    t = 0.0
-    while t <= span + 1e-9:
+    n = round((hi - lo) / step)
+    for i in range(n + 1):
+        t = lo + i * step
         x = x_of(t)
         parts.append(f'<line x1="{_fmt(x)}" y1="{axis_y}" x2="{_fmt(x)}" y2="{axis_y + 5}" stroke="#57606a"/>')
-        parts.append(f'<text x="{_fmt(x)}" y="{axis_y + 18}" text-anchor="middle">{_duration(t)}</text>')
-        t += step
+        parts.append(f'<text x="{_fmt(x)}" y="{axis_y + 18}" text-anchor="middle">{_tick_label(t, step, hi)}</text>')
     parts.append("</svg>")
     return "".join(parts)
 

@@ -11,7 +11,11 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
-from cpbot.agents.llm import LLMClient
+from cpbot.agents.budget import Budget
+from cpbot.agents.llm import LLMClient, LLMConfig
+from cpbot.agents.solve import SolveResult
+from cpbot.agents.strategies.base import KnowledgePool
+from cpbot.agents.tracing import Tracer
 from cpbot.bot.app.strategy_options import parse_strategy_options
 from cpbot.bot.browser import browser_settings, tell_user
 from cpbot.bot.config import resolve_llm
@@ -26,13 +30,60 @@ from cpbot.bot.watch.scheduler import Watcher
 from cpbot.bot.watch.state import WatchState
 from cpbot.bot.watch.submitting import open_submitter
 from cpbot.core.errors import ConfigError, CpbotError
+from cpbot.judge.model import Problem
 from cpbot.judge.sandbox import Sandbox
 from cpbot.scrapers.cookies import load_cookies_txt
 from cpbot.scrapers.endpoints import Endpoints, site_client
 
 
 class ListingError(CpbotError):
-    """`cpbot watch --once` could not read any contest list, so it had nothing to do."""
+    """`cpbot watch` could not read any contest list, so it had nothing to do."""
+
+
+class ModelMissing(Exception):
+    """Carries the model's `ConfigError` out of the contest loop, which retries `CpbotError`s from a solve:
+    a missing model does not heal by retrying, so it fails the contest (see `Session.run_contest`)."""
+
+    def __init__(self, error: ConfigError) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+
+class LazySolver:
+    """The solver, asking for a model only when the first problem must be solved: a dry run that only
+    lists contests (or waits for one) needs none; the first solve without one fails with the
+    configuration's hint. A configured client is made at once, in the main thread: making it imports
+    `openai` (half a second), which a contest's first solve after every restart should not wait for."""
+
+    def __init__(
+        self, stack: ExitStack, opts: dict[str, Any], config: LLMConfig | ConfigError, sandbox: Sandbox
+    ) -> None:
+        self._stack = stack
+        self._sandbox = sandbox
+        self._opts = opts
+        self._config = config
+        self._lock = threading.Lock()
+        self._solver: AgentSolver | None = None
+        if isinstance(config, LLMConfig):
+            self._built()  # no request is made: the client only connects at its first call
+
+    def _built(self) -> AgentSolver:
+        with self._lock:
+            if self._solver is None:
+                if isinstance(self._config, ConfigError):
+                    raise ModelMissing(self._config)
+                llm = self._stack.enter_context(LLMClient(self._config))
+                self._solver = AgentSolver(
+                    llm,
+                    strategy=self._opts["strategy"],
+                    language=self._opts["language"],
+                    sandbox=self._sandbox,
+                    options=parse_strategy_options(self._opts["strategy"], self._opts["strategy_option"]),
+                )
+            return self._solver
+
+    def __call__(self, problem: Problem, budget: Budget, tracer: Tracer, knowledge: KnowledgePool) -> SolveResult:
+        return self._built()(problem, budget, tracer, knowledge)
 
 
 def gate_config(text: str) -> GateConfig:
@@ -70,12 +121,18 @@ class Session:
     def __init__(self, stack: ExitStack, opts: dict[str, Any], stop: threading.Event) -> None:
         self.opts = opts
         self.stop = stop
-        config = resolve_llm(base_url=opts["base_url"], api_key=opts["api_key"], model=opts["model"])
+        self.model_problem: ConfigError | None = None  # why no model could be resolved (asked at the first solve)
+        config: LLMConfig | ConfigError
+        try:
+            config = resolve_llm(base_url=opts["base_url"], api_key=opts["api_key"], model=opts["model"])
+        except ConfigError as e:
+            config = self.model_problem = e  # asked for when a problem must be solved, not before
         cookies = load_cookies_txt(opts["cookies"]) if opts["cookies"] else None
         self.endpoints = Endpoints.from_env()
         self.state = stack.enter_context(WatchState())
         self.store = stack.enter_context(TranscriptStore())
-        self.store.add_secret(config.api_key.get_secret_value())
+        if isinstance(config, LLMConfig):
+            self.store.add_secret(config.api_key.get_secret_value())
         for secret in jar_secrets(cookies):
             self.store.add_secret(secret)
         self.store.mark_stale()
@@ -83,18 +140,14 @@ class Session:
         self.client = stack.enter_context(
             site_client(self.endpoints, cookies=cookies, browser=browser, notify=tell_user)
         )
-        llm = stack.enter_context(LLMClient(config))
-        sandbox = stack.enter_context(Sandbox())
         self.site = ScrapedSite(self.client)
         strategy_options = parse_strategy_options(opts["strategy"], opts["strategy_option"])
-        self.solver = AgentSolver(
-            llm, strategy=opts["strategy"], language=opts["language"], sandbox=sandbox, options=strategy_options
-        )
+        self.solver = LazySolver(stack, opts, config, stack.enter_context(Sandbox()))
         self.options = LoopOptions(
             strategy=opts["strategy"],
             strategy_options=strategy_options,
             language=opts["language"],
-            model=config.model,
+            model=config.model if isinstance(config, LLMConfig) else "",
             submit=opts["submit"],
             jobs=opts["jobs"],
             budget=ContestBudget.parse(opts["budget"]) if opts["budget"] else ContestBudget(),
@@ -126,7 +179,24 @@ class Session:
             options=self.options,
             stop=self.stop,
         )
-        loop.run()
+        try:
+            loop.run()
+        except ModelMissing as e:
+            raise e.error from None  # the CLI shows its message and hint
+
+
+def plan_line(session: Session) -> str:
+    """One line saying what this watch will do with the contests it finds (before any is found)."""
+    if session.options.submit:
+        what = "each contest is fetched, solved and gated at its start; what passes the gate is submitted"
+    else:
+        what = "dry run: each contest is fetched, solved and gated at its start; nothing is submitted (--submit posts)"
+    if session.model_problem is not None:
+        what += (
+            "; no model is configured, which the first solve needs "
+            "(--base-url and --model, or CPBOT_BASE_URL and CPBOT_MODEL)"
+        )
+    return f"cpbot watch: {what}"
 
 
 def join_loops(watcher: Watcher, timeout_s: float) -> None:

@@ -52,8 +52,23 @@ def test_each_attempt_shows_its_messages_code_diff_and_judge_results(soup):
     a = soup.select_one('section[data-problem="codeforces:1873A"]')
     attempts = a.select("details.attempt")
     assert [d["class"][1] for d in attempts] == ["bad", "bad", "ok"]
-    assert attempts[-1].has_attr("open") and not attempts[0].has_attr("open")
+    # failed attempts stay open (why they failed shows without a click), and so does the last one
+    assert all(d.has_attr("open") for d in attempts)
+    titles = [d.summary.strong.get_text() for d in attempts]
+    assert titles == [
+        "Attempt 1, the first program, by the coder",
+        "Attempt 2, a new program by the coder from the planner's plan after attempt 1's wrong answer",
+        "Attempt 3, a fix by the debugger after attempt 2's wrong answer",
+    ]
+    assert "iteration" not in " ".join(d.summary.get_text() for d in attempts)
+    why = [d.select_one("p.why") for d in attempts]
+    assert why[0].get_text(" ", strip=True).startswith("Why it failed: Wrong answer on test-1 (0/2 tests passed)")
+    assert "expected '3', got '-1'" in why[0].get_text() and why[2] is None
     assert [d.select_one("pre.code").get_text() for d in attempts][1:] == [WRONG_PLANNED, RIGHT]
+    # highlighted at export time: Pygments' token spans, coloured by the page's one style block
+    tokens = attempts[2].select("pre.code.hl span[class]")
+    assert {"nb", "k"} & {c for t in tokens for c in t["class"]} and any(t.get_text() == "print" for t in tokens)
+    assert ".hl .k {" in soup.style.get_text()
     assert attempts[0].select_one("pre.diff") is None
     diff = attempts[2].select_one("pre.diff")
     assert [s.get_text() for s in diff.select(".del")] == ["-print(a * b)"]
@@ -84,6 +99,7 @@ def test_gate_decisions_submissions_and_remote_verdicts_are_shown(soup):
     b = soup.select_one('section[data-problem="codeforces:1873B"]')
     assert a.select_one(".gate.ok .badge").get_text() == "allowed"
     assert [td.get_text() for td in a.select(".gate table.evidence td")][:2] == ["samples", "AC on 2 of 2"]
+    assert [td.get_text() for td in a.select(".gate table.checks td")] == ["samples", "yes", "yes", "AC 2/2"]
     assert "over the 1000 ms limit" in b.select_one(".gate.bad ul.reasons").get_text()
     link = a.select_one("table.submissions a")
     assert link.get_text() == "#240001" and link["href"].endswith("/submission/240001")
@@ -91,6 +107,8 @@ def test_gate_decisions_submissions_and_remote_verdicts_are_shown(soup):
         [td.get_text(" ", strip=True) for td in tr.find_all("td")] for tr in a.select("table.remote-verdicts tr")[1:]
     ]
     assert [v[3] for v in verdicts] == ["pending (not final)", "AC"] and verdicts[1][4] == "OK"
+    (row,) = a.select("table.submissions tr")[1:]  # the submission carries the site's last verdict
+    assert row.find_all("td")[-1].get_text(strip=True) == "AC" and "in the contest" in row.get_text()
     mystery = b.select_one('details.generic[data-kind="mystery_event"] pre').get_text()
     assert json.loads(mystery) == {"what": "<b>unknown</b> kind", "n": 3}
     assert soup.find("b") is None
@@ -113,7 +131,7 @@ def test_the_page_is_self_contained_and_free_of_secrets(soup, page):
 def test_the_export_command_writes_html_and_json(contest, tmp_path, monkeypatch):
     monkeypatch.setenv("CPBOT_DATA_DIR", str(contest.path.parent))
     html, data = tmp_path / "contest.html", tmp_path / "contest.json"
-    result = CliRunner().invoke(transcripts, ["export", contest.contest[:18], "--html", str(html), "--json", str(data)])
+    result = CliRunner().invoke(transcripts, ["export", contest.contest[:-1], "--html", str(html), "--json", str(data)])
     assert result.exit_code == 0, result.output
     assert f"wrote {html}" in result.output and f"wrote {data}" in result.output
     assert BeautifulSoup(html.read_text(), "lxml").select("section.problem")

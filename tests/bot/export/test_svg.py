@@ -98,3 +98,33 @@ def test_the_timeline_escapes_names_and_places_markers_in_time_order():
     verdict = next(r for r in root.iter(f"{SVG_NS}rect") if r.get("opacity") is None)
     assert float(attempt.get("cx")) < float(verdict.get("x")) and attempt.get("fill") == svg.TONE_COLOURS["bad"]
     assert [t.text for t in root.iter(f"{SVG_NS}text")][-1] == "40s"
+
+
+def _ticks(root) -> list[str]:
+    return [t.text for t in root.iter(f"{SVG_NS}text") if t.get("text-anchor") == "middle"]
+
+
+def test_the_time_axis_is_fitted_to_the_run_and_ends_at_a_tick_past_the_last_moment():
+    lanes = ["contest", "A"]
+    entries = [(0.0, "A", "start", "start", "info"), (0.42, "A", "attempt", "1", "bad"), (1.23, "A", "end", "x", "ok")]
+    short = parse(svg.timeline(lanes, entries, 1.23))
+    assert _ticks(short)[0] == "0.0s" and _ticks(short)[-1] == "1.5s"  # not a fixed one-second scale
+    assert len(set(_ticks(short))) == len(_ticks(short))  # every tick reads differently
+    tiny = parse(svg.timeline(lanes, [(0.0, "A", "start", "", "info"), (0.004, "A", "end", "", "ok")], 0.004))
+    assert _ticks(tiny) == ["0.000s", "0.001s", "0.002s", "0.003s", "0.004s"]
+
+
+def test_hours_of_waiting_before_a_round_do_not_squeeze_the_round_into_the_edge():
+    lanes = ["contest", "A"]
+    entries = [
+        (0.0, "contest", "contest_state", "watching", "info"),  # the watch started 3 h before the round
+        (3 * 3600 + 5.0, "A", "start", "start", "info"),
+        (3 * 3600 + 1500.0, "A", "attempt", "attempt 1", "bad"),
+        (3 * 3600 + 2 * 3600.0, "A", "end", "solved", "ok"),
+    ]
+    root = parse(svg.timeline(lanes, entries, 5 * 3600.0))
+    assert _ticks(root)[0] == "3:00" and _ticks(root)[-1] == "5:00"  # hours:minutes since the run started
+    start = next(r for r in root.iter(f"{SVG_NS}rect") if r.get("opacity") == "0.25")
+    assert float(start.get("x")) < 200  # the problem's bar starts near the left of the axis, not at its end
+    watching = next(c for c in root.iter(f"{SVG_NS}circle") if "watching" in c.findtext(f"{SVG_NS}title"))
+    assert float(watching.get("cx")) <= float(start.get("x"))  # earlier moments sit at the left edge
