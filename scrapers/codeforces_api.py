@@ -136,4 +136,5 @@ def _contest(c: Any) -> Contest:
         duration_s=duration if isinstance(duration, int) else 0,
         url=contest_url(c["id"]),
         kind=c.get("type") if isinstance(c.get("type"), str) else None,
+        gym=c["id"] >= GYM_FIRST_ID,
     )

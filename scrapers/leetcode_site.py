@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from datetime import datetime
 from urllib.parse import urlsplit
 
@@ -12,6 +13,13 @@ from cpbot.judge.model import Problem
 from cpbot.scrapers import leetcode, leetcode_contests
 from cpbot.scrapers.http import HttpClient
 from cpbot.scrapers.listing import Contest, ContestProblem
+from cpbot.scrapers.ranklist import (
+    LEETCODE_PAGE_SIZE,
+    Ranklist,
+    Scoring,
+    ahead_in_pages,
+    fetch_leetcode_ranking_page,
+)
 from cpbot.scrapers.site import ProblemName, Site
 
 # How far back `find_contest` looks among finished contests
@@ -66,6 +74,33 @@ class LeetcodeSite(Site):
 
     def contest_problems(self, contest_id: str, client: HttpClient, now: datetime) -> list[ContestProblem]:
         return leetcode_contests.fetch_contest_problems(contest_id, client, now)
+
+    def practice_open(self, contest_id: str, client: HttpClient, now: datetime) -> bool:
+        # the problems take submissions on their own pages as soon as the contest is over
+        return self.find_contest(contest_id, client, now).phase == "FINISHED"
+
+    def ranklist(self, contest_id: str, client: HttpClient, now: datetime) -> Ranklist:
+        contest = self.find_contest(contest_id, client, now)
+        start = contest.start.timestamp() if contest.start else 0.0
+        first = fetch_leetcode_ranking_page(client, contest_id, 1, start)
+        problems = self.contest_problems(contest_id, client, now)
+        return Ranklist(
+            contest_id=contest_id,
+            scoring=Scoring.SCORE_TIME,
+            duration_s=contest.duration_s,
+            max_points={(p.index or p.problem_id): float(p.points or 0) for p in problems},
+            participants=first.participants,
+            start_unix=start,
+        )
+
+    def count_ahead(self, ranklist: Ranklist, points: float, penalty: float, client: HttpClient) -> int:
+        # thousands of pages: a binary search reads a handful
+        return ahead_in_pages(
+            lambda page: fetch_leetcode_ranking_page(client, ranklist.contest_id, page, ranklist.start_unix).rows,
+            math.ceil(ranklist.participants / LEETCODE_PAGE_SIZE),
+            points,
+            penalty,
+        )
 
 
 SITE = LeetcodeSite()

@@ -25,6 +25,7 @@ class Contest(BaseModel):
     duration_s: int = 0
     url: str
     kind: str | None = None  # Codeforces: CF | IOI | ICPC; LeetCode: weekly | biweekly | ...
+    gym: bool = False  # a training contest (Codeforces gym or mashup), not a rated round
 
 
 class ContestProblem(BaseModel):

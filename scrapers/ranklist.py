@@ -1,7 +1,7 @@
 """Official standings, as the sites publish them, for computing the standing cpbot would have had.
 
 - Codeforces: `contest.standings` (official rows: `points`, and `penalty` for ICPC-style rounds) and
-  `contest.ratingChanges` (each rated participant's rating before the contest).
+  `contest.ratingChanges` (each rated participant's rating before the contest); see codeforces_site.
 - LeetCode: `/contest/api/ranking/<slug>/?pagination=N&region=global`, 25 participants a page, best first,
   with `user_num` (the number of participants), and per row `score` and `finish_time` (Unix seconds).
 Parsing is pure and tested on recorded answers; fetching goes through the shared `HttpClient`.
@@ -11,16 +11,40 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable, Sequence
+from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 from cpbot.core.errors import ParseError
-from cpbot.scrapers.codeforces_api import CodeforcesApi
 from cpbot.scrapers.http import HttpClient
 
 LEETCODE_ROOT = "https://leetcode.com"
 LEETCODE_PAGE_SIZE = 25
+
+
+class Scoring(StrEnum):
+    """How a contest ranks its participants."""
+
+    POINTS = "points"  # Codeforces rounds: points decaying with time, -50 per rejected attempt
+    ICPC = "icpc"  # Codeforces Educational / Div. 3 / Div. 4: problems solved, then penalty minutes
+    SCORE_TIME = "score_time"  # LeetCode: score, then finish time (+5 minutes per rejected attempt)
+
+
+class Ranklist(BaseModel):
+    """A contest's official ranking, as much of it as cpbot needs: every row where the site gives them at
+    once (Codeforces), else only the number of participants (LeetCode pages are searched instead)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    contest_id: str
+    scoring: Scoring
+    duration_s: int
+    max_points: dict[str, float] = {}  # problem index -> initial value (Codeforces) or credit (LeetCode)
+    rows: list[RanklistRow] = []
+    participants: int = 0
+    start_unix: float = 0.0
 
 
 class RanklistRow(BaseModel):
@@ -82,14 +106,6 @@ def parse_codeforces_rating_changes(result: Any) -> dict[str, int]:
     return ratings
 
 
-def fetch_codeforces_ranklist(api: CodeforcesApi, contest_id: str) -> list[RanklistRow]:
-    """The official rows of a contest, each with the participant's rating before it where the contest was
-    rated (ratingChanges is empty until ratings are updated, and for unrated contests)."""
-    rows = parse_codeforces_standings(api.call("contest.standings", contestId=contest_id, showUnofficial="false"))
-    ratings = parse_codeforces_rating_changes(api.call("contest.ratingChanges", contestId=contest_id))
-    return [r.model_copy(update={"rating": ratings.get(r.handle)}) for r in rows]
-
-
 def parse_leetcode_ranking(payload: bytes | str | dict[str, Any], page: int, start_unix: float) -> LeetCodePage:
     """One ranking page -> rows numbered by their position (page `page`, 1-based), finish times made
     relative to the contest's start."""
@@ -126,3 +142,30 @@ def _json(payload: bytes | str) -> Any:
         return json.loads(payload)
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise ParseError(f"cannot parse the LeetCode ranking: not JSON ({e})") from e
+
+
+def ahead(row: RanklistRow, points: float, penalty: float) -> bool:
+    """Whether an official participant ranks strictly before a result (ties share a rank, as the sites show)."""
+    return row.points > points or (row.points == points and row.penalty < penalty)
+
+
+def ahead_in_pages(
+    fetch_page: Callable[[int], Sequence[RanklistRow]], pages: int, points: float, penalty: float
+) -> int:
+    """How many participants of a ranking split into pages (1..`pages`, best first, each row with its
+    position as `rank`) finish ahead of a result, reading only the pages a binary search needs: LeetCode's
+    ranking of a weekly contest runs to over a thousand pages."""
+    if pages <= 0:
+        return 0
+    last = list(fetch_page(pages))
+    if all(ahead(r, points, penalty) for r in last):
+        return max((r.rank for r in last), default=0)
+    low, high = 1, pages  # the first page with someone not ahead
+    while low < high:
+        mid = (low + high) // 2
+        if all(ahead(r, points, penalty) for r in fetch_page(mid)):
+            low = mid + 1
+        else:
+            high = mid
+    first_behind = next(r for r in fetch_page(low) if not ahead(r, points, penalty))
+    return first_behind.rank - 1

@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # imported by the methods that need them, so that the lookups
     from cpbot.scrapers.browser_settings import BrowserSettings
     from cpbot.scrapers.endpoints import Endpoints
     from cpbot.scrapers.http import HttpClient
+    from cpbot.scrapers.ranklist import Ranklist
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,22 @@ class Site(ABC):
         behind a browser check can hand over a transport of its own here.
         """
         return None
+
+    @abstractmethod
+    def practice_open(self, contest_id: str, client: HttpClient, now: datetime) -> bool:
+        """Whether the site takes practice submissions for a contest that has ended (Codeforces only once
+        system testing is over)."""
+
+    @abstractmethod
+    def ranklist(self, contest_id: str, client: HttpClient, now: datetime) -> Ranklist:
+        """The contest's official ranking (see `cpbot.scrapers.ranklist.Ranklist`)."""
+
+    def count_ahead(self, ranklist: Ranklist, points: float, penalty: float, client: HttpClient) -> int:
+        """How many official participants finish ahead of a result of `points` and `penalty`; by default
+        counted over `ranklist.rows` (a site whose ranking comes in pages searches them instead)."""
+        from cpbot.scrapers.ranklist import ahead
+
+        return sum(ahead(r, points, penalty) for r in ranklist.rows)
 
     def client(
         self,

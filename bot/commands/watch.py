@@ -16,7 +16,21 @@ from cpbot.bot.site_option import ALL_SITES, chosen_sites, site_option
 @click.option("--contest", "contest_id", metavar="ID", help="Work on this contest only (live, finished or virtual).")
 @strategy_options
 @language_option()
-@click.option("--submit", is_flag=True, help="Submit what passes the gate (without it: a dry run, nothing posted).")
+@click.option(
+    "--submit",
+    is_flag=True,
+    help="Submit what passes the gate (without it: a dry run, nothing posted). During a live rated round or a "
+    "LeetCode contest nothing is posted whatever the flags: cpbot takes part in the shadow and, with --submit, "
+    "posts as practice after the round.",
+)
+@click.option(
+    "--ai-allowed",
+    "ai_allowed_contests",
+    multiple=True,
+    metavar="SITE:ID",
+    help="A contest whose rules allow AI-written code (repeatable; config: [watch] ai_allowed_contests), "
+    "submitted to live. Codeforces only: LeetCode allows no exception.",
+)
 @click.option("--budget", metavar="K=V,...", help="Contest budget, e.g. tokens=2000000,calls=300,attempts=4.")
 @click.option("--gate", default=",".join(GATE_CHECKS), show_default=True, help="The local checks a solution must pass.")
 @model_endpoint_options

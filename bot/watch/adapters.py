@@ -22,6 +22,7 @@ from cpbot.bot.submit.base import (
     source_sha256,
 )
 from cpbot.bot.submit.ledger import LedgerEntry, SubmissionLedger
+from cpbot.bot.watch.standing import ShadowProblem, Standing, compute_standing
 from cpbot.bot.watch.state import ContestRow, ProblemRow
 from cpbot.core.errors import ParseError
 from cpbot.judge.model import Language, Problem, Solution
@@ -46,6 +47,31 @@ class ScrapedSite:
         if not found:
             raise ParseError(f"{contest.url} lists no problems yet", hint="cpbot retries until they are published")
         return found
+
+    def practice_open(self, contest: ContestRow) -> bool:
+        """Whether the site takes practice submissions for the contest now that it is over."""
+        with self._lock:
+            return get_site(contest.site).practice_open(contest.contest_id, self.client, self.now())
+
+    def standing(self, contest: ContestRow, problems: list[ShadowProblem]) -> Standing:
+        """The standing `problems` (the shadow result) would have had in the contest's official ranking."""
+        site = get_site(contest.site)
+        with self._lock:
+            ranklist = site.ranklist(contest.contest_id, self.client, self.now())
+        scored = [p.model_copy(update={"max_points": ranklist.max_points.get(p.index, p.max_points)}) for p in problems]
+
+        def rank_of(points: float, penalty: float) -> int:
+            with self._lock:
+                return 1 + site.count_ahead(ranklist, points, penalty, self.client)
+
+        return compute_standing(
+            ranklist.scoring,
+            scored,
+            ranklist.rows,
+            duration_s=ranklist.duration_s or contest.duration_s,
+            total_participants=ranklist.participants,
+            rank_of=rank_of,
+        )
 
     def fetch(self, problem: ProblemRow) -> Problem:
         """The problem's statement, limits and samples."""

@@ -24,6 +24,8 @@ from cpbot.bot.submit.base import SubmitError, source_sha256
 from cpbot.bot.submit.gate import GateDecision, GateEvidence, gate
 from cpbot.bot.transcripts import TranscriptStore
 from cpbot.bot.watch.ports import ContestSite, LoopOptions, Solver, SubmitPort
+from cpbot.bot.watch.rules import decide
+from cpbot.bot.watch.standing import ShadowProblem, Standing
 from cpbot.bot.watch.state import (
     CONTEST_ENDED,
     TERMINAL,
@@ -57,6 +59,7 @@ class ContestLoop:
         options: LoopOptions,
         stop: threading.Event | None = None,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
+        say: Callable[[str], None] = lambda line: _log.warning("%s", line),
     ) -> None:
         if options.submit and submitter is None:
             raise ValueError("a submitting loop needs a submitter")
@@ -69,6 +72,7 @@ class ContestLoop:
         self.options = options
         self.stop = stop or threading.Event()
         self.now = now
+        self.say = say  # what the user must be told (the sites' rules), as it happens
         self.knowledge = KnowledgePool()
         self.run_id = ""
         self._fatal: BaseException | None = None
@@ -85,10 +89,26 @@ class ContestLoop:
         first = contest.status == "watching"
         contest = self.state.set_contest(self.key, status="running", run_id=self.run_id)
         self._contest_event("started" if first else "resumed")
+        contest = self._participation(contest)
         if not self._discover(contest):
             if self.stop.is_set():
                 return self._pause()
             return self._close("no problems", "the problem list was never published")
+        self._work_on_open_problems()
+        if self.stop.is_set():
+            return self._pause()
+        if self.state.contest(self.key).participation == "shadow" and not self._after_the_round():
+            return self._pause()
+        standing = self._standing()
+        rows = self.state.problems(self.key)
+        solved = sum(p.status == "solved" for p in rows)
+        summary = f"{solved}/{len(rows)} solved" + ("" if self.options.submit else " (dry run)")
+        if standing is not None:
+            summary += f"; in the shadow: rank {standing.rank} of {standing.participants}"
+        return self._close("finished", summary)
+
+    def _work_on_open_problems(self) -> None:
+        """Drive every problem not settled yet, a few at a time; a fatal error is raised once all stopped."""
         pending = [p for p in self.state.problems(self.key) if p.status not in TERMINAL]
         with ThreadPoolExecutor(self.options.jobs, thread_name_prefix="cpbot-solve") as pool:
             futures = [pool.submit(self._guarded, p.problem_id) for p in pending]
@@ -98,12 +118,106 @@ class ContestLoop:
             self._contest_event("stopped", detail=str(self._fatal))
             self.store.finish_run(self.run_id, "error", reason=str(self._fatal))
             raise self._fatal
-        if self.stop.is_set():
-            return self._pause()
-        rows = self.state.problems(self.key)
-        solved = sum(p.status == "solved" for p in rows)
-        summary = f"{solved}/{len(rows)} solved" + ("" if self.options.submit else " (dry run)")
-        return self._close("finished", summary)
+
+    # ---- the sites' rules: live, shadow, practice ----
+
+    def _participation(self, contest: ContestRow) -> ContestRow:
+        """Decide once, at the contest's start, how cpbot may take part (bot/watch/rules.py), and say why."""
+        if contest.participation is not None:
+            return contest
+        running = contest.mode == "live" and not self._ended()
+        decision = decide(
+            contest.site,
+            contest.contest_id,
+            running=running,
+            gym=contest.gym,
+            submit=self.options.submit,
+            allowed=self.options.ai_allowed,
+        )
+        self.store.append(self.run_id, "rules", decision.model_dump(mode="json"))
+        for reminder in decision.reminders:
+            self.say(f"{contest.key}: {reminder}")
+        self._contest_event("rules", detail=f"{decision.participation}: {decision.reason}")
+        return self.state.set_contest(self.key, participation=decision.participation.value)
+
+    def _shadow(self, row: ProblemRow) -> bool:
+        """Record the submission cpbot would make now, instead of making it (a live round that forbids AI)."""
+        if self._ended():
+            self._move(row, "given_up", f"{CONTEST_ENDED} before it was gated")
+            return False
+        contest = self.state.contest(self.key)
+        attempt = self.state.last_done_attempt(self.key, row.problem_id)
+        assert attempt is not None and attempt.result_json
+        solution = SolveResult.model_validate_json(attempt.result_json).solution
+        assert solution is not None
+        at_s = (self.now() - contest.start).total_seconds() if contest.start else 0.0
+        sha = source_sha256(solution.source)
+        detail = f"would have submitted at {_clock(at_s)} (nothing is posted during the round)"
+        self.state.record_shadow(
+            self.key, row.problem_id, attempt.n, at_s=at_s, source_sha=sha, language=solution.language, detail=detail
+        )
+        self.store.append(
+            self.run_id,
+            "shadow_submission",
+            {"problem_id": row.problem_id, "attempt": attempt.n, "at_s": at_s, "sha256": sha,
+             "language": solution.language},
+        )  # fmt: skip
+        self._contest_event("shadowed", row, detail=detail)
+        return False
+
+    def _after_the_round(self) -> bool:
+        """After a round taken part in in the shadow: wait for its end and, with --submit, for the site to
+        take practice submissions; then post the shadow sources as practice (and go on upsolving what the
+        site rejects). False when cpbot is stopping."""
+        while not self._ended():
+            left = self._deadline() or 0.0
+            if self.stop.wait(min(self.options.fetch_retry_s, max(0.05, left))):
+                return False
+        if not self.options.submit:
+            return True
+        contest = self.state.contest(self.key)
+        give_up_at = time.monotonic() + self.options.fetch_timeout_s
+        while not self._retry("practice", lambda: self.site.practice_open(contest)):
+            if self.stop.is_set():
+                return False
+            if time.monotonic() >= give_up_at:
+                self._contest_event("practice", detail="the site never opened the contest for practice")
+                return True
+            self.stop.wait(self.options.fetch_retry_s)
+        # from now on a practice contest: no deadline, the shadow sources first, then upsolving
+        self.state.set_contest(self.key, mode="virtual", participation="practice")
+        reopened = self.state.reopen_shadowed(self.key) + self.state.reopen_ended(self.key)
+        self._contest_event("practice", detail=f"posting as practice: {', '.join(reopened) or 'nothing'}")
+        self._work_on_open_problems()
+        return not self.stop.is_set()
+
+    def _standing(self) -> Standing | None:
+        """The standing the shadow submissions earned, by the verdicts their practice posts got."""
+        shadows = self.state.shadows(self.key)
+        if not shadows:
+            return None
+        contest = self.state.contest(self.key)
+        problems = []
+        for row in self.state.problems(self.key):
+            mine = [s for s in shadows if s.problem_id == row.problem_id]
+            verdicts = {s.source_sha: s.verdict for s in self.state.submissions(self.key, row.problem_id)}
+            problems.append(
+                ShadowProblem(
+                    index=row.index or row.problem_id,
+                    times_s=[s.at_s for s in mine],
+                    accepted=[None if verdicts.get(s.source_sha) is None else verdicts[s.source_sha] == Verdict.AC
+                              for s in mine],
+                )
+            )  # fmt: skip
+        try:
+            standing = self.site.standing(contest, problems)
+        except CpbotError as e:
+            self._contest_event("standing", detail=f"no standing: {e.message}")
+            return None
+        self.state.set_contest(self.key, standing_json=standing.model_dump_json())
+        self.store.append(self.run_id, "standing", standing.model_dump(mode="json"))
+        self._contest_event("standing", detail=f"rank {standing.rank} of {standing.participants}")
+        return standing
 
     def _open_run(self, contest: ContestRow) -> str:
         run_id = contest.run_id
@@ -167,6 +281,7 @@ class ContestLoop:
             "solving": self._solve,
             "judged": self._gate,
             "gated": self._submit,
+            "shadowed": lambda row: False,  # settled for the round; practice reopens it after
             "submitted": self._await_verdict,
             "verdict": self._follow_verdict,
         }
@@ -301,8 +416,17 @@ class ContestLoop:
         return True
 
     def _submit(self, row: ProblemRow) -> bool:
+        if self.state.contest(self.key).participation == "shadow":
+            return self._shadow(row)
         if not self.options.submit:
             return False  # a dry run stops here: everything but the POST was done
+        posted = self.state.submissions(self.key, row.problem_id)
+        if (
+            self.state.contest(self.key).participation == "practice"
+            and len(posted) >= self.options.practice_per_problem
+        ):
+            self._move(row, "given_up", f"{len(posted)} practice submissions made (the limit)")
+            return False
         if self._ended():
             self._move(row, "given_up", f"{CONTEST_ENDED} before it was submitted")
             return False
@@ -459,6 +583,12 @@ def _with_feedback(problem: Problem, feedback: list[str]) -> Problem:
     lines = "\n".join(f"- {item}" for item in feedback)
     notes = f"{problem.notes.rstrip()}\n\n## What earlier attempts at this problem taught\n{lines}\n".lstrip()
     return problem.model_copy(update={"notes": notes})
+
+
+def _clock(seconds: float) -> str:
+    """Seconds from a contest's start as h:mm:ss."""
+    whole = max(0, int(seconds))
+    return f"{whole // 3600}:{whole % 3600 // 60:02d}:{whole % 60:02d}"
 
 
 def _gate_feedback(n: int, decision: GateDecision) -> str:

@@ -16,6 +16,7 @@ from cpbot.agents.tracing import Tracer
 from cpbot.bot.submit.base import RemoteVerdict
 from cpbot.bot.submit.gate import GateConfig
 from cpbot.bot.submit.ledger import LedgerEntry
+from cpbot.bot.watch.standing import ShadowProblem, Standing
 from cpbot.bot.watch.state import ContestRow, ProblemRow
 from cpbot.core.errors import ConfigError
 from cpbot.core.registry import DEFAULT_STRATEGY
@@ -32,6 +33,14 @@ class ContestSite(Protocol):
 
     def fetch(self, problem: ProblemRow) -> Problem:
         """One problem's statement, limits and samples."""
+        ...
+
+    def practice_open(self, contest: ContestRow) -> bool:
+        """Whether the site takes practice submissions for the contest (it has ended, system tests done)."""
+        ...
+
+    def standing(self, contest: ContestRow, problems: list[ShadowProblem]) -> Standing:
+        """The standing of a shadow result in the contest's official ranking."""
         ...
 
 
@@ -119,4 +128,7 @@ class LoopOptions(BaseModel):
     budget: ContestBudget = ContestBudget()
     gate: GateConfig = GateConfig()
     fetch_retry_s: float = Field(10.0, gt=0)  # pause between tries while the problems are not published
+    # contests whose rules the user says allow AI-written code (`codeforces:1900`): live, not shadow
+    ai_allowed: frozenset[str] = frozenset()
+    practice_per_problem: int = Field(3, ge=1)  # practice posts per problem after the round, at most
     fetch_timeout_s: float = Field(1800.0, gt=0)  # give up fetching after this long (virtual contests)

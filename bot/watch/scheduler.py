@@ -38,6 +38,7 @@ def contest_row(contest: Contest, now: datetime) -> ContestRow:
         start=contest.start,
         duration_s=contest.duration_s,
         mode="virtual" if ended else "live",
+        gym=contest.gym,
     )
 
 

@@ -26,6 +26,7 @@ from cpbot.bot.transcripts import TranscriptStore
 from cpbot.bot.watch.adapters import AgentSolver, ScrapedSite
 from cpbot.bot.watch.loop import ContestLoop
 from cpbot.bot.watch.ports import ContestBudget, LoopOptions, SubmitPort
+from cpbot.bot.watch.rules import normalise_allowed
 from cpbot.bot.watch.scheduler import Watcher
 from cpbot.bot.watch.state import WatchState
 from cpbot.bot.watch.submitting import open_submitter
@@ -153,7 +154,10 @@ class Session:
             budget=ContestBudget.parse(opts["budget"]) if opts["budget"] else ContestBudget(),
             gate=gate_config(opts["gate"]),
             fetch_retry_s=opts["fetch_retry"],
+            ai_allowed=normalise_allowed(opts.get("ai_allowed_contests") or ()),
         )
+        for key in sorted(self.options.ai_allowed):
+            tell_user(f"{key} is listed as allowing AI-written code: it is submitted to live; check its rules say so")
         self.submitter: SubmitPort | None = None
         if self.options.submit:
             self.submitter = open_submitter(
@@ -178,6 +182,7 @@ class Session:
             submitter=self.submitter,
             options=self.options,
             stop=self.stop,
+            say=tell_user,
         )
         try:
             loop.run()

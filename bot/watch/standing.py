@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cpbot.scrapers.ranklist import RanklistRow
+from cpbot.scrapers.ranklist import RanklistRow, Scoring, ahead
 
 SCHEMA_VERSION = 1
 CF_WRONG_POINTS = 50
@@ -31,12 +30,6 @@ ICPC_WRONG_MINUTES = 10
 LEETCODE_WRONG_SECONDS = 5 * 60
 # The range a performance rating is searched in; a rank beyond what it can explain is reported at a bound.
 RATING_FLOOR, RATING_CEILING = -1000.0, 6000.0
-
-
-class Scoring(StrEnum):
-    CODEFORCES = "codeforces"  # points decaying with time, -50 per rejected attempt
-    ICPC = "icpc"  # solved, then penalty minutes
-    LEETCODE = "leetcode"  # score, then finish time
 
 
 class Model(BaseModel):
@@ -95,7 +88,7 @@ def score_problem(problem: ShadowProblem, scoring: Scoring, duration_s: float) -
         if not verdict:
             rejected += 1
             continue
-        if scoring is Scoring.CODEFORCES:
+        if scoring is Scoring.POINTS:
             points = codeforces_points(problem.max_points, time_s, duration_s, rejected)
         else:
             points = 1.0 if scoring is Scoring.ICPC else problem.max_points
@@ -110,38 +103,11 @@ def penalty_of(scores: Sequence[ProblemScore], scoring: Scoring) -> float:
     solved = [s for s in scores if s.solved and s.time_s is not None]
     if scoring is Scoring.ICPC:
         return float(sum(int(s.time_s // 60) + ICPC_WRONG_MINUTES * s.rejected for s in solved))  # type: ignore[operator]
-    if scoring is Scoring.LEETCODE:
+    if scoring is Scoring.SCORE_TIME:
         if not solved:
             return 0.0
         return max(s.time_s for s in solved) + LEETCODE_WRONG_SECONDS * sum(s.rejected for s in solved)  # type: ignore[type-var]
     return 0.0
-
-
-def ahead(row: RanklistRow, points: float, penalty: float) -> bool:
-    """Whether an official participant ranks strictly before cpbot (ties share a rank, as the sites show)."""
-    return row.points > points or (row.points == points and row.penalty < penalty)
-
-
-def ahead_in_pages(
-    fetch_page: Callable[[int], Sequence[RanklistRow]], pages: int, points: float, penalty: float
-) -> int:
-    """How many participants of a ranking split into pages (1..`pages`, best first, each row with its
-    position as `rank`) finish ahead of cpbot, reading only the pages a binary search needs: LeetCode's
-    ranking of a weekly contest runs to over a thousand pages."""
-    if pages <= 0:
-        return 0
-    last = list(fetch_page(pages))
-    if all(ahead(r, points, penalty) for r in last):
-        return max((r.rank for r in last), default=0)
-    low, high = 1, pages  # the first page with someone not ahead of cpbot
-    while low < high:
-        mid = (low + high) // 2
-        if all(ahead(r, points, penalty) for r in fetch_page(mid)):
-            low = mid + 1
-        else:
-            high = mid
-    first_behind = next(r for r in fetch_page(low) if not ahead(r, points, penalty))
-    return first_behind.rank - 1
 
 
 def expected_rank(rating: float, ratings: Sequence[int]) -> float:

@@ -33,8 +33,10 @@ DB_NAME = "watch.sqlite3"
 _OLD_SUBMISSIONS = "submissions_v1"  # version 1 kept its own copy of each submission; see m002
 
 ProblemStatus = Literal[
-    "pending", "fetching", "solving", "judged", "gated", "submitted", "verdict", "solved", "given_up"
+    "pending", "fetching", "solving", "judged", "gated", "shadowed", "submitted", "verdict", "solved", "given_up"
 ]
+# How cpbot takes part in a contest (bot/watch/rules.py): None until decided at the contest's start.
+Participation = Literal["live", "shadow", "practice"]
 ContestStatus = Literal["watching", "running", "done"]
 ContestMode = Literal["live", "virtual"]
 TERMINAL: frozenset[str] = frozenset({"solved", "given_up"})
@@ -46,11 +48,12 @@ _FROM: dict[str, frozenset[str]] = {
     "fetching": frozenset({"pending"}),
     "solving": frozenset({"fetching", "judged", "verdict"}),
     "judged": frozenset({"solving"}),
-    "gated": frozenset({"judged"}),
+    "gated": frozenset({"judged", "shadowed"}),  # a shadow submission is posted as practice after the round
+    "shadowed": frozenset({"gated"}),
     "submitted": frozenset({"gated"}),
     "verdict": frozenset({"submitted"}),
     "solved": frozenset({"verdict"}),
-    "given_up": frozenset({"pending", "fetching", "solving", "judged", "gated", "submitted", "verdict"}),
+    "given_up": frozenset({"pending", "fetching", "solving", "judged", "gated", "shadowed", "submitted", "verdict"}),
 }
 
 
@@ -157,6 +160,32 @@ CREATE TABLE submissions (
     )
 
 
+@MIGRATIONS
+def m003_shadow_participation(db: sqlite3.Connection) -> None:
+    # Where the rules forbid posting during a live round, each gated program is recorded here with the
+    # moment it would have been posted; after the round the same sources go out as practice, and the
+    # standing they would have earned is kept on the contest.
+    run_script(
+        db,
+        """
+ALTER TABLE contests ADD COLUMN gym INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE contests ADD COLUMN participation TEXT;
+ALTER TABLE contests ADD COLUMN standing_json TEXT;
+CREATE TABLE shadow_submissions (
+    contest_key TEXT NOT NULL,
+    problem_id TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    at_s REAL NOT NULL,
+    source_sha TEXT NOT NULL,
+    language TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    PRIMARY KEY (contest_key, problem_id, attempt),
+    FOREIGN KEY (contest_key, problem_id) REFERENCES problems (contest_key, problem_id)
+)
+""",
+    )
+
+
 SCHEMA_VERSION = MIGRATIONS.latest
 
 
@@ -190,6 +219,9 @@ class ContestRow(BaseModel):
     status: ContestStatus = "watching"
     run_id: str | None = None
     detail: str = ""
+    gym: bool = False  # a training contest (Codeforces gym, mashup): the rules allow AI there
+    participation: Participation | None = None
+    standing_json: str | None = None  # the bot.watch.standing.Standing cpbot would have had
 
     @property
     def end(self) -> datetime | None:
@@ -293,6 +325,17 @@ class Spent(BaseModel):
     attempts: int = 0
 
 
+class ShadowRow(BaseModel):
+    """A submission cpbot would have made during a live round where the rules forbid making it."""
+
+    contest_key: str
+    problem_id: str
+    attempt: int
+    at_s: float  # seconds after the contest's start
+    source_sha: str
+    language: str
+
+
 class Transition(BaseModel):
     """One logged status change."""
 
@@ -344,10 +387,22 @@ class WatchState:
         with self.db.write() as db:
             db.execute(
                 "INSERT INTO contests (key, site, contest_id, name, url, start, duration_s, mode, status, run_id,"
-                " detail, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'watching', NULL, '', ?, ?)"
+                " detail, created_at, updated_at, gym) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'watching', NULL, '', ?, ?, ?)"
                 " ON CONFLICT (key) DO UPDATE SET name = excluded.name, url = excluded.url, start = excluded.start,"
                 " duration_s = excluded.duration_s, updated_at = excluded.updated_at",
-                (row.key, row.site, row.contest_id, row.name, row.url, start, row.duration_s, row.mode, now, now),
+                (
+                    row.key,
+                    row.site,
+                    row.contest_id,
+                    row.name,
+                    row.url,
+                    start,
+                    row.duration_s,
+                    row.mode,
+                    now,
+                    now,
+                    int(row.gym),
+                ),
             )
         return self.contest(row.key)
 
@@ -374,19 +429,24 @@ class WatchState:
         run_id: str | None = None,
         detail: str | None = None,
         mode: ContestMode | None = None,
+        participation: Participation | None = None,
+        standing_json: str | None = None,
     ) -> ContestRow:
-        """Update a contest's status, transcript run, detail or mode (one transaction)."""
+        """Update a contest's status, transcript run, detail, mode, participation or standing (one transaction)."""
         with self.db.write() as db:
             current = db.execute("SELECT * FROM contests WHERE key = ?", (key,)).fetchone()
             if current is None:
                 raise StateError(f"no watched contest {key!r}")
             db.execute(
-                "UPDATE contests SET status = ?, run_id = ?, detail = ?, mode = ?, updated_at = ? WHERE key = ?",
+                "UPDATE contests SET status = ?, run_id = ?, detail = ?, mode = ?, participation = ?,"
+                " standing_json = ?, updated_at = ? WHERE key = ?",
                 (
                     status or current["status"],
                     run_id if run_id is not None else current["run_id"],
                     detail if detail is not None else current["detail"],
                     mode or current["mode"],
+                    participation or current["participation"],
+                    standing_json if standing_json is not None else current["standing_json"],
                     _now(),
                     key,
                 ),
@@ -483,6 +543,36 @@ class WatchState:
             (key, problem_id, current, to, detail, now),
         )
         return True
+
+    def record_shadow(
+        self, key: str, problem_id: str, attempt: int, *, at_s: float, source_sha: str, language: str, detail: str
+    ) -> None:
+        """Record a would-be submission and move the problem from gated to shadowed, in one transaction
+        (a repeat after a crash changes nothing)."""
+        with self.db.write() as db:
+            db.execute(
+                "INSERT INTO shadow_submissions (contest_key, problem_id, attempt, at_s, source_sha, language,"
+                " recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (key, problem_id, attempt, at_s, source_sha, language, _now()),
+            )
+            self._move(db, key, problem_id, "shadowed", detail, None, None, None)
+
+    def shadows(self, key: str, problem_id: str | None = None) -> list[ShadowRow]:
+        """A contest's shadow submissions (of one problem), in the order they were made."""
+        query = "SELECT * FROM shadow_submissions WHERE contest_key = ?"
+        args: tuple[str, ...] = (key,)
+        if problem_id is not None:
+            query, args = query + " AND problem_id = ?", (key, problem_id)
+        with self.db.read() as db:
+            rows = db.execute(query + " ORDER BY at_s, problem_id, attempt", args).fetchall()
+        return [ShadowRow(**{k: r[k] for k in ShadowRow.model_fields}) for r in rows]
+
+    def reopen_shadowed(self, key: str) -> list[str]:
+        """After the round: shadowed problems go back to gated, to be posted as practice. Returns their ids."""
+        reopened = [p.problem_id for p in self.problems(key) if p.status == "shadowed"]
+        for problem_id in reopened:
+            self.transition(key, problem_id, "gated", detail="posted as practice after the round")
+        return reopened
 
     def reopen_ended(self, key: str) -> list[str]:
         """Problems given up only because the live contest ended go back to pending (the contest is now
@@ -752,6 +842,7 @@ def _old_verdict(r: sqlite3.Row) -> RemoteVerdict | None:
 def _contest(r: sqlite3.Row) -> ContestRow:
     data = {k: r[k] for k in ContestRow.model_fields}
     data["start"] = datetime.fromisoformat(r["start"]) if r["start"] else None
+    data["gym"] = bool(r["gym"])
     return ContestRow(**data)
 
 

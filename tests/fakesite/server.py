@@ -219,9 +219,26 @@ def cf_api(site: FakeSite, req: Request) -> Reply:
                 return _failed(f"contestId: Contest with id {contest.id} has not started")
             problems = [
                 {"contestId": contest.id, "index": p.index, "name": p.name, "type": "PROGRAMMING", "tags": []}
+                | ({"points": p.points} if p.points is not None else {})
                 for p in contest.problems
             ]
-            return _ok({"contest": _cf_contest_obj(contest, now), "problems": problems, "rows": []})
+            rows = []
+            if contest.phase(now) == "FINISHED":  # official rows, as contest.standings gives them
+                for rank, (handle, points, penalty, _) in enumerate(contest.ranklist, start=1):
+                    party = {"contestId": contest.id, "members": [{"handle": handle}], "participantType": "CONTESTANT"}
+                    rows.append({"party": party, "rank": rank, "points": points, "penalty": penalty,
+                                 "problemResults": []})  # fmt: skip
+            return _ok({"contest": _cf_contest_obj(contest, now), "problems": problems, "rows": rows})
+        if method == "contest.ratingChanges":
+            contest = site.cf_contests.get(int(q.get("contestId", "0") or 0))
+            if contest is None:
+                return _failed(f"contestId: Contest with id {q.get('contestId')} not found")
+            changes = [
+                {"contestId": contest.id, "handle": handle, "rank": rank, "oldRating": rating, "newRating": rating}
+                for rank, (handle, _, _, rating) in enumerate(contest.ranklist, start=1)
+                if rating is not None and contest.phase(now) == "FINISHED"
+            ]
+            return _ok(changes)
         if method in ("user.status", "contest.status"):
             handle = q.get("handle", "")
             if method == "user.status" and not handle:
@@ -593,6 +610,18 @@ def leetcode(site: FakeSite, req: Request) -> Reply:
         info = {"title": contest.title, "title_slug": contest.slug, "start_time": int(contest.start)}
         info["duration"] = contest.duration_s
         return Reply.json({"contest": info, "questions": questions if started else [], "registered": False})
+    m = re.match(r"^/contest/api/ranking/([\w-]+)/?$", p)
+    if m:
+        contest = site.lc_contests.get(m.group(1))
+        if contest is None:
+            return Reply.json({"error": "contest not found"}, status=404)
+        page = int(req.query.get("pagination", "1") or 1)
+        rows = [
+            {"username": name, "user_slug": name, "rank": i, "score": score, "finish_time": int(contest.start) + at}
+            for i, (name, score, at) in enumerate(contest.ranking, start=1)
+        ]
+        site.ranking_pages.append(page)
+        return Reply.json({"total_rank": rows[(page - 1) * 25 : page * 25], "user_num": len(rows)})
     m = re.match(r"^(?:/contest/[\w-]+)?/problems/([\w-]+)/submit/?$", p)
     if m and req.method == "POST":
         return _lc_submit(site, req, m.group(1))

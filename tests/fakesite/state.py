@@ -96,6 +96,7 @@ class CfProblem:
     name: str
     html: str
     tests: int = 12
+    points: float | None = None  # the initial value in a Codeforces-scored round
 
 
 @dataclass
@@ -106,6 +107,8 @@ class CfContest:
     duration_s: int = 7200
     problems: list[CfProblem] = field(default_factory=list)
     type: str = "CF"
+    # the official standings once the round is over: (handle, points, penalty, rating before the round)
+    ranklist: list[tuple[str, float, int, int | None]] = field(default_factory=list)
 
     def phase(self, now: float) -> str:
         if now < self.start:
@@ -137,6 +140,8 @@ class LcContest:
     start: float
     duration_s: int = 5400
     questions: list[LcQuestion] = field(default_factory=list)
+    # the global ranking once the contest is over: (username, score, seconds from the start to the finish)
+    ranking: list[tuple[str, int, int]] = field(default_factory=list)
 
     def started(self, now: float) -> bool:
         return now >= self.start
@@ -208,6 +213,7 @@ class FakeSite:
         self.lc_csrf = "lccsrf-" + secrets.token_hex(12)
         self.lc_password = "correct horse battery"
         self.lc_contests: dict[str, LcContest] = {}
+        self.ranking_pages: list[int] = []  # the LeetCode ranking pages asked for, in order
         self.lc_questions: dict[str, LcQuestion] = {}
         # submissions and counters
         self.submissions: list[FakeSubmission] = []

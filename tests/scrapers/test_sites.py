@@ -16,6 +16,7 @@ from cpbot.scrapers.companion import parse_companion, to_companion
 from cpbot.scrapers.endpoints import Endpoints, RoutingTransport, site_client
 from cpbot.scrapers.http import HttpClient
 from cpbot.scrapers.listing import Contest, ContestProblem
+from cpbot.scrapers.ranklist import Ranklist
 from cpbot.scrapers.site import ProblemName, Site
 from cpbot.scrapers.sites import all_sites, find_site, get_site, parse_content, site_for_content, site_for_url
 from tests.scrapers.scraper_support import fixture_path
@@ -149,6 +150,12 @@ class _SiteWithItsOwnTransport(Site):
 
     def contest_problems(self, contest_id: str, client: HttpClient, now: datetime) -> list[ContestProblem]:
         return []
+
+    def practice_open(self, contest_id: str, client: HttpClient, now: datetime) -> bool:
+        raise self.unknown_contest(contest_id)
+
+    def ranklist(self, contest_id: str, client: HttpClient, now: datetime) -> Ranklist:
+        raise self.unknown_contest(contest_id)
 
 
 def test_the_client_factory_sends_a_sites_requests_through_the_transport_the_site_chooses() -> None:

@@ -45,7 +45,9 @@ def stores(tmp_path: Path):
 
 
 def options(**kw) -> LoopOptions:
-    base = {"language": "python3", "strategy": "direct", "gate": SAMPLES_ONLY, "fetch_retry_s": 0.01, "jobs": 2}
+    # the round is listed as allowing AI, so it is submitted to live (the rules' other cases: test_watch_rules)
+    base = {"language": "python3", "strategy": "direct", "gate": SAMPLES_ONLY, "fetch_retry_s": 0.01, "jobs": 2,
+            "ai_allowed": frozenset({KEY})}  # fmt: skip
     return LoopOptions(**{**base, **kw})
 
 

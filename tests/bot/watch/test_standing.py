@@ -9,7 +9,6 @@ import pytest
 from cpbot.bot.watch.standing import (
     Scoring,
     ShadowProblem,
-    ahead_in_pages,
     codeforces_points,
     compute_standing,
     expected_rank,
@@ -18,6 +17,7 @@ from cpbot.bot.watch.standing import (
 from cpbot.core.errors import ParseError
 from cpbot.scrapers.ranklist import (
     RanklistRow,
+    ahead_in_pages,
     parse_codeforces_rating_changes,
     parse_codeforces_standings,
     parse_leetcode_ranking,
@@ -61,7 +61,7 @@ def test_codeforces_standing_on_a_small_table():
         ShadowProblem(index="B", max_points=1000, times_s=[20 * 60, 30 * 60], accepted=[False, True]),  # 1000-120-50
         ShadowProblem(index="C", max_points=1500, times_s=[50 * 60], accepted=[None]),  # never confirmed
     ]
-    standing = compute_standing(Scoring.CODEFORCES, problems, rows, duration_s=ROUND_S)
+    standing = compute_standing(Scoring.POINTS, problems, rows, duration_s=ROUND_S)
     assert [p.points for p in standing.problems] == [480, 830, 0]
     assert standing.problems[2].solved is False and "never confirmed" in standing.problems[2].note
     assert standing.points == 1310
@@ -85,7 +85,7 @@ def test_performance_uses_the_rated_participants():
     rows = [RanklistRow(rank=1, points=3000, rating=2000), RanklistRow(rank=2, points=2000, rating=1600),
             RanklistRow(rank=3, points=1000, rating=1200), RanklistRow(rank=4, points=900)]  # fmt: skip
     problems = [ShadowProblem(index="A", max_points=3000, times_s=[0], accepted=[True])]  # 3000 at minute 0
-    standing = compute_standing(Scoring.CODEFORCES, problems, rows, duration_s=ROUND_S)
+    standing = compute_standing(Scoring.POINTS, problems, rows, duration_s=ROUND_S)
     assert standing.rank == 1, "a tie on points shares the best rank"
     assert standing.performance is not None and standing.performance > 2000
 
@@ -117,7 +117,7 @@ def test_leetcode_standing_from_pages_with_five_minutes_per_rejection():
     def rank_of(points, penalty):
         return 1 + ahead_in_pages(lambda p: ranking[(p - 1) * 2 : p * 2], 2, points, penalty)
 
-    standing = compute_standing(Scoring.LEETCODE, problems, [], duration_s=5400, rank_of=rank_of,
+    standing = compute_standing(Scoring.SCORE_TIME, problems, [], duration_s=5400, rank_of=rank_of,
                                 total_participants=4)  # fmt: skip
     assert standing.points == 7 and standing.penalty == 1200 + 300
     assert standing.rank == 3 and standing.percentile == 50.0

@@ -289,7 +289,7 @@ def test_a_state_and_ledger_from_the_previous_cpbot_are_upgraded_in_place(tmp_pa
     assert columns == ["contest_key", "problem_id", "attempt", "ledger_row", "submitted_at"]
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert "submissions_v1" not in tables
-    assert db.execute("SELECT version FROM schema_version ORDER BY version").fetchall() == [(1,), (2,)]
+    assert db.execute("SELECT version FROM schema_version ORDER BY version").fetchall() == [(1,), (2,), (3,)]
     assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     assert db.execute("PRAGMA foreign_key_check").fetchall() == []
     db.close()

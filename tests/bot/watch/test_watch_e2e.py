@@ -22,7 +22,7 @@ def watch_args(model: ScriptedServer, cookies: Path, *extra: str) -> list[str]:
         "watch", "--site", "cf", "--strategy", "direct", "--lang", "python3", "--gate", "samples",
         "--model", "m", "--base-url", model.base_url, "--api-key", API_KEY, "--cookies", str(cookies),
         "--within", "1", "--poll", "0.5", "--fetch-retry", "0.2", "--verdict-poll", "0.05",
-        "--submit-interval", "0", "--once", "--json", *extra,
+        "--submit-interval", "0", "--once", "--json", "--ai-allowed", f"cf:{CONTEST}", *extra,
     ]  # fmt: skip
 
 

@@ -35,6 +35,7 @@ def test_the_default_gate_refuses_a_program_the_stress_run_breaks_and_submits_th
             "--model", "m", "--base-url", model.base_url, "--api-key", API_KEY,
             "--cookies", str(cookies_txt(tmp_path / "cookies.txt", site)),
             "--fetch-retry", "0.2", "--verdict-poll", "0.05", "--submit-interval", "0", "--once", "--json",
+            "--ai-allowed", f"cf:{CONTEST}",  # submitted to live: the rules' other cases are in test_watch_rules
             *(x for option in OPTIONS for x in ("--strategy-option", option)),
         ]  # fmt: skip
         rc = main(args)
