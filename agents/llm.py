@@ -22,7 +22,6 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
-from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 from urllib.parse import urlsplit
 
@@ -44,6 +43,7 @@ from cpbot.agents.extract import ExtractionError, json_candidates
 from cpbot.agents.reasoning import split_reply
 from cpbot.agents.tracing import LLMCallEvent, LLMTry, NullTracer, Tracer
 from cpbot.core.errors import ConfigError, ModelError
+from cpbot.core.retry import retry_after_seconds
 
 if TYPE_CHECKING:
     import openai
@@ -312,28 +312,6 @@ class ChatModel(Protocol):
     ) -> LLMReply:
         """Send `messages` as `role`; see `LLMClient.complete`."""
         ...
-
-
-def retry_after_seconds(headers: Mapping[str, str] | None, now: float | None = None) -> float | None:
-    """The wait a response asks for (`retry-after-ms`, `retry-after` in seconds or as a date), if any."""
-    if not headers:
-        return None
-    lowered = {k.lower(): v for k, v in headers.items()}
-    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
-        value = lowered.get(name)
-        if value is None:
-            continue
-        try:
-            seconds = float(value) * scale
-        except ValueError:
-            if name == "retry-after-ms":
-                continue
-            try:
-                seconds = parsedate_to_datetime(value).timestamp() - (time.time() if now is None else now)
-            except (TypeError, ValueError):
-                return None
-        return max(0.0, seconds) if math.isfinite(seconds) else None
-    return None
 
 
 def _estimate_tokens(text: str) -> int:

@@ -194,6 +194,23 @@ def event_lines(event: StoredEvent, full: bool) -> list[str]:
     """The lines that show one event."""
     p: dict[str, Any] = event.payload
     kind = event.kind
+    if kind == "standing":
+        head = f"standing  rank {p.get('rank')} of {p.get('participants')} ({p.get('percentile')}% at or behind)"
+        if p.get("performance") is not None:
+            head += f", performance {p['performance']}"
+        lines = [head]
+        for problem in p.get("problems", []):
+            state = "solved" if problem.get("solved") else "unsolved"
+            lines.append(
+                f"  {problem.get('index')}: {state}, {problem.get('points', 0):g} points {problem.get('note', '')}"
+            )
+        return lines + [f"  assumed: {a}" for a in p.get("assumptions", [])]
+    if kind == "shadow_submission":
+        seconds = int(p.get("at_s", 0))
+        at = f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
+        return [f"shadow    {p.get('problem_id')}: would have submitted at {at} (nothing posted during the round)"]
+    if kind == "rules":
+        return [f"rules     {p.get('participation')}: {p.get('reason')}", *(f"  {r}" for r in p.get("reminders", []))]
     if kind == "llm_call":
         usage = p.get("usage", {})
         head = (

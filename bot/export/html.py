@@ -18,8 +18,9 @@ from markupsafe import Markup
 from cpbot.bot.export.code import style_rules
 from cpbot.bot.export.model import ExportReport
 from cpbot.bot.export.statement import statement_html
-from cpbot.bot.watch.standing import Scoring, Standing
+from cpbot.bot.watch.standing import Standing
 from cpbot.core.errors import CpbotError
+from cpbot.scrapers.ranklist import Scoring
 
 TEMPLATE_PACKAGE = "cpbot.templates"  # installed under cpbot (see pyproject.toml)
 TEMPLATE_DIR = "report"
@@ -80,7 +81,7 @@ def _score_line(standing: Standing) -> str:
     solved = sum(p.solved for p in standing.problems)
     if standing.scoring is Scoring.ICPC:
         return f"{solved} solved, penalty {standing.penalty:,.0f} min (ICPC rules)"
-    if standing.scoring is Scoring.LEETCODE:
+    if standing.scoring is Scoring.SCORE_TIME:
         return f"score {_points(standing.points)}, finish time {_contest_clock(standing.penalty)} ({solved} solved)"
     return f"{_points(standing.points)} points ({solved} solved)"
 

@@ -201,7 +201,32 @@ def _caption(c: ContestReport) -> str:
     if given_up:
         parts.append(f"{given_up} given up")
     parts += [f"{posts} submission{'s' if posts != 1 else ''}", f"{tokens:,} tokens", f"{duration(seconds)} solving"]
+    if c.contest.participation:
+        parts.append(PARTICIPATION[c.contest.participation])
+    standing = standing_line(c.contest)
+    if standing:
+        parts.append(standing)
     return " · ".join(parts)
+
+
+PARTICIPATION = {
+    "live": "submitting live (the rules allow it)",
+    "shadow": "in the shadow: nothing is posted during the round",
+    "practice": "practice",
+}
+
+
+def standing_line(contest: ContestRow) -> str:
+    """The standing cpbot would have had, in one line ("" before there is one)."""
+    if not contest.standing_json:
+        return ""
+    from cpbot.bot.watch.standing import Standing
+
+    s = Standing.model_validate_json(contest.standing_json)
+    line = f"in the shadow: rank {s.rank:,} of {s.participants:,} ({s.percentile:g}% at or behind)"
+    if s.performance is not None:
+        line += f", performance {s.performance}" + (f" ({s.performance_note})" if s.performance_note else "")
+    return line
 
 
 def clock(seconds: float) -> str:

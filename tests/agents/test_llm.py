@@ -16,10 +16,10 @@ from cpbot.agents.llm import (
     LLMError,
     StructuredOutputError,
     resolve_llm_config,
-    retry_after_seconds,
 )
 from cpbot.agents.tracing import LLMCallEvent
 from cpbot.core.errors import ConfigError, ModelError
+from cpbot.core.retry import retry_after_seconds
 from tests.agents.support.scripted_server import Delay, HTTPFailure, Reply, rate_limited
 
 ASK = [{"role": "system", "content": "You write C++."}, {"role": "user", "content": "Sum two numbers."}]

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from cpbot.agents.envelopes import CodeAttempt, Envelope, Task
 from cpbot.agents.tracing import EnvelopeEvent, ReportEvent
 from cpbot.bot.transcripts import TranscriptStore
-from cpbot.bot.watch.standing import ProblemScore, Scoring, Standing
+from cpbot.bot.watch.standing import ProblemScore, Standing
 from cpbot.judge.model import Diff, JudgeReport, TestResult, Verdict
+from cpbot.scrapers.ranklist import Scoring
 
 CPP_WRONG = (
     '#include <cstdio>\nint main() {\n    long long a, b;\n    scanf("%lld %lld", &a, &b);\n'
@@ -25,7 +26,7 @@ B_AT_S = 1 * 3600 + 5 * 60 + 7
 
 def standing() -> Standing:
     return Standing(
-        scoring=Scoring.CODEFORCES,
+        scoring=Scoring.POINTS,
         problems=[
             ProblemScore(index="A", solved=True, time_s=A_AT_S, rejected=0, points=437.0),
             ProblemScore(index="B", solved=False, rejected=1, note="every shadow submission was rejected"),

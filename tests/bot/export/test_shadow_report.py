@@ -8,7 +8,7 @@ from bs4 import BeautifulSoup
 
 from cpbot.bot.export import gather, render_html
 from cpbot.bot.transcripts import TranscriptStore
-from cpbot.bot.watch.standing import Scoring
+from cpbot.scrapers.ranklist import Scoring
 from tests.bot.export.shadow_contest import ShadowContest, record_shadow_contest, standing
 
 
@@ -81,7 +81,7 @@ def test_a_failed_attempt_is_open_and_says_why_and_the_fix_is_named_in_words(sto
 def test_other_scorings_say_what_the_rank_was_decided_by(store, shadow):
     for scoring, expected in (
         (Scoring.ICPC, "1 solved, penalty 52 min (ICPC rules)"),
-        (Scoring.LEETCODE, "score 437, finish time 00:00:52 (1 solved)"),
+        (Scoring.SCORE_TIME, "score 437, finish time 00:00:52 (1 solved)"),
     ):
         other = standing().model_copy(update={"scoring": scoring, "penalty": 52.0})
         store.append(shadow.contest, "standing", other.model_dump(mode="json"))

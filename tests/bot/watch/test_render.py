@@ -204,3 +204,29 @@ def test_plain_progress_has_one_line_per_change(stores) -> None:
     assert changes(report(state, [KEY], now=NOW), seen) == [
         "12:00:00 Codeforces Round 901 A: fetching: fetching the statement"
     ]
+
+
+def test_the_participation_and_the_standing_show_in_the_table_and_in_transcripts_show() -> None:
+    from cpbot.bot.render import event_lines
+    from cpbot.bot.transcripts import StoredEvent
+    from cpbot.bot.watch.render import standing_line
+    from cpbot.bot.watch.standing import ProblemScore, Standing
+    from cpbot.scrapers.ranklist import Scoring
+
+    standing = Standing(
+        scoring=Scoring.POINTS,
+        problems=[ProblemScore(index="A", solved=True, time_s=60, points=496), ProblemScore(index="B", solved=False)],
+        points=496,
+        penalty=0,
+        rank=812,
+        participants=20411,
+        percentile=96.03,
+        performance=1712,
+    )
+    row = ContestRow(key="codeforces:1", site="codeforces", contest_id="1", name="R", url="u",
+                     participation="practice", standing_json=standing.model_dump_json())  # fmt: skip
+    assert standing_line(row) == "in the shadow: rank 812 of 20,411 (96.03% at or behind), performance 1712"
+    event = StoredEvent(seq=1, ts=datetime.now(UTC), kind="standing", payload=standing.model_dump(mode="json"))
+    lines = event_lines(event, full=False)
+    assert lines[0].startswith("standing  rank 812 of 20411") and "performance 1712" in lines[0]
+    assert any("B: unsolved" in line for line in lines)
