@@ -18,6 +18,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
+from cpbot.scrapers.codeforces_api import GYM_FIRST_ID
 from tests.fakesite.state import LC_STATUS, SUBMIT_FORM_FIXTURE, CfContest, FakeSite, FakeSubmission
 
 CF = "https://codeforces.com"
@@ -208,9 +209,10 @@ def cf_api(site: FakeSite, req: Request) -> Reply:
     now = site.clock()
     with site.lock:
         if method == "contest.list":
+            # gym contests (ids from 100000 on) are listed only with gym=true, rounds only without
             gym = q.get("gym", "false") == "true"
-            rows = [_cf_contest_obj(c, now) for c in sorted(site.cf_contests.values(), key=lambda c: -c.start)]
-            return _ok([] if gym else rows)
+            listed = [c for c in site.cf_contests.values() if (c.id >= GYM_FIRST_ID) == gym]
+            return _ok([_cf_contest_obj(c, now) for c in sorted(listed, key=lambda c: -c.start)])
         if method == "contest.standings":
             contest = site.cf_contests.get(int(q.get("contestId", "0") or 0))
             if contest is None:
@@ -355,7 +357,7 @@ def codeforces(site: FakeSite, req: Request) -> Reply:
         return _cf_enter(site, req, user)
     if p == "/":
         return Reply(200, _cf_page(site, user, "Codeforces", "<p>Welcome</p>"))
-    m = re.match(r"^/(contest|problemset/problem)/(\d+)(?:/(problem/)?([A-Za-z0-9]+))?(/[a-z]+(?:/\d+)?)?$", p)
+    m = re.match(r"^/(contest|gym|problemset/problem)/(\d+)(?:/(problem/)?([A-Za-z0-9]+))?(/[a-z]+(?:/\d+)?)?$", p)
     if not m:
         return Reply(404, _cf_page(site, user, "Not found", "<p>Page not found</p>"))
     contest = site.cf_contests.get(int(m.group(2)))
@@ -365,7 +367,7 @@ def codeforces(site: FakeSite, req: Request) -> Reply:
     index = m.group(4)
     if m.group(1) == "problemset/problem":
         index, tail = (index, "") if index else (None, tail)
-    elif index and not m.group(3):  # /contest/N/problems, /contest/N/submit, /contest/N/my
+    elif index and not m.group(3):  # /contest/N/problems, /contest/N/submit, /contest/N/my (/gym/N/... alike)
         tail, index = "/" + index + tail, None
     if tail == "/submit":
         return _cf_submit(site, req, user, contest)

@@ -32,6 +32,39 @@ def slow_model(body: dict) -> Delay:
     return Delay(0.3, model_answer(body))
 
 
+def _kill_and_restart(
+    tmp_path: Path, site, model: ScriptedServer, server: FakeSiteServer, args: list[str], rng: random.Random
+) -> tuple[int, list[dict[str, str]], subprocess.Popen[bytes]]:
+    """Run `cpbot watch` (args), SIGKILL it at seeded moments and restart it, up to KILLS times; then let
+    a last process finish. Returns the kills made, the statuses each kill left, and the last process."""
+    env = {**os.environ, **server.env(), "CPBOT_DATA_DIR": str(tmp_path / "data")}
+
+    def start() -> subprocess.Popen[bytes]:
+        log = (tmp_path / "stderr.txt").open("ab")
+        with log:
+            return subprocess.Popen(args, env=env, cwd=REPO, stdout=subprocess.DEVNULL, stderr=log)
+
+    kills = 0
+    seen_at_kills: list[dict[str, str]] = []
+    while kills < KILLS:
+        proc = start()
+        # a random moment, seeded: after the process made 1-3 more requests (to the site or the
+        # model), plus up to 0.15 s; so every life makes some progress and kills hit every stage
+        if not _progressed(proc, lambda: len(site.requests) + len(model.requests), rng.randint(1, 3)):
+            assert proc.returncode == 0, (tmp_path / "stderr.txt").read_text()[-2000:]
+            break  # it finished by itself: the contest is done
+        time.sleep(rng.uniform(0.0, 0.15))
+        if proc.poll() is not None:
+            break
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        kills += 1
+        seen_at_kills.append(_statuses(tmp_path / "data"))
+    final = start()
+    final.wait(timeout=90)
+    return kills, seen_at_kills, final
+
+
 def test_watch_survives_twenty_kills_without_a_duplicate_submission(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -41,34 +74,10 @@ def test_watch_survives_twenty_kills_without_a_duplicate_submission(
     site.testing_polls = 1
     data = tmp_path / "data"
     with FakeSiteServer(site) as server, ScriptedServer(default=slow_model) as model:
-        env = {**os.environ, **server.env(), "CPBOT_DATA_DIR": str(data)}
         args = [sys.executable, "-m", "cpbot", *watch_args(model, cookies_txt(tmp_path / "c.txt", site), "--submit")]
         args[args.index("--verdict-poll") + 1] = "0.1"
         args += ["--jobs", "1"]  # one problem at a time: a longer contest, more moments to kill it
-
-        def start() -> subprocess.Popen[bytes]:
-            log = (tmp_path / "stderr.txt").open("ab")
-            with log:
-                return subprocess.Popen(args, env=env, cwd=REPO, stdout=subprocess.DEVNULL, stderr=log)
-
-        kills = 0
-        seen_at_kills: list[dict[str, str]] = []
-        while kills < KILLS:
-            proc = start()
-            # a random moment, seeded: after the process made 1-3 more requests (to the site or the
-            # model), plus up to 0.15 s; so every life makes some progress and kills hit every stage
-            if not _progressed(proc, lambda: len(site.requests) + len(model.requests), rng.randint(1, 3)):
-                assert proc.returncode == 0, (tmp_path / "stderr.txt").read_text()[-2000:]
-                break  # it finished by itself: the contest is done
-            time.sleep(rng.uniform(0.0, 0.15))
-            if proc.poll() is not None:
-                break
-            proc.send_signal(signal.SIGKILL)
-            proc.wait()
-            kills += 1
-            seen_at_kills.append(_statuses(data))
-        final = start()
-        final.wait(timeout=60)
+        kills, seen_at_kills, final = _kill_and_restart(tmp_path, site, model, server, args, rng)
 
     assert final.returncode == 0, (tmp_path / "stderr.txt").read_text()[-2000:]
     assert kills == KILLS, f"the contest ended after {kills} kills; slow it down"
@@ -132,3 +141,50 @@ def _progressed(proc: subprocess.Popen[bytes], requests: Callable[[], int], k: i
             return True
         time.sleep(0.005)
     raise AssertionError("cpbot watch made no request for 30 s")
+
+
+def test_kills_across_the_shadow_phase_the_end_and_the_practice_phase_lose_and_repeat_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A live rated round (not listed as allowing AI): shadow solving, waiting for the end, practice."""
+    rng = random.Random(SEED + 1)
+    site = contest_site(start_in_s=3.0, duration_s=14)
+    round_ = site.cf_contests[CONTEST]
+    round_.start = float(int(round_.start) + 1)
+    round_.ranklist = [("tourist", 3000.0, 0, 3500), ("bob", 100.0, 0, 1200)]
+    site.queued_polls = 1
+    site.testing_polls = 1
+    data = tmp_path / "data"
+    with FakeSiteServer(site) as server, ScriptedServer(default=slow_model) as model:
+        args = [sys.executable, "-m", "cpbot", *watch_args(model, cookies_txt(tmp_path / "c.txt", site), "--submit")]
+        i = args.index("--ai-allowed")
+        del args[i : i + 2]  # a rated round the rules forbid AI in: shadow, then practice
+        args[args.index("--verdict-poll") + 1] = "0.1"
+        args += ["--jobs", "1"]
+        kills, seen_at_kills, final = _kill_and_restart(tmp_path, site, model, server, args, rng)
+
+    assert final.returncode == 0, (tmp_path / "stderr.txt").read_text()[-2000:]
+    assert kills >= 10, f"only {kills} kills landed"
+    stages = {status for seen in seen_at_kills for status in seen.values()}
+    assert {"solving", "shadowed"} <= stages, seen_at_kills
+    with sqlite3.connect(data / "watch.sqlite3") as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        statuses = dict(db.execute("SELECT problem_id, status FROM problems").fetchall())
+        shadows = db.execute("SELECT problem_id, at_s FROM shadow_submissions").fetchall()
+        participation, standing = db.execute("SELECT participation, standing_json FROM contests").fetchone()
+    db.close()
+    assert set(statuses.values()) <= {"solved", "given_up"} and len(statuses) == 3, statuses
+    # a problem is shadowed at most once (a kill may keep one from being gated before the end)
+    shadowed = [p for p, _ in shadows]
+    assert shadowed and len(shadowed) == len(set(shadowed)) and set(shadowed) <= set(statuses), shadows
+    assert all(0 <= at <= round_.duration_s for _, at in shadows)
+    assert participation == "practice" and standing is not None
+    # nothing during the round, nothing twice after it
+    end = round_.start + round_.duration_s
+    assert site.submissions and all(s.created >= end and s.practice for s in site.submissions)
+    posted = [(s.problem_key, source_sha256(s.source)) for s in site.submissions]
+    assert len(posted) == len(set(posted)), posted
+    with sqlite3.connect(data / "transcripts.sqlite3") as db:
+        rows = db.execute("SELECT run_id, COUNT(*), MIN(seq), MAX(seq) FROM events GROUP BY run_id").fetchall()
+        assert rows and [r for r in rows if not (r[2] == 1 and r[3] == r[1])] == []
+    db.close()

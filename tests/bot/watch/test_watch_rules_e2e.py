@@ -70,3 +70,34 @@ def test_a_live_rated_round_is_shadowed_then_posted_as_practice_with_a_standing(
         kinds = [e.kind for e in events]
         assert kinds.count("shadow_submission") == 3 and kinds.count("standing") == 1
         assert kinds.index("standing") > max(i for i, k in enumerate(kinds) if k == "submission")
+
+
+GYM = 100500
+
+
+def test_a_gym_contest_is_found_by_id_and_submitted_to_live(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = contest_site(start_in_s=-5.0, duration_s=3600)
+    round_ = site.cf_contests.pop(CONTEST)
+    round_.id = GYM  # the same problems as a gym contest: listed by contest.list?gym=true, pages under /gym/
+    site.cf_contests[GYM] = round_
+    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
+    with FakeSiteServer(site) as server, ScriptedServer(default=model_answer) as model:
+        for name, value in server.env().items():
+            monkeypatch.setenv(name, value)
+        args = [
+            "watch", "--site", "cf", "--contest", str(GYM), "--strategy", "direct", "--lang", "python3",
+            "--gate", "samples", "--model", "m", "--base-url", model.base_url, "--api-key", API_KEY,
+            "--cookies", str(cookies_txt(tmp_path / "cookies.txt", site)), "--submit",
+            "--fetch-retry", "0.2", "--verdict-poll", "0.05", "--submit-interval", "0", "--once", "--json",
+        ]  # fmt: skip
+        assert main(args) == 0
+    (contest,) = json.loads(capsys.readouterr().out)["contests"]
+    assert contest["contest"]["gym"] is True and contest["contest"]["participation"] == "live"
+    assert contest["contest"]["detail"].startswith("3/3 solved")
+    end = round_.start + round_.duration_s
+    assert site.submissions and all(s.created < end and not s.practice for s in site.submissions), "posted live"
+    assert any(p.startswith(f"/gym/{GYM}/problem/") for m, p in site.requests if m == "GET")
+    with WatchState() as state:
+        assert state.shadows(f"codeforces:{GYM}") == []
