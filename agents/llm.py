@@ -1045,8 +1045,3 @@ class BoundLLM:
             temperature=temperature,
             max_tokens=max_tokens,
         )
-
-
-def as_json_schema(model: type[BaseModel]) -> str:
-    """The JSON schema of `model`, compact, for prompts that describe the expected answer."""
-    return json.dumps(model.model_json_schema(), separators=(",", ":"))
