@@ -42,7 +42,7 @@ from cpbot.agents.envelopes import utc_now
 from cpbot.agents.extract import ExtractionError, json_candidates
 from cpbot.agents.reasoning import split_reply
 from cpbot.agents.tracing import LLMCallEvent, LLMTry, NullTracer, Tracer
-from cpbot.core.errors import ConfigError, ModelError
+from cpbot.core.errors import ConfigError, ModelError, first_problem
 from cpbot.core.retry import retry_after_seconds
 
 if TYPE_CHECKING:
@@ -258,9 +258,7 @@ def resolve_llm_config(
     try:
         return LLMConfig(base_url=url, api_key=SecretStr(key), model=name, role_models=roles, **settings)
     except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise ConfigError(f"bad model setting {where}: {first['msg']}") from None
+        raise ConfigError(f"bad model setting {first_problem(e)}") from None
 
 
 class LLMReply(BaseModel):

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from cpbot.core.dirs import config_dir
-from cpbot.core.errors import ConfigError
+from cpbot.core.errors import ConfigError, first_problem
 
 if TYPE_CHECKING:
     from cpbot.agents.llm import LLMConfig
@@ -100,10 +100,8 @@ class Settings:
             try:
                 values["roles"] = {role: RequestSettings(**table) for role, table in tables.items()}
             except ValidationError as e:
-                first = e.errors()[0]
-                where = ".".join(str(p) for p in first["loc"])
                 raise ConfigError(
-                    f"{self.path}: [llm.roles] {where}: {first['msg']}", hint="see `cpbot config --help`"
+                    f"{self.path}: [llm.roles] {first_problem(e)}", hint="see `cpbot config --help`"
                 ) from None
         values.update(self.llm.request)
         return {k: v for k, v in values.items() if v is not None and v != ""}

@@ -206,8 +206,9 @@ def event_lines(event: StoredEvent, full: bool) -> list[str]:
             )
         return lines + [f"  assumed: {a}" for a in p.get("assumptions", [])]
     if kind == "shadow_submission":
-        seconds = int(p.get("at_s", 0))
-        at = f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
+        from cpbot.bot.watch.render import clock  # the contest clock of the watch view
+
+        at = clock(p.get("at_s", 0))
         return [f"shadow    {p.get('problem_id')}: would have submitted at {at} (nothing posted during the round)"]
     if kind == "rules":
         return [f"rules     {p.get('participation')}: {p.get('reason')}", *(f"  {r}" for r in p.get("reminders", []))]

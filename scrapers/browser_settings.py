@@ -18,7 +18,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cpbot.core.dirs import data_dir
-from cpbot.core.errors import ConfigError
+from cpbot.core.errors import ConfigError, first_problem
 from cpbot.core.registry import site_spec
 
 # Browsers cpbot looks for on PATH when no executable is configured, most likely first.
@@ -50,10 +50,8 @@ class BrowserSettings(BaseModel):
         try:
             return cls.model_validate(table)
         except ValidationError as e:
-            first = e.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
             raise ConfigError(
-                f"{source}: [browser] {where}: {first['msg']}", hint="see README, Browser transport"
+                f"{source}: [browser] {first_problem(e)}", hint="see README, Browser transport"
             ) from None
 
     def profile_dir(self, site: str) -> Path:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from cpbot.core.errors import ConfigError
+from cpbot.core.errors import ConfigError, first_problem
 from cpbot.core.registry import language_spec
 from cpbot.judge.model import Problem
 from cpbot.judge.testdir import write_tests_dir
@@ -43,10 +43,8 @@ def load_problem(path: Path) -> Problem:
     try:
         return Problem.model_validate_json(path.read_bytes())
     except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
         raise ConfigError(
-            f"{path} is not a cpbot problem file: {where}: {first['msg']}",
+            f"{path} is not a cpbot problem file: {first_problem(e)}",
             hint="make one with `cpbot fetch URL -o DIR`",
         ) from None
 

@@ -24,6 +24,7 @@ from cpbot.bot.submit.base import SubmitError, source_sha256
 from cpbot.bot.submit.gate import GateDecision, GateEvidence, gate
 from cpbot.bot.transcripts import TranscriptStore
 from cpbot.bot.watch.ports import ContestSite, LoopOptions, Solver, SubmitPort
+from cpbot.bot.watch.render import clock
 from cpbot.bot.watch.rules import decide
 from cpbot.bot.watch.standing import ShadowProblem, Standing
 from cpbot.bot.watch.state import (
@@ -152,7 +153,7 @@ class ContestLoop:
         assert solution is not None
         at_s = (self.now() - contest.start).total_seconds() if contest.start else 0.0
         sha = source_sha256(solution.source)
-        detail = f"would have submitted at {_clock(at_s)} (nothing is posted during the round)"
+        detail = f"would have submitted at {clock(at_s)} (nothing is posted during the round)"
         self.state.record_shadow(
             self.key, row.problem_id, attempt.n, at_s=at_s, source_sha=sha, language=solution.language, detail=detail
         )
@@ -583,12 +584,6 @@ def _with_feedback(problem: Problem, feedback: list[str]) -> Problem:
     lines = "\n".join(f"- {item}" for item in feedback)
     notes = f"{problem.notes.rstrip()}\n\n## What earlier attempts at this problem taught\n{lines}\n".lstrip()
     return problem.model_copy(update={"notes": notes})
-
-
-def _clock(seconds: float) -> str:
-    """Seconds from a contest's start as h:mm:ss."""
-    whole = max(0, int(seconds))
-    return f"{whole // 3600}:{whole % 3600 // 60:02d}:{whole % 60:02d}"
 
 
 def _gate_feedback(n: int, decision: GateDecision) -> str:

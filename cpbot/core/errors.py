@@ -42,3 +42,11 @@ class ModelError(CpbotError):
 
 class SubmitError(CpbotError):
     """A submission could not be posted or its verdict not followed."""
+
+
+def first_problem(error: Exception) -> str:
+    """The first complaint of a pydantic `ValidationError`, as "where: what" (e.g. "llm.timeout_s: Input
+    should be greater than 0"), for a `ConfigError` message. Duck-typed: core imports no pydantic."""
+    first = error.errors()[0]  # type: ignore[attr-defined]
+    where = ".".join(str(part) for part in first["loc"])
+    return f"{where}: {first['msg']}"
