@@ -58,6 +58,7 @@ def profile(
     as_json: bool,
 ) -> int:
     """Profile SOLUTION; exits 0 when it is predicted to fit the limits at --max-n."""
+    from cpbot.bot.app.interrupt import EXIT_INTERRUPTED, stop_on_interrupt
     from cpbot.bot.plots import save_profile_png
     from cpbot.bot.render import print_profile
     from cpbot.judge.build import build_program_file
@@ -65,13 +66,21 @@ def profile(
     from cpbot.judge.profile import profile_program
     from cpbot.judge.sandbox import default_sandbox
 
-    sandbox = default_sandbox()
-    program = build_program_file(solution, sandbox, role="solution", include_dirs=include_dirs)
-    gen = build_program_file(generator, sandbox, role="generator", include_dirs=include_dirs)
-    limits = Limits(time_ms=round(tl * 1000), memory_mb=ml)
-    report = profile_program(
-        program, gen, max_n=max_n, limits=limits, sandbox=sandbox, repeats=repeats, seed=seed, count=count
-    )
+    with stop_on_interrupt() as interrupt:
+        try:
+            sandbox = default_sandbox()
+            program = build_program_file(solution, sandbox, role="solution", include_dirs=include_dirs)
+            gen = build_program_file(generator, sandbox, role="generator", include_dirs=include_dirs)
+            limits = Limits(time_ms=round(tl * 1000), memory_mb=ml)
+            report = profile_program(
+                program, gen, max_n=max_n, limits=limits, sandbox=sandbox, repeats=repeats, seed=seed, count=count
+            )
+        except BaseException:  # Ctrl-C, or the sandbox dying under a run after it
+            if not interrupt.happened:
+                raise
+        if interrupt.happened:
+            click.echo("interrupted: stopped before the end, nothing to report", err=True)
+            return EXIT_INTERRUPTED
     if plot is not None:
         save_profile_png(report, plot, time_limit_ms=limits.time_ms, title=f"{solution.name}: {report.complexity}")
     if as_json:

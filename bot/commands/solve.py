@@ -82,6 +82,7 @@ def solve(
     import json
 
     from cpbot.agents.budget import Budget
+    from cpbot.bot.app.interrupt import EXIT_INTERRUPTED, stop_on_interrupt
     from cpbot.bot.app.problem_folder import problem_dirname, save_solution
     from cpbot.bot.app.solving import solve_recorded
     from cpbot.bot.app.sources import load_source
@@ -107,9 +108,18 @@ def solve(
     problem = load_source(source, site=site, cookies=cookies, browser=browser_settings(None))
     budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_seconds=max_seconds)
     say(f"solving {problem.id} with {strategy} ({language}, {config.model})")
-    result, run_id = solve_recorded(
-        problem, strategy=strategy, language=language, options=options, config=config, budget=budget, say=say
-    )
+    with stop_on_interrupt() as interrupt:
+        try:
+            result, run_id = solve_recorded(
+                problem, strategy=strategy, language=language, options=options, config=config, budget=budget,
+                say=say,
+            )  # fmt: skip
+        except BaseException:  # Ctrl-C, or the sandbox dying under a run after it
+            if not interrupt.happened:
+                raise
+        if interrupt.happened:  # solve_recorded stored the run as interrupted and said its id
+            say("interrupted")
+            return EXIT_INTERRUPTED
     path = None
     if result.solution is not None:
         path = save_solution(problem, result.solution.source, language, out_dir or Path(problem_dirname(problem)))

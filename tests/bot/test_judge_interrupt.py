@@ -1,0 +1,148 @@
+"""Ctrl-C under a terminal: `cpbot judge` (and stress, profile) stop at once, say what finished, leave no
+process or sandbox dir behind, exit 130, and a second Ctrl-C shows no traceback.
+
+The command runs on a pseudo-terminal in a session of its own; Ctrl-C is SIGINT to its process group,
+as the terminal sends it. No sleeps: the test waits for a marker in the output, then signals."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pty
+import re
+import select
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from cpbot.judge.sandbox.pool import ROOT_PREFIX
+
+# slow enough that only Ctrl-C ends the stuck tests: far below its CPU limit for as long as the test lasts
+SPIN = "import sys\nif sys.stdin.read().strip() == 'spin':\n    while True: pass\nprint(1)\n"
+HANG_GUARD_S = 120  # a hung command fails the test instead of hanging the suite; not a timing assertion
+
+
+def _stat(pid: int) -> tuple[int, str] | None:
+    """(parent pid, state) of a live process, None when it is gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2 :].split()
+    return int(fields[1]), fields[0]
+
+
+def _descendants(root: int) -> set[int]:
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and (st := _stat(int(entry))) is not None:
+            parents[int(entry)] = st[0]
+    found, frontier = set(), {root}
+    while frontier:
+        frontier = {pid for pid, ppid in parents.items() if ppid in frontier} - found
+        found |= frontier
+    return found
+
+
+class Terminal:
+    """A command on a pseudo-terminal: its output read as it comes."""
+
+    def __init__(self, argv: list[str], cwd: Path) -> None:
+        master, slave = pty.openpty()
+        self.master = master
+        self.proc = subprocess.Popen(
+            argv, stdin=slave, stdout=slave, stderr=slave, cwd=cwd, start_new_session=True, close_fds=True
+        )
+        os.close(slave)
+        self.output = ""
+
+    def read_until(self, pattern: str) -> re.Match[str]:
+        while (m := re.search(pattern, self.output)) is None:
+            if not self._read_some():
+                raise AssertionError(f"the output ended without {pattern!r}:\n{self.output}")
+        return m
+
+    def _read_some(self) -> bool:
+        ready, _, _ = select.select([self.master], [], [], HANG_GUARD_S)
+        if not ready:
+            raise AssertionError(f"no output for {HANG_GUARD_S} s:\n{self.output}")
+        try:
+            data = os.read(self.master, 65536)
+        except OSError:  # EIO: every writer of the terminal is gone
+            return False
+        self.output += data.decode(errors="replace")
+        return bool(data)
+
+    def ctrl_c(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGINT)
+
+    def finish(self) -> int:
+        while self._read_some():
+            pass
+        os.close(self.master)
+        return self.proc.wait(timeout=HANG_GUARD_S)
+
+
+def _spin_tests(tmp_path: Path, fast: int, slow: int) -> Path:
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    for i in range(1, fast + slow + 1):
+        (tests / f"t{i}.in").write_text("go\n" if i <= fast else "spin\n")
+        (tests / f"t{i}.out").write_text("1\n")
+    return tests
+
+
+def _cpbot(*args: str) -> list[str]:
+    return [sys.executable, "-m", "cpbot.bot.cli", *args]
+
+
+def _sandbox_dirs(pid: int) -> list[Path]:
+    return list(Path(os.environ.get("TMPDIR", "/tmp")).glob(f"{ROOT_PREFIX}{pid}-*"))
+
+
+def test_ctrl_c_stops_judge_shows_finished_tests_and_leaves_nothing(tmp_path):
+    (tmp_path / "sol.py").write_text(SPIN)
+    _spin_tests(tmp_path, fast=2, slow=6)
+    term = Terminal(_cpbot("judge", "sol.py", "--tl", "600", "-j", "1"), tmp_path)
+    term.read_until(r"2 t2\s+\S*AC")
+    running = _descendants(term.proc.pid)
+    assert running, "the sandbox's processes should be running"
+    term.ctrl_c()
+    term.read_until("interrupted")
+    term.ctrl_c()  # a second press while it winds down
+    code = term.finish()
+    out = term.output
+    assert code == 130
+    assert re.search(r"interrupted: 2 of 8 tests finished \(2 \S*AC", out)
+    assert "Traceback" not in out and "KeyboardInterrupt" not in out
+    assert not re.search(r"\d t[3-8]\s", out), "a test killed by Ctrl-C is no result"
+    left = [pid for pid in running if (st := _stat(pid)) is not None and st[1] != "Z"]
+    assert left == []
+    assert _sandbox_dirs(term.proc.pid) == []
+
+
+def test_ctrl_c_stops_stress(tmp_path):
+    (tmp_path / "sol.py").write_text("import time\nwhile True: pass\n")
+    (tmp_path / "brute.py").write_text("print(1)\n")
+    (tmp_path / "gen.py").write_text("import sys\nprint('x')\nprint('generated', file=sys.stderr)\n")
+    term = Terminal(_cpbot("-v", "stress", "sol.py", "--brute", "brute.py", "--gen", "gen.py", "--tl", "600"), tmp_path)
+    # the compiles are done and the first run is on its way once the generator's program exists: wait for
+    # the processes of a run to appear instead of a timer
+    while not any(_stat(p) for p in _descendants(term.proc.pid) if "python" in _cmdline(p) and "sol.py" in _cmdline(p)):
+        select.select([term.master], [], [], 0.05)
+        if term.proc.poll() is not None:
+            break
+    term.ctrl_c()
+    term.ctrl_c()
+    code = term.finish()
+    assert code == 130, term.output
+    assert "interrupted" in term.output and "Traceback" not in term.output
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
