@@ -12,8 +12,9 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cpbot.bot.app.problem_folder import load_problem
+from cpbot.bot.app.problem_folder import is_problem_file, load_problem
 from cpbot.core.errors import ConfigError
+from cpbot.core.registry import LOCAL_SITE
 from cpbot.judge.model import Problem
 
 if TYPE_CHECKING:
@@ -61,8 +62,8 @@ def load_problems(
         what = "is a directory, not a file" if path.is_dir() else "does not exist"
         raise ConfigError(f"{source} {what}", hint="give a problem URL (https://...) or a saved page")
     data = path.read_bytes()
-    if path.suffix == ".json" and b'"schema_version"' in data and b'"samples"' in data:
-        return [load_problem(path)]  # cpbot's own problem.json
+    if site == LOCAL_SITE or is_problem_file(path, data):
+        return [load_problem(path)]  # cpbot's own problem.json, or one written by hand
     return parse_content(data, site, page_url)
 
 
