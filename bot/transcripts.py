@@ -542,15 +542,15 @@ class TranscriptStore:
         return [self._summary(r) for r in rows]
 
     def resolve(self, run: str) -> str:
-        """The full id of run `run`, given whole or as an unambiguous prefix, or "last" for the newest
-        top-level run (a contest rather than its latest problem)."""
+        """The full id of run `run`, given whole or as any part of it that only one run has (its random
+        tail, its time), or "last" for the newest top-level run (a contest rather than its latest problem)."""
         with self.db.read() as db:
             if run == "last":
                 rows = db.execute(
                     "SELECT id FROM runs WHERE parent IS NULL ORDER BY started_at DESC, id DESC LIMIT 1"
                 ).fetchall()
             else:
-                pattern = run.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+                pattern = "%" + run.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
                 rows = db.execute(
                     "SELECT id FROM runs WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT 3", (pattern,)
                 ).fetchall()

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from cpbot.core.errors import ConfigError, first_problem
 from cpbot.core.registry import LOCAL_SITE, language_spec
-from cpbot.judge.model import Problem
+from cpbot.judge.model import NEWER_SCHEMA, Problem
 from cpbot.judge.testdir import write_tests_dir
 
 PROBLEM_FILE = "problem.json"
@@ -105,6 +105,10 @@ def load_problem(path: Path) -> Problem:
             value["id"] = f"{LOCAL_SITE}:{hashlib.sha256(data).hexdigest()[:12]}"
         return Problem.model_validate(value)
     except ValidationError as e:
+        if e.errors()[0]["type"] == NEWER_SCHEMA:
+            raise ConfigError(
+                f"{path} was {first_problem(e)}", hint="upgrade cpbot (pip install -U cpbot), or fetch it again"
+            ) from None
         raise ConfigError(
             f"{path} is not a cpbot problem file: {first_problem(e)}",
             hint="make one with `cpbot fetch URL -o DIR`",

@@ -64,7 +64,32 @@ def load_problems(
     data = path.read_bytes()
     if site == LOCAL_SITE or is_problem_file(path, data):
         return [load_problem(path)]  # cpbot's own problem.json, or one written by hand
-    return parse_content(data, site, page_url)
+    problems = parse_content(data, site, page_url)
+    if page_url is not None:
+        _check_page_url(page_url, problems, parse_content(data, site))
+    return problems
+
+
+def _check_page_url(page_url: str, problems: list[Problem], as_saved: list[Problem]) -> None:
+    """A saved page's --url must name the problem on the page: the index it gives, and the problem the
+    page names itself (its own links), when it does. `as_saved` is the page parsed without the URL."""
+    from cpbot.scrapers.sites import site_for_url
+
+    try:
+        named = site_for_url(page_url).name_problem(page_url, "")
+    except ConfigError:
+        return  # no site's address: it names nothing to compare with
+    if named is None:
+        return
+    # a contest's address (no index) names each of its problems
+    fits = [p for p in problems if p.id == named.id or (named.index is None and p.index and p.id.startswith(named.id))]
+    own = [p.id for p in as_saved if not p.id.startswith(f"{LOCAL_SITE}:")]
+    if not fits or any(i not in {p.id for p in problems} for i in own):
+        on_page = ", ".join(own or [p.index or p.id for p in problems])
+        raise ConfigError(
+            f"--url {page_url} names {named.id}, but the page holds {on_page}",
+            hint="give the address the page was saved from, or leave --url out",
+        )
 
 
 def load_source(
