@@ -244,12 +244,13 @@ class RunTranscript(BaseModel):
 class TranscriptStore:
     """The SQLite store; thread-safe; close it (or use `with`) when done."""
 
-    def __init__(self, path: Path | None = None, *, secrets: Iterable[str] = ()) -> None:
+    def __init__(self, path: Path | None = None, *, secrets: Iterable[str] = (), read_only: bool = False) -> None:
+        """`read_only`: an existing store opened for reading only (it works on a full disk too)."""
         self.path = Path(path) if path is not None else default_db_path()
         self.redactor = Redactor([*secrets_from_env(), *secrets])
         self.blob_dir = self.path.parent / BLOB_DIR
         # NORMAL: durable at checkpoints; a crash never corrupts (WAL), and events are written often
-        self.db = Database(self.path, MIGRATIONS, synchronous="NORMAL")
+        self.db = Database(self.path, MIGRATIONS, synchronous="NORMAL", read_only=read_only)
 
     def close(self) -> None:
         """Close the database (WAL contents stay safe on disk)."""
