@@ -41,6 +41,20 @@ class Interrupt:
         raise KeyboardInterrupt
 
 
+def interrupted(message: str, *, as_json: bool) -> int:
+    """Say that the command was interrupted (and, with --json, print the JSON error object scripts read);
+    returns the exit code."""
+    import json
+
+    import click
+
+    click.echo(message, err=True)
+    if as_json:
+        error = {"message": "interrupted", "hint": message, "exit_code": EXIT_INTERRUPTED}
+        click.echo(json.dumps({"error": error}))
+    return EXIT_INTERRUPTED
+
+
 PR_SET_CHILD_SUBREAPER = 36
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -64,7 +63,7 @@ def judge(
     writes), a tests/ or test/ folder (NAME.in/NAME.out, oj's sample-1.in/.out), or cf-tool's
     in1.txt/ans1.txt. Results are shown as each test ends; Ctrl-C stops at once and shows what finished.
     """
-    from cpbot.bot.app.interrupt import EXIT_INTERRUPTED, stop_on_interrupt
+    from cpbot.bot.app.interrupt import EXIT_INTERRUPTED, interrupted, stop_on_interrupt
     from cpbot.bot.app.judging import find_tests, judge_file
     from cpbot.bot.judge_view import JudgeView
     from cpbot.judge.languages import get_language, language_for
@@ -94,10 +93,8 @@ def judge(
         if interrupt.happened:  # what ended after the press (runs killed under it) is no result
             if view is not None:
                 view.interrupted()
-            else:
-                click.echo("interrupted", err=True)
-                click.echo(json.dumps({"error": {"message": "interrupted", "hint": "", "exit_code": EXIT_INTERRUPTED}}))
-            return EXIT_INTERRUPTED
+                return EXIT_INTERRUPTED
+            return interrupted("interrupted", as_json=True)
     if view is not None:
         view.finish(report, limits)
     else:

@@ -111,9 +111,9 @@ def solve(
     options = parse_strategy_options(strategy, strategy_option)
     problem = load_source(source, site=site, cookies=cookies, browser=browser_settings(None))
     budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_seconds=max_seconds)
-    say(f"solving {problem.id} with {strategy} ({language}, {config.model})")
     with stop_on_interrupt() as interrupt:
         try:
+            say(f"solving {problem.id} with {strategy} ({language}, {config.model})")
             result, run_id = solve_recorded(
                 problem, strategy=strategy, language=language, options=options, config=config, budget=budget,
                 say=say,

@@ -7,6 +7,7 @@ as the terminal sends it. No sleeps: the test waits for a marker in the output, 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import pty
 import re
@@ -14,7 +15,10 @@ import select
 import signal
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
+
+import pytest
 
 from cpbot.judge.sandbox.pool import ROOT_PREFIX
 
@@ -74,6 +78,16 @@ class Terminal:
         self.output += data.decode(errors="replace")
         return bool(data)
 
+    def kill(self) -> None:
+        """End the command and everything below it (a failed test leaves nothing running)."""
+        below = _descendants(self.proc.pid)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        for pid in below:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        self.proc.wait()
+
     def ctrl_c(self) -> None:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.proc.pid, signal.SIGINT)
@@ -83,6 +97,21 @@ class Terminal:
             pass
         os.close(self.master)
         return self.proc.wait(timeout=HANG_GUARD_S)
+
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[Callable[..., Terminal]]:
+    """Starts `cpbot ARGS...` on a terminal in tmp_path; whatever still runs at the end is killed."""
+    started: list[Terminal] = []
+
+    def start(*args: str) -> Terminal:
+        started.append(Terminal(_cpbot(*args), tmp_path))
+        return started[-1]
+
+    yield start
+    for term in started:
+        if term.proc.poll() is None:
+            term.kill()
 
 
 def _spin_tests(tmp_path: Path, fast: int, slow: int) -> Path:
@@ -102,10 +131,10 @@ def _sandbox_dirs(pid: int) -> list[Path]:
     return list(Path(os.environ.get("TMPDIR", "/tmp")).glob(f"{ROOT_PREFIX}{pid}-*"))
 
 
-def test_ctrl_c_stops_judge_shows_finished_tests_and_leaves_nothing(tmp_path):
+def test_ctrl_c_stops_judge_shows_finished_tests_and_leaves_nothing(tmp_path, terminal):
     (tmp_path / "sol.py").write_text(SPIN)
     _spin_tests(tmp_path, fast=2, slow=6)
-    term = Terminal(_cpbot("judge", "sol.py", "--tl", "600", "-j", "1"), tmp_path)
+    term = terminal("judge", "sol.py", "--tl", "600", "-j", "1")
     term.read_until(r"2 t2\s+\S*AC")
     running = _descendants(term.proc.pid)
     assert running, "the sandbox's processes should be running"
@@ -123,22 +152,16 @@ def test_ctrl_c_stops_judge_shows_finished_tests_and_leaves_nothing(tmp_path):
     assert _sandbox_dirs(term.proc.pid) == []
 
 
-def test_ctrl_c_stops_stress(tmp_path):
-    (tmp_path / "sol.py").write_text("import time\nwhile True: pass\n")
-    (tmp_path / "brute.py").write_text("print(1)\n")
-    (tmp_path / "gen.py").write_text("import sys\nprint('x')\nprint('generated', file=sys.stderr)\n")
-    term = Terminal(_cpbot("-v", "stress", "sol.py", "--brute", "brute.py", "--gen", "gen.py", "--tl", "600"), tmp_path)
-    # the compiles are done and the first run is on its way once the generator's program exists: wait for
-    # the processes of a run to appear instead of a timer
-    while not any(_stat(p) for p in _descendants(term.proc.pid) if "python" in _cmdline(p) and "sol.py" in _cmdline(p)):
-        select.select([term.master], [], [], 0.05)
-        if term.proc.poll() is not None:
-            break
-    term.ctrl_c()
-    term.ctrl_c()
-    code = term.finish()
-    assert code == 130, term.output
-    assert "interrupted" in term.output and "Traceback" not in term.output
+def _wait_until_solution_runs(term: Terminal) -> None:
+    """Until a solution (a staged `solution.py` run without arguments, unlike a generator) runs in the
+    command's sandbox: the marker of a command that prints nothing while it works. Polls /proc, asserts
+    no duration."""
+    sandbox = f"{ROOT_PREFIX}{term.proc.pid}-"
+    while not any(
+        sandbox in (line := _cmdline(p)) and line.rstrip().endswith("solution.py") for p in _descendants(term.proc.pid)
+    ):
+        assert term.proc.poll() is None, term.output
+        select.select([term.master], [], [], 0.05)  # output may come meanwhile: read it at the end
 
 
 def _cmdline(pid: int) -> str:
@@ -146,3 +169,56 @@ def _cmdline(pid: int) -> str:
         return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
     except OSError:
         return ""
+
+
+def test_ctrl_c_stops_stress(tmp_path, terminal):
+    (tmp_path / "spin_sol.py").write_text("while True: pass\n")
+    (tmp_path / "brute.py").write_text("print(1)\n")
+    (tmp_path / "gen.py").write_text("import sys\nprint(sys.argv[1])\n")
+    args = ("stress", "spin_sol.py", "--brute", "brute.py", "--gen", "gen.py", "--tl", "600")
+    term = terminal(*args)
+    _wait_until_solution_runs(term)
+    term.ctrl_c()
+    term.ctrl_c()
+    assert term.finish() == 130, term.output
+    assert "interrupted: no difference in the no input compared so far" in term.output or re.search(
+        r"interrupted: no difference in the \d+ inputs", term.output
+    )
+    assert "Traceback" not in term.output
+
+
+def test_ctrl_c_stops_profile_and_shows_the_sizes_measured(tmp_path, terminal):
+    (tmp_path / "stuck_sol.py").write_text("n = int(input())\nwhile n > 100: pass\nprint(n)\n")
+    (tmp_path / "gen.py").write_text("import sys\nprint(sys.argv[1])\n")
+    args = ("profile", "stuck_sol.py", "--gen", "gen.py", "--tl", "600", "--no-count")
+    term = terminal(*args)
+    _wait_until_solution_runs(term)
+    term.ctrl_c()
+    term.ctrl_c()
+    assert term.finish() == 130, term.output
+    assert re.search(r"interrupted: \d+ sizes measured, no fit made", term.output)
+    assert "Traceback" not in term.output
+
+
+def test_ctrl_c_stops_solve_and_the_transcript_says_interrupted(tmp_path, terminal):
+    from cpbot.bot.transcripts import TranscriptStore
+    from cpbot.testing.scripted_server import Delay, Reply, ScriptedServer
+
+    problem = {"title": "Sum", "samples": [{"input": "1 2\n", "output": "3\n"}]}
+    (tmp_path / "problem.json").write_text(json.dumps(problem))
+    # the model takes its time: Ctrl-C comes while the solve waits for it
+    with ScriptedServer(default=Delay(600, Reply("```python\nprint(3)\n```")), model="m") as server:
+        args = ("solve", "problem.json", "--strategy", "direct", "--lang", "python3")
+        term = terminal(*args, "--base-url", server.base_url, "--model", "m", "--api-key", "k")
+        term.read_until("solving local:")
+        while not server.requests:  # the marker: the solve waits for the model
+            assert term.proc.poll() is None, term.output
+            select.select([term.master], [], [], 0.05)
+        term.ctrl_c()
+        term.ctrl_c()
+        code = term.finish()
+    assert code == 130, term.output
+    assert "interrupted" in term.output and "transcript: " in term.output and "Traceback" not in term.output
+    with TranscriptStore() as store:
+        (run,) = store.list_runs()
+    assert run.status == "interrupted"
