@@ -121,3 +121,14 @@ def test_the_live_line_is_only_written_to_a_terminal():
         view.result(result)
     assert "running" not in piped.getvalue() and "\r" not in piped.getvalue()
     assert "compiling..." in tty.getvalue() and "\r\x1b[K" in tty.getvalue() and "[1/1] AC 1" in tty.getvalue()
+
+
+def test_a_long_stderr_still_shows_its_last_lines(tmp_path, capsys):
+    # debug output first, the crash last: the end of stderr, not its start, says what went wrong
+    program = "import sys\nfor i in range(400):\n    print('debug', i, file=sys.stderr)\n"
+    program += "raise ValueError('the real reason')\n"
+    (tmp_path / "sol.py").write_text(program)
+    tests = _tests(tmp_path, {"t1": ("1\n", "1\n")})
+    assert main(["judge", str(tmp_path / "sol.py"), "--tests", str(tests)]) == 1
+    out = capsys.readouterr().out
+    assert "ValueError: the real reason" in out and "debug 399" in out
