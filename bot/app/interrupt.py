@@ -37,7 +37,8 @@ class Interrupt:
         if self.happened:
             return  # the command is already stopping
         self.happened = True
-        kill_descendants()
+        with contextlib.suppress(OSError):  # no /proc: the sandbox's runs end at their own limits
+            kill_descendants()
         raise KeyboardInterrupt
 
 
@@ -58,10 +59,11 @@ def interrupted(message: str, *, as_json: bool) -> int:
 PR_SET_CHILD_SUBREAPER = 36
 
 
-def become_subreaper() -> None:
-    """Orphans of this process's descendants become its children (not init's), so none escapes a kill."""
+def set_subreaper(on: bool) -> None:
+    """With `on`, orphans of this process's descendants become its children (not init's), so none escapes
+    a kill (Linux; elsewhere nothing happens)."""
     with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0)
 
 
 def _parents() -> dict[int, int]:
@@ -100,10 +102,13 @@ def stop_on_interrupt() -> Iterator[Interrupt]:
     if threading.current_thread() is not threading.main_thread():
         yield interrupt
         return
-    become_subreaper()
+    set_subreaper(True)
     previous = signal.signal(signal.SIGINT, interrupt._handle)
     try:
         yield interrupt
     finally:
-        # a second press during the command's last words is still ignored; the default comes back after
-        signal.signal(signal.SIGINT, previous if not interrupt.happened else signal.SIG_IGN)
+        if interrupt.happened:  # a second press during the command's last words is ignored too
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        else:  # a long-lived caller (a test run) goes on as it was
+            signal.signal(signal.SIGINT, previous)
+            set_subreaper(False)
