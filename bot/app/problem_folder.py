@@ -97,11 +97,11 @@ def is_problem_file(path: Path, data: bytes) -> bool:
 
 def load_problem(path: Path) -> Problem:
     """A cpbot problem file; a ConfigError naming the first thing wrong otherwise. A file written by
-    hand needs no id: it is `local:` and a hash of the file."""
+    hand (its samples, maybe limits) needs no id: it is `local:` and a hash of the file."""
     data = path.read_bytes()
     try:
         value = json.loads(data)
-        if isinstance(value, dict) and "id" not in value:
+        if isinstance(value, dict) and "id" not in value and "samples" in value:
             value["id"] = f"{LOCAL_SITE}:{hashlib.sha256(data).hexdigest()[:12]}"
         return Problem.model_validate(value)
     except ValidationError as e:
