@@ -86,8 +86,6 @@ def is_problem_file(path: Path, data: bytes) -> bool:
     rather than a site's page or answer, or a Competitive Companion JSON (which has `tests`)."""
     if path.suffix != ".json":
         return False
-    if path.name == PROBLEM_FILE:
-        return True
     try:
         value = json.loads(data)
     except ValueError:
