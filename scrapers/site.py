@@ -141,6 +141,18 @@ class Site(ABC):
 
         return site_client(endpoints, cookies=cookies, sites=[self], browser=browser, notify=notify)
 
+    def performance(
+        self, ranklist: Ranklist, points: float, penalty: float, client: HttpClient
+    ) -> tuple[int, str, list[str]] | None:
+        """The site's own performance figure for a result in `ranklist` (value, note, assumptions), or None
+        when the rows' ratings give it (Codeforces' formula, `bot.watch.standing`)."""
+        return None
+
+    def closed_to_ai(self, contest_id: str, name: str = "") -> str | None:
+        """Why the site's rules close a live contest to AI-written code whatever the user lists (a sentence),
+        or None; asked for sites whose rule is `LiveAiRule.LISTED`."""
+        return None
+
     def unknown_contest(self, contest_id: str) -> ConfigError:
         """The error for a contest id the site does not list."""
         return ConfigError(

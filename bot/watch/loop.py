@@ -134,6 +134,7 @@ class ContestLoop:
             gym=contest.gym,
             submit=self.options.submit,
             allowed=self.options.ai_allowed,
+            name=contest.name,
         )
         self.store.append(self.run_id, "rules", decision.model_dump(mode="json"))
         for reminder in decision.reminders:

@@ -85,6 +85,7 @@ class LiveAiRule(StrEnum):
     """When a site's rules let AI-written code be submitted while a contest runs."""
 
     GYM_OR_LISTED = "gym_or_listed"  # training contests (gym, mashups) and contests the user lists as allowing AI
+    LISTED = "listed"  # contests the user lists as allowing AI, except those the site's rules close (Site.closed_to_ai)
     NEVER = "never"  # no contest of the site, whatever the user lists
 
 

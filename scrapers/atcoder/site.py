@@ -11,7 +11,7 @@ from cpbot.core.registry import site_spec
 from cpbot.judge.model import Problem
 from cpbot.scrapers.atcoder import contests, rules
 from cpbot.scrapers.atcoder.performance import performance
-from cpbot.scrapers.atcoder.standings import parse_standings
+from cpbot.scrapers.atcoder.standings import Standings, parse_standings
 from cpbot.scrapers.atcoder.task_page import is_task_page, parse_task_page
 from cpbot.scrapers.atcoder.urls import ROOT, AtCoderRef, is_atcoder_host, parse_atcoder_url
 from cpbot.scrapers.http import HttpClient
@@ -32,6 +32,10 @@ class AtCoderSite(Site):
     session_cookies = ("REVEL_SESSION",)
     # AtCoder publishes no limit; its tools keep to about one request a second
     min_interval_s = 1.0
+
+    def __init__(self) -> None:
+        # the standings of the last `ranklist` per contest, with the contest's kind
+        self._standings: dict[str, tuple[Standings, str]] = {}
 
     def owns_url(self, url: str) -> bool:
         return is_atcoder_host(urlsplit(url).hostname or "")
@@ -137,9 +141,10 @@ class AtCoderSite(Site):
     def ranklist(self, contest_id: str, client: HttpClient, now: datetime) -> Ranklist:
         contest = self.find_contest(contest_id, client, now)
         standings = parse_standings(client.get(f"{ROOT}/contests/{contest_id}/standings/json").content)
+        self._standings[contest_id] = (standings, contest.kind or "")  # for `performance`, asked next
         return Ranklist(
             contest_id=contest_id,
-            scoring=Scoring.SCORE_TIME,
+            scoring=Scoring.SCORE_TIME,  # score, then time with 5 minutes per rejected attempt (standings.py)
             duration_s=contest.duration_s,
             max_points=standings.max_points,
             rows=[RanklistRow(rank=r.rank, handle=r.handle, points=r.points, penalty=r.time_s) for r in standings.rows],
@@ -147,15 +152,16 @@ class AtCoderSite(Site):
             start_unix=contest.start.timestamp() if contest.start else 0.0,
         )
 
-    def performance_of(
-        self, contest_id: str, client: HttpClient, now: datetime, points: float, penalty: float
+    def performance(
+        self, ranklist: Ranklist, points: float, penalty: float, client: HttpClient
     ) -> tuple[int, str, list[str]] | None:
-        contest = self.find_contest(contest_id, client, now)
-        standings = parse_standings(client.get(f"{ROOT}/contests/{contest_id}/standings/json").content)
-        result = performance(standings.rows, points, penalty, contest.kind or "")
-        if result is None:
+        """AtCoder's performance (scrapers/atcoder/performance.py) from the standings `ranklist` came from."""
+        cached = self._standings.get(ranklist.contest_id)
+        if cached is None:
             return None
-        return result.value, result.note, result.assumptions
+        standings, kind = cached
+        result = performance(standings.rows, points, penalty, kind)
+        return None if result is None else (result.value, result.note, result.assumptions)
 
     # ---- submitting ----
 

@@ -59,10 +59,10 @@ class Task:
 
 @dataclass
 class Entrant:
-    """An official participant: score and elapsed time (penalty included), rating before, past contests."""
+    """An official participant: the letters solved, elapsed time (penalty included), rating before, past contests."""
 
     handle: str
-    points: float
+    solved: tuple[str, ...]
     elapsed_s: float
     rating: int = 0
     competitions: int = 0
@@ -122,15 +122,15 @@ class FakeAtCoder:
         self.policy: Callable[[str], str] = marker_policy
 
     def add_contest(
-        self, contest_id: str, name: str, *, start_in_s: float, duration_s: int, tasks: list[tuple[str, str]], **kw: Any
+        self, contest_id: str, name: str, *, start_in_s: float, duration_s: int, tasks: list[tuple[Any, ...]], **kw: Any
     ) -> Contest:
-        """A contest with `tasks` as (letter, recorded statement name), starting `start_in_s` from now."""
+        """A contest with `tasks` as (letter, recorded statement name[, points]), starting `start_in_s` from now."""
         contest = Contest(
             contest_id,
             name,
             self.clock() + start_in_s,
             duration_s,
-            [Task(letter, statement(t)) for letter, t in tasks],
+            [Task(t[0], statement(t[1]), *t[2:]) for t in tasks],
             **kw,
         )
         self.contests[contest_id] = contest
@@ -349,20 +349,28 @@ def _task_list(contest: Contest) -> str:
 
 def _standings(contest: Contest) -> dict[str, Any]:
     info = [{"Assignment": t.letter, "TaskName": t.statement.title, "TaskScreenName": t.id} for t in contest.tasks]
-    ordered = sorted(contest.standings, key=lambda e: (-e.points, e.elapsed_s))
+    points = {e.handle: sum(t.points for t in contest.tasks if t.letter in e.solved) for e in contest.standings}
+    ordered = sorted(contest.standings, key=lambda e: (-points[e.handle], e.elapsed_s))
     rows = []
     for i, e in enumerate(ordered):
+        mine = points[e.handle]
         rank = 1 + sum(
-            1 for o in ordered if o.points > e.points or (o.points == e.points and o.elapsed_s < e.elapsed_s)
+            1 for o in ordered if points[o.handle] > mine or (points[o.handle] == mine and o.elapsed_s < e.elapsed_s)
         )
+        results = {
+            t.id: {"Count": 1, "Failure": 0, "Penalty": 0, "Score": t.points * 100, "Elapsed": int(e.elapsed_s * 1e9),
+                   "Status": 1, "Pending": False, "Frozen": False, "Additional": None}
+            for t in contest.tasks
+            if t.letter in e.solved
+        }  # fmt: skip
         rows.append(
             {
                 "Rank": rank, "Additional": None, "UserName": e.handle, "UserScreenName": e.handle,
                 "UserIsDeleted": False, "Affiliation": "", "Country": "JP", "Rating": e.rating, "OldRating": e.rating,
                 "IsRated": e.rated, "IsTeam": False, "Competitions": e.competitions, "AtCoderRank": i + 1,
-                "TaskResults": {},
+                "TaskResults": results,
                 "TotalResult": {
-                    "Count": 1, "Accepted": 1 if e.points else 0, "Penalty": 0, "Score": int(e.points * 100),
+                    "Count": len(results), "Accepted": len(results), "Penalty": 0, "Score": mine * 100,
                     "Elapsed": int(e.elapsed_s * 1_000_000_000), "Frozen": False, "Additional": None,
                 },
             }
@@ -468,7 +476,7 @@ def _my_submissions(site: FakeAtCoder, contest: Contest) -> str:
             f'<td class="text-center"><a href="/contests/{contest.id}/submissions/{s.id}">Detail</a></td></tr>'
         )
     head = '<table class="table table-bordered table-striped small th-center"><thead><tr><th>Time</th></tr></thead>'
-    table = f'{head}<tbody>{"".join(rows)}</tbody></table>'
+    table = f"{head}<tbody>{''.join(rows)}</tbody></table>"
     return _contest_page(contest, "My Submissions", table)
 
 
