@@ -93,7 +93,7 @@ class AtCoderSite(Site):
 
     def upcoming_contests(self, client: HttpClient, now: datetime) -> list[Contest]:
         found = [self._contest(e, now) for e in self._listed(client, ("action", "upcoming"))]
-        live = [c for c in found if c.phase is not Phase.FINISHED]
+        live = [c for c in found if c.phase != Phase.FINISHED]
         return sorted(live, key=lambda c: (c.start is None, c.start or now))
 
     def recent_contests(self, client: HttpClient, now: datetime, limit: int = 10) -> list[Contest]:
@@ -101,7 +101,7 @@ class AtCoderSite(Site):
         if not found:
             page = client.get(f"{ROOT}/contests/archive", params={"lang": "en"}).content
             found = [self._contest(e, now) for e in contests.parse_contest_table(page)]
-        done = [c for c in found if c.phase is Phase.FINISHED]
+        done = [c for c in found if c.phase == Phase.FINISHED]
         return sorted(done, key=lambda c: c.start or now, reverse=True)[:limit]
 
     def find_contest(self, contest_id: str, client: HttpClient, now: datetime) -> Contest:
@@ -131,7 +131,7 @@ class AtCoderSite(Site):
 
     def practice_open(self, contest_id: str, client: HttpClient, now: datetime) -> bool:
         # the task pages take submissions as soon as the contest is over
-        return self.find_contest(contest_id, client, now).phase is Phase.FINISHED
+        return self.find_contest(contest_id, client, now).phase == Phase.FINISHED
 
     def closed_to_ai(self, contest_id: str, name: str = "") -> str | None:
         return rules.closed_to_ai(contest_id, name)
