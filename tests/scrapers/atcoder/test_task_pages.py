@@ -75,8 +75,8 @@ def test_interactive_task_has_its_protocol_as_input_spec_and_no_samples() -> Non
     assert p.kind == "interactive" and p.title == "Last Rook"
     assert p.samples == []
     assert "flush Standard Output" in p.notes
-    assert "? A B C D" in p.input_spec or "$?$" in p.input_spec or "? " in p.input_spec
-    assert "## Sample Interaction" in p.statement
+    assert "```\n? A B C D\n```" in p.input_spec and "```\n! X Y\n```" in p.input_spec
+    assert "## Sample Interaction" in p.statement and "|  | `? 1 2 1 3` |" in p.statement
 
 
 @pytest.mark.parametrize(
