@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict, Field
 
 from cpbot.scrapers.atcoder.contests import ContestKind
-from cpbot.scrapers.atcoder.standings import StandingsRow
+from cpbot.scrapers.atcoder.ranking import StandingsRow
 
 _LOW, _HIGH = -10_000.0, 10_000.0
 CENTRE = {ContestKind.ABC: 800.0, ContestKind.ARC_DIV2: 800.0, ContestKind.ARC: 1000.0, ContestKind.AGC: 1200.0}

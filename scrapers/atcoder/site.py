@@ -10,9 +10,9 @@ from cpbot.core.errors import ConfigError
 from cpbot.core.registry import site_spec
 from cpbot.judge.model import Problem
 from cpbot.scrapers.atcoder import contests, rules
+from cpbot.scrapers.atcoder.parse import is_task_page, parse_task_page
 from cpbot.scrapers.atcoder.performance import performance
-from cpbot.scrapers.atcoder.standings import Standings, parse_standings
-from cpbot.scrapers.atcoder.task_page import is_task_page, parse_task_page
+from cpbot.scrapers.atcoder.ranking import Standings, parse_standings
 from cpbot.scrapers.atcoder.urls import ROOT, AtCoderRef, is_atcoder_host, parse_atcoder_url
 from cpbot.scrapers.http import HttpClient
 from cpbot.scrapers.listing import Contest, ContestProblem, Phase, phase_at
@@ -26,7 +26,7 @@ _HEURISTIC_HINT = "AHC and other heuristic contests have no exact verdicts: cpbo
 
 
 class AtCoderSite(Site):
-    """AtCoder: task pages parsed by `scrapers.atcoder.task_page`, contests from the site's contest pages."""
+    """AtCoder: task pages parsed by `scrapers.atcoder.parse`, contests from the site's contest pages."""
 
     spec = site_spec("atcoder")
     session_cookies = ("REVEL_SESSION",)
@@ -144,7 +144,7 @@ class AtCoderSite(Site):
         self._standings[contest_id] = (standings, contest.kind or "")  # for `performance`, asked next
         return Ranklist(
             contest_id=contest_id,
-            scoring=Scoring.SCORE_TIME,  # score, then time with 5 minutes per rejected attempt (standings.py)
+            scoring=Scoring.SCORE_TIME,  # score, then time with 5 minutes per rejected attempt (ranking.py)
             duration_s=contest.duration_s,
             max_points=standings.max_points,
             rows=[RanklistRow(rank=r.rank, handle=r.handle, points=r.points, penalty=r.time_s) for r in standings.rows],

@@ -23,7 +23,7 @@ from cpbot.scrapers.atcoder.performance import (
     performance,
     shown_performance,
 )
-from cpbot.scrapers.atcoder.standings import StandingsRow, parse_standings, penalised_time
+from cpbot.scrapers.atcoder.ranking import StandingsRow, parse_standings, penalised_time
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "atcoder"
 

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from cpbot.core.errors import ParseError
-from cpbot.scrapers.atcoder.task_page import parse_memory_mb, parse_task_page, parse_time_ms
+from cpbot.scrapers.atcoder.parse import parse_memory_mb, parse_task_page, parse_time_ms
 from tests.fakes.atcoder_pages import old_task_page, statement, task_page
 
 

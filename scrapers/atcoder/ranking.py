@@ -1,4 +1,4 @@
-"""AtCoder's standings JSON (`/contests/CONTEST/standings/json`) and how AtCoder ranks a result.
+"""AtCoder's ranking: the standings JSON (`/contests/CONTEST/standings/json`) and how AtCoder ranks a result.
 
 AtCoder ranks by total score, then by time: the elapsed time of the last submission that raised the score,
 plus a penalty (5 minutes in ABC, ARC and AGC) for each rejected submission made before the accepted one
