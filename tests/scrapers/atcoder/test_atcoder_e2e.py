@@ -99,7 +99,7 @@ def test_a_heuristic_task_is_listed_but_not_solved(monkeypatch: pytest.MonkeyPat
 def test_watch_of_a_live_abc_shadows_posts_practice_after_the_end_and_rates_the_result(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    site = abc_site(start_in_s=1.0, duration_s=15)
+    site = abc_site(start_in_s=2.0, duration_s=15)
     contest = site.contests[CONTEST]
     contest.start = float(int(contest.start) + 1)  # the pages give whole seconds
     # the official standings: one participant ahead (both tasks at 0.5 s), five behind (task A only); all rated
@@ -109,7 +109,8 @@ def test_watch_of_a_live_abc_shadows_posts_practice_after_the_end_and_rates_the_
     with FakeAtCoderServer(site) as server, ScriptedServer(default=model_answer) as model:
         monkeypatch.setenv("CPBOT_ATCODER_URL", server.url)
         args = [
-            "watch", "--site", "atcoder", "--strategy", "direct", "--lang", "python3", "--gate", "samples",
+            "watch", "--site", "atcoder", "--contest", CONTEST, "--strategy", "direct", "--lang", "python3",
+            "--gate", "samples",
             "--model", "m", "--base-url", model.base_url, "--api-key", API_KEY,
             "--cookies", str(cookies_txt(tmp_path / "cookies.txt", site)), "--submit",
             "--ai-allowed", f"atcoder:{CONTEST}",  # no list opens an ABC to AI
@@ -119,6 +120,7 @@ def test_watch_of_a_live_abc_shadows_posts_practice_after_the_end_and_rates_the_
         assert main(args) == 0
     out, err = capsys.readouterr()
     assert "2024-12-06" in err and "practice after the round" in err, "the rule and what --submit means, told"
+    assert "listing it in ai_allowed_contests changes nothing" in err
     (watched,) = json.loads(out)["contests"]
     assert watched["contest"]["participation"] == "practice" and watched["contest"]["status"] == "done"
 

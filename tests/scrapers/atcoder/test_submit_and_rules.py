@@ -31,17 +31,23 @@ def _jar(session: str | None) -> CookieJar:
     return jar
 
 
+_OPEN: list[AtCoderProtocol] = []
+
+
 @pytest.fixture
 def served() -> Iterator[tuple[FakeAtCoder, FakeAtCoderServer]]:
     site = abc_site(start_in_s=-7200, duration_s=6000)  # over: submissions are practice
     site.judging_polls = 1
     with FakeAtCoderServer(site) as server:
         yield site, server
+        while _OPEN:
+            _OPEN.pop().close()
 
 
 def _protocol(server: FakeAtCoderServer, session: str | None) -> AtCoderProtocol:
     client = site_client(Endpoints.everywhere(server.url), cookies=_jar(session), strict=True)
-    return AtCoderProtocol(client)
+    _OPEN.append(AtCoderProtocol(client))
+    return _OPEN[-1]
 
 
 def _problem() -> Problem:
