@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from http.cookiejar import Cookie, CookieJar
+from pathlib import Path
 
 import pytest
 
+from cpbot.bot.submit.base import DuplicateSubmission, SiteSubmitter
+from cpbot.bot.submit.ledger import SubmissionLedger
 from cpbot.bot.watch.rules import Participation, decide, normalise_allowed
 from cpbot.judge.model import Problem, Solution, Verdict
 from cpbot.scrapers.atcoder.submit import AtCoderProtocol
@@ -133,3 +136,25 @@ def test_an_ended_abc_is_practice() -> None:
 def test_an_ahc_is_closed_and_not_solved() -> None:
     site = get_site("atcoder")
     assert "2025-06-16" in (site.closed_to_ai("ahc045", "AtCoder Heuristic Contest 045") or "")
+
+
+def test_the_ledger_refuses_the_same_source_twice_and_reconciles_a_crash(
+    served: tuple[FakeAtCoder, FakeAtCoderServer], tmp_path: Path
+) -> None:
+    site, server = served
+    with SubmissionLedger(tmp_path / "ledger.sqlite3", min_interval_s=0) as ledger:
+        submitter = SiteSubmitter(_protocol(server, site.session), ledger)
+        solution = Solution(language="python3", source=RIGHT_A)
+        sid = submitter.submit(_problem(), solution)
+        with pytest.raises(DuplicateSubmission):
+            submitter.submit(_problem(), solution)
+        # a crash after the POST: the id never reached the ledger
+        row = ledger.entries("atcoder")[0].row_id
+        ledger.db.connection.execute(
+            "UPDATE submissions SET state = 'intent', submission_id = NULL WHERE row_id = ?", (row,)
+        )
+        restarted = SiteSubmitter(_protocol(server, site.session), ledger)
+        assert restarted.reconcile() == 1
+        entry = ledger.entries("atcoder")[0]
+        assert entry.state == "posted" and entry.submission_id == sid and "reconciled" in entry.note
+    assert len(site.submissions) == 1, "posted once"
