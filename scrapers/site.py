@@ -167,6 +167,11 @@ class Site(ABC):
         when the rows' ratings give it (Codeforces' formula, `bot.watch.standing`)."""
         return None
 
+    def solvable(self, contest: Contest) -> bool:
+        """Whether cpbot works on this contest when watching (False: listed only, e.g. a heuristic contest
+        without exact verdicts)."""
+        return True
+
     def closed_to_ai(self, contest_id: str, name: str = "") -> str | None:
         """Why the site's rules close a live contest to AI-written code whatever the user lists (a sentence),
         or None; asked for sites whose rule is `LiveAiRule.LISTED`."""

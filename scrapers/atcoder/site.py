@@ -133,6 +133,9 @@ class AtCoderSite(Site):
         # the task pages take submissions as soon as the contest is over
         return self.find_contest(contest_id, client, now).phase == Phase.FINISHED
 
+    def solvable(self, contest: Contest) -> bool:
+        return not rules.heuristic(contest.id, contest.name)
+
     def closed_to_ai(self, contest_id: str, name: str = "") -> str | None:
         return rules.closed_to_ai(contest_id, name)
 

@@ -137,3 +137,22 @@ def test_watch_of_a_live_abc_shadows_posts_practice_after_the_end_and_rates_the_
     # 7 / (1 + 6^((X - 800)/400)) = 2 - 0.5  ->  X = 800 + 400 log_6(7/1.5 - 1) = 1090.1
     assert standing.performance == round(800 + 400 * math.log(7 / 1.5 - 1, 6)) == 1090
     assert any("APerf" in a for a in standing.assumptions)
+
+
+def test_watch_leaves_a_heuristic_contest_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = abc_site(start_in_s=86400)  # the ABC is tomorrow; the AHC runs now
+    site.add_contest(
+        "ahc045", "AtCoder Heuristic Contest 045", start_in_s=-60, duration_s=14400, tasks=[], heuristic=True
+    )
+    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
+    with FakeAtCoderServer(site) as server, ScriptedServer(default=model_answer) as model:
+        monkeypatch.setenv("CPBOT_ATCODER_URL", server.url)
+        args = [
+            "watch", "--site", "ac", "--strategy", "direct", "--lang", "python3", "--model", "m",
+            "--base-url", model.base_url, "--api-key", API_KEY, "--within", "1", "--poll", "0.5", "--once", "--json",
+        ]  # fmt: skip
+        assert main(args) == 0
+    assert json.loads(capsys.readouterr().out)["contests"] == []
+    assert not any(p.startswith("/contests/ahc045") for _, p in site.requests)
