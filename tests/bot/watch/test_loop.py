@@ -18,7 +18,7 @@ from cpbot.bot.watch.ports import ContestBudget, LoopOptions
 from cpbot.bot.watch.render import report, view
 from cpbot.bot.watch.state import ContestRow, WatchState, contest_key
 from cpbot.core.errors import ConfigError, ModelError
-from tests.bot.watch.fakes import FakeSite, FakeSolver, FakeSubmitter, listed, wrong_answer
+from tests.fakes.watch_ports import FakeSite, FakeSolver, FakeSubmitter, listed, wrong_answer
 
 CONTEST = "1900"
 KEY = contest_key("codeforces", CONTEST)
