@@ -1,13 +1,14 @@
-"""A fake AtCoder on 127.0.0.1 that speaks the site's real pages and JSON, for tests.
+"""A fake AtCoder that speaks the site's real pages and JSON, for tests.
 
 `FakeAtCoder` holds contests (their tasks are the recorded statements of tests/fixtures/atcoder/ in the
 site's page shells, `tests.fakes.atcoder_pages`), the session, submissions and the official standings;
-`FakeAtCoderServer` serves it. Pages as atcoder.jp serves them: `/contests/` (tables action / upcoming /
-recent), `/contests/C` and `/contests/C/tasks` (404 before the start), task pages, `/contests/C/standings/json`,
-the submit form (`data.TaskScreenName`, `data.LanguageId` with the current judge's ids, `csrf_token`), the
-submission list (`WJ`, then `1/3`, then the final label) and submission pages. `/login` has the Turnstile
-widget the real login has. Time comes from `FakeAtCoder.clock`; verdicts come from `policy` (accepted unless
-the source holds `FAKE:WA`, `FAKE:TLE`, `FAKE:RE` or `FAKE:CE`).
+the shared `tests.fakes.server.FakeSiteServer` serves it (`FakeSite.atcoder`), routing AtCoder's paths
+here. Pages as atcoder.jp serves them: `/contests/` (tables action / upcoming / recent),
+`/contests/C` and `/contests/C/tasks` (404 before the start), task pages, `/contests/C/standings/json`,
+the submit form (`data.TaskScreenName`, `data.LanguageId` with the current judge's ids, `csrf_token`),
+the submission list (`WJ`, then `1/3`, then the final label) and submission pages. `/login` has the
+Turnstile widget the real login has. Time comes from `FakeAtCoder.clock`; verdicts come from `policy`
+(accepted unless the source holds `FAKE:WA`, `FAKE:TLE`, `FAKE:RE` or `FAKE:CE`).
 """
 
 from __future__ import annotations
@@ -21,13 +22,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
-from http.cookies import SimpleCookie
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import quote
 
 from cpbot.scrapers.atcoder.submissions import CURRENT_JUDGE_IDS
 from tests.fakes.atcoder_pages import Statement, statement, task_page
+from tests.fakes.http import Reply, Request
 
 JST = timezone(timedelta(hours=9))
 LANGUAGES = {
@@ -108,9 +108,9 @@ def marker_policy(source: str) -> str:
 class FakeAtCoder:
     """The fake site's state; change its fields between requests (under `lock` from other threads)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self.lock = threading.RLock()
-        self.clock: Callable[[], float] = time.time
+        self.clock = clock
         self.contests: dict[str, Contest] = {}
         self.submissions: list[Submission] = []
         self.requests: list[tuple[str, str]] = []
@@ -141,142 +141,72 @@ class FakeAtCoder:
         return f"# Netscape HTTP Cookie File\n.atcoder.jp\tTRUE\t/\tTRUE\t4102444800\tREVEL_SESSION\t{self.session}\n"
 
 
-class FakeAtCoderServer:
-    """Serves a `FakeAtCoder` on 127.0.0.1 (random port); use as a context manager."""
-
-    def __init__(self, site: FakeAtCoder | None = None) -> None:
-        self.site = site or FakeAtCoder()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self.site))
-        self._httpd.daemon_threads = True
-        self._thread: threading.Thread | None = None
-
-    @property
-    def url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}"
-
-    def env(self) -> dict[str, str]:
-        return {"CPBOT_ATCODER_URL": self.url}
-
-    def __enter__(self) -> FakeAtCoderServer:
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
+def owns(path: str) -> bool:
+    """Whether a request path is AtCoder's (the shared server routes it here)."""
+    return path == "/login" or path == "/contests" or path.startswith("/contests/")
 
 
-# ---------------------------------------------------------------- HTTP
-
-
-class _Reply:
-    def __init__(self, status: int, body: str | bytes = b"", ctype: str = "text/html; charset=utf-8") -> None:
-        self.status = status
-        self.body = body.encode("utf-8") if isinstance(body, str) else body
-        self.headers = [("Content-Type", ctype)]
-
-    @classmethod
-    def redirect(cls, location: str) -> _Reply:
-        r = cls(302)
-        r.headers.append(("Location", location))
-        return r
-
-
-def _handler(site: FakeAtCoder) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:
-            return
-
-        def _serve(self, method: str) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length) if length else b""
-            parts = urlsplit(self.path)
-            jar: SimpleCookie = SimpleCookie()
-            for header in self.headers.get_all("Cookie") or []:
-                jar.load(header)
-            signed = jar.get("REVEL_SESSION") is not None and jar["REVEL_SESSION"].value == site.session
-            form = {k: v[-1] for k, v in parse_qs(body.decode("utf-8"), keep_blank_values=True).items()}
-            query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
-            with site.lock:
-                site.requests.append((method, parts.path))
-                try:
-                    reply = _route(site, method, parts.path, query, form, signed)
-                except Exception as e:  # a bug in the fake shows up in the test
-                    reply = _Reply(500, f"fake AtCoder error: {type(e).__name__}: {e}")
-            self.send_response(reply.status)
-            for k, v in reply.headers:
-                self.send_header(k, v)
-            self.send_header("Content-Length", str(len(reply.body)))
-            self.end_headers()
-            self.wfile.write(reply.body)
-
-        def do_GET(self) -> None:
-            self._serve("GET")
-
-        def do_POST(self) -> None:
-            self._serve("POST")
-
-    return Handler
+def serve(site: FakeAtCoder, req: Request) -> Reply:
+    """Answer one request as atcoder.jp would."""
+    session = req.cookies.get("REVEL_SESSION")
+    form = req.form() if req.method == "POST" else {}
+    with site.lock:
+        site.requests.append((req.method, req.path))
+        return _route(site, req.method, req.path, req.query, form, session == site.session)
 
 
 def _route(
     site: FakeAtCoder, method: str, path: str, query: dict[str, str], form: dict[str, str], signed: bool
-) -> _Reply:
+) -> Reply:
     now = site.clock()
     if path in ("/contests", "/contests/"):
-        return _Reply(200, _contests_page(site, now))
+        return Reply(200, _contests_page(site, now))
     if path == "/contests/archive":
         ended = [c for c in site.contests.values() if now >= c.start + c.duration_s]
-        return _Reply(200, _page("Past Contests", _table(ended)))
+        return Reply(200, _page("Past Contests", _table(ended)))
     if path == "/login":
-        return _Reply(200, LOGIN_PAGE)
+        return Reply(200, LOGIN_PAGE)
     m = re.match(r"^/contests/([\w-]+)(/.*)?$", path)
     contest = site.contests.get(m.group(1)) if m else None
     if contest is None:
-        return _Reply(404, _page("404", "<h1>404 Not Found</h1>"))
+        return Reply(404, _page("404", "<h1>404 Not Found</h1>"))
     rest = (m.group(2) or "").rstrip("/") if m else ""
     started = now >= contest.start
     if rest == "":
-        return _Reply(200, _contest_page(contest, "Top", f"<h1>{html.escape(contest.name)}</h1>"))
+        return Reply(200, _contest_page(contest, "Top", f"<h1>{html.escape(contest.name)}</h1>"))
     if rest == "/tasks":
-        return _Reply(200, _task_list(contest)) if started else _Reply(404, _page("404", "<h1>404</h1>"))
+        return Reply(200, _task_list(contest)) if started else Reply(404, _page("404", "<h1>404</h1>"))
     t = re.match(r"^/tasks/([\w-]+)$", rest)
     if t:
         task = contest.task(t.group(1))
         if task is None or not started:
-            return _Reply(404, _page("404", "<h1>404</h1>"))
-        return _Reply(
+            return Reply(404, _page("404", "<h1>404</h1>"))
+        return Reply(
             200,
             task_page(
                 task.statement, task.letter, start=_iso(contest.start), end=_iso(contest.start + contest.duration_s)
             ),
         )
     if rest == "/standings/json":
-        return _Reply(200, json.dumps(_standings(contest)), "application/json")
+        return Reply(200, json.dumps(_standings(contest)), "application/json")
     if rest == "/submit":
         if not signed:
-            return _Reply.redirect(f"/login?continue={quote(path)}")
+            return Reply.redirect(f"/login?continue={quote(path)}")
         return (
-            _submit(site, contest, method, form, now) if method == "POST" else _Reply(200, _submit_form(site, contest))
+            _submit(site, contest, method, form, now) if method == "POST" else Reply(200, _submit_form(site, contest))
         )
     if rest == "/submissions/me":
         if not signed:
-            return _Reply.redirect(f"/login?continue={quote(path)}")
-        return _Reply(200, _my_submissions(site, contest))
+            return Reply.redirect(f"/login?continue={quote(path)}")
+        return Reply(200, _my_submissions(site, contest))
     s = re.match(r"^/submissions/(\d+)$", rest)
     if s:
         sub = next((x for x in site.submissions if x.id == int(s.group(1)) and x.contest == contest.id), None)
         if sub is None:
-            return _Reply(404, _page("404", "<h1>404</h1>"))
+            return Reply(404, _page("404", "<h1>404</h1>"))
         code = f'<pre id="submission-code" class="prettyprint linenums">{html.escape(sub.source)}</pre>'
-        return _Reply(200, _contest_page(contest, f"Submission #{sub.id}", code))
-    return _Reply(404, _page("404", "<h1>404 Not Found</h1>"))
+        return Reply(200, _contest_page(contest, f"Submission #{sub.id}", code))
+    return Reply(404, _page("404", "<h1>404 Not Found</h1>"))
 
 
 def _iso(unix: float) -> str:
@@ -403,7 +333,7 @@ def _submit_form(site: FakeAtCoder, contest: Contest, error: str = "") -> str:
     return _contest_page(contest, "Submit", body)
 
 
-def _submit(site: FakeAtCoder, contest: Contest, method: str, form: dict[str, str], now: float) -> _Reply:
+def _submit(site: FakeAtCoder, contest: Contest, method: str, form: dict[str, str], now: float) -> Reply:
     error = ""
     if form.get("csrf_token") != site.csrf:
         error = "Invalid CSRF token"
@@ -418,7 +348,7 @@ def _submit(site: FakeAtCoder, contest: Contest, method: str, form: dict[str, st
     elif not form.get("sourceCode", "").strip():
         error = "Source code is empty"
     if error:
-        return _Reply(200, _submit_form(site, contest, error))
+        return Reply(200, _submit_form(site, contest, error))
     site.submissions.append(
         Submission(
             id=50_000_000 + len(site.submissions) + 1,
@@ -431,7 +361,7 @@ def _submit(site: FakeAtCoder, contest: Contest, method: str, form: dict[str, st
             practice=now >= contest.start + contest.duration_s,
         )
     )
-    return _Reply.redirect(f"/contests/{contest.id}/submissions/me")
+    return Reply.redirect(f"/contests/{contest.id}/submissions/me")
 
 
 def _label(cls: str, title: str, text: str, *, wide: bool) -> str:

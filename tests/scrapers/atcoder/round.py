@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.agents.support.scripted_server import Reply
+from tests.fakes import FakeSite, FakeSiteServer
 from tests.fakes.atcoder import FakeAtCoder
 
 CONTEST = "abc300"
@@ -28,6 +29,13 @@ def abc_site(start_in_s: float, *, duration_s: int = 6000) -> FakeAtCoder:
         tasks=[("A", "abc300_a", 100), ("B", "abc117_a", 200)],
     )
     return site
+
+
+def served(atcoder: FakeAtCoder) -> FakeSiteServer:
+    """The shared fake-site server with `atcoder` as its AtCoder (use as a context manager)."""
+    site = FakeSite(atcoder.clock)
+    site.atcoder = atcoder
+    return FakeSiteServer(site)
 
 
 def model_answer(body: dict[str, Any]) -> Reply:

@@ -16,8 +16,8 @@ from cpbot.bot.watch.state import WatchState
 from cpbot.scrapers.companion import parse_companion
 from cpbot.scrapers.sites import get_site, site_for_url
 from tests.agents.support.scripted_server import ScriptedServer
-from tests.fakes.atcoder import Entrant, FakeAtCoderServer
-from tests.scrapers.atcoder.round import API_KEY, CONTEST, RIGHT_A, abc_site, cookies_txt, model_answer
+from tests.fakes.atcoder import Entrant
+from tests.scrapers.atcoder.round import API_KEY, CONTEST, RIGHT_A, abc_site, cookies_txt, model_answer, served
 
 URL = "https://atcoder.jp/contests/abc300/tasks/abc300_a"
 
@@ -31,7 +31,7 @@ def test_cpbot_solve_an_atcoder_url_against_the_fake_site_and_the_scripted_model
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     site = abc_site(start_in_s=-7200, duration_s=6000)
-    with FakeAtCoderServer(site) as server, ScriptedServer(default=model_answer) as model:
+    with served(site) as server, ScriptedServer(default=model_answer) as model:
         monkeypatch.setenv("CPBOT_ATCODER_URL", server.url)
         rc = main(
             [
@@ -56,7 +56,7 @@ def test_cpbot_contests_lists_running_upcoming_and_heuristic_contests(
     site.add_contest(
         "ahc045", "AtCoder Heuristic Contest 045", start_in_s=3600, duration_s=14400, tasks=[], heuristic=True
     )
-    with FakeAtCoderServer(site) as server:
+    with served(site) as server:
         monkeypatch.setenv("CPBOT_ATCODER_URL", server.url)
         assert main(["contests", "--site", "atcoder", "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)
@@ -106,7 +106,7 @@ def test_watch_of_a_live_abc_shadows_posts_practice_after_the_end_and_rates_the_
     # newcomers, so every APerf is ABC's centre value 800
     contest.standings = [Entrant("fast", ("A", "B"), 0.5)] + [Entrant(f"u{i}", ("A",), 60.0 + i) for i in range(5)]
     monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
-    with FakeAtCoderServer(site) as server, ScriptedServer(default=model_answer) as model:
+    with served(site) as server, ScriptedServer(default=model_answer) as model:
         monkeypatch.setenv("CPBOT_ATCODER_URL", server.url)
         args = [
             "watch", "--site", "atcoder", "--contest", CONTEST, "--strategy", "direct", "--lang", "python3",
@@ -147,7 +147,7 @@ def test_watch_leaves_a_heuristic_contest_alone(
         "ahc045", "AtCoder Heuristic Contest 045", start_in_s=-60, duration_s=14400, tasks=[], heuristic=True
     )
     monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
-    with FakeAtCoderServer(site) as server, ScriptedServer(default=model_answer) as model:
+    with served(site) as server, ScriptedServer(default=model_answer) as model:
         monkeypatch.setenv("CPBOT_ATCODER_URL", server.url)
         args = [
             "watch", "--site", "ac", "--strategy", "direct", "--lang", "python3", "--model", "m",

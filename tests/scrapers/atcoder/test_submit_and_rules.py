@@ -18,7 +18,9 @@ from cpbot.scrapers.atcoder.submit import AtCoderProtocol
 from cpbot.scrapers.endpoints import Endpoints, site_client
 from cpbot.scrapers.sites import get_site
 from cpbot.scrapers.submission import CaptchaRequired, LoginRequired
-from tests.fakes.atcoder import FakeAtCoder, FakeAtCoderServer
+from tests.fakes import FakeSiteServer
+from tests.fakes.atcoder import FakeAtCoder
+from tests.scrapers.atcoder import round as abc_round
 from tests.scrapers.atcoder.round import RIGHT_A, abc_site
 
 URL = "https://atcoder.jp/contests/abc300/tasks/abc300_a"
@@ -38,16 +40,16 @@ _OPEN: list[AtCoderProtocol] = []
 
 
 @pytest.fixture
-def served() -> Iterator[tuple[FakeAtCoder, FakeAtCoderServer]]:
+def served() -> Iterator[tuple[FakeAtCoder, FakeSiteServer]]:
     site = abc_site(start_in_s=-7200, duration_s=6000)  # over: submissions are practice
     site.judging_polls = 1
-    with FakeAtCoderServer(site) as server:
+    with abc_round.served(site) as server:
         yield site, server
         while _OPEN:
             _OPEN.pop().close()
 
 
-def _protocol(server: FakeAtCoderServer, session: str | None) -> AtCoderProtocol:
+def _protocol(server: FakeSiteServer, session: str | None) -> AtCoderProtocol:
     client = site_client(Endpoints.everywhere(server.url), cookies=_jar(session), strict=True)
     _OPEN.append(AtCoderProtocol(client))
     return _OPEN[-1]
@@ -59,7 +61,7 @@ def _problem() -> Problem:
 
 @pytest.mark.parametrize(("language", "language_id"), [("cpp20", "6017"), ("python3", "6082"), ("pypy3", "6083")])
 def test_a_post_uses_the_served_form_and_the_current_judge_ids(
-    served: tuple[FakeAtCoder, FakeAtCoderServer], language: str, language_id: str
+    served: tuple[FakeAtCoder, FakeSiteServer], language: str, language_id: str
 ) -> None:
     site, server = served
     protocol = _protocol(server, site.session)
@@ -83,7 +85,7 @@ def test_a_post_uses_the_served_form_and_the_current_judge_ids(
     assert listed.submission_id == submission_id and protocol.source_of(listed) == RIGHT_A
 
 
-def test_a_rejected_answer_is_reported_with_its_label(served: tuple[FakeAtCoder, FakeAtCoderServer]) -> None:
+def test_a_rejected_answer_is_reported_with_its_label(served: tuple[FakeAtCoder, FakeSiteServer]) -> None:
     site, server = served
     site.judging_polls = 0
     protocol = _protocol(server, site.session)
@@ -92,7 +94,7 @@ def test_a_rejected_answer_is_reported_with_its_label(served: tuple[FakeAtCoder,
     assert verdict is not None and verdict.final and verdict.verdict is Verdict.WA and verdict.status_text == "WA"
 
 
-def test_a_human_check_on_the_form_is_never_bypassed(served: tuple[FakeAtCoder, FakeAtCoderServer]) -> None:
+def test_a_human_check_on_the_form_is_never_bypassed(served: tuple[FakeAtCoder, FakeSiteServer]) -> None:
     site, server = served
     site.human_check = True
     with pytest.raises(CaptchaRequired):
@@ -100,7 +102,7 @@ def test_a_human_check_on_the_form_is_never_bypassed(served: tuple[FakeAtCoder, 
     assert site.submissions == []
 
 
-def test_without_a_session_the_login_wall_is_named(served: tuple[FakeAtCoder, FakeAtCoderServer]) -> None:
+def test_without_a_session_the_login_wall_is_named(served: tuple[FakeAtCoder, FakeSiteServer]) -> None:
     site, server = served
     with pytest.raises((LoginRequired, CaptchaRequired)):  # the login page carries Turnstile: a challenge page
         _protocol(server, None).prepare(_problem(), Solution(language="python3", source=RIGHT_A))
@@ -139,7 +141,7 @@ def test_an_ahc_is_closed_and_not_solved() -> None:
 
 
 def test_the_ledger_refuses_the_same_source_twice_and_reconciles_a_crash(
-    served: tuple[FakeAtCoder, FakeAtCoderServer], tmp_path: Path
+    served: tuple[FakeAtCoder, FakeSiteServer], tmp_path: Path
 ) -> None:
     site, server = served
     with SubmissionLedger(tmp_path / "ledger.sqlite3", min_interval_s=0) as ledger:
