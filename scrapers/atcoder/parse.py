@@ -18,6 +18,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
+import lxml.html
 from lxml.html import HtmlElement
 from pydantic import ValidationError
 
@@ -37,7 +38,7 @@ _HINT = (
 _TITLE = re.compile(r"^(?P<letter>[A-Za-z0-9]{1,3})\s*[-\u2010-\u2015]\s*(?P<name>.+)$", re.DOTALL)
 _TIME = re.compile(r"(?:Time\s*Limit|実行時間制限)\s*:\s*(?P<value>[\d.]+)\s*(?P<unit>msec|ms|sec|s)\b", re.I)
 _MEMORY = re.compile(r"(?:Memory\s*Limit|メモリ制限)\s*:\s*(?P<value>[\d.]+)\s*(?P<unit>[KMG]i?B)\b", re.I)
-_SAMPLE = re.compile(r"^(?:Sample\s*(?P<en>Input|Output)|(?P<ja>入力|出力)例)\s*(?P<n>\d+)", re.I)
+_SAMPLE = re.compile(r"^(?:Sample\s*(?P<en>Input|Output)|(?P<ja>入力|出力)例)\s*#?\s*(?P<n>\d+)", re.I)
 _CONTEST_VAR = re.compile(r'var\s+contestScreenName\s*=\s*"(?P<c>[\w-]+)"')
 _SAVED_FROM = re.compile(r"saved from url=\(\d+\)(\S+)")
 # Section headings, by what cpbot does with them (English and Japanese; lower case).
@@ -197,7 +198,7 @@ def _language(root: HtmlElement) -> HtmlElement:
 
 def _sections(body: HtmlElement, base: str, where: str) -> _Sections:
     out = _Sections()
-    parts = [p for p in find_class(body, "part") if not find_class(p, "part")]
+    parts = [p for p in find_class(body, "part") if not find_class(p, "part")] or _bare_sections(body)
     if not parts:
         raise ParseError(f"cannot parse {where}: missing the statement's sections (div.part)", hint=_HINT)
     for part in parts:
@@ -230,6 +231,20 @@ def _sections(body: HtmlElement, base: str, where: str) -> _Sections:
         elif content:
             out.statement.append(f"## {name}\n\n{content}")
     return out
+
+
+def _bare_sections(body: HtmlElement) -> list[HtmlElement]:
+    """Statements without `div.part`: each `h3` with what follows it up to the next `h3`, as a part."""
+    parts: list[HtmlElement] = []
+    for h3 in body.iter("h3"):
+        part = lxml.html.Element("div")
+        part.append(copy.deepcopy(h3))
+        for sibling in h3.itersiblings():
+            if is_element(sibling) and sibling.tag == "h3":
+                break
+            part.append(copy.deepcopy(sibling))
+        parts.append(part)
+    return parts
 
 
 def _markdown(part: HtmlElement, base: str, skip: tuple[HtmlElement | None, ...]) -> str:

@@ -129,3 +129,12 @@ def test_a_page_without_a_statement_names_what_is_missing() -> None:
             "<html><body><p>Time Limit: 2 sec / Memory Limit: 1024 MiB</p></body></html>",
             "https://atcoder.jp/contests/abc300/tasks/abc300_a",
         )
+
+
+def test_statement_without_parts_and_numbered_samples_with_a_hash() -> None:
+    """Headings straight in the statement (no `div.part`), "Sample Input #1": each h3 and what follows it."""
+    s = statement("abc300_a")
+    bare = re.sub(r"</?div[^>]*>|</?section>", "", s.html["en"]).replace("Sample Input ", "Sample Input #")
+    p = parse_task_page(old_task_page(s, "A", bare), "https://atcoder.jp/contests/abc300/tasks/abc300_a")
+    assert (p.samples[0].input, p.samples[0].output) == ("3 125 175\n200 300 400\n", "2\n")
+    assert len(p.samples) == 3 and "Standard Input" in p.input_spec and "## Constraints" in p.statement
