@@ -4,6 +4,7 @@ shells, every layout feature the parser reads."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -138,3 +139,20 @@ def test_statement_without_parts_and_numbered_samples_with_a_hash() -> None:
     p = parse_task_page(old_task_page(s, "A", bare), "https://atcoder.jp/contests/abc300/tasks/abc300_a")
     assert (p.samples[0].input, p.samples[0].output) == ("3 125 175\n200 300 400\n", "2\n")
     assert len(p.samples) == 3 and "Standard Input" in p.input_spec and "## Constraints" in p.statement
+
+
+def test_recorded_task_page_agc047_f() -> None:
+    """A real task page (2020, English UI, logged in), cut from `span.h2` to the end of `#task-statement`."""
+    page = (Path(__file__).resolve().parents[2] / "fixtures" / "atcoder" / "task_agc047_f_2020_cut.html").read_bytes()
+    p = parse_task_page(page, "https://atcoder.jp/contests/agc047/tasks/agc047_f")
+    assert (p.id, p.index, p.title, p.contest) == ("atcoder:agc047_f", "F", "Rooks", "agc047")
+    assert (p.limits.time_ms, p.limits.memory_mb) == (1250, 1024)
+    assert [t.output for t in p.samples] == [
+        "5\n0\n7\n5\n0\n0\n",
+        "985\n985\n1065\n1034\n0\n",
+        "2\n2\n9\n9\n3\n3\n24\n5\n0\n25\n",
+    ]
+    assert p.samples[0].input == "6\n1 8\n6 10\n2 7\n4 4\n9 3\n5 1\n"
+    assert "superpawn" in p.statement and "$2 \\leq N \\leq 200\\,000$" in p.statement
+    assert "![path](https://img.atcoder.jp/agc047/rooks_path_small3.png)" in p.notes
+    assert p.kind == "stdio" and p.checker == "tokens"
