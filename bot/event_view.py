@@ -11,31 +11,29 @@ kind this cpbot does not know, or a payload it cannot read, shows as its kind an
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import Annotated, Union, get_args
 
 from pydantic import Field, TypeAdapter, ValidationError
 
+from cpbot.agents import tracing
 from cpbot.agents.tracing import BudgetEvent, EnvelopeEvent, LLMCallEvent, NoteEvent, ReportEvent, TraceEvent
 from cpbot.bot.submit.events import GateEvent, RemoteVerdictEvent, SubmissionEvent
 from cpbot.bot.texts import clock, tokens_text
 from cpbot.bot.transcripts import StoredEvent
 from cpbot.bot.watch.events import ContestStateEvent, RulesEvent, ShadowSubmissionEvent, StandingEvent
 
-AnyEvent = Annotated[
-    LLMCallEvent
-    | EnvelopeEvent
-    | ReportEvent
-    | BudgetEvent
-    | NoteEvent
-    | GateEvent
-    | SubmissionEvent
-    | RemoteVerdictEvent
-    | RulesEvent
-    | ShadowSubmissionEvent
-    | StandingEvent
-    | ContestStateEvent,
-    Field(discriminator="kind"),
-]
+# The agents' events (every member of their union, whatever they add) and the bot's.
+AGENT_EVENTS: tuple[type[TraceEvent], ...] = get_args(get_args(tracing.AnyEvent)[0])
+BOT_EVENTS: tuple[type[TraceEvent], ...] = (
+    GateEvent,
+    SubmissionEvent,
+    RemoteVerdictEvent,
+    RulesEvent,
+    ShadowSubmissionEvent,
+    StandingEvent,
+    ContestStateEvent,
+)
+AnyEvent = Annotated[Union[AGENT_EVENTS + BOT_EVENTS], Field(discriminator="kind")]  # noqa: UP007
 _EVENTS: TypeAdapter[TraceEvent] = TypeAdapter(AnyEvent)
 
 # How long a payload shown as JSON may be before it is cut (the terminal's --full shows it all).
@@ -62,8 +60,7 @@ def describe(event: StoredEvent, full: bool = False) -> tuple[str, str]:
         return "resume", f"was {p.get('previous_status')}, now pid {p.get('pid')}"
     typed = load(event)
     if typed is None:
-        text = json.dumps(p, ensure_ascii=False)
-        return event.kind, text if full or len(text) <= EXCERPT else text[:EXCERPT] + "..."
+        return event.kind, _cut(json.dumps(p, ensure_ascii=False), full)
     return _describe(typed)
 
 
@@ -91,7 +88,7 @@ def _describe(e: TraceEvent) -> tuple[str, str]:
         return "gate", ("allowed" if e.allowed else "refused") + (f": {'; '.join(e.reasons)}" if e.reasons else "")
     if isinstance(e, SubmissionEvent):
         practice = "practice " if e.practice else ""
-        return "submitted", f"{e.problem_id}: {practice}#{e.submission_id} ({e.language})"
+        return "submission", f"{e.problem_id}: {practice}#{e.submission_id} ({e.language})"
     if isinstance(e, ShadowSubmissionEvent):
         return "shadow", f"{e.problem_id}: would have submitted at {clock(e.at_s)} (nothing posted during the round)"
     if isinstance(e, StandingEvent):
@@ -101,7 +98,12 @@ def _describe(e: TraceEvent) -> tuple[str, str]:
         state = e.verdict or e.status_text or "pending"
         test = f" on test {e.failed_test}" if e.failed_test else ""
         return "verdict", f"#{e.submission_id}: {state}{test}" + ("" if e.final else " (not final)")
-    return e.kind, ""
+    fields = e.model_dump(mode="json", exclude={"kind", "ts", "task_id"})
+    return e.kind, _cut(json.dumps(fields, ensure_ascii=False), full=False)
+
+
+def _cut(text: str, full: bool) -> str:
+    return text if full or len(text) <= EXCERPT else text[:EXCERPT] + "..."
 
 
 def llm_headline(e: LLMCallEvent) -> str:
