@@ -141,6 +141,23 @@ class Site(ABC):
             f"cpbot cannot submit to {self.title}", hint=f"submit from the browser at {self.spec.base_url}"
         )
 
+    def performance(
+        self, ranklist: Ranklist, points: float, penalty: float, client: HttpClient
+    ) -> tuple[int, str, list[str]] | None:
+        """The site's own performance figure for a result in `ranklist` (value, note, assumptions), or None
+        when the rows' ratings give it (Codeforces' formula, `bot.watch.standing`)."""
+        return None
+
+    def solvable(self, contest: Contest) -> bool:
+        """Whether cpbot works on this contest when watching (False: listed only, e.g. a heuristic contest
+        without exact verdicts)."""
+        return True
+
+    def closed_to_ai(self, contest_id: str, name: str = "") -> str | None:
+        """Why the site's rules close a live contest to AI-written code whatever the user lists (a sentence),
+        or None; asked for sites whose rule is `LiveAiRule.LISTED`."""
+        return None
+
     def unknown_contest(self, contest_id: str) -> ConfigError:
         """The error for a contest id the site does not list."""
         return ConfigError(

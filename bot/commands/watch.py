@@ -120,7 +120,8 @@ def watch(
                 return listed
 
             def wanted(c: Contest) -> bool:
-                return c.site in sites and (c.start is None or c.start - datetime.now(UTC) <= horizon)
+                soon = c.start is None or c.start - datetime.now(UTC) <= horizon
+                return c.site in sites and soon and get_site(c.site).solvable(c)
 
         watcher = Watcher(
             session.state,

@@ -61,7 +61,7 @@ class ScrapedSite:
             with self._lock:
                 return 1 + site.count_ahead(ranklist, points, penalty, self.client)
 
-        return compute_standing(
+        standing = compute_standing(
             ranklist.scoring,
             scored,
             ranklist.rows,
@@ -69,6 +69,18 @@ class ScrapedSite:
             total_participants=ranklist.participants,
             rank_of=rank_of,
         )
+        with self._lock:  # a site with a performance figure of its own (AtCoder's) gives it here
+            own = site.performance(ranklist, standing.points, standing.penalty, self.client)
+        if own is not None:
+            value, note, assumptions = own
+            standing = standing.model_copy(
+                update={
+                    "performance": value,
+                    "performance_note": note,
+                    "assumptions": standing.assumptions + assumptions,
+                }
+            )
+        return standing
 
     def fetch(self, problem: ProblemRow) -> Problem:
         """The problem's statement, limits and samples."""

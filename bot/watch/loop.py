@@ -136,6 +136,7 @@ class ContestLoop:
             gym=contest.gym,
             submit=self.options.submit,
             allowed=self.options.ai_allowed,
+            name=contest.name,
         )
         self.store.record(self.run_id, RulesEvent(**dict(decision)))
         for reminder in decision.reminders:

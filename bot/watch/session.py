@@ -183,7 +183,10 @@ class Session:
             ai_allowed=normalise_allowed(opts.ai_allowed_contests),
         )
         for key in sorted(self.options.ai_allowed):
-            tell_user(f"{key} is listed as allowing AI-written code: it is submitted to live; check its rules say so")
+            tell_user(
+                f"{key} is listed as allowing AI-written code: it is submitted to live where its site's rules "
+                "leave room for that; check its rules say so"
+            )
         self.submitter: SubmitPort | None = None
         if self.options.submit:
             self.submitter = open_submitter(

@@ -99,6 +99,7 @@ class LiveAiRule(StrEnum):
     """When a site's rules let AI-written code be submitted while a contest runs."""
 
     GYM_OR_LISTED = "gym_or_listed"  # training contests (gym, mashups) and contests the user lists as allowing AI
+    LISTED = "listed"  # contests the user lists as allowing AI, except those the site's rules close (Site.closed_to_ai)
     NEVER = "never"  # no contest of the site, whatever the user lists
 
 
@@ -134,6 +135,13 @@ SITE_SPECS: tuple[SiteSpec, ...] = (
         live_ai=LiveAiRule.NEVER,
         ai_rule="LeetCode forbids code-generation tools in its contests (September 2024): the first violation "
         "resets and bans, the second deactivates the account",
+    ),
+    SiteSpec(
+        "atcoder", "AtCoder", ("ac",), "https://atcoder.jp", "CPBOT_ATCODER_URL",
+        "cpbot.scrapers.atcoder.site", login_path="/login",
+        live_ai=LiveAiRule.LISTED,
+        ai_rule="AtCoder forbids generative AI while an ABC or ARC Div. 2 runs (rule of 2024-12-06), for rated and "
+        "unrated participants alike, and restricts highly automated use in AHC (2025-06-16)",
     ),
 )  # fmt: skip
 SITES: dict[str, SiteSpec] = {spec.name: spec for spec in SITE_SPECS}

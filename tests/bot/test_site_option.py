@@ -44,7 +44,7 @@ def test_all_stands_for_every_site_where_a_command_allows_it() -> None:
     with pytest.raises(click.BadParameter):
         SiteChoice().convert(ALL_SITES, None, None)
     with pytest.raises(click.BadParameter):
-        SiteChoice(allow_all=True).convert("atcoder", None, None)
+        SiteChoice(allow_all=True).convert("yukicoder", None, None)
 
 
 @pytest.mark.parametrize(("spelling", "site"), [("CF", "codeforces"), ("lc", "leetcode")])

@@ -11,7 +11,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from tests.fakes import codeforces, leetcode
+from tests.fakes import atcoder, codeforces, leetcode
 from tests.fakes.http import CAPTCHA_PAGE, CLOUDFLARE_PAGE, Reply, Request
 from tests.fakes.state import FakeSite
 
@@ -51,7 +51,7 @@ class FakeSiteServer:
 
     def env(self) -> dict[str, str]:
         """Environment variables that point cpbot's site clients at this server."""
-        return {"CPBOT_CODEFORCES_URL": self.url, "CPBOT_LEETCODE_URL": self.url}
+        return {"CPBOT_CODEFORCES_URL": self.url, "CPBOT_LEETCODE_URL": self.url, "CPBOT_ATCODER_URL": self.url}
 
     def client(self, cookies: Any = None) -> Any:
         """A `scrapers.http.HttpClient` whose codeforces.com / leetcode.com requests come here (and
@@ -111,6 +111,8 @@ def route(site: FakeSite, req: Request) -> Reply:
     is_submit = p.endswith("/submit") or p.endswith("/submit/")
     if site.block is not None and (site.block_scope in ("pages", "all") or is_submit):
         return _blocked(site)
+    if atcoder.owns(p):
+        return atcoder.serve(site.atcoder, req)
     return leetcode.serve(site, req) if leetcode.owns(p) else codeforces.pages(site, req)
 
 

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from tests.fakes.atcoder import FakeAtCoder
 from tests.fakes.codeforces import CfContest, CfProblem, cf_languages
 from tests.fakes.leetcode import LcContest, LcQuestion
 from tests.fakes.wall import BotWall
@@ -90,6 +91,7 @@ class FakeSite:
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self.clock = clock
         self.lock = threading.RLock()
+        self.atcoder = FakeAtCoder(clock)  # AtCoder keeps its own contests and submissions (tests.fakes.atcoder)
         self.policy: Callable[[FakeSubmission], Outcome] = marker_policy
         self.queued_polls = 1  # observations that see the submission queued (no verdict yet)
         self.testing_polls = 1  # then observations that see it TESTING / STARTED

@@ -112,10 +112,11 @@ def test_contests_lists_upcoming_codeforces_rounds(httpx_mock: HTTPXMock) -> Non
     assert listed[0]["start"] <= listed[-1]["start"]
 
 
-def test_contests_on_both_sites_reports_a_failing_site_and_lists_the_other(httpx_mock: HTTPXMock) -> None:
+def test_contests_on_every_site_reports_a_failing_site_and_lists_the_others(httpx_mock: HTTPXMock) -> None:
     body = fixture_path("codeforces", "api", "api_contest.list_2022-08-14.json").read_bytes()
     httpx_mock.add_response(url="https://codeforces.com/api/contest.list?gym=false", content=body)
     httpx_mock.add_response(url="https://leetcode.com/graphql", status_code=403, html="<title>Just a moment...</title>")
+    httpx_mock.add_response(url="https://atcoder.jp/contests/?lang=en", html="<html><body></body></html>")
     result = CliRunner().invoke(contests, [])
     assert result.exit_code == 0
     assert "warning: leetcode" in result.stderr
@@ -128,9 +129,11 @@ def test_contests_with_every_site_failing_is_one_error_naming_each(httpx_mock: H
     page = "<title>Just a moment...</title>"
     httpx_mock.add_response(url="https://codeforces.com/api/contest.list?gym=false", status_code=403, html=page)
     httpx_mock.add_response(url="https://leetcode.com/graphql", status_code=403, html=page, is_reusable=True)
+    httpx_mock.add_response(url="https://atcoder.jp/contests/?lang=en", status_code=403, html=page, is_reusable=True)
     result = CliRunner().invoke(contests, [])
     assert isinstance(result.exception, CpbotError)
     assert "codeforces:" in result.exception.message and "leetcode:" in result.exception.message
+    assert "atcoder:" in result.exception.message
     assert "warning" not in result.stderr, "no per-site warning before the error that already names them"
 
 
