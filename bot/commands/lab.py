@@ -19,8 +19,9 @@ _DIR = click.Path(exists=True, file_okay=False, path_type=Path)
     metavar="NAME=VALUE",
     help="A gate parameter (agents/verification.py GateParams), e.g. stress_size=8 (repeatable).",
 )
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Problems run at once.")
 @click.option("--json", "as_json", is_flag=True, help="Print the LabReport as JSON.")
-def lab(directory: Path, only: tuple[str, ...], settings: tuple[str, ...], as_json: bool) -> int:
+def lab(directory: Path, only: tuple[str, ...], settings: tuple[str, ...], jobs: int, as_json: bool) -> int:
     """Run the gate's configurations on the lab dataset in DIRECTORY (format: tests/fixtures/lab/README.md).
 
     Prints per configuration (samples; + generated tests; + stress; + profile) the precision (share of
@@ -47,7 +48,7 @@ def lab(directory: Path, only: tuple[str, ...], settings: tuple[str, ...], as_js
         if not as_json:
             click.echo(f"  {result.problem}/{result.file}: caught by {result.caught_by or '-'}", err=True)  # type: ignore[attr-defined]
 
-    report = run_lab(problems, params, progress=progress)
+    report = run_lab(problems, params, jobs=jobs, progress=progress)
     if as_json:
         click.echo(report.model_dump_json(indent=2))
     else:

@@ -7,9 +7,18 @@ ranges make large sums). They are the lab's own, not Library Checker's (whose ge
 maximal tests from a seed).
 """
 
-HEAD = (
-    "import random\nimport sys\n\nn, seed = int(sys.argv[1]), int(sys.argv[2])\nrandom.seed(seed)\nR = random.randint\n"
-)
+HEAD = """import random
+import sys
+
+n, seed = int(sys.argv[1]), int(sys.argv[2])
+random.seed(seed)
+
+
+def R(a, b):  # random.randint, three times faster
+    return a + int(random.random() * (b - a + 1))
+
+
+"""
 
 GENERATORS = {
     "static_range_sum": """hi = random.choice([n, 10**9])
