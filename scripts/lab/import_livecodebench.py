@@ -35,7 +35,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("lcb", type=Path)
     parser.add_argument("--out", type=Path, default=Path("tests/fixtures/lab"))
-    parser.add_argument("--limit", type=int, default=60, help="most problems to write")
+    parser.add_argument("--limit", type=int, default=200, help="most problems to write")
+    parser.add_argument("--shard", default="0/1", help="I/K: only every K-th question from the I-th (parallel runs)")
     args = parser.parse_args()
     rows = {}
     with gzip.open(args.lcb / "dataset.jsonl.gz", "rt") as f:
@@ -55,7 +56,11 @@ def main() -> None:
             generations[m] = read_generations(plain, "python3")
     sandbox = default_sandbox()
     written = 0
-    for qid in sorted(rows):
+    index, count = map(int, args.shard.split("/"))
+    for qid in sorted(rows)[index::count]:
+        if (args.out / f"lcb_{qid}" / "lab.json").exists():
+            written += 1
+            continue  # written by an earlier run
         wrong = [m for m in MODELS if qid in expected[m] and not expected[m][qid]["lcb_pass"]]
         if not wrong or written >= args.limit:
             continue
