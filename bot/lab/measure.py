@@ -28,7 +28,7 @@ from cpbot.agents import verification
 from cpbot.agents.roles.stresser import StressError
 from cpbot.agents.verification import GateParams
 from cpbot.bot.lab.dataset import LabCandidate, LabProblem, hidden_tests
-from cpbot.core.errors import CpbotError
+from cpbot.core.errors import ConfigError, CpbotError
 from cpbot.judge.build import build_solution
 from cpbot.judge.generator import generate
 from cpbot.judge.model import SCHEMA_VERSION, Solution, Verdict
@@ -307,3 +307,13 @@ def run_lab(
                 for r in batch if progress else ():
                     progress(r)  # type: ignore[misc]
     return summarize(results, params, len(problems))
+
+
+def merge(reports: Iterable[LabReport]) -> LabReport:
+    """One report from several runs with the same parameters (say, one per problem, run in parallel)."""
+    reports = list(reports)
+    params = {r.params for r in reports}
+    if len(params) != 1:
+        raise ConfigError("the reports were made with different gate parameters", hint="merge runs of one setting")
+    results = [row for r in reports for row in r.results]
+    return summarize(results, params.pop(), sum(r.problems for r in reports))

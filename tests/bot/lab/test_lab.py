@@ -12,7 +12,8 @@ import pytest
 
 from cpbot.agents.verification import GateParams
 from cpbot.bot.lab.dataset import LabSpec, load_dataset, load_problem
-from cpbot.bot.lab.measure import CandidateResult, figures, run_problem, summarize
+from cpbot.bot.lab.measure import CandidateResult, figures, merge, run_problem, summarize
+from cpbot.core.errors import CpbotError
 from tests.paths import FIXTURES
 
 LAB = FIXTURES / "lab"
@@ -57,6 +58,15 @@ def test_nothing_let_through_has_no_precision_and_mismatched_labels_are_listed()
     report = summarize([*rows, mislabelled], GateParams(), problems=1)
     assert report.label_mismatches == ["p/right-wa: labelled right, fails the hidden tests"]
     assert set(report.slices) == {"oracle", "origin:mutant", "kind:wa"}
+
+
+def test_reports_of_separate_runs_merge_into_one():
+    one = summarize([result("right", [True] * 5)], GateParams(), problems=1)
+    two = summarize([result("wrong", [True, False, False, False, False])], GateParams(), problems=1)
+    merged = merge([one, two])
+    assert merged.problems == 2 and merged.overall[0].precision == 0.5 and merged.overall[1].precision == 1.0
+    with pytest.raises(CpbotError, match="different gate parameters"):
+        merge([one, summarize([], GateParams(stress_size=4), problems=1)])
 
 
 # static_range_sum in Python: right, and wrong in ways only one check sees first
