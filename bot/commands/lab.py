@@ -24,7 +24,7 @@ _DIR = click.Path(exists=True, file_okay=False, path_type=Path)
     "merged",
     multiple=True,
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Instead of running: one report from these `--json` reports (repeatable).",
+    help="Instead of running: one report from these `--json` reports, on the candidates DIRECTORY lists.",
 )
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Problems run at once.")
 @click.option("--json", "as_json", is_flag=True, help="Print the LabReport as JSON.")
@@ -43,7 +43,7 @@ def lab(
     """
     from cpbot.agents.verification import GateParams
     from cpbot.bot.lab.dataset import load_dataset
-    from cpbot.bot.lab.measure import LabReport, merge, run_lab
+    from cpbot.bot.lab.measure import LabReport, merge, run_lab, summarize
     from cpbot.bot.lab.table import report_text
     from cpbot.core.errors import ConfigError
 
@@ -63,7 +63,10 @@ def lab(
             click.echo(f"  {result.problem}/{result.file}: caught by {result.caught_by or '-'}", err=True)  # type: ignore[attr-defined]
 
     if merged:
+        # only the candidates the dataset still lists (a label check may have dropped some since)
+        listed = {(lab.name, c.file) for lab in problems for c in lab.spec.candidates}
         report = merge(LabReport.model_validate_json(path.read_text()) for path in merged)
+        report = summarize([r for r in report.results if (r.problem, r.file) in listed], report.params, report.problems)
     else:
         report = run_lab(problems, params, jobs=jobs, progress=progress)
     if as_json:

@@ -1,10 +1,11 @@
 """Check the lab dataset's labels: every candidate passes the samples, a right one passes every hidden
 test, a wrong one fails at least one.
 
-    python scripts/lab/check_labels.py tests/fixtures/lab [--problem NAME] [--drop]
+    python scripts/lab/check_labels.py tests/fixtures/lab [--problem NAME] [--drop] [--report LAB.json ...]
 
 Prints one line per candidate that breaks the rule and exits 1 if any does; `--drop` removes those
-candidates from lab.json (and their files) instead, for the import scripts' output.
+candidates from lab.json (and their files) instead, for the import scripts' output. `--report` reads
+the verdicts from `cpbot lab --json` reports instead of judging again.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import sys
 from pathlib import Path
 
 from cpbot.bot.lab.dataset import LabProblem, hidden_tests, load_dataset
+from cpbot.bot.lab.measure import LabReport
 from cpbot.judge.model import Verdict
 from cpbot.judge.runner import judge_problem
 from cpbot.judge.sandbox import Sandbox, default_sandbox
@@ -36,16 +38,33 @@ def problems_with(lab: LabProblem, sandbox: Sandbox) -> list[tuple[str, str]]:
     return bad
 
 
+def _from_reports(paths: list[Path]) -> dict[str, list[tuple[str, str]]]:
+    """Per problem the candidates a lab report shows breaking the rule (samples failed, label wrong)."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for path in paths:
+        for r in LabReport.model_validate_json(path.read_text()).results:
+            bad = found.setdefault(r.problem, [])
+            if r.caught_by == "samples":
+                bad.append((r.file, "fails the samples"))
+            elif r.hidden_ok != (r.label == "right"):
+                bad.append((r.file, f"labelled {r.label}, hidden tests: {r.hidden_detail or 'AC'}"))
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("root", type=Path)
     parser.add_argument("--problem", action="append")
     parser.add_argument("--drop", action="store_true", help="remove the candidates that break the rule")
+    parser.add_argument("--report", action="append", type=Path, help="a `cpbot lab --json` report to read")
     args = parser.parse_args()
     sandbox = default_sandbox()
     failed = False
+    seen = _from_reports(args.report) if args.report else None
     for lab in load_dataset(args.root, set(args.problem) if args.problem else None):
-        bad = problems_with(lab, sandbox)
+        if seen is not None and lab.name not in seen:
+            continue
+        bad = seen[lab.name] if seen is not None else problems_with(lab, sandbox)
         for file, why in bad:
             print(f"{lab.name}/{file}: {why}")
         if bad and args.drop:
