@@ -21,6 +21,7 @@ from itertools import zip_longest
 from pathlib import Path
 
 from cpbot.bot.lab.dataset import hidden_tests, load_dataset
+from cpbot.bot.lab.measure import _starved
 from cpbot.judge.model import Solution, Verdict
 from cpbot.judge.runner import judge_problem
 from cpbot.judge.sandbox import default_sandbox
@@ -94,8 +95,8 @@ def main() -> None:
             if judge_problem(solution, lab.problem, sandbox=sandbox).verdict != Verdict.AC:
                 continue
             report = judge_problem(solution, lab.problem, hidden, sandbox=sandbox, stop_on_failure=True)
-            if report.verdict == Verdict.AC:
-                continue
+            if report.verdict == Verdict.AC or _starved(report, lab.problem.limits.time_ms):
+                continue  # right, or too slow only because the machine was busy: not a labelled near miss
             kept.append(
                 (
                     kind,
