@@ -77,11 +77,14 @@ class Population:
     def wrong(self) -> list[Program]:
         return [p for p in self.programs if not p.right]
 
-    def markers(self) -> list[str]:
-        """Texts whose presence in a request names this problem, the most specific first."""
-        keys = [f"# {self.title}\n"] if self.title else []
+    def named_in(self, text: str, flat: str) -> bool:
+        """Whether a request (`text`, and `flat`: the same with its whitespace collapsed) is about this
+        problem: it holds the problem's heading (title or id, as cpbot writes it), or its statement's start."""
+        headings = [f"# {self.title}\n"] if self.title else []
+        if any(h in text for h in [*headings, f"# {self.problem_id}\n"]):
+            return True
         start = " ".join(self.statement.split())[:STATEMENT_KEY_CHARS]
-        return [*keys, f"# {self.problem_id}\n", *([start] if len(start) >= 20 else [])]
+        return len(start) >= 20 and start in flat
 
 
 def family_of_file(name: str) -> Family:
@@ -191,10 +194,8 @@ class PopulationModel:
 
     def problem_of(self, text: str) -> Population | None:
         """The population whose problem the request is about."""
-        for population in self.populations:
-            if any(key in text for key in population.markers()):
-                return population
-        return None
+        flat = " ".join(text.split())
+        return next((p for p in self.populations if p.named_in(text, flat)), None)
 
     # ---- drawing ----
 

@@ -133,7 +133,8 @@ def test_the_problem_is_recognised_by_its_title_or_statement():
     a, b = population("a", "Alpha"), population("b", "Beta")
     model = PopulationModel([a, b], pass_at_1=1.0)
     assert model.problem_of("You are the coder of ...\n# Beta\n\nThe statement ...") is b
-    assert model.problem_of(f"...\n{' '.join(a.statement.split())}\n...") is a
+    wrapped = a.statement.replace(" ", "\n")  # the statement's start, however its lines are broken
+    assert model.problem_of(f"...\n{wrapped}\n...") is a
     assert model.problem_of("# Gamma\n") is None
     assert "do not know" in model.answer("You are the coder of a team.\n# Gamma\n")
 
