@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from cpbot.testing.scripted_server import Delay, Reply, ScriptedServer, run_with_server
+from cpbot.testing.scripted_server import COMMAND_HELP, Delay, Reply, ScriptedServer, run_with_server, split_command
 
 Family = Literal["cpp", "python"]
 Kind = Literal["program", "tests", "plan", "selector", "checker", "analyst", "optimizer", "unknown"]
@@ -298,18 +298,17 @@ def _tokens(text: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Serve the populations of a lab folder on 127.0.0.1 until interrupted, or while a command runs."""
-    parser = argparse.ArgumentParser(description="An OpenAI-compatible model drawing programs from populations.")
+    parser = argparse.ArgumentParser(
+        description="An OpenAI-compatible model drawing programs from populations.", epilog=COMMAND_HELP
+    )
     parser.add_argument("lab", type=Path, help="a lab folder, or a folder of them (tests/fixtures/lab/README.md)")
     parser.add_argument("--pass-at-1", type=float, default=0.3, help="the share of right programs drawn (0.3)")
     parser.add_argument("--seed", type=int, default=0, help="the order of the draws (0)")
     parser.add_argument("--latency", type=float, default=0.0, help="seconds before each reply (0)")
     parser.add_argument("--model", default="population-model", help="the model name it answers to")
     parser.add_argument("--port", type=int, default=None, help="default 8765; a free one when running a command")
-    parser.add_argument(
-        "command", nargs=argparse.REMAINDER, help="after --: a command to run against the model; its exit code is kept"
-    )
-    args = parser.parse_args(argv)
-    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    own, command = split_command(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(own)
     model = PopulationModel(load_lab(args.lab), pass_at_1=args.pass_at_1, seed=args.seed, latency_s=args.latency)
     port = args.port if args.port is not None else (0 if command else 8765)
     with ScriptedServer(default=model, model=args.model, port=port) as server:

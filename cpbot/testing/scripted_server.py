@@ -324,19 +324,29 @@ class RuleBook:
 
 def main(argv: list[str] | None = None) -> int:
     """Serve a rule file on 127.0.0.1 until interrupted, or while a command given after `--` runs."""
-    parser = argparse.ArgumentParser(description="An OpenAI-compatible model on 127.0.0.1 answering from a rule file.")
+    parser = argparse.ArgumentParser(
+        description="An OpenAI-compatible model on 127.0.0.1 answering from a rule file.", epilog=COMMAND_HELP
+    )
     parser.add_argument("rules", type=Path, help="the JSON rule file (see RuleBook)")
     parser.add_argument("--port", type=int, default=None, help="default 8765; a free one when running a command")
-    parser.add_argument(
-        "command", nargs=argparse.REMAINDER, help="after --: a command to run against the model; its exit code is kept"
-    )
-    args = parser.parse_args(argv)
-    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    own, command = split_command(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(own)
     book = RuleBook.load(args.rules)
     port = args.port if args.port is not None else (0 if command else 8765)
     with ScriptedServer(default=book, model=book.model, port=port) as server:
         print(f"scripted model {book.model!r} at {server.base_url} ({len(book.rules)} rules)", flush=True)
         return run_with_server(server, command)
+
+
+COMMAND_HELP = "-- COMMAND ...: run a command against the model (CPBOT_BASE_URL etc. set); its exit code is kept"
+
+
+def split_command(argv: list[str]) -> tuple[list[str], list[str]]:
+    """The server's own arguments and the command after `--` (empty when there is none)."""
+    if "--" not in argv:
+        return argv, []
+    cut = argv.index("--")
+    return argv[:cut], argv[cut + 1 :]
 
 
 def run_with_server(server: ScriptedServer, command: list[str]) -> int:
