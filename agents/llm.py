@@ -770,6 +770,16 @@ class LLMClient:
                 except self._errors as e:
                     failure = _classify(e)
                     slot.outcome = "overloaded" if failure.overload else "other"
+                except json.JSONDecodeError as e:  # the client parsed a body that says it is JSON and is not
+                    event.tries.append(LLMTry(attempt=attempt, status=200, elapsed_ms=(self._clock() - t0) * 1000))
+                    raise LLMError(
+                        "bad_response",
+                        f"the model server at {cfg.base_url} answered with a body that is not JSON "
+                        f"({_clip_sent(e.doc)})",
+                        hint="check --base-url: it should be the OpenAI-compatible API root, usually ending in /v1",
+                        status=200,
+                        attempts=attempt,
+                    ) from None
                 else:
                     failure = None
                     slot.outcome = "ok"

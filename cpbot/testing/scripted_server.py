@@ -57,6 +57,15 @@ class HTTPFailure:
 
 
 @dataclass(frozen=True)
+class RawReply:
+    """Any body, sent as it is (a broken server or proxy: HTML, text that is not JSON)."""
+
+    body: str
+    status: int = 200
+    content_type: str = "application/json"
+
+
+@dataclass(frozen=True)
 class Delay:
     """Wait `seconds` (cut short when the server stops), then answer with `then`."""
 
@@ -64,7 +73,7 @@ class Delay:
     then: Step | None = None
 
 
-Step = Reply | HTTPFailure | Delay | Callable[[dict[str, Any]], "Reply | HTTPFailure | Delay"]
+Step = Reply | HTTPFailure | RawReply | Delay | Callable[[dict[str, Any]], "Reply | HTTPFailure | RawReply | Delay"]
 
 
 def rate_limited(retry_after: str | None = "1") -> HTTPFailure:
@@ -246,7 +255,7 @@ def _make_handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
                 return
             step = server._next_step(body)
             while True:
-                if callable(step) and not isinstance(step, Reply | HTTPFailure | Delay):
+                if callable(step) and not isinstance(step, Reply | HTTPFailure | RawReply | Delay):
                     step = step(body)
                 if isinstance(step, Delay):
                     if server._stopping.wait(step.seconds) or step.then is None:
@@ -258,19 +267,25 @@ def _make_handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
             if isinstance(step, HTTPFailure):
                 error = {"error": {"message": step.message, "type": "scripted", "code": step.status}}
                 self._send(step.status, error, step.headers)
+            elif isinstance(step, RawReply):
+                self._send_bytes(step.status, step.body.encode(), step.content_type)
             else:
                 self._send(200, _completion(server, step, body))
             record.server_seconds = time.perf_counter() - started
 
         def _send(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
-            data = json.dumps(payload).encode()
+            self._send_bytes(status, json.dumps(payload).encode(), "application/json", headers)
+
+        def _send_bytes(
+            self, status: int, data: bytes, content_type: str, headers: dict[str, str] | None = None
+        ) -> None:
             try:
                 reason = HTTPStatus(status).phrase
             except ValueError:
                 reason = "Unknown"
             lines = [
                 f"HTTP/1.1 {status} {reason}",
-                "Content-Type: application/json",
+                f"Content-Type: {content_type}",
                 f"Content-Length: {len(data)}",
                 *(f"{name}: {value}" for name, value in (headers or {}).items()),
             ]

@@ -15,7 +15,7 @@ from cpbot.agents.inflight import EndpointLimit, endpoint_limit
 from cpbot.agents.llm import UNUSABLE_IN_A_ROW, LLMError
 from cpbot.agents.parallel import gather, values
 from cpbot.agents.tracing import LLMCallEvent
-from tests.agents.support.scripted_server import HTTPFailure, Reply, rate_limited
+from tests.agents.support.scripted_server import HTTPFailure, RawReply, Reply, rate_limited
 
 ASK = [{"role": "user", "content": "Sum two numbers."}]
 PATIENCE_S = 20.0  # only a safety net against a hang: every wait below ends on an event
@@ -244,3 +244,21 @@ def test_a_reply_cut_while_reasoning_is_not_unusable(scripted_server, make_clien
     client = make_client(scripted_server(default=cut), retry_output_tokens=None)
     for _ in range(UNUSABLE_IN_A_ROW + 1):
         assert client.complete("coder", ASK).empty
+
+
+@pytest.mark.parametrize(
+    ("body", "what"),
+    [
+        (RawReply("<html>502 Bad Gateway</html>", content_type="text/html"), "other than a chat completion"),
+        (RawReply("not json at all"), "not JSON"),
+    ],
+)
+def test_a_body_that_is_no_chat_completion_is_reported_at_once_with_what_it_was(
+    scripted_server, make_client, body, what
+):
+    server = scripted_server(default=body)
+    with pytest.raises(LLMError) as e:
+        make_client(server).complete("coder", ASK)
+    assert e.value.kind == "bad_response" and e.value.status == 200
+    assert what in e.value.message and body.body in e.value.message
+    assert len(server.requests) == 1
