@@ -162,8 +162,15 @@ def main(argv: list[str] | None = None) -> int:
     labs = load_dataset(args.lab, set(args.only) if args.only else None)
     populations = [p for p in load_lab(args.lab) if p.problem_id in {lab.problem.id for lab in labs}]
     default_sandbox()  # started once, before the clock of the first solve
+    usable = []
     for lab in labs:
-        hidden_tests(lab)  # made and cached before any solve is timed
+        try:
+            hidden_tests(lab)  # made and cached before any solve is timed
+        except CpbotError as e:
+            print(f"  {lab.name} left out: its hidden tests cannot be made ({e.message})", file=sys.stderr)
+            continue
+        usable.append(lab)
+    labs = usable
     solves: list[Solve] = []
     for p in args.pass_at_1:
         for seed in args.seeds:
