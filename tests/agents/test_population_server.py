@@ -4,6 +4,7 @@ own prompts, the problem it recognises from the statement, and solves against it
 from __future__ import annotations
 
 import json
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from cpbot.testing.population_server import (
     PopulationModel,
     Program,
     load_lab,
+    main,
     request_kind,
     requested_family,
 )
@@ -176,3 +178,16 @@ def test_the_test_designer_gets_the_problems_own_generator_brute_force_and_input
     assert suite.generator is not None and suite.generator.source.strip() == GEN.strip()
     assert len(suite.tests.tests) == 3 and all(t.output is not None for t in suite.tests.tests)
     assert model.draws == []  # no program was drawn for it
+
+
+def test_run_as_a_script_it_serves_while_a_command_runs(tmp_path):
+    folder = write_lab(tmp_path)
+    ask = (
+        "import os, openai\n"
+        "c = openai.OpenAI(base_url=os.environ['CPBOT_BASE_URL'], api_key=os.environ['CPBOT_API_KEY'])\n"
+        "r = c.chat.completions.create(model=os.environ['CPBOT_MODEL'], messages=["
+        "{'role': 'user', 'content': 'You are the coder of a team.\\n# Sum\\n'}])\n"
+        "raise SystemExit(0 if 'print(a + b)' in r.choices[0].message.content else 3)\n"
+    )
+    assert main([str(folder), "--pass-at-1", "1", "--seed", "5", "--", sys.executable, "-c", ask]) == 0
+    assert main([str(folder), "--pass-at-1", "0", "--", sys.executable, "-c", ask]) == 3
