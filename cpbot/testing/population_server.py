@@ -77,12 +77,13 @@ class Population:
     def wrong(self) -> list[Program]:
         return [p for p in self.programs if not p.right]
 
-    def named_in(self, text: str, flat: str) -> bool:
-        """Whether a request (`text`, and `flat`: the same with its whitespace collapsed) is about this
-        problem: it holds the problem's heading (title or id, as cpbot writes it), or its statement's start."""
+    def headed_in(self, text: str) -> bool:
+        """Whether a request holds this problem's heading (its title or id, as cpbot writes it)."""
         headings = [f"# {self.title}\n"] if self.title else []
-        if any(h in text for h in [*headings, f"# {self.problem_id}\n"]):
-            return True
+        return any(h in text for h in [*headings, f"# {self.problem_id}\n"])
+
+    def stated_in(self, flat: str) -> bool:
+        """Whether a request (its whitespace collapsed) holds the start of this problem's statement."""
         start = " ".join(self.statement.split())[:STATEMENT_KEY_CHARS]
         return len(start) >= 20 and start in flat
 
@@ -193,9 +194,13 @@ class PopulationModel:
     # ---- recognising the request ----
 
     def problem_of(self, text: str) -> Population | None:
-        """The population whose problem the request is about."""
+        """The population whose problem the request is about: by heading, else by the statement's start
+        (statements of one archive often begin alike, so a heading decides first)."""
+        headed = next((p for p in self.populations if p.headed_in(text)), None)
+        if headed is not None:
+            return headed
         flat = " ".join(text.split())
-        return next((p for p in self.populations if p.named_in(text, flat)), None)
+        return next((p for p in self.populations if p.stated_in(flat)), None)
 
     # ---- drawing ----
 
@@ -256,6 +261,8 @@ class PopulationModel:
             return "I do not know this problem."
         if kind == "tests":
             return self.tests_reply(population, text)
+        if not population.programs:
+            return f"I have no program for {population.problem_id}."
         return "Here is the program.\n" + self.draw(population, requested_family(text)).fenced()
 
     def tests_reply(self, population: Population, text: str) -> str:

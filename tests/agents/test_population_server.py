@@ -138,6 +138,9 @@ def test_the_problem_is_recognised_by_its_title_or_statement():
     wrapped = a.statement.replace(" ", "\n")  # the statement's start, however its lines are broken
     assert model.problem_of(f"...\n{wrapped}\n...") is a
     assert model.problem_of("# Gamma\n") is None
+    # statements of one archive often begin alike: the heading decides before the statement
+    twin = Population("c", "Gamma", a.statement, [])
+    assert PopulationModel([a, twin], pass_at_1=1.0).problem_of(f"# Gamma\n\n{a.statement}") is twin
     assert "do not know" in model.answer("You are the coder of a team.\n# Gamma\n")
 
 
