@@ -50,6 +50,8 @@ class Solve:
     problem: str
     status: str
     hidden_ac: bool
+    hidden_verdict: str  # of the final program on the hidden tests ("" when there is none)
+    final: str  # the final program's file in the lab folder ("" when none, "?" when not a drawn one)
     ceiling: bool  # a right program was among the draws of this solve
     first_right: bool | None  # the first program drawn was right (None: nothing drawn)
     draws: int
@@ -73,7 +75,7 @@ def run_one(
     started = time.perf_counter()
     options = json.loads(args.options).get(strategy, {}) if args.options else {}
     budget = Budget(max_calls=args.max_calls, max_tokens=None, max_seconds=args.max_seconds)
-    error, status, calls, tokens, hidden_ac = "", "failed", 0, 0, False
+    error, status, calls, tokens, hidden_ac, verdict, final = "", "failed", 0, 0, False, "", ""
     try:
         result = solve(
             lab.problem, strategy=strategy, language=language_of(lab), model=client, budget=budget, options=options
@@ -81,7 +83,9 @@ def run_one(
         status, calls, tokens = result.status, result.calls, result.tokens
         if result.solution is not None:
             report = judge_problem(result.solution, lab.problem, hidden_tests(lab), stop_on_failure=True)
-            hidden_ac = report.verdict == Verdict.AC
+            hidden_ac, verdict = report.verdict == Verdict.AC, str(report.verdict)
+            by_source = {p.source.strip(): p.name for pop in model.populations for p in pop.programs}
+            final = by_source.get(result.solution.source.strip(), "?")
     except CpbotError as e:
         error = e.message
     drawn = [d for d in model.draws[before:] if d.problem_id == lab.problem.id]
@@ -92,6 +96,8 @@ def run_one(
         problem=lab.name,
         status=status,
         hidden_ac=hidden_ac,
+        hidden_verdict=verdict,
+        final=final,
         ceiling=any(d.right for d in drawn),
         first_right=drawn[0].right if drawn else None,
         draws=len(drawn),
@@ -136,9 +142,9 @@ def show(one: Solve, *, as_json: bool) -> None:
     if as_json:
         print(json.dumps(asdict(one)), flush=True)
         return
-    verdict = "AC" if one.hidden_ac else "not AC"
     print(
-        f"  {one.strategy} p={one.pass_at_1:g} seed={one.seed} {one.problem}: {one.status}, hidden {verdict}, "
+        f"  {one.strategy} p={one.pass_at_1:g} seed={one.seed} {one.problem}: {one.status} {one.final}, "
+        f"hidden {one.hidden_verdict or '-'}, "
         f"{one.draws} draws, {one.calls} calls, {one.seconds} s {one.error}",
         file=sys.stderr,
         flush=True,
