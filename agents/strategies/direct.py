@@ -7,7 +7,7 @@ solve ends, rather than running the strategy again (`agents.solve.MAX_ROUNDS`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from cpbot.agents.roles import coder
 from cpbot.agents.strategies.base import SolveContext, verdict_line
@@ -18,7 +18,7 @@ class Direct:
     """One generation, one judgement."""
 
     name: str = "direct"
-    rounds: ClassVar[int] = 1  # one program: no second round after an unusable reply (not an option)
+    rounds: int = 1  # one program: no second round after an unusable reply
 
     def run(self, ctx: SolveContext) -> str:
         """Write one program and judge it on the samples."""
