@@ -1,58 +1,71 @@
-"""A per-host minimum interval between requests, with an injectable clock and sleep for tests."""
+"""A per-site minimum interval between requests, with an injectable clock and sleep for tests.
+
+Each site says how far apart its requests go (`Site.min_interval_s`) and which hosts share one bucket
+(`Site.rate_bucket`: all Codeforces mirrors count as one); the client factory
+(`scrapers.endpoints.site_client`) hands the sites to the limiter. A host of no site is a bucket of its
+own and waits `default_interval`.
+"""
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
-
-from cpbot.scrapers.codeforces_urls import is_codeforces_host
-
-# Codeforces' API allows one call per 2 s; its pages get the same courtesy. LeetCode publishes no
-# number; one request a second stays well under what its clients report as tolerated.
-DEFAULT_INTERVALS = {"codeforces.com": 2.0, "leetcode.com": 1.0, "leetcode.cn": 1.0}
+from collections.abc import Callable, Iterable, Mapping
+from typing import Protocol
 
 
-def site_key(host: str) -> str:
-    """The rate-limit bucket of a host: all Codeforces mirrors share one."""
-    host = (host or "").lower()
-    if is_codeforces_host(host):
-        return "codeforces.com"
-    for site in ("leetcode.com", "leetcode.cn"):
-        if host == site or host.endswith("." + site):
-            return site
-    return host
+class RateRule(Protocol):
+    """What the limiter asks a site (`scrapers.site.Site` is one)."""
+
+    min_interval_s: float
+
+    def rate_bucket(self, host: str) -> str | None: ...
 
 
 class RateLimiter:
-    """Spaces requests to the same site at least `interval` seconds apart (thread-safe)."""
+    """Spaces requests to the same site at least its interval apart (thread-safe).
+
+    `intervals` (bucket -> seconds) overrides the sites' own intervals; buckets that neither names wait
+    `default_interval`."""
 
     def __init__(
         self,
-        intervals: dict[str, float] | None = None,
+        intervals: Mapping[str, float] | None = None,
         default_interval: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
+        *,
+        sites: Iterable[RateRule] = (),
     ) -> None:
-        self.intervals = dict(DEFAULT_INTERVALS if intervals is None else intervals)
+        self.intervals = dict(intervals or {})
         self.default_interval = default_interval
+        self.sites = tuple(sites)
         self._clock = clock
         self._sleep = sleep
         self._next: dict[str, float] = {}
         self._lock = threading.Lock()
 
+    def bucket(self, host: str) -> tuple[str, float]:
+        """The bucket of `host` and the minimum spacing of its requests."""
+        host = (host or "").lower()
+        for site in self.sites:
+            key = site.rate_bucket(host)
+            if key:
+                return key, self.intervals.get(key, site.min_interval_s)
+        return host, self.intervals.get(host, self.default_interval)
+
     def interval(self, host: str) -> float:
         """The minimum spacing for requests to `host`."""
-        return self.intervals.get(site_key(host), self.default_interval)
+        return self.bucket(host)[1]
 
     def wait(self, host: str) -> float:
         """Block until a request to `host` may start; returns how long it waited."""
-        key = site_key(host)
+        key, interval = self.bucket(host)
         with self._lock:
             now = self._clock()
             start = max(now, self._next.get(key, now))
             # Reserve the slot before sleeping so concurrent callers queue up behind it.
-            self._next[key] = start + self.interval(host)
+            self._next[key] = start + interval
         delay = start - now
         if delay > 0:
             self._sleep(delay)

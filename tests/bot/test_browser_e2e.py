@@ -1,7 +1,7 @@
 """The browser transport end to end: Debian's Chromium (headless, or a window on Xvfb) against the fake
 sites behind their bot wall, through the real commands.
 
-The wall (tests/fakesite/wall.py) answers every request without a clearance with a 403 "Just a
+The wall (tests/fakes/wall.py) answers every request without a clearance with a 403 "Just a
 moment..." page whose script earns the clearance in a real browser, bound to that browser's user agent.
 These tests need `chromium` (apt-get install chromium) and Playwright (the `test` extra); the window
 tests need Xvfb (apt-get install xvfb). Without them they are skipped, saying so.
@@ -20,20 +20,21 @@ from pathlib import Path
 import pytest
 
 from cpbot.bot.cli import main
+from cpbot.bot.submit.base import SiteSubmitter
 from cpbot.bot.submit.ledger import SubmissionLedger
-from cpbot.bot.submit.leetcode import LeetcodeSubmitter
 from cpbot.judge.model import Limits, Problem, Solution, TestCase, Verdict
 from cpbot.scrapers import browser
 from cpbot.scrapers.browser_settings import EXECUTABLE_NAMES, BrowserSettings, signed_in
 from cpbot.scrapers.cookies import cookies_from_header
 from cpbot.scrapers.endpoints import Endpoints, site_client
+from cpbot.scrapers.leetcode.submit import LeetcodeProtocol
 from cpbot.scrapers.sites import fetch_url
 from tests.agents.support.scripted_server import ScriptedServer
 from tests.bot.watch import lc_round
 from tests.bot.watch.support import API_KEY
-from tests.fakesite import FakeSite, FakeSiteServer
-from tests.fakesite.fixtures import populate
-from tests.fakesite.wall import BotWall
+from tests.fakes import FakeSite, FakeSiteServer
+from tests.fakes.fixtures import populate
+from tests.fakes.wall import BotWall
 
 pytest.importorskip(
     "playwright.sync_api", reason="Playwright is missing: pip install -e '.[test]' (or 'cpbot[browser]')"
@@ -200,7 +201,7 @@ def test_leetcode_submit_and_verdict_over_the_browser_use_the_browsers_csrf_cook
         SubmissionLedger(ws.root / "ledger.sqlite3", min_interval_s=0) as ledger,
     ):
         problem = fetch_url(LC_DECODE, client)[0]
-        submitter = LeetcodeSubmitter(client, ledger)
+        submitter = SiteSubmitter(LeetcodeProtocol(client), ledger)
         source = "class Solution:\n    def numDecodings(self, s: str) -> int:\n        return 0\n"
         sub_id = submitter.submit(problem, Solution(language="python3", source=source))
         verdict = submitter.wait(problem, sub_id, timeout_s=20, interval_s=0.05)
@@ -309,7 +310,7 @@ def test_leetcode_login_in_a_window_then_submits_with_the_session_the_profile_ke
             SubmissionLedger(w.root / "ledger.sqlite3", min_interval_s=0) as ledger,
         ):
             problem = fetch_url(LC_DECODE, client)[0]
-            submitter = LeetcodeSubmitter(client, ledger)
+            submitter = SiteSubmitter(LeetcodeProtocol(client), ledger)
             source = "class Solution:\n    def numDecodings(self, s: str) -> int:\n        return 1\n"
             sub_id = submitter.submit(problem, Solution(language="python3", source=source))
             verdict = submitter.wait(problem, sub_id, timeout_s=20, interval_s=0.05)
