@@ -8,7 +8,7 @@ with the seconds the server spent on it, so tests can assert what the client sen
 Run as a script, it serves the rules of a JSON file (see `RuleBook`) until interrupted, or while one
 command runs with `CPBOT_BASE_URL`, `CPBOT_MODEL` and `CPBOT_API_KEY` pointing at it:
 
-    python -m cpbot.testing.scripted_server RULES.json [--port 8765]
+    python -m cpbot.testing.scripted_server RULES.json [--port 8765] [-- COMMAND...]
     python -m cpbot.testing.scripted_server RULES.json -- cpbot bench DATASET ...
 """
 
@@ -344,6 +344,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("rules", type=Path, help="the JSON rule file (see RuleBook)")
     parser.add_argument("--port", type=int, default=None, help="default 8765; a free one when running a command")
+    parser.usage = "%(prog)s RULES.json [--port N] [-- COMMAND...]"
+    # the command is what follows `--`, so the server's own options may come before or after the file
     own, command = split_command(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(own)
     book = RuleBook.load(args.rules)
