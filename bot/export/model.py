@@ -83,6 +83,20 @@ class CallView(BaseModel):
     error: str = ""
 
 
+class CallSpan(BaseModel):
+    """One LLM call of a problem on a time axis: calls in flight together take different lanes."""
+
+    seq: int  # the call's event
+    role: str
+    start_s: float  # seconds since the exported run started
+    end_s: float
+    lane: int  # 0, 1, ...: the first lane free when the call started
+    overlaps: int = 0  # other calls in flight during this one
+    failed: bool = False
+    left_pct: float = 0.0  # where the bar starts and how long it is, in % of the problem's calls' span
+    width_pct: float = 0.0
+
+
 class EnvelopeView(BaseModel):
     """A message between roles."""
 
@@ -276,6 +290,8 @@ class ProblemView(BaseModel):
     shadow: list[ShadowView] = []
     remote_verdicts: list[RemoteVerdictView] = []
     stages: list[StageView] = []
+    calls: list[CallSpan] = []  # the LLM calls in the order they started, with their lanes
+    lanes: int = 0  # the most calls in flight at once
     hidden: HiddenView | None = None  # a bench's problem: its program on the hidden tests
 
     @property
@@ -541,6 +557,8 @@ def _problem(summary: RunSummary, events: list[StoredEvent], origin: datetime) -
         attempt.failure = _failure(attempt)
         previous = attempt
     view.stages = _stages(events, stage_time)
+    view.calls = call_spans(events, origin)
+    view.lanes = max((c.lane + 1 for c in view.calls), default=0)
     return view
 
 
@@ -679,6 +697,41 @@ def _stages(events: list[StoredEvent], stage_time: dict[str, float]) -> list[Sta
     for s in stages.values():
         s.seconds = round(s.seconds, 3)
     return list(stages.values())
+
+
+def call_spans(events: Iterable[StoredEvent], origin: datetime) -> list[CallSpan]:
+    """The LLM calls among `events` as spans from their start to their end, each on the first lane free
+    when it started (a call recorded without its start began `latency_ms` before its end)."""
+    spans: list[CallSpan] = []
+    for event in events:
+        if event.kind != "llm_call":
+            continue
+        p = event.payload
+        end = (event.ts - origin).total_seconds()
+        try:
+            start = (datetime.fromisoformat(str(p["started_at"])) - origin).total_seconds()
+        except (KeyError, TypeError, ValueError):
+            start = end - float(p.get("latency_ms") or 0.0) / 1000
+        role = str(p.get("role", "?"))
+        spans.append(CallSpan(seq=event.seq, role=role, start_s=round(start, 3), end_s=round(end, 3), lane=0))
+        spans[-1].failed = bool(p.get("error"))
+    spans.sort(key=lambda c: (c.start_s, c.seq))
+    lane_ends: list[float] = []
+    for c in spans:
+        free = next((i for i, busy_until in enumerate(lane_ends) if busy_until <= c.start_s), None)
+        if free is None:
+            lane_ends.append(c.end_s)
+            free = len(lane_ends) - 1
+        lane_ends[free] = c.end_s
+        c.lane = free
+        c.overlaps = sum(1 for o in spans if o is not c and o.start_s < c.end_s and c.start_s < o.end_s)
+    if spans:
+        first, last = spans[0].start_s, max(c.end_s for c in spans)
+        width = max(last - first, 1e-9)
+        for c in spans:
+            c.left_pct = round(100 * (c.start_s - first) / width, 2)
+            c.width_pct = max(0.5, round(100 * (c.end_s - c.start_s) / width, 2))
+    return spans
 
 
 def _sum_stages(stages: Iterable[StageView]) -> list[StageView]:

@@ -57,6 +57,15 @@ class HTTPFailure:
 
 
 @dataclass(frozen=True)
+class RawReply:
+    """Any body, sent as it is (a broken server or proxy: HTML, text that is not JSON)."""
+
+    body: str
+    status: int = 200
+    content_type: str = "application/json"
+
+
+@dataclass(frozen=True)
 class Delay:
     """Wait `seconds` (cut short when the server stops), then answer with `then`."""
 
@@ -64,7 +73,7 @@ class Delay:
     then: Step | None = None
 
 
-Step = Reply | HTTPFailure | Delay | Callable[[dict[str, Any]], "Reply | HTTPFailure | Delay"]
+Step = Reply | HTTPFailure | RawReply | Delay | Callable[[dict[str, Any]], "Reply | HTTPFailure | RawReply | Delay"]
 
 
 def rate_limited(retry_after: str | None = "1") -> HTTPFailure:
@@ -246,7 +255,7 @@ def _make_handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
                 return
             step = server._next_step(body)
             while True:
-                if callable(step) and not isinstance(step, Reply | HTTPFailure | Delay):
+                if callable(step) and not isinstance(step, Reply | HTTPFailure | RawReply | Delay):
                     step = step(body)
                 if isinstance(step, Delay):
                     if server._stopping.wait(step.seconds) or step.then is None:
@@ -258,19 +267,25 @@ def _make_handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
             if isinstance(step, HTTPFailure):
                 error = {"error": {"message": step.message, "type": "scripted", "code": step.status}}
                 self._send(step.status, error, step.headers)
+            elif isinstance(step, RawReply):
+                self._send_bytes(step.status, step.body.encode(), step.content_type)
             else:
                 self._send(200, _completion(server, step, body))
             record.server_seconds = time.perf_counter() - started
 
         def _send(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
-            data = json.dumps(payload).encode()
+            self._send_bytes(status, json.dumps(payload).encode(), "application/json", headers)
+
+        def _send_bytes(
+            self, status: int, data: bytes, content_type: str, headers: dict[str, str] | None = None
+        ) -> None:
             try:
                 reason = HTTPStatus(status).phrase
             except ValueError:
                 reason = "Unknown"
             lines = [
                 f"HTTP/1.1 {status} {reason}",
-                "Content-Type: application/json",
+                f"Content-Type: {content_type}",
                 f"Content-Length: {len(data)}",
                 *(f"{name}: {value}" for name, value in (headers or {}).items()),
             ]
@@ -324,29 +339,46 @@ class RuleBook:
 
 def main(argv: list[str] | None = None) -> int:
     """Serve a rule file on 127.0.0.1 until interrupted, or while a command given after `--` runs."""
-    parser = argparse.ArgumentParser(description="An OpenAI-compatible model on 127.0.0.1 answering from a rule file.")
+    parser = argparse.ArgumentParser(
+        description="An OpenAI-compatible model on 127.0.0.1 answering from a rule file.", epilog=COMMAND_HELP
+    )
     parser.add_argument("rules", type=Path, help="the JSON rule file (see RuleBook)")
     parser.add_argument("--port", type=int, default=None, help="default 8765; a free one when running a command")
     parser.usage = "%(prog)s RULES.json [--port N] [-- COMMAND...]"
     # the command is what follows `--`, so the server's own options may come before or after the file
-    args_list = sys.argv[1:] if argv is None else argv
-    split = args_list.index("--") if "--" in args_list else len(args_list)
-    args = parser.parse_args(args_list[:split])
-    command = args_list[split + 1 :]
+    own, command = split_command(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(own)
     book = RuleBook.load(args.rules)
     port = args.port if args.port is not None else (0 if command else 8765)
     with ScriptedServer(default=book, model=book.model, port=port) as server:
         print(f"scripted model {book.model!r} at {server.base_url} ({len(book.rules)} rules)", flush=True)
-        if command:
-            env = {**os.environ, "CPBOT_BASE_URL": server.base_url, "CPBOT_MODEL": book.model}
-            env["CPBOT_API_KEY"] = "sk-scripted"  # the client wants a key; this server ignores it
-            return subprocess.run(command, env=env, check=False).returncode
-        stop = threading.Event()
-        signal.signal(signal.SIGTERM, lambda *_: stop.set())
-        try:
-            stop.wait()
-        except KeyboardInterrupt:
-            pass
+        return run_with_server(server, command)
+
+
+COMMAND_HELP = "-- COMMAND ...: run a command against the model (CPBOT_BASE_URL etc. set); its exit code is kept"
+
+
+def split_command(argv: list[str]) -> tuple[list[str], list[str]]:
+    """The server's own arguments and the command after `--` (empty when there is none)."""
+    if "--" not in argv:
+        return argv, []
+    cut = argv.index("--")
+    return argv[:cut], argv[cut + 1 :]
+
+
+def run_with_server(server: ScriptedServer, command: list[str]) -> int:
+    """Run `command` with `CPBOT_BASE_URL`, `CPBOT_MODEL` and `CPBOT_API_KEY` pointing at the running
+    `server` and return its exit code; without a command, serve until interrupted (0)."""
+    if command:
+        env = {**os.environ, "CPBOT_BASE_URL": server.base_url, "CPBOT_MODEL": server.model}
+        env["CPBOT_API_KEY"] = "sk-scripted"  # the client wants a key; this server ignores it
+        return subprocess.run(command, env=env, check=False).returncode
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        stop.wait()
+    except KeyboardInterrupt:
+        pass
     return 0
 
 

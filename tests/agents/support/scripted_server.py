@@ -3,6 +3,7 @@
 from cpbot.testing.scripted_server import (
     Delay,
     HTTPFailure,
+    RawReply,
     RecordedRequest,
     Reply,
     ScriptedServer,
@@ -10,4 +11,4 @@ from cpbot.testing.scripted_server import (
     rate_limited,
 )
 
-__all__ = ["Delay", "HTTPFailure", "RecordedRequest", "Reply", "ScriptedServer", "Step", "rate_limited"]
+__all__ = ["Delay", "HTTPFailure", "RawReply", "RecordedRequest", "Reply", "ScriptedServer", "Step", "rate_limited"]
