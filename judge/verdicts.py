@@ -79,8 +79,18 @@ def classify(run: RunResult, limits: Limits, stderr: str, output_bytes: int) -> 
             return Verdict.MLE, f"crashed at the memory limit (peak {run.peak_kb / 1024:.1f} MB)"
         if run.signal:
             return Verdict.RE, f"killed by {signal.Signals(run.signal).name}"
+        missing = _MISSING_MODULE.search(stderr)
+        if missing:
+            return Verdict.RE, (
+                f"exit code {run.exit_code}: the program imports {missing[1]}, which the judge's Python does not "
+                "have; `cpbot setup-python` makes an environment with the usual contest libraries "
+                "(or give --python an interpreter that has it)"
+            )
         return Verdict.RE, f"exit code {run.exit_code}"
     return None, ""
+
+
+_MISSING_MODULE = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'")
 
 
 def is_borderline_tle(verdict: Verdict, run: RunResult, limits: Limits) -> bool:

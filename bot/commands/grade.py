@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cpbot.bot.options import language_option, lcb_selection_options
+from cpbot.bot.options import language_option, lcb_selection_options, python_option
 from cpbot.core.registry import Family, languages_of
 
 if TYPE_CHECKING:
@@ -27,6 +27,7 @@ def default_output(generations: Path) -> Path:
 
 
 @click.command("grade")
+@python_option
 @click.argument("dataset")
 @click.argument("generations", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @language_option(default=languages_of(Family.PYTHON)[0], help="The language of generations that do not name theirs.")

@@ -27,7 +27,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from cpbot.core.dirs import private_dirs
+from cpbot.core.dirs import private_dirs, python_env_dir
 from cpbot.core.errors import ConfigError, JudgeError
 from cpbot.core.process import pid_alive
 from cpbot.judge.sandbox.build import launcher_library_path, launcher_path
@@ -418,9 +418,12 @@ def visible_in_sandbox(path: str | Path) -> bool:
 
 
 def read_only_from_env() -> list[Path]:
-    """Extra read-only dirs for every run (an interpreter installed outside /usr, say), from the environment."""
+    """Extra read-only dirs for every run (an interpreter installed outside /usr, say), from the environment,
+    and the managed Python environment when there is one (`cpbot setup-python`)."""
     value = os.environ.get(ENV_READ_ONLY, "")
-    return [Path(p) for p in value.split(os.pathsep) if p]
+    found = [Path(p) for p in value.split(os.pathsep) if p]
+    managed = python_env_dir()
+    return [*found, managed] if (managed / "pyvenv.cfg").is_file() and managed not in found else found
 
 
 class Sandbox:
