@@ -14,7 +14,9 @@ verdicts differ (with each other, and with a file of LiveCodeBench's recorded ve
 - cpbot: `cpbot grade DATASET GENERATIONS -j JOBS --lcb-preamble` (plus `--cpbot-arg`s), a fresh
   process each round.
 
-Each rate is the command's whole wall time (start-up and loading included) over the generations.
+Each rate is the command's whole wall time (start-up and loading included) over the generations. The
+CPU time of each command with all its processes (the sandboxed programs too) is printed beside it: on a
+machine busy with other work it shows the cost of each grader better than the wall time does.
 
 Getting LiveCodeBench's code (not part of cpbot):
 
@@ -33,6 +35,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import resource
 import shutil
 import statistics
 import subprocess
@@ -99,6 +102,12 @@ def lcb_samples(dataset: Path, generations: list[dict[str, Any]]) -> dict[str, A
     return {"samples": samples, "generations": codes, "question_ids": qids}
 
 
+def children_cpu() -> float:
+    """CPU seconds of the finished child processes (and theirs) so far."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
 def run_lcb(args: argparse.Namespace, samples: Path, tmp: Path) -> tuple[float, dict[str, list[bool]]]:
     out = tmp / "lcb-result.json"
     argv = [args.lcb_python, "-c", LCB_DRIVER, str(args.lcb), str(samples), str(out), str(args.jobs)]
@@ -144,21 +153,31 @@ def main() -> int:
         samples = tmp / "lcb-samples.json"
         samples.write_text(json.dumps(lcb_samples(dataset, items)), encoding="utf-8")
         rounds: dict[str, list[float]] = {"lcb": [], "cpbot": []}
+        cpu: dict[str, list[float]] = {"lcb": [], "cpbot": []}
         lcb_passed: dict[str, list[bool]] = {}
         cpbot_passed: dict[str, list[bool]] = {}
         for n in range(args.runs):
+            before = children_cpu()
             seconds, lcb_passed = run_lcb(args, samples, tmp)
             rounds["lcb"].append(seconds)
+            cpu["lcb"].append(children_cpu() - before)
+            before = children_cpu()
             seconds, cpbot_passed = run_cpbot(args, dataset, gens, tmp)
             rounds["cpbot"].append(seconds)
+            cpu["cpbot"].append(children_cpu() - before)
             if not args.json:
-                print(f"round {n + 1}: LiveCodeBench {rounds['lcb'][-1]:6.1f} s, cpbot {rounds['cpbot'][-1]:6.1f} s")
+                print(
+                    f"round {n + 1}: LiveCodeBench {rounds['lcb'][-1]:6.1f} s ({cpu['lcb'][-1]:6.1f} s CPU), "
+                    f"cpbot {rounds['cpbot'][-1]:6.1f} s ({cpu['cpbot'][-1]:6.1f} s CPU)"
+                )
     rate = {k: 60 * total / statistics.median(v) for k, v in rounds.items()}
     differ = sorted(q for q in lcb_passed if lcb_passed[q] != cpbot_passed.get(q))
     figures: dict[str, Any] = {
         "generations": total,
         "jobs": args.jobs,
         "rounds_seconds": {k: [round(s, 2) for s in v] for k, v in rounds.items()},
+        "rounds_cpu_seconds": {k: [round(s, 2) for s in v] for k, v in cpu.items()},
+        "ratio_cpu_lcb_to_cpbot": round(statistics.median(cpu["lcb"]) / statistics.median(cpu["cpbot"]), 2),
         "lcb_per_minute": round(rate["lcb"], 1),
         "cpbot_per_minute": round(rate["cpbot"], 1),
         "ratio_cpbot_to_lcb": round(rate["cpbot"] / rate["lcb"], 2),
@@ -178,6 +197,7 @@ def main() -> int:
     print(f"LiveCodeBench: {figures['lcb_per_minute']:8.1f} per minute")
     print(f"cpbot grade  : {figures['cpbot_per_minute']:8.1f} per minute")
     print(f"ratio (cpbot / LiveCodeBench): {figures['ratio_cpbot_to_lcb']:.2f}")
+    print(f"CPU time, LiveCodeBench's over cpbot's (median): {figures['ratio_cpu_lcb_to_cpbot']:.2f}")
     print(f"passed: LiveCodeBench {figures['passed']['lcb']}, cpbot {figures['passed']['cpbot']}")
     print(f"verdicts differ on {len(differ)} problems: {', '.join(differ) or 'none'}")
     for name, qids in figures.get("differ_from_recorded", {}).items():
