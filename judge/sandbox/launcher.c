@@ -546,6 +546,12 @@ static void exec_program(struct request *rq, volatile int *exec_errno) {
 static int warm_server = 0;    /* built as the library and started by warm_python.py */
 static jmp_buf warm_return;    /* launcher_main's frame, where a warm program's process goes back */
 static char *warm_argv[MAX_ITEMS], *warm_envp[MAX_ITEMS];
+#define WARM_GO_FD 3           /* the program's process reads one byte here when its turn comes */
+static pid_t warm_pid = -1;    /* in an init: its program's process, forked ahead of its turn */
+static int warm_go = -1;       /* the write end of that process's go pipe */
+
+static void pin_to_program_cpu(pid_t pid);
+static void leave_program_cpu(void);
 
 static int drop_capabilities(void) {
     struct __user_cap_header_struct head = {_LINUX_CAPABILITY_VERSION_3, 0};
@@ -555,15 +561,37 @@ static int drop_capabilities(void) {
     return (int)syscall(SYS_capset, &head, data);
 }
 
-/* In a fork of the init (not a vfork: it goes on as Python). Never returns. */
-static void warm_start_program(struct request *rq) {
+/* In a fork of the init (not a vfork: it goes on as Python), made while the run before goes: it gets
+ * ready (its Python side too) and waits for the byte on WARM_GO_FD. Never returns. */
+static void warm_start_program(struct request *rq, int go) {
+    leave_program_cpu(); /* it gets ready beside the run before, not on its CPU (pinned there at its turn) */
     if (enter_program(rq) < 0 || drop_capabilities() < 0) _exit(127);
+    if (go != WARM_GO_FD && dup2(go, WARM_GO_FD) < 0) _exit(127);
     /* Python keeps no fd of its own open; past stderr are the judge's socket and the launcher's pipes */
-    syscall(SYS_close_range, 3, ~0U, 0);
+    syscall(SYS_close_range, WARM_GO_FD + 1, ~0U, 0);
     /* the request lives in this frame, which the interpreter's next calls overwrite: keep the lists */
     memcpy(warm_argv, rq->argv, sizeof warm_argv);
     memcpy(warm_envp, rq->envp, sizeof warm_envp);
     longjmp(warm_return, 1);
+}
+
+/* Fork the warm program's process ahead of its turn (run_init releases it). -1 on failure. */
+static int warm_fork_ahead(struct request *rq) {
+    int go[2];
+    if (pipe2(go, O_CLOEXEC) < 0) return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(go[1]);
+        warm_start_program(rq, go[0]);
+    }
+    close(go[0]);
+    if (pid < 0) {
+        close(go[1]);
+        return -1;
+    }
+    warm_pid = pid;
+    warm_go = go[1];
+    return 0;
 }
 
 /* For warm_python.py: the program's arguments and environment (NULL past the last). */
@@ -727,16 +755,29 @@ static void run_init(struct request *rq, int report_fd) {
     pin_to_program_cpu(0);
     /* vfork: no copy of this process, and it resumes only once the program is running (or failed) */
     volatile int exec_errno = 0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    int warm = rq->warm && warm_server;
-    pid_t pid = warm ? fork() : vfork();
+    long before_us = 0; /* a warm program's CPU time before its turn: not its own */
+    pid_t pid;
+    if (warm_pid > 0) {
+        clockid_t clock;
+        struct timespec used;
+        pid = warm_pid;
+        pin_to_program_cpu(pid);
+        if (clock_getcpuclockid(pid, &clock) == 0 && clock_gettime(clock, &used) == 0)
+            before_us = used.tv_sec * 1000000L + used.tv_nsec / 1000;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        if (write(warm_go, "g", 1) != 1) {
+        }
+        close(warm_go);
+    } else {
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        pid = vfork();
+    }
     if (pid < 0) {
         char out[64];
         snprintf(out, sizeof out, "status=error msg=fork:%d", errno);
         send(report_fd, out, strlen(out), MSG_NOSIGNAL);
         return;
     }
-    if (pid == 0 && warm) warm_start_program(rq);
     if (pid == 0) exec_program(rq, &exec_errno);
     close(rq->fds[0]);
     close(rq->fds[1]);
@@ -763,7 +804,7 @@ static void run_init(struct request *rq, int report_fd) {
         }
         struct timespec cpu;
         if (rq->cpu_ms > 0 && have_clock && clock_gettime(cpu_clock, &cpu) == 0
-            && cpu.tv_sec * 1000L + cpu.tv_nsec / 1000000 > rq->cpu_ms) {
+            && cpu.tv_sec * 1000L + cpu.tv_nsec / 1000000 - before_us / 1000 > rq->cpu_ms) {
             killed = "cpu";
             kill_all(pid);
             break;
@@ -783,6 +824,9 @@ static void run_init(struct request *rq, int report_fd) {
     if (!(allowlist_root && use_mountns)) reset_box();
     long utime = ru.ru_utime.tv_sec * 1000000L + ru.ru_utime.tv_usec;
     long stime = ru.ru_stime.tv_sec * 1000000L + ru.ru_stime.tv_usec;
+    long from_user = before_us < utime ? before_us : utime; /* the time before its turn, taken off */
+    utime -= from_user;
+    stime = stime > before_us - from_user ? stime - (before_us - from_user) : 0;
     char out[1024];
     snprintf(out, sizeof out,
              "status=%s code=%d sig=%d utime_us=%ld stime_us=%ld maxrss_kb=%ld wall_us=%ld killed=%s "
@@ -862,6 +906,7 @@ static void init_main(int taken, int after, int baton) {
     } else {
         memcpy(rq.fds, fds, sizeof(int) * (size_t)nfds);
         if (ready < 0 || prepare_run(&rq, why, sizeof why) < 0) error = why;
+        else if (rq.warm && warm_server && warm_fork_ahead(&rq) < 0) error = "fork";
     }
     if (error)
         for (int i = 0; i < nfds; i++) close(fds[i]);

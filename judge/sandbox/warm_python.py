@@ -92,6 +92,12 @@ def run_program(prefix: list[str]) -> None:
     try:
         with open(script, "rb") as f:
             code = compile(f.read(), script, "exec")
+    except BaseException as e:  # raised in its turn, as a fresh interpreter would
+        code, error = None, e
+    wait_for_turn()
+    try:
+        if code is None:
+            raise error
         exec(code, main.__dict__)
         status = 0
     except SystemExit as e:
@@ -100,6 +106,13 @@ def run_program(prefix: list[str]) -> None:
         sys.excepthook(*sys.exc_info())
         status = 1
     os._exit(wind_down(main, status))
+
+
+def wait_for_turn() -> None:
+    """Ready ahead of its turn: wait for the launcher's byte (none: the run was given up)."""
+    if os.read(GO_FD, 1) != b"g":
+        os._exit(1)
+    os.close(GO_FD)
 
 
 def exit_status(code: object) -> int:
@@ -152,5 +165,6 @@ def start() -> None:
         run_program(prefix)  # never returns: the process ends with the program
 
 
+GO_FD = 3  # launcher.c's WARM_GO_FD
 request_arg = request_env = None
 start()
