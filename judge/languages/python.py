@@ -16,7 +16,7 @@ from cpbot.core.errors import ConfigError
 from cpbot.core.registry import LANGUAGE_SPECS, Family, LanguageSpec
 from cpbot.judge.languages.base import Build, BuildOptions, Program, usable_by_sandbox
 from cpbot.judge.sandbox import RunLimits, Sandbox
-from cpbot.judge.sandbox.pool import ENV_READ_ONLY, WarmPython, visible_in_sandbox
+from cpbot.judge.sandbox.pool import ENV_READ_ONLY, WarmPython, set_default_warm_python, visible_in_sandbox
 
 # -I ignores the environment and user site; -S skips site-packages: a 4-5x faster start.
 RUN_FLAGS = ["-I", "-S"]
@@ -188,3 +188,5 @@ def cpython_candidates() -> list[str]:
 
 # Where to look for each runtime's interpreter (`CPBOT_<LANGUAGE>` overrides, e.g. CPBOT_PYPY3).
 RUNTIME_CANDIDATES = {"cpython": cpython_candidates, "pypy": lambda: ["pypy3"]}
+
+set_default_warm_python(default_warm_python)

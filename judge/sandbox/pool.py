@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -571,6 +571,20 @@ def describe_workdir(kind: str, cap_mb: int) -> str:
     return f"tmpfs {cap_mb} MB per run" if kind == "tmpfs-per-run" else kind or "unknown"
 
 
+def _no_warm_python() -> WarmPython | None:
+    return None
+
+
+_find_warm_python: Callable[[], WarmPython | None] = _no_warm_python
+
+
+def set_default_warm_python(find: Callable[[], WarmPython | None]) -> None:
+    """How the default sandbox finds its warm Python: registered by the Python language (judge.languages
+    builds on the sandbox, so the sandbox does not import it)."""
+    global _find_warm_python
+    _find_warm_python = find
+
+
 _default: Sandbox | None = None
 _default_lock = threading.Lock()
 
@@ -580,8 +594,6 @@ def default_sandbox() -> Sandbox:
     global _default
     with _default_lock:
         if _default is None:
-            from cpbot.judge.languages.python import default_warm_python  # languages build on the sandbox
-
-            _default = Sandbox(warm_python=default_warm_python())
+            _default = Sandbox(warm_python=_find_warm_python())
             atexit.register(_default.close)
         return _default
