@@ -92,6 +92,7 @@ static int SOCK_FD = 3;
 static int use_pidns = 0;      /* each run in its own PID namespace */
 static int use_mountns = 0;    /* each run in its own mount namespace (private /proc, tmpfs /box) */
 static int use_ipcns = 0;      /* each run in its own IPC namespace */
+static int use_netns = 0;      /* each run in its own network namespace (abstract sockets, loopback) */
 static int allowlist_root = 0; /* the server lives in the minimal root */
 static int use_seccomp = 0;
 static int drop_to_nobody = 0;
@@ -235,7 +236,12 @@ static int build_root(const char *root, char **ro, int nro) {
 #ifdef CP_AUDIT_ARCH
 #define NS_FLAGS (CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID \
                   | CLONE_NEWNET | CLONE_NEWTIME)
-#define DENY(nr) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1), BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM)
+#define DENY_WITH(nr, err) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1), BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (err))
+#define DENY(nr) DENY_WITH(nr, EPERM)
+/* fcntl commands that lock or watch a file: every run sees the same /usr, libc and staged programs, and a
+ * lock (or a watch) on one of them is a channel to the other runs and visible on the host. The filter
+ * cannot see which file an fd is, so a run takes no lock at all (ENOLCK, as when the kernel has none). */
+#define FCNTL_DENIED 9 /* F_GETLK F_SETLK F_SETLKW F_OFD_GETLK F_OFD_SETLK F_OFD_SETLKW F_SETLEASE F_GETLEASE F_NOTIFY */
 static struct sock_filter FILTER[] = {
     BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
     BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, CP_AUDIT_ARCH, 1, 0),
@@ -262,6 +268,17 @@ static struct sock_filter FILTER[] = {
     BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
     BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
     BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+    /* fcntl: the lock and watch commands (the low word of the command; the kernel reads an int) */
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_fcntl, 0, 2 * FCNTL_DENIED + 2),
+    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1])),
+    DENY_WITH(5, ENOLCK), DENY_WITH(6, ENOLCK), DENY_WITH(7, ENOLCK), DENY_WITH(36, ENOLCK),
+    DENY_WITH(37, ENOLCK), DENY_WITH(38, ENOLCK), DENY_WITH(1024, ENOLCK), DENY_WITH(1025, ENOLCK),
+    DENY_WITH(1026, ENOLCK),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    DENY_WITH(SYS_flock, ENOLCK), DENY(SYS_inotify_init1), DENY(SYS_fanotify_init),
+#ifdef SYS_inotify_init
+    DENY(SYS_inotify_init),
+#endif
     DENY(SYS_unshare), DENY(SYS_setns), DENY(SYS_umount2), DENY(SYS_pivot_root),
     DENY(SYS_chroot), DENY(SYS_keyctl), DENY(SYS_add_key), DENY(SYS_request_key), DENY(SYS_bpf),
     DENY(SYS_perf_event_open), DENY(SYS_userfaultfd), DENY(425) /* io_uring_setup */,
@@ -393,7 +410,6 @@ static void isolate(const char *root, char **ro, int nro, char **hide, int nhide
         }
         box = root;
     } else {
-        note("network", "namespace");
         /* The server becomes pid 1 of a PID namespace of its own: its /proc then shows nothing else. */
         if (unshare(CLONE_NEWPID) == 0) {
             pid_t child = fork();
@@ -425,14 +441,22 @@ static void isolate(const char *root, char **ro, int nro, char **hide, int nhide
     use_pidns = namespaces && can_clone(CLONE_NEWPID);
     use_ipcns = ok && can_clone(CLONE_NEWIPC);
     use_mountns = ok && can_clone(CLONE_NEWNS);
+    use_netns = ok && can_clone(CLONE_NEWNET);
+    if (ok) note("network", use_netns ? "namespace-per-run" : "namespace-per-slot");
     note("processes", use_pidns ? "pid-namespace" : "process-group");
+    note("session", "own-per-run");
     note("proc", allowlist_root && use_pidns && use_mountns ? "private" : "none(host-proc)");
     note("sys", allowlist_root ? "absent" : "host");
     note("dev", allowlist_root ? "minimal" : "host");
     note("ipc", use_ipcns ? "private-per-run" : ok ? "private-per-slot" : "host");
     use_seccomp = seccomp_works();
-    if (use_seccomp) note("nested_userns", "blocked(seccomp)");
-    else note_failure("nested_userns", "seccomp");
+    if (use_seccomp) {
+        note("nested_userns", "blocked(seccomp)");
+        note("file_locks", "refused(seccomp)");
+    } else {
+        note_failure("nested_userns", "seccomp");
+        note_failure("file_locks", "seccomp");
+    }
     note("fork_limit", own_userns ? "rlimit-nproc-per-slot" : "rlimit-nproc");
     note("workdir", allowlist_root && use_mountns ? "tmpfs-per-run" : "shared-dir-emptied-per-run");
     note("shm", allowlist_root && use_mountns ? "tmpfs-per-run" : allowlist_root ? "none" : "host");
@@ -496,7 +520,9 @@ static void set_limit(int resource, long value) {
 /* In the program's process (a vfork child: it only makes system calls and sets *exec_errno), between
  * fork and exec. Never returns. */
 static void exec_program(struct request *rq, volatile int *exec_errno) {
-    if (!use_pidns) setpgid(0, 0);
+    /* A session and process group of its own: kill(0), kill(-pgid), SIGSTOP to the group and
+     * setpriority(PRIO_PGRP) reach only this run, never the judge or another slot. */
+    setsid();
     signal(SIGPIPE, SIG_DFL); /* the launcher ignores it; a program writing to a closed pipe dies of it */
     if (dup2(rq->fds[0], 0) < 0 || dup2(rq->fds[1], 1) < 0 || dup2(rq->fds[2], 2) < 0) goto fail;
     /* Everything past stderr closes at exec. */
@@ -530,6 +556,37 @@ static long elapsed_us(const struct timespec *a, const struct timespec *b) {
 static void kill_all(pid_t pid) {
     if (use_pidns) kill(-1, SIGKILL); /* from pid 1: everything in the namespace */
     else kill(-pid, SIGKILL);
+}
+
+/* Without a PID namespace: kill every child of this init (the program, and the orphans it left, which
+ * come here as this init is their subreaper), with their process groups. */
+static void kill_children(void) {
+    char path[64], buf[4096];
+    snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)syscall(SYS_gettid));
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) return;
+    buf[n] = 0;
+    for (char *p = buf, *end; *p; p = end) {
+        long child = strtol(p, &end, 10);
+        if (end == p) break;
+        kill((pid_t)-child, SIGKILL);
+        kill((pid_t)child, SIGKILL);
+    }
+}
+
+/* Kill and reap until nothing of the run is left: every process of the run's PID namespace has
+ * this init as its parent once its own is gone, so no child left means no process left. Only then
+ * is the reply sent: a killed process that still held a socket, a lock or a process-count entry
+ * would otherwise reach into the next run. */
+static void reap_all(pid_t pid) {
+    for (;;) {
+        kill_all(pid);
+        if (!use_pidns) kill_children();
+        if (waitpid(-1, NULL, __WALL) < 0 && errno == ECHILD) return;
+    }
 }
 
 static int copy_fd(int from, int to) {
@@ -720,8 +777,8 @@ static void run_init(struct request *rq, int report_fd) {
     while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR) {
     }
     clock_gettime(CLOCK_MONOTONIC, &now);
-    /* No process outlives the verdict: kill the rest before reporting. */
-    kill_all(pid);
+    /* No process outlives the verdict: kill and reap the rest before reporting. */
+    reap_all(pid);
     unsigned got = get_files(rq);
     /* Close every file fd before replying: a written binary still open here could not be executed
      * (ETXTBSY) by the judge's next run. */
@@ -785,6 +842,8 @@ static void init_main(int taken, int after, int baton) {
     int fds[MAX_FDS], nfds;
     char why[64] = "";
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    /* without a PID namespace, the orphans a program leaves come here to be killed and reaped */
+    if (!use_pidns) prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     int ready = mount_run(why, sizeof why);
     /* Installed here, ahead of the request, and inherited by the program: compiling the filter at
      * every fork cost each run about 0.1 ms. */
@@ -925,7 +984,7 @@ static void start_afresh(struct busy_init *busy, int *nbusy, int *after) {
  * programs' CPU; at worst its work costs a program wall time, never CPU time. */
 static int serve(void) {
     unsigned long flags = (use_pidns ? CLONE_NEWPID : 0) | (use_mountns ? CLONE_NEWNS : 0)
-                          | (use_ipcns ? CLONE_NEWIPC : 0);
+                          | (use_ipcns ? CLONE_NEWIPC : 0) | (use_netns ? CLONE_NEWNET : 0);
     struct busy_init busy[MAX_BUSY];
     int nbusy = 0, after = -1;
     leave_program_cpu();

@@ -130,7 +130,10 @@ class Slot:
             if not any(_within(p, d) for p in (mountpoint, launcher)):
                 argv += ["--hide", str(d)]
         # an empty environment: the judge's own (API keys) must not be readable from the server's /proc entry
-        self._proc = subprocess.Popen(argv, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, env={})
+        # a session of its own: a signal or priority change aimed at the launcher's group never reaches the judge
+        self._proc = subprocess.Popen(
+            argv, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, env={}, start_new_session=True
+        )
         theirs.close()
         hello = self._sock.recv(4096).decode()
         if not hello.startswith("ready"):

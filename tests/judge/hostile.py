@@ -214,6 +214,73 @@ int main() {
 }
 """
 
+# Tests alternate: an attacker signals and renices its process group; a victim in the other slot sleeps
+# and then says it lived, with its niceness. Every test must end AC, and the judge must live on.
+PY_GROUP_ATTACK = """
+import os, signal, sys, time
+if sys.stdin.readline().strip() == 'victim':
+    time.sleep(1.5)
+    print('done', os.getpriority(os.PRIO_PROCESS, 0))
+    sys.exit(0)
+for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+    signal.signal(sig, signal.SIG_IGN)
+try:
+    os.setpriority(os.PRIO_PGRP, 0, 19)
+except OSError:
+    pass
+for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+    os.kill(0, sig)
+print('done', 0)
+"""
+
+CPP_GROUP_ATTACK = """#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <sys/resource.h>
+#include <unistd.h>
+int main() {
+    std::string role;
+    std::cin >> role;
+    if (role == "victim") {
+        usleep(1500000);
+        printf("done %d\\n", getpriority(PRIO_PROCESS, 0));
+        return 0;
+    }
+    for (int sig : {SIGTERM, SIGHUP, SIGINT}) signal(sig, SIG_IGN);
+    setpriority(PRIO_PGRP, 0, 19);
+    for (int sig : {SIGTERM, SIGHUP, SIGINT}) kill(0, sig);
+    killpg(getpgrp(), SIGTERM);
+    printf("done 0\\n");
+}
+"""
+
+# Locks and watches on files every run shares (the program itself, libc) are refused.
+PY_LOCKS = """
+import fcntl, sys
+try:
+    fcntl.flock(open(sys.executable, 'rb'), fcntl.LOCK_SH | fcntl.LOCK_NB)
+    print('locked')
+except OSError as e:
+    print(e.strerror)
+"""
+CPP_LOCKS = """#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+int main() {
+    int fd = open("/proc/self/exe", O_RDONLY);
+    struct flock fl = {};
+    fl.l_type = F_RDLCK;
+    int a = flock(fd, LOCK_SH | LOCK_NB) == 0 ? 0 : errno;
+    int b = fcntl(fd, F_SETLK, &fl) == 0 ? 0 : errno;
+    int c = fcntl(fd, F_OFD_SETLK, &fl) == 0 ? 0 : errno;
+    printf("%s|%s|%s\\n", a ? strerror(a) : "locked", b ? strerror(b) : "locked", c ? strerror(c) : "locked");
+}
+"""
+
 LIMITS = Limits(time_ms=2000, memory_mb=256, output_mb=64)
 
 
@@ -258,6 +325,11 @@ def scenarios(p: Planted, sandbox: Sandbox) -> list[Outcome]:
     outcomes.append(_judge("cpp-fill-disk", "cpp17", CPP_FILL_DISK, [TestCase(input="", name="fill")] * 2, sandbox))
     outcomes.append(_judge("py-escape", "python3", PY_ESCAPE, [TestCase(input="", name="escape")], sandbox))
     outcomes.append(_judge("cpp-escape", "cpp17", CPP_ESCAPE, [TestCase(input="", name="escape")], sandbox))
+    roles = [TestCase(input=f"{role}\n", output="done 0\n", name=role) for role in ("victim", "attack") * 3]
+    outcomes.append(_judge("py-group-attack", "python3", PY_GROUP_ATTACK, roles, sandbox))
+    outcomes.append(_judge("cpp-group-attack", "cpp17", CPP_GROUP_ATTACK, roles, sandbox))
+    outcomes.append(_judge("py-locks", "python3", PY_LOCKS, [TestCase(input="", name="lock")], sandbox))
+    outcomes.append(_judge("cpp-locks", "cpp17", CPP_LOCKS, [TestCase(input="", name="lock")], sandbox))
     return outcomes
 
 
@@ -270,6 +342,7 @@ def main() -> None:
     with Sandbox(2) as sandbox:
         for outcome in scenarios(planted, sandbox):
             print(json.dumps(outcome.__dict__), flush=True)
+    print(json.dumps({"judge_priority": os.getpriority(os.PRIO_PROCESS, 0)}), flush=True)
 
 
 if __name__ == "__main__":
