@@ -228,9 +228,9 @@ def test_no_lock_or_watch_can_be_taken_on_any_file(sandbox):
         out, result = run_py(slot, LOCKS)
     assert result.ok, out
     fields = dict(item.split(":", 1) for item in out.strip().split("|"))
-    assert fields == {
-        name: "No locks available" for name in ("flock", "setlk", "getlk", "ofd", "lease", "notify")
-    } | {"inotify": "Operation not permitted"}, out
+    assert fields == {name: "No locks available" for name in ("flock", "setlk", "getlk", "ofd", "lease", "notify")} | {
+        "inotify": "Operation not permitted"
+    }, out
     assert sandbox.isolation["file_locks"] == "refused(seccomp)"
 
 
