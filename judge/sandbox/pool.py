@@ -55,7 +55,8 @@ class RunLimits(BaseModel):
 
 
 class RunResult(BaseModel):
-    """What the launcher measured: the program's own CPU time, wall time and peak RSS."""
+    """What the launcher measured: CPU time and peak memory of all the run's processes (children never
+    waited for included; see `accounting`), and the program's own when those are larger; wall time."""
 
     status: Literal["exited", "signaled", "exec_failed", "error"]
     exit_code: int | None = None
@@ -67,6 +68,11 @@ class RunResult(BaseModel):
     exec_errno: int = 0
     message: str = ""
     collected: list[str] = []  # the requested files the program left in its work dir (copied out)
+    own_cpu_ms: float = 0.0  # the program's own process (and the children it waited for)
+    processes: int = 0  # the most processes seen at once (sampled; 0 where not sampled)
+    forks_refused: int | None = None  # process creations refused at the run's limit (cgroup only)
+    waited_ms: float | None = None  # killed at the wall limit: time runnable but waiting for a CPU
+    accounting: str = ""  # "cgroup" (every process, by the kernel), "sampled", or "" (program only)
 
     @property
     def ok(self) -> bool:
@@ -80,16 +86,24 @@ def parse_reply(text: str, wanted: Sequence[str] = ()) -> RunResult:
     if status == "error":
         return RunResult(status="error", message=fields.get("msg", text))
     killed = fields.get("killed", "none")
+    own_cpu_ms = (int(fields["utime_us"]) + int(fields["stime_us"])) / 1000
+    wait_us = int(fields.get("wait_us", -1))
+    refused = int(fields.get("forks_refused", -1))
     return RunResult(
         status=status,  # type: ignore[arg-type]
         exit_code=int(fields["code"]) if int(fields.get("code", -1)) >= 0 else None,
         signal=int(fields["sig"]) or None,
-        cpu_ms=(int(fields["utime_us"]) + int(fields["stime_us"])) / 1000,
+        cpu_ms=max(own_cpu_ms, int(fields.get("all_cpu_us", 0)) / 1000),
         wall_ms=int(fields["wall_us"]) / 1000,
-        peak_kb=int(fields["maxrss_kb"]),
+        peak_kb=max(int(fields["maxrss_kb"]), int(fields.get("all_peak_kb", 0))),
         killed=None if killed == "none" else killed,  # type: ignore[arg-type]
         exec_errno=int(fields.get("exec_errno", 0)),
         collected=[name for name, bit in wanted if int(fields.get("got", 0)) >> bit & 1],  # type: ignore[misc]
+        own_cpu_ms=own_cpu_ms,
+        processes=int(fields.get("procs", 0)),
+        forks_refused=refused if refused >= 0 else None,
+        waited_ms=wait_us / 1000 if wait_us >= 0 else None,
+        accounting=fields.get("acct", ""),
     )
 
 

@@ -281,6 +281,75 @@ int main() {
 }
 """
 
+# Every process of a run counts: a child the program never waits for burns the CPU time (TLE), eight
+# children each under the memory limit hold more than it together (MLE), a fork storm is named.
+PY_ORPHAN_CPU = """
+import os, time
+r, w = os.pipe()
+if os.fork() == 0:
+    start = time.process_time()
+    while time.process_time() - start < 3:
+        pass
+    os.write(w, b'4\\n')
+    os._exit(0)
+print(os.read(r, 10).decode().strip())
+"""
+CPP_ORPHAN_CPU = """#include <cstdio>
+#include <ctime>
+#include <unistd.h>
+int main() {
+    int p[2];
+    if (pipe(p) != 0) return 1;
+    if (fork() == 0) {
+        while (clock() < 3 * CLOCKS_PER_SEC) {}
+        if (write(p[1], "4\\n", 2) != 2) return 1;
+        _exit(0);
+    }
+    char buf[8] = {};
+    if (read(p[0], buf, 7) <= 0) return 1;
+    printf("%s", buf);
+}
+"""
+PY_CHILDREN_MEMORY = """
+import os, time
+for _ in range(8):
+    if os.fork() == 0:
+        hoard = bytearray(24 << 20)
+        for i in range(0, len(hoard), 4096):
+            hoard[i] = 1
+        time.sleep(0.6)
+        os._exit(0)
+for _ in range(8):
+    os.wait()
+print(4)
+"""
+CPP_CHILDREN_MEMORY = """#include <cstdio>
+#include <cstdlib>
+#include <sys/wait.h>
+#include <unistd.h>
+int main() {
+    for (int i = 0; i < 8; i++)
+        if (fork() == 0) {
+            volatile char* p = (volatile char*)malloc(24 << 20);
+            for (int j = 0; j < (24 << 20); j += 4096) p[j] = 1;
+            usleep(600000);
+            _exit(p[100] == 1 ? 0 : 1);
+        }
+    for (int i = 0; i < 8; i++) wait(nullptr);
+    printf("4\\n");
+}
+"""
+CPP_FORK_STORM = """#include <unistd.h>
+int main() {
+    for (;;) {
+        pid_t p = fork();
+        if (p == 0) for (;;) pause();
+        if (p < 0) for (;;) pause();
+    }
+}
+"""
+COUNT_LIMITS = Limits(time_ms=1000, memory_mb=64, output_mb=64)
+
 LIMITS = Limits(time_ms=2000, memory_mb=256, output_mb=64)
 
 
@@ -293,12 +362,14 @@ class Outcome:
     isolation: dict[str, str]
 
 
-def _judge(name: str, lang: str, source: str, tests: list[TestCase], sandbox: Sandbox) -> Outcome:
-    report: JudgeReport = judge_solution(Solution(language=lang, source=source), tests, limits=LIMITS, sandbox=sandbox)
+def _judge(
+    name: str, lang: str, source: str, tests: list[TestCase], sandbox: Sandbox, limits: Limits = LIMITS
+) -> Outcome:
+    report: JudgeReport = judge_solution(Solution(language=lang, source=source), tests, limits=limits, sandbox=sandbox)
     return Outcome(
         name,
         [str(r.verdict) for r in report.results] or [str(report.verdict)],
-        [r.stdout.strip() for r in report.results] or [report.compile_log],
+        [r.stdout.strip() if r.stdout.strip() else r.checker_message for r in report.results] or [report.compile_log],
         report.model_dump_json(),
         report.isolation,
     )
@@ -330,6 +401,16 @@ def scenarios(p: Planted, sandbox: Sandbox) -> list[Outcome]:
     outcomes.append(_judge("cpp-group-attack", "cpp17", CPP_GROUP_ATTACK, roles, sandbox))
     outcomes.append(_judge("py-locks", "python3", PY_LOCKS, [TestCase(input="", name="lock")], sandbox))
     outcomes.append(_judge("cpp-locks", "cpp17", CPP_LOCKS, [TestCase(input="", name="lock")], sandbox))
+    four = [TestCase(input="", output="4\n", name="four")]
+    for name, lang, source in (
+        ("py-orphan-cpu", "python3", PY_ORPHAN_CPU),
+        ("cpp-orphan-cpu", "cpp17", CPP_ORPHAN_CPU),
+        ("py-children-memory", "python3", PY_CHILDREN_MEMORY),
+        ("cpp-children-memory", "cpp17", CPP_CHILDREN_MEMORY),
+    ):
+        outcomes.append(_judge(name, lang, source, four, sandbox, COUNT_LIMITS))
+    # a long limit: even starved by a loaded machine, the storm reaches the process limit
+    outcomes.append(_judge("cpp-fork-storm", "cpp17", CPP_FORK_STORM, four, sandbox, Limits(time_ms=4000)))
     return outcomes
 
 

@@ -58,6 +58,12 @@ def check(outcomes: dict[str, dict], secret: str, user: str) -> None:
     for name in ("py-group-attack", "cpp-group-attack"):  # signals and renicing reach no other run
         assert outcomes[name]["verdicts"] == ["AC"] * 6, (name, outcomes[name]["outputs"])
     assert outcomes["py-locks"]["outputs"] == ["No locks available"]
+    for name in ("py-orphan-cpu", "cpp-orphan-cpu"):  # the child's CPU time counts, waited for or not
+        assert outcomes[name]["verdicts"] == ["TLE"], (name, outcomes[name]["outputs"])
+    for name in ("py-children-memory", "cpp-children-memory"):  # 8 x 24 MB > 64 MB, each alone under it
+        assert outcomes[name]["verdicts"] == ["MLE"], (name, outcomes[name]["outputs"])
+    storm = outcomes["cpp-fork-storm"]
+    assert storm["verdicts"] == ["TLE"] and storm["outputs"][0].startswith("fork storm"), storm["outputs"]
     assert outcomes["cpp-locks"]["outputs"] == ["|".join(["No locks available"] * 3)]
 
 
