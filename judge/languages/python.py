@@ -12,9 +12,10 @@ import time
 from pathlib import Path
 
 from cpbot.core.errors import ConfigError
-from cpbot.core.registry import LanguageSpec
+from cpbot.core.registry import LANGUAGE_SPECS, Family, LanguageSpec
 from cpbot.judge.languages.base import Build, BuildOptions, Program, usable_by_sandbox
 from cpbot.judge.sandbox import RunLimits, Sandbox
+from cpbot.judge.sandbox.pool import WarmPython
 
 # -I ignores the environment and user site; -S skips site-packages: a 4-5x faster start.
 RUN_FLAGS = ["-I", "-S"]
@@ -29,6 +30,11 @@ SYNTAX_CHECK = (
     "    sys.stderr.write(''.join(traceback.format_exception_only(type(e), e)))\n"
     "    sys.exit(1)\n"
 )
+# imported once by a warm interpreter (WarmPython): what contest programs and LiveCodeBench's preamble use
+WARM_MODULES = [
+    "array", "bisect", "collections", "copy", "datetime", "decimal", "fractions", "functools", "heapq", "io",
+    "itertools", "json", "math", "operator", "random", "re", "statistics", "string", "typing",
+]  # fmt: skip
 CHECK_LIMITS = RunLimits(cpu_ms=20_000, wall_ms=40_000, address_space_kb=2 << 20, output_bytes=1 << 20)
 
 
@@ -100,8 +106,10 @@ class Python:
         log_fd = os.memfd_create("check-log", os.MFD_CLOEXEC)
         try:
             with sandbox.slot() as slot:
+                # a staged script rather than -c: a warm slot then runs it without an interpreter start
+                check = sandbox.stage("py-syntax-check", {"check.py": SYNTAX_CHECK.encode()}) / "check.py"
                 result = slot.run(
-                    [self.interpreter, *RUN_FLAGS, "-c", SYNTAX_CHECK, script, shown_name],
+                    [self.interpreter, *RUN_FLAGS, str(check), script, shown_name],
                     stdin=None,
                     stdout=log_fd,
                     stderr=log_fd,
@@ -113,6 +121,14 @@ class Python:
         if not result.ok:
             return False, log or f"syntax check failed ({result.status})"
         return True, log
+
+
+def default_warm_python() -> WarmPython | None:
+    """The warm interpreter for the sandbox: the CPython language's, started as the judge starts programs
+    (None without one; PyPy programs always start afresh)."""
+    cpython = next((s for s in LANGUAGE_SPECS if s.family is Family.PYTHON and s.runtime == "cpython"), None)
+    interp = Python(cpython).interpreter if cpython else None
+    return WarmPython(prefix=[interp, *RUN_FLAGS], modules=WARM_MODULES) if interp else None
 
 
 def cpython_candidates() -> list[str]:

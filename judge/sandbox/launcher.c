@@ -32,11 +32,13 @@
 #include <dirent.h>
 #include <ftw.h>
 #include <grp.h>
+#include <linux/capability.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <poll.h>
 #include <sched.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -473,6 +475,7 @@ struct request {
     int is_get[MAX_FDS];
     int nfiles;
     int fds[MAX_FDS];
+    int warm; /* a Python program the warm interpreter may run (see warm_start_program) */
 };
 
 static int valid_name(const char *name) {
@@ -483,6 +486,7 @@ static int parse_request(char *buf, size_t len, struct request *rq) {
     int na = 0, ne = 0;
     rq->cwd = NULL;
     rq->nfiles = 0;
+    rq->warm = 0;
     rq->cpu_ms = rq->wall_ms = rq->as_kb = rq->fsize = rq->nproc = rq->box_kb = 0;
     for (size_t i = 0; i < len;) {
         char *item = buf + i;
@@ -500,6 +504,7 @@ static int parse_request(char *buf, size_t len, struct request *rq) {
         else if (!strcmp(item, "fsize")) rq->fsize = atol(v);
         else if (!strcmp(item, "nproc")) rq->nproc = atol(v);
         else if (!strcmp(item, "box_kb")) rq->box_kb = atol(v);
+        else if (!strcmp(item, "warm")) rq->warm = atoi(v) != 0;
         else if (!strcmp(item, "arg") && na < MAX_ITEMS - 1) rq->argv[na++] = v;
         else if (!strcmp(item, "env") && ne < MAX_ITEMS - 1) rq->envp[ne++] = v;
         else if ((!strcmp(item, "put") || !strcmp(item, "get")) && rq->nfiles < MAX_FDS - 3 && valid_name(v)) {
@@ -518,17 +523,14 @@ static void set_limit(int resource, long value) {
     setrlimit(resource, &rl);
 }
 
-/* In the program's process (a vfork child: it only makes system calls and sets *exec_errno), between
- * fork and exec. Never returns. */
-static void exec_program(struct request *rq, volatile int *exec_errno) {
+/* In the program's process, before it runs: its streams, work dir, limits and user (the seccomp filter
+ * and no-new-privileges come from the init). Only system calls (a vfork child may run it). -1 on failure. */
+static int enter_program(struct request *rq) {
     /* A session and process group of its own: kill(0), kill(-pgid), SIGSTOP to the group and
      * setpriority(PRIO_PGRP) reach only this run, never the judge or another slot. */
     setsid();
-    signal(SIGPIPE, SIG_DFL); /* the launcher ignores it; a program writing to a closed pipe dies of it */
-    if (dup2(rq->fds[0], 0) < 0 || dup2(rq->fds[1], 1) < 0 || dup2(rq->fds[2], 2) < 0) goto fail;
-    /* Everything past stderr closes at exec. */
-    syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC_FLAG);
-    if (chdir(rq->cwd ? rq->cwd : box) < 0) goto fail;
+    if (dup2(rq->fds[0], 0) < 0 || dup2(rq->fds[1], 1) < 0 || dup2(rq->fds[2], 2) < 0) return -1;
+    if (chdir(rq->cwd ? rq->cwd : box) < 0) return -1;
     set_limit(RLIMIT_STACK, -1);
     set_limit(RLIMIT_CORE, 0);
     if (rq->as_kb > 0) set_limit(RLIMIT_AS, rq->as_kb * 1024);
@@ -540,14 +542,64 @@ static void exec_program(struct request *rq, volatile int *exec_errno) {
         setrlimit(RLIMIT_CPU, &rl);
     }
     if (drop_to_nobody) {
-        if (setgroups(0, NULL) < 0 || setgid(NOBODY) < 0 || setuid(NOBODY) < 0) goto fail;
+        if (setgroups(0, NULL) < 0 || setgid(NOBODY) < 0 || setuid(NOBODY) < 0) return -1;
     }
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-    /* the seccomp filter and no-new-privileges come from the init */
-    execve(rq->argv[0], rq->argv, rq->envp);
-fail:
+    return 0;
+}
+
+/* In the program's process (a vfork child: it only makes system calls and sets *exec_errno), between
+ * fork and exec. Never returns. */
+static void exec_program(struct request *rq, volatile int *exec_errno) {
+    /* the launcher ignores SIGPIPE (and a warm Python server SIGXFSZ too): a program gets the defaults */
+    signal(SIGPIPE, SIG_DFL);
+    signal(SIGXFSZ, SIG_DFL);
+    if (enter_program(rq) == 0) {
+        /* Everything past stderr closes at exec. */
+        syscall(SYS_close_range, 3, ~0U, CLOSE_RANGE_CLOEXEC_FLAG);
+        execve(rq->argv[0], rq->argv, rq->envp);
+    }
     *exec_errno = errno ? errno : EINVAL;
     _exit(127);
+}
+
+/* ---- Warm Python: the launcher as a library inside a Python interpreter (judge/sandbox/warm_python.py).
+ * That interpreter imports the usual modules once, then runs this launcher's server. An init then starts a
+ * Python program of a request marked `warm` by forking itself instead of exec'ing a new interpreter: the
+ * child takes the run's streams, work dir, limits and user like any program, drops every capability and
+ * every fd past stderr, and returns into the interpreter (launcher_main returns 1), which runs the
+ * program as __main__ in fresh module globals. The child was never anything but the pristine server,
+ * so nothing of another run is in it; its CPU time and memory are its own from the fork. */
+static int warm_server = 0;    /* built as the library and started by warm_python.py */
+static jmp_buf warm_return;    /* launcher_main's frame, where a warm program's process goes back */
+static char *warm_argv[MAX_ITEMS], *warm_envp[MAX_ITEMS];
+
+static int drop_capabilities(void) {
+    struct __user_cap_header_struct head = {_LINUX_CAPABILITY_VERSION_3, 0};
+    struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+    memset(data, 0, sizeof data);
+    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+    return (int)syscall(SYS_capset, &head, data);
+}
+
+/* In a fork of the init (not a vfork: it goes on as Python). Never returns. */
+static void warm_start_program(struct request *rq) {
+    if (enter_program(rq) < 0 || drop_capabilities() < 0) _exit(127);
+    /* Python keeps no fd of its own open; past stderr are the judge's socket and the launcher's pipes */
+    syscall(SYS_close_range, 3, ~0U, 0);
+    /* the request lives in this frame, which the interpreter's next calls overwrite: keep the lists */
+    memcpy(warm_argv, rq->argv, sizeof warm_argv);
+    memcpy(warm_envp, rq->envp, sizeof warm_envp);
+    longjmp(warm_return, 1);
+}
+
+/* For warm_python.py: the program's arguments and environment (NULL past the last). */
+const char *launcher_warm_arg(int i) {
+    return i >= 0 && i < MAX_ITEMS ? warm_argv[i] : NULL;
+}
+
+const char *launcher_warm_env(int i) {
+    return i >= 0 && i < MAX_ITEMS ? warm_envp[i] : NULL;
 }
 
 static long elapsed_us(const struct timespec *a, const struct timespec *b) {
@@ -1032,13 +1084,15 @@ static void run_init(struct request *rq, struct accounting *acct, int report_fd)
     volatile int exec_errno = 0;
     start_accounting(rq, acct);
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    pid_t pid = vfork();
+    int warm = rq->warm && warm_server;
+    pid_t pid = warm ? fork() : vfork();
     if (pid < 0) {
         char out[64];
         snprintf(out, sizeof out, "status=error msg=fork:%d", errno);
         send(report_fd, out, strlen(out), MSG_NOSIGNAL);
         return;
     }
+    if (pid == 0 && warm) warm_start_program(rq);
     if (pid == 0) exec_program(rq, &exec_errno);
     close(rq->fds[0]);
     close(rq->fds[1]);
@@ -1358,7 +1412,7 @@ static int serve(void) {
     }
 }
 
-int main(int argc, char **argv) {
+static int launcher(int argc, char **argv) {
     const char *root = NULL;
     char *hide[16], *ro[MAX_RO];
     int nhide = 0, nro = 0, cpu = -1, namespaces = 1;
@@ -1399,3 +1453,17 @@ int main(int argc, char **argv) {
     remove_cgroups();
     return rc;
 }
+
+#ifdef CPBOT_LAUNCHER_LIBRARY
+/* The server inside a warm Python interpreter: 0 when the judge went away, 1 in a warm program's
+ * process (the interpreter then runs the program; launcher_warm_arg/env give its request). */
+int launcher_main(int argc, char **argv) {
+    if (setjmp(warm_return)) return 1;
+    warm_server = 1;
+    return launcher(argc, argv);
+}
+#else
+int main(int argc, char **argv) {
+    return launcher(argc, argv);
+}
+#endif
