@@ -10,7 +10,7 @@ from pathlib import Path
 from cpbot.core.errors import ConfigError
 from cpbot.core.registry import LANGUAGE_BY_EXTENSION
 from cpbot.judge.languages import Build, BuildOptions, Program, get_language
-from cpbot.judge.model import Solution
+from cpbot.judge.model import Solution, printable
 from cpbot.judge.sandbox import Sandbox
 
 
@@ -32,7 +32,8 @@ def build_program_file(path: Path, sandbox: Sandbox, role: str, include_dirs: Se
         options = BuildOptions(include_dirs=dirs, filename=path.name, source_path=path)
         build = get_language(LANGUAGE_BY_EXTENSION[path.suffix.lower()]).build(source, sandbox, options)
         if build.program is None:
-            raise ConfigError(f"the {role} {path.name} does not compile:\n{build.log.strip()[:2000]}")
+            log = printable(build.log.strip()[:2000])
+            raise ConfigError(f"the {role} {path.name} does not compile:\n{log}")
         return build.program
     if not os.access(path, os.X_OK):
         raise ConfigError(

@@ -1415,7 +1415,7 @@ static int serve(void) {
 static int launcher(int argc, char **argv) {
     const char *root = NULL;
     char *hide[16], *ro[MAX_RO];
-    int nhide = 0, nro = 0, cpu = -1, namespaces = 1;
+    int nhide = 0, nro = 0, cpu = -1, namespaces = 1, cgroups = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--root") && i + 1 < argc) root = argv[++i];
         else if (!strcmp(argv[i], "--hide") && i + 1 < argc && nhide < 16) hide[nhide++] = argv[++i];
@@ -1423,13 +1423,14 @@ static int launcher(int argc, char **argv) {
         else if (!strcmp(argv[i], "--cpu") && i + 1 < argc) cpu = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--sock") && i + 1 < argc) SOCK_FD = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--no-namespaces")) namespaces = 0;
+        else if (!strcmp(argv[i], "--no-cgroups")) cgroups = 0;
         else if (!strcmp(argv[i], "--version")) {
             puts("cpbot-launcher 2");
             return 0;
         }
     }
     if (!root || root[0] != '/') {
-        fprintf(stderr, "usage: launcher --root DIR --sock FD [--ro PATH]... [--hide DIR]... [--cpu N] [--no-namespaces]\n");
+        fprintf(stderr, "usage: launcher --root DIR --sock FD [--ro PATH]... [--hide DIR]... [--cpu N] [--no-namespaces] [--no-cgroups]\n");
         return 2;
     }
     for (int i = 0; i < nro; i++)
@@ -1443,7 +1444,7 @@ static int launcher(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN);
     program_cpu = cpu;
     online_cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    setup_cgroups(); /* before the namespaces: /sys is not in the minimal root */
+    if (cgroups) setup_cgroups(); /* before the namespaces: /sys is not in the minimal root */
     isolate(root, ro, nro, hide, nhide, namespaces);
     note_accounting();
     char ready[900];

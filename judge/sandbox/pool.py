@@ -180,10 +180,13 @@ class Slot:
         *,
         namespaces: bool = True,
         warm: WarmPython | None = None,
+        cgroups: bool = True,
     ) -> None:
         args = []
         if not namespaces:
             args.append("--no-namespaces")
+        if not cgroups:
+            args.append("--no-cgroups")
         if cpu is not None:
             args += ["--cpu", str(cpu)]
         for path in read_only:
@@ -451,9 +454,11 @@ class Sandbox:
         read_only: Sequence[Path] = (),
         namespaces: bool = True,
         warm_python: WarmPython | None = None,
+        cgroups: bool = True,
     ) -> None:
         """`namespaces=False` runs as on a machine that refuses them, to try the fallback: no network,
         root or /proc isolation, a shared work dir emptied between runs (the isolation report says so).
+        `cgroups=False` counts runs by sampling even as root (to measure what the cgroups cost).
         `warm_python`: every slot's server runs inside that interpreter, and its Python programs start as
         forks of it (see `WarmPython`)."""
         # at least two: an interactive test runs the solution and the interactor side by side
@@ -474,6 +479,7 @@ class Sandbox:
         self._extra = 0
         self._launcher = launcher_path()
         self._namespaces = namespaces
+        self._cgroups = cgroups
         self.warm_python = warm_python
         ncpu = os.cpu_count() or 1
         try:
@@ -492,7 +498,15 @@ class Sandbox:
         mountpoint.mkdir(mode=0o700)
         if os.geteuid() == 0:  # the work dir itself when the minimal root cannot be had
             os.chown(mountpoint, NOBODY, NOBODY)
-        return Slot(self._launcher, mountpoint, cpu, read_only, namespaces=self._namespaces, warm=self.warm_python)
+        return Slot(
+            self._launcher,
+            mountpoint,
+            cpu,
+            read_only,
+            namespaces=self._namespaces,
+            warm=self.warm_python,
+            cgroups=self._cgroups,
+        )
 
     @contextlib.contextmanager
     def slot(self, read_only: Sequence[Path] = ()) -> Iterator[Slot]:
