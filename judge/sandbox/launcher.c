@@ -888,7 +888,9 @@ static int join_run_cgroups(long seq, struct accounting *acct) {
     for (int k = 0; k < NCG; k++) {
         if (mkdirat(cg_slot[k], run, 0755) < 0 && errno != EEXIST) return -1;
         dirs[k] = openat(cg_slot[k], run, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (dirs[k] < 0 || write_text_at(dirs[k], "cgroup.procs", "0") < 0) return -1;
+        /* "0" to `tasks` moves only this (single-threaded) init, and so skips the kernel's global
+         * threadgroup lock that a write to cgroup.procs takes (which also holds up every fork meanwhile) */
+        if (dirs[k] < 0 || write_text_at(dirs[k], "tasks", "0") < 0) return -1;
     }
     acct->cpu_fd = openat(dirs[CG_CPU], "cpuacct.usage", O_RDONLY | O_CLOEXEC);
     acct->peak_fd = openat(dirs[CG_MEM], "memory.max_usage_in_bytes", O_RDWR | O_CLOEXEC);
