@@ -8,14 +8,15 @@
  * the --ro paths (the judge's staged programs, an interpreter's prefix, a user's include dir), an empty
  * /proc, /box and /dev/shm. It then pivots into that root and says what it achieved in a "ready" message.
  *
- * Every run has an init in fresh PID, mount and IPC namespaces, made before its request arrives: it mounts
- * a private /proc, a size-capped tmpfs at /box (the run's work dir, new for every run) and a small one
- * at /dev/shm (the only other writable place),
- * installs the seccomp filter (no new namespaces, no mounts) and waits. Given a request it copies the
- * requested files in, forks the program (rlimits, no new privileges, as root the uid of nobody),
- * watches its CPU and wall time, kills the whole namespace at a limit, copies the requested files out
- * and reports the program's own rusage. Requests may be queued: runs are strictly one after another,
- * replies come in request order.
+ * Every run has an init in fresh PID, mount, IPC and network namespaces, made before its request arrives:
+ * it mounts a private /proc, a size-capped tmpfs at /box (the run's work dir, new for every run) and a
+ * small one at /dev/shm (the only other writable place), joins the run's cgroups (as root; see
+ * "Accounting"), installs the seccomp filter (no new namespaces, no mounts, no file locks) and waits.
+ * Given a request it copies the requested files in, forks the program (a session of its own, rlimits,
+ * no new privileges, as root the uid of nobody), watches the CPU time of all the run's processes and
+ * the wall time, kills the whole namespace at a limit, kills and reaps until no process of the run is
+ * left, copies the requested files out and reports. Requests may be queued: runs are strictly one
+ * after another, replies come in request order.
  * Python's own wait4 would report the judge's memory, and bubblewrap hides the child's CPU time:
  * measuring here, in the program's parent, avoids both.
  *
@@ -24,7 +25,9 @@
  * stdout, stderr, then one per put (read from offset 0 into /box/NAME before the run) and one per get
  * (/box/NAME written into it after the run), in the order of the items.
  * Reply: one text message "status=... code=... sig=... utime_us=... stime_us=... maxrss_kb=...
- * wall_us=... killed=... exec_errno=... got=MASK".
+ * wall_us=... killed=... exec_errno=... got=MASK wait_us=... all_cpu_us=... all_peak_kb=... procs=...
+ * forks_refused=... acct=cgroup|sampled" (utime/stime/maxrss: the program's own; all_*: every process
+ * of the run; wait_us: at a wall kill, time runnable but waiting for a CPU, -1 otherwise).
  */
 #define _GNU_SOURCE
 #include <errno.h>
