@@ -76,8 +76,6 @@ def cookies_option(f: F) -> F:
     )(f)
 
 
-# The gate's checks, as `cpbot submit --skip` and `cpbot watch --gate` name them (see bot/submit/gate.py).
-GATE_CHECKS = ("samples", "generated", "stress", "profile")
 
 
 def include_option(f: F) -> F:

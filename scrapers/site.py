@@ -9,10 +9,8 @@ the scrapers never import the bot. `cpbot.scrapers.sites` looks the objects up b
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from http.cookiejar import CookieJar
 from typing import TYPE_CHECKING
 
 from cpbot.core.errors import ConfigError, SubmitError
@@ -23,8 +21,6 @@ from cpbot.scrapers.listing import Contest, ContestProblem
 if TYPE_CHECKING:  # imported by the methods that need them, so that the lookups stay cheap
     import httpx
 
-    from cpbot.scrapers.browser_settings import BrowserSettings
-    from cpbot.scrapers.endpoints import Endpoints
     from cpbot.scrapers.http import HttpClient
     from cpbot.scrapers.ranklist import Ranklist
     from cpbot.scrapers.submission import SubmitProtocol
@@ -144,21 +140,6 @@ class Site(ABC):
         raise SubmitError(
             f"cpbot cannot submit to {self.title}", hint=f"submit from the browser at {self.spec.base_url}"
         )
-
-    def client(
-        self,
-        *,
-        cookies: CookieJar | None = None,
-        endpoints: Endpoints | None = None,
-        browser: BrowserSettings | None = None,
-        notify: Callable[[str], None] | None = None,
-    ) -> HttpClient:
-        """An HTTP client for this site's session (`cookies`): the one factory's client, its base URL
-        overridden by `spec.url_env`, its requests through this site's `transport` (or, with an enabled
-        `browser`, through the browser once the site answers with a challenge page)."""
-        from cpbot.scrapers.endpoints import site_client
-
-        return site_client(endpoints, cookies=cookies, sites=[self], browser=browser, notify=notify)
 
     def unknown_contest(self, contest_id: str) -> ConfigError:
         """The error for a contest id the site does not list."""

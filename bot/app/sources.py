@@ -49,6 +49,7 @@ def load_problems(
     """The problems at `source`: a URL (fetched with `client`, or with `open_client(cookies)`), or a file.
     `site` says which site when it cannot be told; `page_url` is the address a saved page came from (it
     gives the problem ids)."""
+    from cpbot.scrapers.companion import is_companion_payload, parse_companion
     from cpbot.scrapers.sites import fetch_url, parse_content
 
     if is_url(source):
@@ -63,6 +64,8 @@ def load_problems(
     data = path.read_bytes()
     if path.suffix == ".json" and b'"schema_version"' in data and b'"samples"' in data:
         return [load_problem(path)]  # cpbot's own problem.json
+    if site is None and is_companion_payload(data):
+        return [parse_companion(data)]
     return parse_content(data, site, page_url)
 
 

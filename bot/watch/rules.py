@@ -36,7 +36,8 @@ class RulesDecision(BaseModel):
 
 
 def contest_key(site: str, contest_id: str) -> str:
-    """How a contest is named in `ai_allowed_contests`: `codeforces:1900` (`cf:1900` works too)."""
+    """How a contest is named in the watch state and in `ai_allowed_contests`: `codeforces:1900` (the site
+    given by name or alias: `cf:1900` is the same key)."""
     return f"{site_spec(site).name}:{contest_id}"
 
 

@@ -18,7 +18,7 @@ from cpbot.scrapers.http import HttpClient
 from cpbot.scrapers.listing import Contest, ContestProblem
 from cpbot.scrapers.ranklist import Ranklist
 from cpbot.scrapers.site import ProblemName, Site
-from cpbot.scrapers.sites import all_sites, find_site, get_site, parse_content, site_for_content, site_for_url
+from cpbot.scrapers.sites import all_sites, find_site, get_site, site_for_content, site_for_url
 from tests.scrapers.scraper_support import fixture_path
 
 
@@ -80,7 +80,7 @@ def test_competitive_companion_json_is_a_format_whose_problem_the_owning_site_na
         "timeLimit": 2000,
         "tests": [{"input": "1\n", "output": "2\n"}],
     }
-    [problem] = parse_content(json.dumps(payload).encode())
+    problem = parse_companion(json.dumps(payload).encode())
     assert (problem.site, problem.id, problem.index, problem.title) == (
         "codeforces",
         "codeforces:1440B",

@@ -1,4 +1,4 @@
-"""The fake sites' state: contests, problems (from the recorded fixtures), sessions, submissions.
+"""The fake sites' shared state: sessions, submissions, blocks; each site's contests (its own module's classes).
 
 Everything is deterministic: time comes from `FakeSite.clock` (tests may replace it), a verdict moves
 from queued to testing to final by the number of times it was looked at, not by wall time, and the
@@ -8,37 +8,22 @@ marker such as `FAKE:WA:3`).
 
 from __future__ import annotations
 
-import json
 import re
 import secrets
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any, Literal
 
-from tests.fakesite.wall import BotWall
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-CF_FIXTURES = FIXTURES / "codeforces"
-LC_FIXTURES = FIXTURES / "leetcode"
-SUBMIT_FORM_FIXTURE = CF_FIXTURES / "api" / "problemset_submit_form_browser_saved.html"
+from tests.fakes.codeforces import CfContest, CfProblem, cf_languages
+from tests.fakes.leetcode import LcContest, LcQuestion
+from tests.fakes.wall import BotWall
 
 Block = Literal["captcha", "cloudflare"]
 BlockScope = Literal["pages", "submit", "all"]
 
-# Codeforces verdict -> LeetCode (status_code, status_msg)
-LC_STATUS = {
-    "OK": (10, "Accepted"),
-    "WRONG_ANSWER": (11, "Wrong Answer"),
-    "MEMORY_LIMIT_EXCEEDED": (12, "Memory Limit Exceeded"),
-    "OUTPUT_LIMIT_EXCEEDED": (13, "Output Limit Exceeded"),
-    "TIME_LIMIT_EXCEEDED": (14, "Time Limit Exceeded"),
-    "RUNTIME_ERROR": (15, "Runtime Error"),
-    "COMPILATION_ERROR": (20, "Compile Error"),
-}
 _MARKER = re.compile(r"FAKE:(WA|TLE|MLE|RE|CE)(?::(\d+))?")
 _MARKER_VERDICT = {
     "WA": "WRONG_ANSWER",
@@ -88,65 +73,6 @@ class FakeSubmission:
         return "final", True
 
 
-@dataclass
-class CfProblem:
-    """A Codeforces problem: its index in the contest, its name and its statement HTML."""
-
-    index: str
-    name: str
-    html: str
-    tests: int = 12
-    points: float | None = None  # the initial value in a Codeforces-scored round
-
-
-@dataclass
-class CfContest:
-    id: int
-    name: str
-    start: float  # unix seconds
-    duration_s: int = 7200
-    problems: list[CfProblem] = field(default_factory=list)
-    type: str = "CF"
-    # the official standings once the round is over: (handle, points, penalty, rating before the round)
-    ranklist: list[tuple[str, float, int, int | None]] = field(default_factory=list)
-
-    def phase(self, now: float) -> str:
-        if now < self.start:
-            return "BEFORE"
-        if now < self.start + self.duration_s:
-            return "CODING"
-        return "FINISHED"
-
-    def problem(self, index: str) -> CfProblem | None:
-        return next((p for p in self.problems if p.index.upper() == index.upper()), None)
-
-
-@dataclass
-class LcQuestion:
-    """A LeetCode question: the GraphQL `question` object served for its slug."""
-
-    slug: str
-    title: str
-    question_id: str
-    payload: dict[str, Any]
-    credit: int = 4
-    tests: int = 60
-
-
-@dataclass
-class LcContest:
-    slug: str
-    title: str
-    start: float
-    duration_s: int = 5400
-    questions: list[LcQuestion] = field(default_factory=list)
-    # the global ranking once the contest is over: (username, score, seconds from the start to the finish)
-    ranking: list[tuple[str, int, int]] = field(default_factory=list)
-
-    def started(self, now: float) -> bool:
-        return now >= self.start
-
-
 def marker_policy(sub: FakeSubmission) -> Outcome:
     """Accept unless the source holds `FAKE:WA:3`, `FAKE:TLE:5`, `FAKE:RE:2`, `FAKE:MLE:4` or `FAKE:CE`."""
     m = _MARKER.search(sub.source)
@@ -156,31 +82,6 @@ def marker_policy(sub: FakeSubmission) -> Outcome:
     if verdict == "COMPILATION_ERROR":
         return Outcome(verdict=verdict, failed_test=None, time_ms=0, memory_kb=0)
     return Outcome(verdict=verdict, failed_test=int(m.group(2) or 1))
-
-
-def cf_problem(fixture: str, index: str | None = None) -> CfProblem:
-    """A problem from a recorded Codeforces fixture (`cf_1702A_modern_single_line_cases`), served
-    under `index` (the page's own index by default)."""
-    html = (CF_FIXTURES / f"{fixture}.html").read_text(encoding="utf-8")
-    expected = json.loads((CF_FIXTURES / f"{fixture}.expected.json").read_text(encoding="utf-8"))
-    return CfProblem(index=index or expected["index"], name=expected["title"], html=html)
-
-
-def lc_question(fixture: str) -> LcQuestion:
-    """A question from a recorded LeetCode fixture (`lc_decode-ways_example_block`), in wire form."""
-    data = json.loads((LC_FIXTURES / f"{fixture}.json").read_text(encoding="utf-8"))
-    q = dict(data["data"]["question"])
-    if isinstance(q.get("metaData"), dict | list):
-        q["metaData"] = json.dumps(q["metaData"])  # on the wire metaData is a JSON string
-    return LcQuestion(slug=q["titleSlug"], title=q["title"], question_id=str(q["questionId"]), payload=q)
-
-
-def cf_languages() -> list[tuple[str, str]]:
-    """(programTypeId, name) of the language options of the recorded submit form."""
-    html = SUBMIT_FORM_FIXTURE.read_text(encoding="utf-8")
-    select = re.search(r'<select[^>]*name="programTypeId"[^>]*>(.*?)</select>', html, re.S)
-    assert select is not None, "the recorded submit form lost its language select"
-    return re.findall(r'<option value="(\d+)"[^>]*>([^<]*)</option>', select.group(1))
 
 
 class FakeSite:

@@ -1,209 +1,79 @@
-"""The HTTP side of the fake sites: a threaded server on 127.0.0.1 answering like Codeforces and LeetCode.
-
-Routing is by path (the two sites' paths do not overlap), so requests may arrive with the real sites'
-Host headers (through `cpbot.scrapers.endpoints.RoutingTransport`) or with 127.0.0.1.
-"""
+"""A fake Codeforces: its state (contests, problems from the recorded pages) and its HTTP answers (the
+official API and the pages cpbot reads and posts to), as the real site gives them."""
 
 from __future__ import annotations
 
 import html
 import json
 import re
-import threading
-from email.message import Message
-from email.parser import BytesParser
-from email.policy import HTTP
-from http.cookies import SimpleCookie
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
-from urllib.parse import parse_qs, quote, urlsplit
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from cpbot.scrapers.codeforces.api import GYM_FIRST_ID
-from tests.fakesite.state import LC_STATUS, SUBMIT_FORM_FIXTURE, CfContest, FakeSite, FakeSubmission
+from tests.fakes.http import Reply, Request, autofill
 
+if TYPE_CHECKING:
+    from tests.fakes.state import FakeSite, FakeSubmission
+
+CF_FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "codeforces"
+SUBMIT_FORM_FIXTURE = CF_FIXTURES / "api" / "problemset_submit_form_browser_saved.html"
 CF = "https://codeforces.com"
 _TITLE_INDEX = re.compile(r'(<div class="title"[^>]*>\s*)([A-Za-z0-9]{1,4})(\.)')
-CAPTCHA_PAGE = (
-    "<!DOCTYPE html><html><head><title>Verification</title>"
-    '<script src="https://www.google.com/recaptcha/api.js"></script></head><body>'
-    '<form method="post"><div class="g-recaptcha" data-sitekey="6Lc-fake"></div></form></body></html>'
-)
-CLOUDFLARE_PAGE = (
-    "<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>"
-    '<div id="challenge-form"></div><script>window._cf_chl_opt={cType: "managed"};</script></body></html>'
-)
-LC_LOGIN_PAGE = (
-    "<!DOCTYPE html><html><head><title>Account Login - LeetCode</title></head><body>"
-    '<form method="post" action="/accounts/login/"><input name="login"><input name="password" type="password">'
-    '<button type="submit">Sign In</button></form></body></html>'
-)
 
 
-class Reply:
-    """What a handler answers: status, headers, body."""
+@dataclass
+class CfProblem:
+    """A Codeforces problem: its index in the contest, its name and its statement HTML."""
 
-    def __init__(self, status: int, body: bytes | str = b"", ctype: str = "text/html; charset=utf-8") -> None:
-        self.status = status
-        self.body = body.encode("utf-8") if isinstance(body, str) else body
-        self.headers: list[tuple[str, str]] = [("Content-Type", ctype)]
-
-    @classmethod
-    def json(cls, obj: Any, status: int = 200) -> Reply:
-        return cls(status, json.dumps(obj), "application/json")
-
-    @classmethod
-    def redirect(cls, location: str) -> Reply:
-        r = cls(302, b"")
-        r.headers.append(("Location", location))
-        return r
+    index: str
+    name: str
+    html: str
+    tests: int = 12
+    points: float | None = None  # the initial value in a Codeforces-scored round
 
 
-class Request:
-    def __init__(self, method: str, path: str, headers: Message, body: bytes) -> None:
-        parts = urlsplit(path)
-        self.method = method
-        self.path = parts.path
-        self.query = {k: v[-1] for k, v in parse_qs(parts.query, keep_blank_values=True).items()}
-        self.headers = headers
-        self.body = body
-        jar: SimpleCookie = SimpleCookie()
-        for header in headers.get_all("Cookie") or []:
-            jar.load(header)
-        self.cookies = {k: m.value for k, m in jar.items()}
+@dataclass
+class CfContest:
+    id: int
+    name: str
+    start: float  # unix seconds
+    duration_s: int = 7200
+    problems: list[CfProblem] = field(default_factory=list)
+    type: str = "CF"
+    # the official standings once the round is over: (handle, points, penalty, rating before the round)
+    ranklist: list[tuple[str, float, int, int | None]] = field(default_factory=list)
 
-    def form(self) -> dict[str, str]:
-        """The fields of a urlencoded or multipart/form-data body."""
-        ctype = self.headers.get("Content-Type", "")
-        if ctype.startswith("multipart/form-data"):
-            msg = BytesParser(policy=HTTP).parsebytes(b"Content-Type: " + ctype.encode() + b"\r\n\r\n" + self.body)
-            out = {}
-            for part in msg.iter_parts():
-                name = part.get_param("name", header="content-disposition")
-                if name:
-                    payload = part.get_payload(decode=True) or b""
-                    out[str(name)] = payload.decode("utf-8")
-            return out
-        return {k: v[-1] for k, v in parse_qs(self.body.decode("utf-8"), keep_blank_values=True).items()}
+    def phase(self, now: float) -> str:
+        if now < self.start:
+            return "BEFORE"
+        if now < self.start + self.duration_s:
+            return "CODING"
+        return "FINISHED"
 
-    def json(self) -> Any:
-        try:
-            return json.loads(self.body or b"null")
-        except json.JSONDecodeError:
-            return None
+    def problem(self, index: str) -> CfProblem | None:
+        return next((p for p in self.problems if p.index.upper() == index.upper()), None)
 
 
-class FakeSiteServer:
-    """Serves a `FakeSite` on 127.0.0.1 (random port); use as a context manager."""
-
-    def __init__(self, site: FakeSite | None = None, host: str = "127.0.0.1", port: int = 0) -> None:
-        self.site = site or FakeSite()
-        self._httpd = ThreadingHTTPServer((host, port), _handler_class(self.site))
-        self._httpd.daemon_threads = True
-        self._thread: threading.Thread | None = None
-
-    @property
-    def url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}"
-
-    def start(self) -> FakeSiteServer:
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, name="fakesite", daemon=True
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    def __enter__(self) -> FakeSiteServer:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-    def env(self) -> dict[str, str]:
-        """Environment variables that point cpbot's site clients at this server."""
-        return {"CPBOT_CODEFORCES_URL": self.url, "CPBOT_LEETCODE_URL": self.url}
-
-    def client(self, cookies: Any = None) -> Any:
-        """A `scrapers.http.HttpClient` whose codeforces.com / leetcode.com requests come here (and
-        nowhere else)."""
-        from cpbot.scrapers.endpoints import Endpoints, site_client
-
-        return site_client(Endpoints.everywhere(self.url), cookies=cookies, strict=True)
+def cf_problem(fixture: str, index: str | None = None) -> CfProblem:
+    """A problem from a recorded Codeforces fixture (`cf_1702A_modern_single_line_cases`), served
+    under `index` (the page's own index by default)."""
+    html = (CF_FIXTURES / f"{fixture}.html").read_text(encoding="utf-8")
+    expected = json.loads((CF_FIXTURES / f"{fixture}.expected.json").read_text(encoding="utf-8"))
+    return CfProblem(index=index or expected["index"], name=expected["title"], html=html)
 
 
-def _handler_class(site: FakeSite) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:
-            return
-
-        def _serve(self, method: str) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length) if length else b""
-            req = Request(method, self.path, self.headers, body)
-            with site.lock:
-                site.requests.append((method, req.path))
-            try:
-                reply = route(site, req)
-            except Exception as e:  # a bug in the fake must show up in the test, as a 500 with the error
-                reply = Reply(500, f"fake site error: {type(e).__name__}: {e}", "text/plain")
-            self.send_response(reply.status)
-            for name, value in reply.headers:
-                self.send_header(name, value)
-            self.send_header("Content-Length", str(len(reply.body)))
-            self.end_headers()
-            self.wfile.write(reply.body)
-
-        def do_GET(self) -> None:
-            self._serve("GET")
-
-        def do_POST(self) -> None:
-            self._serve("POST")
-
-    return Handler
+def cf_languages() -> list[tuple[str, str]]:
+    """(programTypeId, name) of the language options of the recorded submit form."""
+    html = SUBMIT_FORM_FIXTURE.read_text(encoding="utf-8")
+    select = re.search(r'<select[^>]*name="programTypeId"[^>]*>(.*?)</select>', html, re.S)
+    assert select is not None, "the recorded submit form lost its language select"
+    return re.findall(r'<option value="(\d+)"[^>]*>([^<]*)</option>', select.group(1))
 
 
-def route(site: FakeSite, req: Request) -> Reply:
-    """Dispatch one request to the site that owns its path."""
-    p = req.path
-    if site.wall is not None:
-        with site.lock:
-            agent = req.headers.get("User-Agent", "")
-            if not site.wall.admits(req.cookies, agent):
-                r = Reply(403, site.wall.challenge_page(agent))
-                r.headers += [("cf-mitigated", "challenge"), ("Server", "cloudflare")]
-                return r
-    if p.startswith("/api/"):
-        if site.block is not None and site.block_scope == "all":
-            return _blocked(site)
-        return cf_api(site, req)
-    lc = p == "/graphql" or p.startswith(("/contest/api/", "/submissions/", "/accounts/", "/problems/"))
-    lc = lc or bool(re.match(r"^/contest/[a-z][\w-]*/problems/", p))
-    is_submit = p.endswith("/submit") or p.endswith("/submit/")
-    if site.block is not None and (site.block_scope in ("pages", "all") or is_submit):
-        return _blocked(site)
-    return leetcode(site, req) if lc else codeforces(site, req)
-
-
-def _blocked(site: FakeSite) -> Reply:
-    if site.block == "cloudflare":
-        r = Reply(403, CLOUDFLARE_PAGE)
-        r.headers += [("cf-mitigated", "challenge"), ("Server", "cloudflare")]
-        return r
-    return Reply(200, CAPTCHA_PAGE)
-
-
-# ---------------------------------------------------------------- Codeforces
-
-
-def cf_api(site: FakeSite, req: Request) -> Reply:
+def api(site: FakeSite, req: Request) -> Reply:
+    """The official API (`/api/<method>`): contest lists, standings, rating changes, submissions."""
     method = req.path[len("/api/") :]
     q = req.query
     now = site.clock()
@@ -349,7 +219,8 @@ def _cf_page(site: FakeSite, user: str | None, title: str, body: str) -> str:
     )
 
 
-def codeforces(site: FakeSite, req: Request) -> Reply:
+def pages(site: FakeSite, req: Request) -> Reply:
+    """The site's pages: home, login, contests, problems, the submit form, my submissions, sources."""
     p = req.path.rstrip("/") or "/"
     user = _cf_user(site, req)
     now = site.clock()
@@ -425,12 +296,8 @@ def _cf_enter(site: FakeSite, req: Request, user: str | None) -> Reply:
     if req.method == "GET":
         if user:
             return Reply.redirect(f"{_origin(req)}/")
-        return Reply(
-            200,
-            _cf_page(
-                site, None, "Login", _login_form(site, req, "") + _autofill(site, site.cf_handle, site.cf_password)
-            ),
-        )
+        script = autofill(site.autofill_login, site.cf_handle, site.cf_password)
+        return Reply(200, _cf_page(site, None, "Login", _login_form(site, req, "") + script))
     form = req.form()
     if form.get("csrf_token") != site.cf_csrf or form.get("_tta") != site.cf_tta:
         return Reply(403, _cf_page(site, None, "Login", "<p>Invalid CSRF token</p>"))
@@ -579,216 +446,3 @@ def _cf_source(site: FakeSite, req: Request, user: str | None, contest: CfContes
         return Reply.redirect(f"{_origin(req)}/")  # other people's code is hidden during the round
     body = f'<pre id="program-source-text" class="prettyprint program-source">{html.escape(s.source)}</pre>'
     return Reply(200, _cf_page(site, user, f"Submission {s.id}", body))
-
-
-# ---------------------------------------------------------------- LeetCode
-
-
-def _lc_signed_in(site: FakeSite, req: Request) -> bool:
-    return not site.logged_out and req.cookies.get("LEETCODE_SESSION") == site.lc_session
-
-
-def _lc_csrf_ok(site: FakeSite, req: Request) -> bool:
-    cookie = req.cookies.get("csrftoken")
-    return bool(cookie) and cookie == site.lc_csrf and req.headers.get("x-csrftoken") == cookie
-
-
-def leetcode(site: FakeSite, req: Request) -> Reply:
-    p = req.path
-    if p == "/graphql" and req.method == "POST":
-        return _lc_graphql(site, req)
-    if p.startswith("/accounts/login"):
-        return _lc_login(site, req)
-    m = re.match(r"^/contest/api/info/([\w-]+)/?$", p)
-    if m:
-        contest = site.lc_contests.get(m.group(1))
-        if contest is None:
-            return Reply.json({"error": "contest not found"}, status=404)
-        started = contest.started(site.clock())
-        questions = [
-            {"question_id": int(q.question_id), "title": q.title, "title_slug": q.slug, "credit": q.credit}
-            for q in contest.questions
-        ]
-        info = {"title": contest.title, "title_slug": contest.slug, "start_time": int(contest.start)}
-        info["duration"] = contest.duration_s
-        return Reply.json({"contest": info, "questions": questions if started else [], "registered": False})
-    m = re.match(r"^/contest/api/ranking/([\w-]+)/?$", p)
-    if m:
-        contest = site.lc_contests.get(m.group(1))
-        if contest is None:
-            return Reply.json({"error": "contest not found"}, status=404)
-        page = int(req.query.get("pagination", "1") or 1)
-        rows = [
-            {"username": name, "user_slug": name, "rank": i, "score": score, "finish_time": int(contest.start) + at}
-            for i, (name, score, at) in enumerate(contest.ranking, start=1)
-        ]
-        site.ranking_pages.append(page)
-        return Reply.json({"total_rank": rows[(page - 1) * 25 : page * 25], "user_num": len(rows)})
-    m = re.match(r"^(?:/contest/[\w-]+)?/problems/([\w-]+)/submit/?$", p)
-    if m and req.method == "POST":
-        return _lc_submit(site, req, m.group(1))
-    m = re.match(r"^/submissions/detail/(\d+)/check/?$", p)
-    if m:
-        if not _lc_signed_in(site, req):
-            return Reply.redirect(f"/accounts/login/?next={quote(p)}")
-        return _lc_check(site, int(m.group(1)))
-    m = re.match(r"^(?:/contest/[\w-]+)?/problems/([\w-]+)/?$", p)
-    if m:
-        return Reply(200, f"<html><head><title>{m.group(1)} - LeetCode</title></head><body></body></html>")
-    return Reply(404, "<html><body>Not found</body></html>")
-
-
-def _lc_login(site: FakeSite, req: Request) -> Reply:
-    form = req.form() if req.method == "POST" else {}
-    if form.get("login") == site.lc_user and form.get("password") == site.lc_password:
-        r = Reply.redirect("/")
-        for name, value in (("LEETCODE_SESSION", site.lc_session), ("csrftoken", site.lc_csrf)):
-            r.headers.append(("Set-Cookie", f"{name}={value}; Path=/; Max-Age=1209600"))
-        return r
-    return Reply(200, LC_LOGIN_PAGE.replace("</body>", _autofill(site, site.lc_user, site.lc_password) + "</body>"))
-
-
-def _autofill(site: FakeSite, user: str, password: str) -> str:
-    """With `site.autofill_login`, a script that signs in as the user would (a password manager): tests of
-    `cpbot login --browser` need no one at the keyboard."""
-    if not site.autofill_login:
-        return ""
-    return (
-        "<script>setTimeout(function () {"
-        "var f = document.forms[0];"
-        f"(f.handleOrEmail || f.login).value = {json.dumps(user)};"
-        f"f.password.value = {json.dumps(password)};"
-        "f.submit(); }, 100);</script>"
-    )
-
-
-def _lc_submit(site: FakeSite, req: Request, slug: str) -> Reply:
-    if not req.cookies.get("LEETCODE_SESSION") or not _lc_signed_in(site, req):
-        site.rejected["login"] += 1
-        return Reply.redirect(f"/accounts/login/?next={quote(req.path)}")
-    if not _lc_csrf_ok(site, req):
-        site.rejected["csrf"] += 1
-        return Reply(403, "<html><body><h1>Forbidden (403)</h1><p>CSRF verification failed.</p></body></html>")
-    q = site.lc_public(slug)
-    body = req.json()
-    if q is None:
-        return Reply.json({"error": "question not found"}, status=404)
-    if not isinstance(body, dict) or str(body.get("question_id")) != q.question_id:
-        site.rejected["question_id"] += 1
-        return Reply.json({"error": "invalid question_id"}, status=400)
-    if body.get("lang") not in ("cpp", "python3", "python", "java"):
-        site.rejected["lang"] += 1
-        return Reply.json({"error": "invalid lang"}, status=400)
-    code = body.get("typed_code")
-    if not isinstance(code, str) or not code.strip():
-        return Reply.json({"error": "empty code"}, status=400)
-    sub = site.new_submission(
-        site="leetcode",
-        problem_key=slug,
-        source=code,
-        language=body["lang"],
-        handle=site.lc_user,
-        practice=site.lc_over(slug),
-    )
-    return Reply.json({"submission_id": sub.id})
-
-
-def _lc_check(site: FakeSite, sub_id: int) -> Reply:
-    s = site.submission("leetcode", sub_id)
-    if s is None:
-        return Reply.json({"state": "PENDING"})  # like the real site: unknown ids look pending
-    with site.lock:
-        stage, _ = s.observe(site.queued_polls, site.testing_polls)
-    if stage == "queued":
-        return Reply.json({"state": "PENDING"})
-    if stage == "testing":
-        return Reply.json({"state": "STARTED"})
-    o = s.outcome
-    code, msg = LC_STATUS.get(o.verdict, (21, "Unknown Error"))
-    q = site.lc_questions.get(s.problem_key)
-    total = q.tests if q else o.total_tests
-    correct = total if o.verdict == "OK" else max(0, (o.failed_test or 1) - 1)
-    result: dict[str, Any] = {
-        "status_code": code,
-        "lang": s.language,
-        "run_success": o.verdict not in ("COMPILATION_ERROR", "RUNTIME_ERROR"),
-        "status_runtime": f"{o.time_ms} ms",
-        "memory": o.memory_kb * 1000,
-        "question_id": q.question_id if q else "",
-        "elapsed_time": o.time_ms + 20,
-        "compare_result": "1" * correct + ("0" if correct < total else "") + "0" * max(0, total - correct - 1),
-        "code_output": "",
-        "std_output": "",
-        "last_testcase": "",
-        "expected_output": "",
-        "task_finish_time": int(s.created * 1000) + 1500,
-        "total_correct": None if o.verdict == "COMPILATION_ERROR" else correct,
-        "total_testcases": None if o.verdict == "COMPILATION_ERROR" else total,
-        "runtime_percentile": 71.5 if o.verdict == "OK" else None,
-        "status_memory": f"{o.memory_kb / 1000:.1f} MB",
-        "memory_percentile": 40.2 if o.verdict == "OK" else None,
-        "pretty_lang": {"cpp": "C++", "python3": "Python3"}.get(s.language, s.language),
-        "submission_id": str(s.id),
-        "status_msg": msg,
-        "state": "SUCCESS",
-    }
-    if o.verdict == "WRONG_ANSWER":
-        result.update(last_testcase="[1,2,3]\n4", code_output="5", expected_output="7")
-    if o.verdict == "RUNTIME_ERROR":
-        result.update(runtime_error="Line 3: IndexError: list index out of range", last_testcase="[]")
-    if o.verdict == "COMPILATION_ERROR":
-        result.update(compile_error="Line 1: error: expected ';'", full_compile_error="Line 1: error: expected ';'")
-    return Reply.json(result)
-
-
-def _lc_graphql(site: FakeSite, req: Request) -> Reply:
-    body = req.json()
-    if not isinstance(body, dict) or not isinstance(body.get("query"), str):
-        return Reply.json({"errors": [{"message": "Must provide query string."}]}, status=400)
-    query = body["query"]
-    variables = body.get("variables") or {}
-    now = site.clock()
-    if "upcomingContests" in query or "allContests" in query:
-        key = "upcomingContests" if "upcomingContests" in query else "allContests"
-        contests = sorted(site.lc_contests.values(), key=lambda c: c.start)
-        if key == "upcomingContests":
-            contests = [c for c in contests if now < c.start + c.duration_s]
-        rows = [
-            {"title": c.title, "titleSlug": c.slug, "startTime": int(c.start), "duration": c.duration_s}
-            for c in contests
-        ]
-        return Reply.json({"data": {key: rows}})
-    if "userStatus" in query:
-        signed = _lc_signed_in(site, req)
-        status = {"isSignedIn": signed, "username": site.lc_user if signed else "", "isPremium": False}
-        return Reply.json({"data": {"userStatus": status}})
-    if "submissionList" in query:
-        if not _lc_signed_in(site, req):
-            return Reply.json({"errors": [{"message": "User is not authenticated"}], "data": None})
-        slug = variables.get("questionSlug")
-        with site.lock:
-            subs = [s for s in site.submissions if s.site == "leetcode" and (not slug or s.problem_key == slug)]
-        subs.sort(key=lambda s: -s.id)
-        rows = [
-            {"id": str(s.id), "titleSlug": s.problem_key, "lang": s.language, "timestamp": str(int(s.created))}
-            for s in subs
-        ]
-        return Reply.json({"data": {"questionSubmissionList": {"submissions": rows, "hasNext": False}}})
-    if "submissionDetails" in query:
-        if not _lc_signed_in(site, req):
-            return Reply.json({"errors": [{"message": "User is not authenticated"}], "data": None})
-        s = site.submission("leetcode", int(variables.get("submissionId") or 0))
-        if s is None:
-            return Reply.json({"data": {"submissionDetails": None}})
-        details = {
-            "code": s.source,
-            "timestamp": int(s.created),
-            "lang": {"name": s.language},
-            "question": {"titleSlug": s.problem_key},
-        }
-        return Reply.json({"data": {"submissionDetails": details}})
-    if "question(" in query or "question (" in query:
-        slug = variables.get("titleSlug", "")
-        q = site.lc_public(slug)
-        return Reply.json({"data": {"question": dict(q.payload) if q else None}})
-    return Reply.json({"errors": [{"message": "Cannot query this field on the fake site"}]}, status=400)

@@ -1,6 +1,6 @@
 """Pytest fixtures for the fake sites; other test directories import them into their conftest.py:
 
-    from tests.fakesite.fixtures import fake_server, fake_site  # noqa: F401
+    from tests.fakes.fixtures import fake_server, fake_site  # noqa: F401
 
 `fake_site` is a `FakeSite` with one running and one upcoming contest per site (see `populate`);
 `fake_server` serves it on 127.0.0.1 for the test's duration.
@@ -12,8 +12,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.fakesite.server import FakeSiteServer
-from tests.fakesite.state import FakeSite, cf_problem, lc_question
+from tests.fakes.codeforces import cf_problem
+from tests.fakes.leetcode import lc_question
+from tests.fakes.server import FakeSiteServer
+from tests.fakes.state import FakeSite
 
 CF_RUNNING = 1873
 CF_UPCOMING = 1900
