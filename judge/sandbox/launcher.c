@@ -779,6 +779,7 @@ static int use_cgroups = 0;
 struct accounting {
     int cpu_fd, peak_fd, usage_fd, limit_fd, pids_max_fd, pids_events_fd;
     long cpu_base_ns, mem_base, forks_refused_base;
+    int stdout_fd, stderr_fd; /* copies of the output files (the run's own are closed once it starts) */
     long stdout_base, stderr_base;
     struct rusage children_base;
     long sampled_cpu_ticks, sampled_peak_kb;
@@ -881,9 +882,14 @@ static void remove_cgroups(void) {
     }
 }
 
+static void init_accounting(struct accounting *acct) {
+    memset(acct, 0, sizeof *acct);
+    acct->cpu_fd = acct->peak_fd = acct->usage_fd = acct->limit_fd = acct->pids_max_fd = acct->pids_events_fd = -1;
+    acct->stdout_fd = acct->stderr_fd = -1;
+}
+
 /* In the init, ahead of its request: join run cgroup `seq` of the ring and open what it reads. */
 static int join_run_cgroups(long seq, struct accounting *acct) {
-    acct->cpu_fd = acct->peak_fd = acct->usage_fd = acct->limit_fd = acct->pids_max_fd = acct->pids_events_fd = -1;
     if (!use_cgroups) return 0;
     char run[16];
     snprintf(run, sizeof run, "r%ld", seq % CG_RING);
@@ -932,15 +938,23 @@ static long forks_refused(const struct accounting *acct) {
 
 static long file_size(int fd) {
     struct stat st;
-    return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? (long)st.st_size : 0;
+    return fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? (long)st.st_size : 0;
+}
+
+/* A copy of an output fd that is a file (a memfd): its size at the end is what the program wrote. */
+static int keep_output_file(int fd) {
+    struct stat st;
+    return use_cgroups && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fcntl(fd, F_DUPFD_CLOEXEC, 3) : -1;
 }
 
 /* Just before the program starts: the baselines every figure is measured from. */
 static void start_accounting(const struct request *rq, struct accounting *acct) {
     acct->sampled_cpu_ticks = acct->sampled_peak_kb = 0;
     acct->procs_peak = 0;
-    acct->stdout_base = file_size(rq->fds[1]);
-    acct->stderr_base = file_size(rq->fds[2]);
+    acct->stdout_fd = keep_output_file(rq->fds[1]);
+    acct->stderr_fd = keep_output_file(rq->fds[2]);
+    acct->stdout_base = file_size(acct->stdout_fd);
+    acct->stderr_base = file_size(acct->stderr_fd);
     getrusage(RUSAGE_CHILDREN, &acct->children_base);
     if (!use_cgroups) return;
     if (pwrite(acct->peak_fd, "0", 1, 0) < 0) { /* the peak restarts from the usage now */
@@ -1035,7 +1049,7 @@ static long run_wait_us(void) {
 }
 
 /* After every process of the run is gone: the totals for the reply. */
-static void finish_accounting(const struct request *rq, struct accounting *acct, char *out, size_t size) {
+static void finish_accounting(struct accounting *acct, char *out, size_t size) {
     struct rusage now;
     getrusage(RUSAGE_CHILDREN, &now);
     long cpu_us = rusage_us(&now) - rusage_us(&acct->children_base);
@@ -1043,7 +1057,7 @@ static void finish_accounting(const struct request *rq, struct accounting *acct,
     if (use_cgroups) {
         cpu_us = (read_long_fd(acct->cpu_fd) - acct->cpu_base_ns) / 1000;
         /* what the program wrote to the judge's output files sits in memory it was charged for: not its own */
-        long written = file_size(rq->fds[1]) - acct->stdout_base + file_size(rq->fds[2]) - acct->stderr_base;
+        long written = file_size(acct->stdout_fd) - acct->stdout_base + file_size(acct->stderr_fd) - acct->stderr_base;
         peak_kb = (read_long_fd(acct->peak_fd) - acct->mem_base - written) / 1024;
         refused = forks_refused(acct) - acct->forks_refused_base;
     }
@@ -1052,7 +1066,8 @@ static void finish_accounting(const struct request *rq, struct accounting *acct,
 }
 
 static void close_accounting(struct accounting *acct) {
-    int fds[] = {acct->cpu_fd, acct->peak_fd, acct->usage_fd, acct->limit_fd, acct->pids_max_fd, acct->pids_events_fd};
+    int fds[] = {acct->cpu_fd,         acct->peak_fd,        acct->usage_fd,  acct->limit_fd,
+                 acct->pids_max_fd,    acct->pids_events_fd, acct->stdout_fd, acct->stderr_fd};
     for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
         if (fds[i] >= 0) close(fds[i]);
 }
@@ -1150,7 +1165,7 @@ static void run_init(struct request *rq, struct accounting *acct, int report_fd)
     sample_processes(acct);
     reap_all(pid);
     char totals[256];
-    finish_accounting(rq, acct, totals, sizeof totals);
+    finish_accounting(acct, totals, sizeof totals);
     unsigned got = get_files(rq);
     /* Close every file fd before replying: a written binary still open here could not be executed
      * (ETXTBSY) by the judge's next run. */
@@ -1218,6 +1233,7 @@ static void init_main(int taken, int after, int baton, long seq) {
     if (!use_pidns) prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     int ready = mount_run(why, sizeof why);
     struct accounting acct;
+    init_accounting(&acct);
     if (ready == 0 && join_run_cgroups(seq, &acct) < 0) {
         snprintf(why, sizeof why, "cgroup:%d", errno);
         ready = -1;

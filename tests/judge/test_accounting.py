@@ -93,3 +93,19 @@ def test_a_program_starved_of_cpu_is_told_from_a_sleeping_one(sandbox):
     assert starved.wall_ms >= 2 * 600
     verdict, message = classify(sleeping, limits, "", 0)
     assert verdict == Verdict.TLE and message.startswith("idle:") and "sleeping or blocked" in message
+
+
+@pytest.mark.skipif(not ROOT, reason="cgroups are root's")
+def test_the_output_the_judge_keeps_is_not_the_programs_memory(sandbox):
+    """40 MB printed under a 32 MB memory limit: the page cache of the judge's output file is charged to
+    the run's cgroup, but it is not memory the program holds."""
+    source = '#include <cstdio>\nint main() { for (int i = 0; i < (40 << 20) / 8; i++) fputs("1234567 ", stdout); }\n'
+    report = judge_solution(
+        Solution(language="cpp17", source=source),
+        [TestCase(input="")],
+        limits=Limits(time_ms=4000, memory_mb=32, output_mb=64),
+        sandbox=sandbox,
+    )
+    result = report.results[0]
+    assert result.verdict == Verdict.RAN, result.checker_message
+    assert result.peak_kb < 16 * 1024
