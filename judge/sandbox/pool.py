@@ -68,7 +68,8 @@ class RunLimits(BaseModel):
 
 
 class RunResult(BaseModel):
-    """What the launcher measured: the program's own CPU time, wall time and peak RSS."""
+    """What the launcher measured: CPU time and peak memory of all the run's processes (children never
+    waited for included; see `accounting`), and the program's own when those are larger; wall time."""
 
     status: Literal["exited", "signaled", "exec_failed", "error"]
     exit_code: int | None = None
@@ -80,6 +81,11 @@ class RunResult(BaseModel):
     exec_errno: int = 0
     message: str = ""
     collected: list[str] = []  # the requested files the program left in its work dir (copied out)
+    own_cpu_ms: float = 0.0  # the program's own process (and the children it waited for)
+    processes: int = 0  # the most processes seen at once (sampled; 0 where not sampled)
+    forks_refused: int | None = None  # process creations refused at the run's limit (cgroup only)
+    waited_ms: float | None = None  # killed at the wall limit: time runnable but waiting for a CPU
+    accounting: str = ""  # "cgroup" (every process, by the kernel), "sampled", or "" (program only)
 
     @property
     def ok(self) -> bool:
@@ -93,16 +99,24 @@ def parse_reply(text: str, wanted: Sequence[str] = ()) -> RunResult:
     if status == "error":
         return RunResult(status="error", message=fields.get("msg", text))
     killed = fields.get("killed", "none")
+    own_cpu_ms = (int(fields["utime_us"]) + int(fields["stime_us"])) / 1000
+    wait_us = int(fields.get("wait_us", -1))
+    refused = int(fields.get("forks_refused", -1))
     return RunResult(
         status=status,  # type: ignore[arg-type]
         exit_code=int(fields["code"]) if int(fields.get("code", -1)) >= 0 else None,
         signal=int(fields["sig"]) or None,
-        cpu_ms=(int(fields["utime_us"]) + int(fields["stime_us"])) / 1000,
+        cpu_ms=max(own_cpu_ms, int(fields.get("all_cpu_us", 0)) / 1000),
         wall_ms=int(fields["wall_us"]) / 1000,
-        peak_kb=int(fields["maxrss_kb"]),
+        peak_kb=max(int(fields["maxrss_kb"]), int(fields.get("all_peak_kb", 0))),
         killed=None if killed == "none" else killed,  # type: ignore[arg-type]
         exec_errno=int(fields.get("exec_errno", 0)),
         collected=[name for name, bit in wanted if int(fields.get("got", 0)) >> bit & 1],  # type: ignore[misc]
+        own_cpu_ms=own_cpu_ms,
+        processes=int(fields.get("procs", 0)),
+        forks_refused=refused if refused >= 0 else None,
+        waited_ms=wait_us / 1000 if wait_us >= 0 else None,
+        accounting=fields.get("acct", ""),
     )
 
 
@@ -118,7 +132,10 @@ class _Server:
 
     def __init__(self, argv: list[str], env: dict[str, str], sock: socket.socket, theirs: socket.socket) -> None:
         self.sock = sock
-        self.proc = subprocess.Popen(argv, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, env=env)
+        # a session of its own: a signal or priority change aimed at the launcher's group never reaches the judge
+        self.proc = subprocess.Popen(
+            argv, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, env=env, start_new_session=True
+        )
         theirs.close()
         hello = self.sock.recv(4096).decode()
         if not hello.startswith("ready"):
@@ -163,10 +180,13 @@ class Slot:
         *,
         namespaces: bool = True,
         warm: WarmPython | None = None,
+        cgroups: bool = True,
     ) -> None:
         args = []
         if not namespaces:
             args.append("--no-namespaces")
+        if not cgroups:
+            args.append("--no-cgroups")
         if cpu is not None:
             args += ["--cpu", str(cpu)]
         for path in read_only:
@@ -437,9 +457,11 @@ class Sandbox:
         read_only: Sequence[Path] = (),
         namespaces: bool = True,
         warm_python: WarmPython | None = None,
+        cgroups: bool = True,
     ) -> None:
         """`namespaces=False` runs as on a machine that refuses them, to try the fallback: no network,
         root or /proc isolation, a shared work dir emptied between runs (the isolation report says so).
+        `cgroups=False` counts runs by sampling even as root (to measure what the cgroups cost).
         `warm_python`: every slot's server runs inside that interpreter, and its Python programs start as
         forks of it (see `WarmPython`)."""
         # at least two: an interactive test runs the solution and the interactor side by side
@@ -460,6 +482,7 @@ class Sandbox:
         self._extra = 0
         self._launcher = launcher_path()
         self._namespaces = namespaces
+        self._cgroups = cgroups
         self.warm_python = warm_python
         ncpu = os.cpu_count() or 1
         try:
@@ -478,7 +501,15 @@ class Sandbox:
         mountpoint.mkdir(mode=0o700)
         if os.geteuid() == 0:  # the work dir itself when the minimal root cannot be had
             os.chown(mountpoint, NOBODY, NOBODY)
-        return Slot(self._launcher, mountpoint, cpu, read_only, namespaces=self._namespaces, warm=self.warm_python)
+        return Slot(
+            self._launcher,
+            mountpoint,
+            cpu,
+            read_only,
+            namespaces=self._namespaces,
+            warm=self.warm_python,
+            cgroups=self._cgroups,
+        )
 
     @contextlib.contextmanager
     def slot(self, read_only: Sequence[Path] = ()) -> Iterator[Slot]:

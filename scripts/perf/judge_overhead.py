@@ -3,7 +3,8 @@
 Judges a trivial C++ program (read a line, print it) with the public `judge_program`, one batch of
 tests at a time on one slot, and runs the same binary as many times with bare `subprocess.run`; then the
 same trivial program in Python, judged in a sandbox whose Python programs fork from a warm interpreter
-(the judge's default) and in one that starts a fresh interpreter per test (as before). The batches
+(the judge's default) and in one that starts a fresh interpreter per test (as before); and the C++ program
+again in a sandbox without per-run cgroups (runs counted by sampling), for the cost of the cgroups. The batches
 alternate so that machine noise hits all alike. Prints the median per-test time of each (a batch's time
 divided by its tests) and the ratios.
 
@@ -39,12 +40,17 @@ def main() -> None:
     assert checker is not None
     tests = [TestCase(input=LINE, output=LINE, name=f"echo-{i}") for i in range(args.batch)]
     limits = Limits(time_ms=2000, memory_mb=256)
-    with Sandbox(2, warm_python=default_warm_python()) as sandbox, Sandbox(2) as fresh:
+    with (
+        Sandbox(2, warm_python=default_warm_python()) as sandbox,
+        Sandbox(2) as fresh,
+        Sandbox(2, cgroups=False) as sampled,
+    ):
         cpp = build_solution(Solution(language="cpp17", source=ECHO), sandbox).program
+        cpp_sampled = build_solution(Solution(language="cpp17", source=ECHO), sampled).program
         py = build_solution(Solution(language="python3", source=ECHO_PY), sandbox).program
         py_fresh = build_solution(Solution(language="python3", source=ECHO_PY), fresh).program
-        assert cpp is not None and py is not None and py_fresh is not None
-        times: dict[str, list[float]] = {"bare": [], "cpp": [], "python": [], "python_fresh": []}
+        assert cpp is not None and cpp_sampled is not None and py is not None and py_fresh is not None
+        times: dict[str, list[float]] = {"bare": [], "cpp": [], "cpp_sampled": [], "python": [], "python_fresh": []}
 
         def judged(name: str, program, box: Sandbox) -> None:  # type: ignore[no-untyped-def]
             started = time.perf_counter()
@@ -54,6 +60,7 @@ def main() -> None:
 
         for _ in range(batches):
             judged("cpp", cpp, sandbox)
+            judged("cpp_sampled", cpp_sampled, sampled)
             judged("python", py, sandbox)
             judged("python_fresh", py_fresh, fresh)
             started = time.perf_counter()
@@ -68,7 +75,10 @@ def main() -> None:
         print(f"judge per-test median, C++:           {median['cpp']:.3f} ms (sandboxed run + token check)")
         print(f"judge per-test median, Python (warm): {median['python']:.3f} ms")
         print(f"judge per-test median, Python (fresh interpreter per test): {median['python_fresh']:.3f} ms")
+        accounting = sampled.isolation["accounting"]
+        print(f"judge per-test median, C++ without cgroups: {median['cpp_sampled']:.3f} ms ({accounting})")
         print(f"ratio judge C++ / bare:             {median['cpp'] / median['bare']:.2f}")
+        print(f"cost of the cgroups per test:       {median['cpp'] - median['cpp_sampled']:+.3f} ms")
         print(f"ratio Python (warm) / C++:          {median['python'] / median['cpp']:.2f}")
         print(f"ratio Python (fresh) / C++:         {median['python_fresh'] / median['cpp']:.2f}")
 
