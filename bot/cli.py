@@ -18,10 +18,10 @@ from cpbot.core.errors import ConfigError, CpbotError
 
 # command name -> "module:attribute" of its click command
 COMMANDS: dict[str, str] = {
-    name: f"cpbot.bot.commands.{name}:{name}"
+    name: f"cpbot.bot.commands.{name.replace('-', '_')}:{name.replace('-', '_')}"
     for name in (
         "bench", "config", "contests", "doctor", "fetch", "grade", "judge", "lab", "listen", "login", "profile",
-        "solve", "stress", "submit", "transcripts", "watch",
+        "setup-python", "solve", "stress", "submit", "transcripts", "watch",
     )
 }  # fmt: skip
 

@@ -84,6 +84,26 @@ def language_option(*, default: str | None = DEFAULT_LANGUAGE, help: str | None 
     )
 
 
+def python_option(f: F) -> F:
+    """--python PATH (env CPBOT_PYTHON, config `[judge] python`): the interpreter CPython programs are
+    judged with (by default the managed environment of `cpbot setup-python`, else the system's python3)."""
+
+    def apply(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+        if value:
+            from cpbot.judge.languages.python import use_python
+
+            use_python(value)
+
+    return click.option(
+        "--python",
+        "python",
+        envvar="CPBOT_PYTHON",
+        expose_value=False,
+        callback=apply,
+        help="The Python interpreter (or environment's) judged programs run with (env CPBOT_PYTHON).",
+    )(f)
+
+
 def cookies_option(f: F) -> F:
     """--cookies FILE (env CPBOT_COOKIES): the browser session the sites are read (or posted to) with."""
     return click.option(

@@ -10,13 +10,41 @@ from pathlib import Path
 from cpbot.core.errors import ConfigError
 from cpbot.core.registry import LANGUAGE_BY_EXTENSION
 from cpbot.judge.languages import Build, BuildOptions, Program, get_language
-from cpbot.judge.model import Solution
+from cpbot.judge.model import Solution, printable
 from cpbot.judge.sandbox import Sandbox
 
 
 def build_solution(solution: Solution, sandbox: Sandbox, options: BuildOptions | None = None) -> Build:
     """Compile (or syntax-check) a solution; a failed build is a `Build` without a program (CE)."""
     return get_language(solution.language).build(solution.source, sandbox, options)
+
+
+HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".inc")
+
+
+def sandbox_can_read(folder: Path) -> bool:
+    """Whether programs in the sandbox (as root: the user nobody) can reach `folder` to compile in it."""
+    if os.geteuid() != 0:
+        return True
+    real = folder.resolve()
+    for d in [real, *real.parents]:
+        need = 0o005 if d == real else 0o001  # list and enter the folder, enter each parent
+        if d.stat().st_mode & need != need:
+            return False
+    return True
+
+
+def stage_with_headers(path: Path, sandbox: Sandbox) -> Path:
+    """A source in a folder the sandbox cannot read (a `mktemp -d` folder, root's home), staged with the
+    headers beside it, as `cpbot judge` stages a solution: its path in the read-only staging area."""
+    files = {path.name: path}
+    files.update(
+        {p.name: p for p in sorted(path.parent.iterdir()) if p.suffix.lower() in HEADER_SUFFIXES and p.is_file()}
+    )
+    digest = hashlib.sha256()
+    for name, file in sorted(files.items()):
+        digest.update(name.encode() + b"\0" + file.read_bytes() + b"\0")
+    return sandbox.stage(f"src-{digest.hexdigest()[:24]}", files) / path.name
 
 
 def build_program_file(path: Path, sandbox: Sandbox, role: str, include_dirs: Sequence[Path] = ()) -> Program:
@@ -28,11 +56,15 @@ def build_program_file(path: Path, sandbox: Sandbox, role: str, include_dirs: Se
     if path.suffix.lower() in LANGUAGE_BY_EXTENSION:
         source = path.read_text()
         folder = path.resolve().parent
+        if not sandbox_can_read(folder):
+            path = stage_with_headers(path, sandbox)
+            folder = path.parent
         dirs = tuple(dict.fromkeys([folder, *(Path(d).resolve() for d in include_dirs)]))
         options = BuildOptions(include_dirs=dirs, filename=path.name, source_path=path)
         build = get_language(LANGUAGE_BY_EXTENSION[path.suffix.lower()]).build(source, sandbox, options)
         if build.program is None:
-            raise ConfigError(f"the {role} {path.name} does not compile:\n{build.log.strip()[:2000]}")
+            log = printable(build.log.strip()[:2000])
+            raise ConfigError(f"the {role} {path.name} does not compile:\n{log}")
         return build.program
     if not os.access(path, os.X_OK):
         raise ConfigError(

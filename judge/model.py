@@ -6,10 +6,11 @@ in DESIGN.md, so `--json` output and files on disk can be relied on by scripts.
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from cpbot.core.registry import LOCAL_SITE, Family, LanguageName
@@ -37,6 +38,21 @@ class Model(BaseModel):
                 {"version": version, "known": SCHEMA_VERSION},
             )
         return data
+
+
+# Control characters but tab and newline, C1 included (U+009B is a terminal's CSI on its own).
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """Text a program or a compiler wrote, safe to print on a terminal: every control character but tab
+    and newline shown as `\\xNN` (no escape sequence can retitle, clear or recolour the user's terminal).
+    Idempotent, so a report read back from disk stays the same."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+# What a program, a checker or a compiler wrote, kept in a report: escaped on the way in.
+ProgramText = Annotated[str, AfterValidator(printable)]
 
 
 class Verdict(StrEnum):
@@ -162,12 +178,13 @@ class Diff(Model):
 
     line: int
     token: int | None = None
-    expected: str
-    got: str
+    expected: ProgramText
+    got: ProgramText
 
 
 class TestResult(Model):
     __test__ = False
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
     index: int
     name: str = ""
@@ -177,24 +194,26 @@ class TestResult(Model):
     peak_kb: int = 0
     exit_code: int | None = None
     signal: int | None = None
-    checker_message: str = ""
+    checker_message: ProgramText = ""
     diff: Diff | None = None
     points: float | None = None
-    stdout: str = ""
-    stderr: str = ""
+    stdout: ProgramText = ""
+    stderr: ProgramText = ""
     reruns: int = 0
 
 
 class JudgeReport(Model):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
     schema_version: int = SCHEMA_VERSION
     verdict: Verdict
     results: list[TestResult] = []
     passed: int = 0
     total: int = 0
-    compile_log: str = ""
+    compile_log: ProgramText = ""
     language: str = ""
     isolation: dict[str, str] = {}
-    reason: str = ""  # why the judge failed (IE) or stopped early
+    reason: ProgramText = ""  # why the judge failed (IE) or stopped early
     unchecked: int = 0  # tests without an expected output: run for crashes and limits, never counted as passed
 
     @property
@@ -233,11 +252,11 @@ class StressFailure(Model):
 
     size: int
     seed: int
-    input: str
-    expected: str  # the brute force's output
-    got: str  # the solution's output
+    input: ProgramText  # the generator's output
+    expected: ProgramText  # the brute force's output
+    got: ProgramText  # the solution's output
     verdict: Verdict
-    message: str = ""
+    message: ProgramText = ""
 
 
 class StressReport(Model):

@@ -54,11 +54,9 @@ def classify(run: RunResult, limits: Limits, stderr: str, output_bytes: int) -> 
             return Verdict.MLE, "the program could not even be loaded within the memory limit"
         return Verdict.IE, f"could not start the program: {os.strerror(run.exec_errno)}"
     if run.killed == "cpu" or run.cpu_ms > tl or run.signal == signal.SIGXCPU:
-        return Verdict.TLE, f"CPU time {run.cpu_ms:.0f} ms exceeds the limit of {tl} ms"
+        return Verdict.TLE, f"CPU time {run.cpu_ms:.0f} ms exceeds the limit of {tl} ms{_children_note(run)}"
     if run.killed == "wall":
-        return Verdict.TLE, (
-            f"idle: wall time {run.wall_ms:.0f} ms with only {run.cpu_ms:.0f} ms of CPU (sleeping or blocked)"
-        )
+        return Verdict.TLE, _wall_reason(run)
     if run.peak_kb > ml_kb:
         return (
             Verdict.MLE,
@@ -79,15 +77,70 @@ def classify(run: RunResult, limits: Limits, stderr: str, output_bytes: int) -> 
             return Verdict.MLE, f"crashed at the memory limit (peak {run.peak_kb / 1024:.1f} MB)"
         if run.signal:
             return Verdict.RE, f"killed by {signal.Signals(run.signal).name}"
+        missing = _MISSING_MODULE.search(stderr)
+        if missing:
+            return Verdict.RE, (
+                f"exit code {run.exit_code}: the program imports {missing[1]}, which the judge's Python does not "
+                "have; `cpbot setup-python` makes an environment with the usual contest libraries "
+                "(or give --python an interpreter that has it)"
+            )
         return Verdict.RE, f"exit code {run.exit_code}"
     return None, ""
 
 
-def is_borderline_tle(verdict: Verdict, run: RunResult, limits: Limits) -> bool:
-    """A TLE that may be noise: it ran to completion (or was busy when the wall limit hit) near the limit."""
+_MISSING_MODULE = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'")
+
+
+def _children_note(run: RunResult) -> str:
+    """Say so when most of the CPU time was spent by processes the program started."""
+    if run.cpu_ms > 2 * run.own_cpu_ms + 50:
+        return f" (all its processes together; the program itself used {run.own_cpu_ms:.0f} ms)"
+    return ""
+
+
+def is_fork_storm(run: RunResult) -> bool:
+    """The run filled its process limit: refused process creations (cgroup), or about as many processes
+    as the limit allows seen at once (sampled: for a normal user the slot's launcher and the inits made
+    ahead count against the same per-slot limit, so the program reaches a few less)."""
+    return bool(run.forks_refused) or run.processes >= NPROC - 10
+
+
+def is_starved(run: RunResult) -> bool:
+    """Killed at the wall limit while runnable: it spent more time waiting for a CPU the machine did
+    not give than running, and a good share of the wall time (not a sleeping or blocked program)."""
     return (
-        verdict == Verdict.TLE
-        and run.killed != "cpu"
-        and run.cpu_ms >= (1 - RERUN_MARGIN) * limits.time_ms
-        and run.cpu_ms <= (1 + RERUN_MARGIN) * limits.time_ms
+        run.killed == "wall"
+        and not is_fork_storm(run)
+        and run.waited_ms is not None
+        and run.waited_ms > run.cpu_ms
+        and run.waited_ms >= 0.3 * run.wall_ms
+    )
+
+
+def _wall_reason(run: RunResult) -> str:
+    """Why a run reached the wall limit: a fork storm, a busy machine, or a program that sleeps."""
+    if is_fork_storm(run):
+        refused = f", {run.forks_refused} more refused" if run.forks_refused else ""
+        return (
+            f"fork storm: {run.processes} processes at once{refused} (the limit is {NPROC}); "
+            f"wall time {run.wall_ms:.0f} ms"
+        )
+    if is_starved(run):
+        return (
+            f"starved of CPU by a busy machine: wall time {run.wall_ms:.0f} ms, of which it ran "
+            f"{run.cpu_ms:.0f} ms and waited {run.waited_ms:.0f} ms for a CPU (runnable, not sleeping)"
+        )
+    return f"idle: wall time {run.wall_ms:.0f} ms with only {run.cpu_ms:.0f} ms of CPU (sleeping or blocked)"
+
+
+def is_borderline_tle(verdict: Verdict, run: RunResult, limits: Limits) -> bool:
+    """A TLE that may be noise, to re-run alone: it ran to completion (or was busy when the wall limit
+    hit) near the limit, or the machine starved it of CPU."""
+    return verdict == Verdict.TLE and (
+        is_starved(run)
+        or (
+            run.killed != "cpu"
+            and run.cpu_ms >= (1 - RERUN_MARGIN) * limits.time_ms
+            and run.cpu_ms <= (1 + RERUN_MARGIN) * limits.time_ms
+        )
     )

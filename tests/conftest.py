@@ -27,7 +27,9 @@ def private_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
 
 @pytest.fixture(scope="session")
 def sandbox():
+    """As the judge's default sandbox: Python programs fork from a warm interpreter."""
+    from cpbot.judge.languages.python import default_warm_python
     from cpbot.judge.sandbox import Sandbox
 
-    with Sandbox(2) as sb:
+    with Sandbox(2, warm_python=default_warm_python()) as sb:
         yield sb

@@ -104,6 +104,19 @@ class ProblemGrade(BaseModel):
         return sum(g.passed for g in self.generations)
 
 
+class ExactDifference(BaseModel):
+    """A generation whose verdict under LiveCodeBench's exact comparison (`--lcb-exact`) is not the one
+    cpbot's default comparison gives, and why the default accepts more."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question_id: str
+    index: int
+    exact: Verdict
+    default: Verdict
+    why: str
+
+
 class GroupScore(BaseModel):
     """pass@k of a group of problems (all, or one difficulty)."""
 
@@ -131,6 +144,8 @@ class GradeReport(BaseModel):
     seconds: float
     judged: int  # distinct programs judged (a repeated program is judged once per problem)
     problems: list[ProblemGrade]
+    lcb_exact: bool = False  # verdicts from LiveCodeBench's exact comparison, not cpbot's default
+    exact_differences: list[ExactDifference] = []  # with lcb_exact: where the default would differ
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -268,11 +283,15 @@ def grade(
     progress: Progress | None = None,
     generations_file: str = "",
     lcb_preamble: bool = False,
+    lcb_exact: bool = False,
 ) -> GradeReport:
     """Judge every generation of every selected problem that has some; `jobs` at once (default: one
     per judge slot). A problem cpbot cannot judge fails each of its generations with the reason
     (LiveCodeBench's error code -5) and is listed in `unjudged`. `lcb_preamble` starts Python stdin
-    programs with the imports and recursion limit LiveCodeBench's grader gives them."""
+    programs with the imports and recursion limit LiveCodeBench's grader gives them. `lcb_exact` compares
+    outputs as LiveCodeBench does, with no tolerance; where cpbot's default comparison is more lenient
+    (a statement's allowed error, any order, float results), the program is judged both ways and the
+    verdicts that differ are listed in `exact_differences`."""
     if dataset.kind != "livecodebench":
         raise ConfigError(f"{dataset.name} is not a LiveCodeBench dataset", hint="grade against test*.jsonl")
     selected = dataset.problem_keys(selection)
@@ -286,6 +305,7 @@ def grade(
     keys = [k for k in selected if generations.get(k)]
     problems = _Problems(dataset)
     judged: dict[tuple[str, str, str], tuple[JudgeReport, list[TestCase]]] = {}
+    defaults: dict[tuple[str, str, str], tuple[Verdict, str]] = {}  # with lcb_exact: the default's verdict
     locks: dict[tuple[str, str, str], threading.Lock] = {}
     guard = threading.Lock()
 
@@ -311,10 +331,18 @@ def grade(
                 if lcb_preamble and python and item.problem.kind == "stdio":
                     source = livecodebench.stdin_preamble() + source
                 solution = Solution(language=gen.language, source=source)
+                checker = livecodebench.exact_checker(item.problem) if lcb_exact else None
                 report = judge_problem(
-                    solution, item.problem, item.hidden, sandbox=sandbox, jobs=1, stop_on_failure=True
-                )
+                    solution, item.problem, item.hidden, checker=checker, sandbox=sandbox, jobs=1,
+                    stop_on_failure=True,
+                )  # fmt: skip
                 judged[same] = (report, item.hidden)
+                why = livecodebench.lenient_where(item.problem) if lcb_exact else None
+                if why is not None:
+                    default = judge_problem(
+                        solution, item.problem, item.hidden, sandbox=sandbox, jobs=1, stop_on_failure=True
+                    )
+                    defaults[same] = (default.verdict, why)
         report, tests = judged[same]
         return GenerationGrade(
             index=gen.index,
@@ -347,6 +375,15 @@ def grade(
             )
         )
     unjudged = {k: e.message for k in keys if isinstance(e := problems.get(k), CpbotError)}
+    differences = []
+    for key in keys:
+        for gen in generations[key]:
+            found = defaults.get((key, gen.language, gen.source or ""))
+            exact = grades[(key, gen.index)].verdict
+            if found is not None and exact is not None and (found[0] == Verdict.AC) != (exact == Verdict.AC):
+                differences.append(
+                    ExactDifference(question_id=key, index=gen.index, exact=exact, default=found[0], why=found[1])
+                )
     verdicts = Counter(str(g.verdict or "no code") for p in graded for g in p.generations)
     return GradeReport(
         dataset=dataset.name,
@@ -361,6 +398,8 @@ def grade(
         seconds=round(seconds, 3),
         judged=len(judged),
         problems=graded,
+        lcb_exact=lcb_exact,
+        exact_differences=differences,
     )
 
 
@@ -424,6 +463,13 @@ def markdown(report: GradeReport) -> str:
         f"{total} generations ({report.judged} distinct programs) graded in {report.seconds:.1f} s: "
         f"{report.per_minute:.1f} per minute",
     ]
+    if report.lcb_exact:
+        lines.append(
+            f"LiveCodeBench's exact comparison: {len(report.exact_differences)} verdicts differ from cpbot's default"
+        )
+        lines += [
+            f"  {d.question_id} #{d.index}: {d.exact} (default {d.default}): {d.why}" for d in report.exact_differences
+        ]
     if report.missing:
         lines.append(f"{len(report.missing)} selected problems have no generations and were not graded")
     for key, why in report.unjudged.items():
@@ -442,6 +488,7 @@ class GradePlan(BaseModel):
     selection: livecodebench.Selection
     default_language: Language
     lcb_preamble: bool = False
+    lcb_exact: bool = False
 
 
 def run_grade(
@@ -466,7 +513,7 @@ def run_grade(
     try:
         report = grade(
             plan.dataset, generations, sandbox, selection=plan.selection, jobs=jobs, progress=record,
-            generations_file=plan.generations_file, lcb_preamble=plan.lcb_preamble,
+            generations_file=plan.generations_file, lcb_preamble=plan.lcb_preamble, lcb_exact=plan.lcb_exact,
         )  # fmt: skip
     except BaseException as e:
         store.finish_run(run_id, "interrupted" if isinstance(e, KeyboardInterrupt) else "error", reason=str(e)[:500])

@@ -36,6 +36,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 from cpbot.bot.bench.pickled_text import compressed_pickled_string
 from cpbot.core.errors import ConfigError, CpbotError
 from cpbot.core.registry import Family
+from cpbot.judge.harness.checker import HarnessChecker, accepts_any_order, needs_special_judge
 from cpbot.judge.harness.dataset import fits_type, starter_signature, widen_to_long
 from cpbot.judge.harness.types import LcType
 from cpbot.judge.harness.values import BadValue, format_value
@@ -375,6 +376,29 @@ def statement_checker(statement: str) -> str:
     modes = {(True, True): "float", (True, False): "float-abs", (False, True): "float-rel"}
     mode = modes[("absolute" in what, "relative" in what)]
     return f"{mode}:1e-{int(exponent)}"
+
+
+def exact_checker(problem: Problem) -> str | HarnessChecker:
+    """LiveCodeBench's own comparison, with no tolerance (`grade --lcb-exact`): stdin outputs line by
+    line, equal as text or as decimals; function results equal as values (a tuple as a list), in order."""
+    if problem.kind != "function" or problem.signature is None:
+        return "decimal-lines"
+    return HarnessChecker(problem.signature, tolerance=0.0)
+
+
+def lenient_where(problem: Problem) -> str | None:
+    """Why cpbot's default comparison of this problem accepts more than LiveCodeBench's, or None."""
+    if problem.kind != "function" or problem.signature is None:
+        checker = problem.checker or "decimal-lines"
+        return None if checker == "decimal-lines" else f"the statement allows an error ({checker})"
+    if accepts_any_order(problem.statement):
+        return "the statement accepts the answer in any order"
+    if needs_special_judge(problem):
+        return "the statement accepts several answers"
+    returns = [m.return_type or "" for m in problem.signature.methods]
+    if any("float" in r.lower() or "double" in r.lower() for r in returns):
+        return "floats equal within 1e-5"
+    return None
 
 
 def _stdin_test(test: LcbTest, origin: str, name: str) -> TestCase:

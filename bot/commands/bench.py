@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cpbot.bot.options import language_option, lcb_selection_options, model_endpoint_options
+from cpbot.bot.options import language_option, lcb_selection_options, model_endpoint_options, python_option
 from cpbot.core.errors import ConfigError
 from cpbot.core.registry import DEFAULT_STRATEGY, STRATEGY_NAMES
 
@@ -34,6 +34,7 @@ def _progress(outcome: ProblemOutcome, done: int, total: int) -> None:
 
 
 @click.command("bench")
+@python_option
 @click.argument("dataset")
 @click.option(
     "--strategy", "strategies", default=f"direct,{DEFAULT_STRATEGY}", show_default=True, help="Comma-separated."

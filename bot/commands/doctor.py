@@ -31,6 +31,9 @@ def doctor(as_json: bool) -> int:
         reason = lang.unavailable_reason()
         languages[name] = f"missing: {reason}" if reason else lang.version()
     info["languages"] = languages
+    from cpbot.judge.languages.python import judged_python
+
+    info["judged_python"] = judged_python()
     counting = unavailable_reason()
     info["profiler"] = f"instruction counts ({find_valgrind()})" if counting is None else f"CPU time only: {counting}"
     problems = []

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cpbot.bot.options import language_option, lcb_selection_options
+from cpbot.bot.options import language_option, lcb_selection_options, python_option
 from cpbot.core.registry import Family, languages_of
 
 if TYPE_CHECKING:
@@ -27,6 +27,7 @@ def default_output(generations: Path) -> Path:
 
 
 @click.command("grade")
+@python_option
 @click.argument("dataset")
 @click.argument("generations", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @language_option(default=languages_of(Family.PYTHON)[0], help="The language of generations that do not name theirs.")
@@ -49,6 +50,12 @@ def default_output(generations: Path) -> Path:
     is_flag=True,
     help="Start Python stdin programs with LiveCodeBench's imports and recursion limit, as its grader does.",
 )
+@click.option(
+    "--lcb-exact",
+    is_flag=True,
+    help="Compare outputs exactly as LiveCodeBench does (no float tolerance, no any-order); "
+    "the report lists the verdicts cpbot's default comparison would give otherwise.",
+)
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Generations judged at once (default: one per slot).")
 @click.option(
     "-o",
@@ -68,6 +75,7 @@ def grade(
     time_limit_ms: int,
     extract: bool,
     lcb_preamble: bool,
+    lcb_exact: bool,
     jobs: int | None,
     output: Path | None,
     as_json: bool,
@@ -100,6 +108,7 @@ def grade(
         selection=selection,
         default_language=language,  # type: ignore[arg-type]
         lcb_preamble=lcb_preamble,
+        lcb_exact=lcb_exact,
     )
     with TranscriptStore() as store:
         report = run_grade(store, plan, found, default_sandbox(), jobs=jobs, progress=_progress)

@@ -6,11 +6,12 @@ from pathlib import Path
 
 import click
 
-from cpbot.bot.options import cookies_option, language_option, model_endpoint_options, strategy_options
+from cpbot.bot.options import cookies_option, language_option, model_endpoint_options, python_option, strategy_options
 from cpbot.bot.site_option import site_option
 
 
 @click.command("solve")
+@python_option
 @click.argument("source", metavar="URL|FILE")
 @strategy_options
 @language_option()

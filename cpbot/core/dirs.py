@@ -32,6 +32,11 @@ def data_dir() -> Path:
     return Path(override) if override else _platform_dir("data")
 
 
+def python_env_dir() -> Path:
+    """Where `cpbot setup-python` makes the managed Python environment judged programs use."""
+    return data_dir() / "python"
+
+
 def cache_dir() -> Path:
     """The cache dir: `CPBOT_CACHE_DIR`, else the platform's user cache dir; created on first use."""
     override = os.environ.get("CPBOT_CACHE_DIR")

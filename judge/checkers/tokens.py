@@ -1,24 +1,33 @@
-"""The default checker (Codeforces' wcmp): the outputs must have the same whitespace-separated tokens."""
+"""The default checker (Codeforces' wcmp): the outputs must have the same whitespace-separated tokens.
+
+Both files are streamed and the check stops at the first difference: a huge output of tiny tokens
+costs a chunk of memory, not a list of every token."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from cpbot.judge.checkers.base import OK, CheckInput, CheckResult
-from cpbot.judge.checkers.text import first_token_mismatch, token_diff
-from cpbot.judge.model import Verdict
+from cpbot.judge.checkers.text import excerpt, first_token_difference, token_line
+from cpbot.judge.model import Diff, Verdict
 
 
-def compare_tokens(output: bytes, answer: bytes) -> CheckResult:
-    got, want = output.split(), answer.split()
-    i = first_token_mismatch(got, want)
-    if i is None:
+def compare_tokens(output: bytes | Path, answer: bytes | Path) -> CheckResult:
+    found = first_token_difference(output, answer)
+    if found is None:
         return OK
-    diff = token_diff(output, i, want[i] if i < len(want) else None, got[i] if i < len(got) else None)
-    if i >= len(got):
-        message = f"output ends early: {len(got)} tokens, expected {len(want)}"
-    elif i >= len(want):
-        message = f"extra output after {len(want)} tokens"
+    diff = Diff(
+        line=token_line(output, found.index),
+        token=found.index + 1,
+        expected=excerpt(found.expected) if found.expected is not None else "<end of output>",
+        got=excerpt(found.got) if found.got is not None else "<end of output>",
+    )
+    if found.got is None:
+        message = f"output ends early: {found.got_count} tokens, expected {found.expected_count}"
+    elif found.expected is None:
+        message = f"extra output after {found.expected_count} tokens"
     else:
-        message = f"token {i + 1} differs"
+        message = f"token {found.index + 1} differs"
     return CheckResult(Verdict.WA, message, diff)
 
 
@@ -26,4 +35,4 @@ class TokensChecker:
     name = "tokens"
 
     def check(self, files: CheckInput) -> CheckResult:
-        return compare_tokens(files.output(), files.answer())
+        return compare_tokens(files.output_path, files.answer_path if files.answer_path is not None else b"")

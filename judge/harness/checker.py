@@ -20,7 +20,7 @@ from typing import Any
 from cpbot.core.errors import JudgeError
 from cpbot.judge.checkers.base import CheckInput, CheckResult
 from cpbot.judge.harness.signature import parse_signature
-from cpbot.judge.harness.values import BadValue, Mismatch, compare, deep_sorted, parse_value
+from cpbot.judge.harness.values import FLOAT_TOLERANCE, BadValue, Mismatch, compare, deep_sorted, parse_value
 from cpbot.judge.model import Diff, Problem, Signature, Verdict
 
 SPECIAL_JUDGE_PREFIX = "special judge required"
@@ -56,8 +56,11 @@ class HarnessChecker:
 
     name = "leetcode"
 
-    def __init__(self, signature: Signature, any_order: bool = False, special: bool = False) -> None:
+    def __init__(
+        self, signature: Signature, any_order: bool = False, special: bool = False, tolerance: float = FLOAT_TOLERANCE
+    ) -> None:
         self.signature = signature
+        self.tolerance = tolerance  # floats within it are equal (0: only equal values)
         parsed = parse_signature(signature)
         self.design = parsed.kind == "design"
         self.any_order = any_order and not self.design
@@ -89,7 +92,7 @@ class HarnessChecker:
             return CheckResult(Verdict.IE, "the expected answer of a design problem is not a list of results")
         if self.design and not isinstance(got, list):
             return CheckResult(Verdict.WA, "the output of a design problem must be a list of results")
-        mismatch = compare(expected, got, any_order=self.any_order)
+        mismatch = compare(expected, got, any_order=self.any_order, tol=self.tolerance)
         if mismatch is not None and self.any_order and compare(deep_sorted(expected), deep_sorted(got)) is None:
             # Group anagrams accepts any order inside each group, permutations do not; the
             # statement does not say which, so this cannot be confirmed either way.

@@ -11,15 +11,53 @@ import sys
 import time
 from pathlib import Path
 
+from cpbot.core.dirs import python_env_dir
 from cpbot.core.errors import ConfigError
-from cpbot.core.registry import LanguageSpec
+from cpbot.core.registry import LANGUAGE_SPECS, Family, LanguageSpec
 from cpbot.judge.languages.base import Build, BuildOptions, Program, usable_by_sandbox
 from cpbot.judge.sandbox import RunLimits, Sandbox
+from cpbot.judge.sandbox.pool import ENV_READ_ONLY, WarmPython, set_default_warm_python, visible_in_sandbox
 
 # -I ignores the environment and user site; -S skips site-packages: a 4-5x faster start.
 RUN_FLAGS = ["-I", "-S"]
 # with --with modules beside the program: -I without -P, so the program's folder is on sys.path
 RUN_FLAGS_WITH_MODULES = ["-E", "-s", "-S"]
+# the libraries of AtCoder's and LiveCodeBench's Python that `cpbot setup-python` installs
+ENVIRONMENT_PACKAGES = ["numpy", "scipy", "networkx", "sortedcontainers", "more-itertools"]
+
+
+def is_environment(interpreter: str | Path) -> bool:
+    """Whether the interpreter is a virtual environment's: its packages need `site` (no -S)."""
+    return (Path(interpreter).parent.parent / "pyvenv.cfg").is_file()
+
+
+def run_flags(interpreter: str | Path, *, with_modules: bool = False) -> list[str]:
+    """The flags programs start with: isolated, and without site-packages unless it is an environment."""
+    flags = RUN_FLAGS_WITH_MODULES if with_modules else RUN_FLAGS
+    return [f for f in flags if f != "-S"] if is_environment(interpreter) else flags
+
+
+def managed_python() -> Path | None:
+    """The interpreter of the managed environment (`cpbot setup-python`), when there is one."""
+    path = python_env_dir() / "bin" / "python"
+    return path if (python_env_dir() / "pyvenv.cfg").is_file() and path.exists() else None
+
+
+def use_python(path: str | Path) -> None:
+    """Judge CPython programs with this interpreter (`--python`, `[judge] python`): its folder is shown
+    read-only in the sandbox when it is not there already. Call before the sandbox starts."""
+    real = Path(path).expanduser().absolute()
+    if not (real.is_file() and os.access(real, os.X_OK)):
+        raise ConfigError(f"--python {path}: no executable interpreter there", hint="give the path of a python3")
+    os.environ[f"CPBOT_{_cpython_spec().name.upper()}"] = str(real)
+    if not visible_in_sandbox(real.parent):
+        root = real.parent.parent
+        extra = [p for p in os.environ.get(ENV_READ_ONLY, "").split(os.pathsep) if p]
+        os.environ[ENV_READ_ONLY] = os.pathsep.join([*extra, str(root)])
+
+
+def _cpython_spec() -> LanguageSpec:
+    return next(s for s in LANGUAGE_SPECS if s.family is Family.PYTHON and s.runtime == "cpython")
 SYNTAX_CHECK = (
     "import sys, traceback\n"
     "path, shown = sys.argv[1], sys.argv[2]\n"
@@ -29,6 +67,11 @@ SYNTAX_CHECK = (
     "    sys.stderr.write(''.join(traceback.format_exception_only(type(e), e)))\n"
     "    sys.exit(1)\n"
 )
+# imported once by a warm interpreter (WarmPython): what contest programs and LiveCodeBench's preamble use
+WARM_MODULES = [
+    "array", "bisect", "collections", "copy", "datetime", "decimal", "fractions", "functools", "heapq", "io",
+    "itertools", "json", "math", "operator", "random", "re", "statistics", "string", "typing",
+]  # fmt: skip
 CHECK_LIMITS = RunLimits(cpu_ms=20_000, wall_ms=40_000, address_space_kb=2 << 20, output_bytes=1 << 20)
 
 
@@ -45,7 +88,8 @@ class Python:
     @functools.cached_property
     def interpreter(self) -> str | None:
         env = os.environ.get(f"CPBOT_{self.name.upper()}")
-        for cand in ([env] if env else []) + self._candidates:
+        managed = managed_python() if self.name == _cpython_spec().name else None
+        for cand in ([env] if env else []) + ([str(managed)] if managed else []) + self._candidates:
             path = shutil.which(cand) if cand and not os.path.isabs(cand) else cand
             if path and os.path.exists(path) and usable_by_sandbox(path):
                 return path
@@ -90,7 +134,7 @@ class Python:
                     return Build(None, log, seconds=time.perf_counter() - started)
                 logs.append(log)
             self._checked[key] = "".join(logs)
-        flags = RUN_FLAGS_WITH_MODULES if modules else RUN_FLAGS
+        flags = run_flags(interp, with_modules=bool(modules))
         program = Program(self.name, [interp, *flags, str(staged / entry)], key)
         return Build(program, self._checked[key], cached=cached, seconds=time.perf_counter() - started)
 
@@ -100,8 +144,10 @@ class Python:
         log_fd = os.memfd_create("check-log", os.MFD_CLOEXEC)
         try:
             with sandbox.slot() as slot:
+                # a staged script rather than -c: a warm slot then runs it without an interpreter start
+                check = sandbox.stage("py-syntax-check", {"check.py": SYNTAX_CHECK.encode()}) / "check.py"
                 result = slot.run(
-                    [self.interpreter, *RUN_FLAGS, "-c", SYNTAX_CHECK, script, shown_name],
+                    [self.interpreter, *run_flags(self.interpreter), str(check), script, shown_name],
                     stdin=None,
                     stdout=log_fd,
                     stderr=log_fd,
@@ -115,9 +161,32 @@ class Python:
         return True, log
 
 
+def default_warm_python() -> WarmPython | None:
+    """The warm interpreter for the sandbox: the CPython language's, started as the judge starts programs
+    (None without one; PyPy programs always start afresh)."""
+    interp = Python(_cpython_spec()).interpreter
+    return WarmPython(prefix=[interp, *run_flags(interp)], modules=WARM_MODULES) if interp else None
+
+
+def judged_python() -> str:
+    """Which interpreter CPython programs are judged with, and where the choice came from (`cpbot doctor`)."""
+    interp = Python(_cpython_spec()).interpreter
+    if interp is None:
+        return "none found"
+    if os.environ.get(f"CPBOT_{_cpython_spec().name.upper()}"):
+        source = "chosen with --python / CPBOT_PYTHON"
+    elif managed_python() is not None and Path(interp) == managed_python():
+        source = "the managed environment of cpbot setup-python"
+    else:
+        source = "the system's; cpbot setup-python makes one with numpy, scipy, ..."
+    return f"{' '.join([interp, *run_flags(interp)])} ({source}), forked warm per test"
+
+
 def cpython_candidates() -> list[str]:
     return ["/usr/bin/python3", "python3", sys.executable]
 
 
 # Where to look for each runtime's interpreter (`CPBOT_<LANGUAGE>` overrides, e.g. CPBOT_PYPY3).
 RUNTIME_CANDIDATES = {"cpython": cpython_candidates, "pypy": lambda: ["pypy3"]}
+
+set_default_warm_python(default_warm_python)

@@ -21,16 +21,16 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel
 
-from cpbot.core.dirs import private_dirs
+from cpbot.core.dirs import private_dirs, python_env_dir
 from cpbot.core.errors import ConfigError, JudgeError
 from cpbot.core.process import pid_alive
-from cpbot.judge.sandbox.build import launcher_path
+from cpbot.judge.sandbox.build import launcher_library_path, launcher_path
 
 NOBODY = 65534
 DEFAULT_WORKDIR_MB = 256
@@ -41,6 +41,19 @@ BASE_ENV = {
     "LC_ALL": "C.UTF-8",
     "PYTHONDONTWRITEBYTECODE": "1",
 }
+
+
+WARM_SCRIPT = Path(__file__).with_name("warm_python.py")
+WARM_ENV = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}  # the locale programs get, so the streams match theirs
+
+
+class WarmPython(BaseModel):
+    """The Python every slot's server runs inside (warm_python.py), so that a Python program starts as a
+    fork of an interpreter that has started already and imported `modules`, in the run's own namespaces.
+    Programs started as `prefix + [script, args...]` get it; any other command is exec'd as usual."""
+
+    prefix: list[str]  # the interpreter and its flags, exactly as the judge starts Python programs
+    modules: list[str] = []
 
 
 class RunLimits(BaseModel):
@@ -55,7 +68,8 @@ class RunLimits(BaseModel):
 
 
 class RunResult(BaseModel):
-    """What the launcher measured: the program's own CPU time, wall time and peak RSS."""
+    """What the launcher measured: CPU time and peak memory of all the run's processes (children never
+    waited for included; see `accounting`), and the program's own when those are larger; wall time."""
 
     status: Literal["exited", "signaled", "exec_failed", "error"]
     exit_code: int | None = None
@@ -67,6 +81,11 @@ class RunResult(BaseModel):
     exec_errno: int = 0
     message: str = ""
     collected: list[str] = []  # the requested files the program left in its work dir (copied out)
+    own_cpu_ms: float = 0.0  # the program's own process (and the children it waited for)
+    processes: int = 0  # the most processes seen at once (sampled; 0 where not sampled)
+    forks_refused: int | None = None  # process creations refused at the run's limit (cgroup only)
+    waited_ms: float | None = None  # killed at the wall limit: time runnable but waiting for a CPU
+    accounting: str = ""  # "cgroup" (every process, by the kernel), "sampled", or "" (program only)
 
     @property
     def ok(self) -> bool:
@@ -80,16 +99,24 @@ def parse_reply(text: str, wanted: Sequence[str] = ()) -> RunResult:
     if status == "error":
         return RunResult(status="error", message=fields.get("msg", text))
     killed = fields.get("killed", "none")
+    own_cpu_ms = (int(fields["utime_us"]) + int(fields["stime_us"])) / 1000
+    wait_us = int(fields.get("wait_us", -1))
+    refused = int(fields.get("forks_refused", -1))
     return RunResult(
         status=status,  # type: ignore[arg-type]
         exit_code=int(fields["code"]) if int(fields.get("code", -1)) >= 0 else None,
         signal=int(fields["sig"]) or None,
-        cpu_ms=(int(fields["utime_us"]) + int(fields["stime_us"])) / 1000,
+        cpu_ms=max(own_cpu_ms, int(fields.get("all_cpu_us", 0)) / 1000),
         wall_ms=int(fields["wall_us"]) / 1000,
-        peak_kb=int(fields["maxrss_kb"]),
+        peak_kb=max(int(fields["maxrss_kb"]), int(fields.get("all_peak_kb", 0))),
         killed=None if killed == "none" else killed,  # type: ignore[arg-type]
         exec_errno=int(fields.get("exec_errno", 0)),
         collected=[name for name, bit in wanted if int(fields.get("got", 0)) >> bit & 1],  # type: ignore[misc]
+        own_cpu_ms=own_cpu_ms,
+        processes=int(fields.get("procs", 0)),
+        forks_refused=refused if refused >= 0 else None,
+        waited_ms=wait_us / 1000 if wait_us >= 0 else None,
+        accounting=fields.get("acct", ""),
     )
 
 
@@ -100,12 +127,49 @@ def _within(path: Path, directory: Path) -> bool:
 FileSource = Path | bytes | int
 
 
+class _Server:
+    """One launcher server process and the socket the judge speaks to it on."""
+
+    def __init__(self, argv: list[str], env: dict[str, str], sock: socket.socket, theirs: socket.socket) -> None:
+        self.sock = sock
+        # a session of its own: a signal or priority change aimed at the launcher's group never reaches the judge
+        self.proc = subprocess.Popen(
+            argv, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, env=env, start_new_session=True
+        )
+        theirs.close()
+        hello = self.sock.recv(4096).decode()
+        if not hello.startswith("ready"):
+            raise JudgeError(f"the sandbox launcher did not start: {hello!r}")
+        self.isolation = dict(item.split("=", 1) for item in hello.split()[1:])
+
+    def receive(self) -> str:
+        try:
+            reply = self.sock.recv(4096).decode()
+        except OSError as e:
+            raise JudgeError(f"the sandbox launcher failed: {e}") from e
+        if not reply:
+            raise JudgeError(f"the sandbox launcher exited (code {self.proc.poll()})")
+        return reply
+
+    def close(self) -> None:
+        self.sock.close()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
 class Slot:
     """One launcher server: a minimal root of its own; every run in it gets a fresh work dir. One thread at a time.
 
     Runs may be queued: `start` several, then `wait` gives their results in the same order. The
     launcher runs them one after another, each in its own namespaces, and prepares each next run while
-    the one before is going, so a caller that keeps one run queued pays no start-up time."""
+    the one before is going, so a caller that keeps one run queued pays no start-up time.
+
+    With `warm`, Python programs go to a second server of the same root and CPU, started on first use
+    inside that interpreter (see `WarmPython`); everything else keeps the plain one, whose small inits
+    add nothing to a program's measured memory. Runs of the two never overlap either."""
 
     def __init__(
         self,
@@ -115,30 +179,52 @@ class Slot:
         read_only: Sequence[Path] = (),
         *,
         namespaces: bool = True,
+        warm: WarmPython | None = None,
+        cgroups: bool = True,
     ) -> None:
-        self._sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        argv = [str(launcher), "--root", str(mountpoint), "--sock", str(theirs.fileno())]
+        args = []
         if not namespaces:
-            argv.append("--no-namespaces")
+            args.append("--no-namespaces")
+        if not cgroups:
+            args.append("--no-cgroups")
         if cpu is not None:
-            argv += ["--cpu", str(cpu)]
+            args += ["--cpu", str(cpu)]
         for path in read_only:
-            argv += ["--ro", str(path)]
+            args += ["--ro", str(path)]
         for d in private_dirs():
             # only used when the minimal root cannot be built and the host's tree is shown read-only;
             # a private dir that holds the sandbox or the cache (say CPBOT_DATA_DIR=/tmp) cannot be hidden
             if not any(_within(p, d) for p in (mountpoint, launcher)):
-                argv += ["--hide", str(d)]
-        # an empty environment: the judge's own (API keys) must not be readable from the server's /proc entry
-        self._proc = subprocess.Popen(argv, pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, env={})
-        theirs.close()
-        hello = self._sock.recv(4096).decode()
-        if not hello.startswith("ready"):
-            raise JudgeError(f"the sandbox launcher did not start: {hello!r}")
-        self.isolation = dict(item.split("=", 1) for item in hello.split()[1:])
+                args += ["--hide", str(d)]
+        self._launcher, self._mountpoint, self._args = launcher, mountpoint, args
+        self.warm = warm
+        self._plain = self._start_server(None)
+        self._warm: _Server | None = None
+        self.isolation = dict(self._plain.isolation)
         self.box = Path(self.isolation.pop("box"))
         self.cpu = cpu  # where its programs run (None: anywhere)
-        self._wanted: collections.deque[list[tuple[str, int]]] = collections.deque()
+        # runs started and not yet waited for: their server and the files asked back; replies read early
+        self._pending: collections.deque[tuple[_Server, list[tuple[str, int]]]] = collections.deque()
+        self._early: collections.deque[str] = collections.deque()
+
+    def _start_server(self, warm: WarmPython | None) -> _Server:
+        sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        args = ["--root", str(self._mountpoint), "--sock", str(theirs.fileno()), *self._args]
+        if warm is None:
+            argv = [str(self._launcher), *args]
+        else:
+            library = str(launcher_library_path())
+            modules = ",".join(warm.modules)
+            argv = [*warm.prefix, str(WARM_SCRIPT), library, modules, str(len(warm.prefix)), *warm.prefix, *args]
+        # no environment of the judge's (API keys) may be readable from the server's /proc entry
+        return _Server(argv, WARM_ENV if warm else {}, sock, theirs)
+
+    def _server_for(self, argv: Sequence[str]) -> tuple[_Server, bool]:
+        if self.warm is None or not _warm_command(argv, self.warm):
+            return self._plain, False
+        if self._warm is None:
+            self._warm = self._start_server(self.warm)
+        return self._warm, True
 
     def run(
         self,
@@ -187,9 +273,15 @@ class Slot:
         after it ends. Fds passed in stay the caller's to close; the launcher holds its own copies, so a
         caller wiring two programs with pipes closes its ends after starting both.
         """
+        server, warm = self._server_for(argv)
+        if self._pending and self._pending[-1][0] is not server:
+            # the other server's runs end first (their replies kept): runs of a slot never overlap
+            self._early.extend(s.receive() for s, _ in list(self._pending)[len(self._early) :])
         with contextlib.ExitStack() as stack:
             fds = [_input_fd(stdin, stack), _output_fd(stdout, stack), _output_fd(stderr, stack)]
             items = [f"nproc={limits.nproc}", f"box_kb={limits.workdir_mb * 1024}"]
+            if warm:
+                items.append("warm=1")
             if cwd is not None:
                 items.append(f"cwd={cwd}")
             for key, value in (
@@ -213,25 +305,21 @@ class Slot:
                 fds.append(_output_fd(dst, stack, read_write=True))
             payload = b"".join(i.encode() + b"\0" for i in items)
             try:
-                socket.send_fds(self._sock, [payload], fds)
+                socket.send_fds(server.sock, [payload], fds)
             except OSError as e:
                 raise JudgeError(f"the sandbox launcher failed: {e}") from e
-            self._wanted.append(wanted)
+            self._pending.append((server, wanted))
 
     def wait(self) -> RunResult:
         """The result of the oldest program started and not yet waited for."""
-        try:
-            reply = self._sock.recv(4096).decode()
-        except OSError as e:
-            raise JudgeError(f"the sandbox launcher failed: {e}") from e
-        if not reply:
-            raise JudgeError(f"the sandbox launcher exited (code {self._proc.poll()})")
-        return parse_reply(reply, self._wanted.popleft())
+        server, wanted = self._pending.popleft()
+        reply = self._early.popleft() if self._early else server.receive()
+        return parse_reply(reply, wanted)
 
     def drain(self) -> None:
         """Wait out the runs still queued, dropping their results (whoever queued them stopped early):
         a slot must never hand the next borrower replies to someone else's runs."""
-        while self._wanted:
+        while self._pending:
             self.wait()
 
     @contextlib.contextmanager
@@ -252,12 +340,15 @@ class Slot:
             os.sched_setaffinity(0, allowed)
 
     def close(self) -> None:
-        self._sock.close()
-        try:
-            self._proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self._proc.kill()
-            self._proc.wait()
+        for server in (self._plain, self._warm):
+            if server is not None:
+                server.close()
+
+
+def _warm_command(argv: Sequence[str], warm: WarmPython) -> bool:
+    """Whether `argv` runs a script with the warm interpreter (its prefix, then a file, not an option)."""
+    n = len(warm.prefix)
+    return len(argv) > n and list(argv[:n]) == warm.prefix and not argv[n].startswith("-")
 
 
 def _rmtree(path: str | Path) -> None:
@@ -347,9 +438,12 @@ def visible_in_sandbox(path: str | Path) -> bool:
 
 
 def read_only_from_env() -> list[Path]:
-    """Extra read-only dirs for every run (an interpreter installed outside /usr, say), from the environment."""
+    """Extra read-only dirs for every run (an interpreter installed outside /usr, say), from the environment,
+    and the managed Python environment when there is one (`cpbot setup-python`)."""
     value = os.environ.get(ENV_READ_ONLY, "")
-    return [Path(p) for p in value.split(os.pathsep) if p]
+    found = [Path(p) for p in value.split(os.pathsep) if p]
+    managed = python_env_dir()
+    return [*found, managed] if (managed / "pyvenv.cfg").is_file() and managed not in found else found
 
 
 class Sandbox:
@@ -362,9 +456,14 @@ class Sandbox:
         pin: bool = True,
         read_only: Sequence[Path] = (),
         namespaces: bool = True,
+        warm_python: WarmPython | None = None,
+        cgroups: bool = True,
     ) -> None:
         """`namespaces=False` runs as on a machine that refuses them, to try the fallback: no network,
-        root or /proc isolation, a shared work dir emptied between runs (the isolation report says so)."""
+        root or /proc isolation, a shared work dir emptied between runs (the isolation report says so).
+        `cgroups=False` counts runs by sampling even as root (to measure what the cgroups cost).
+        `warm_python`: every slot's server runs inside that interpreter, and its Python programs start as
+        forks of it (see `WarmPython`)."""
         # at least two: an interactive test runs the solution and the interactor side by side
         self.size = max(2, slots or os.cpu_count() or 1)
         remove_orphaned_roots()
@@ -383,6 +482,8 @@ class Sandbox:
         self._extra = 0
         self._launcher = launcher_path()
         self._namespaces = namespaces
+        self._cgroups = cgroups
+        self.warm_python = warm_python
         ncpu = os.cpu_count() or 1
         try:
             for i in range(self.size):
@@ -400,7 +501,15 @@ class Sandbox:
         mountpoint.mkdir(mode=0o700)
         if os.geteuid() == 0:  # the work dir itself when the minimal root cannot be had
             os.chown(mountpoint, NOBODY, NOBODY)
-        return Slot(self._launcher, mountpoint, cpu, read_only, namespaces=self._namespaces)
+        return Slot(
+            self._launcher,
+            mountpoint,
+            cpu,
+            read_only,
+            namespaces=self._namespaces,
+            warm=self.warm_python,
+            cgroups=self._cgroups,
+        )
 
     @contextlib.contextmanager
     def slot(self, read_only: Sequence[Path] = ()) -> Iterator[Slot]:
@@ -493,6 +602,20 @@ def describe_workdir(kind: str, cap_mb: int) -> str:
     return f"tmpfs {cap_mb} MB per run" if kind == "tmpfs-per-run" else kind or "unknown"
 
 
+def _no_warm_python() -> WarmPython | None:
+    return None
+
+
+_find_warm_python: Callable[[], WarmPython | None] = _no_warm_python
+
+
+def set_default_warm_python(find: Callable[[], WarmPython | None]) -> None:
+    """How the default sandbox finds its warm Python: registered by the Python language (judge.languages
+    builds on the sandbox, so the sandbox does not import it)."""
+    global _find_warm_python
+    _find_warm_python = find
+
+
 _default: Sandbox | None = None
 _default_lock = threading.Lock()
 
@@ -502,6 +625,6 @@ def default_sandbox() -> Sandbox:
     global _default
     with _default_lock:
         if _default is None:
-            _default = Sandbox()
+            _default = Sandbox(warm_python=_find_warm_python())
             atexit.register(_default.close)
         return _default

@@ -1,9 +1,12 @@
-"""Per-test overhead of the judge against bare `subprocess.run` of the same binary.
+"""Per-test overhead of the judge against bare `subprocess.run` of the same binary, and Python's against C++'s.
 
 Judges a trivial C++ program (read a line, print it) with the public `judge_program`, one batch of
-tests at a time on one slot, and runs the same binary as many times with bare `subprocess.run`; the
-batches alternate so that machine noise hits both alike. Prints the median per-test time of each
-(a batch's time divided by its tests) and their ratio.
+tests at a time on one slot, and runs the same binary as many times with bare `subprocess.run`; then the
+same trivial program in Python, judged in a sandbox whose Python programs fork from a warm interpreter
+(the judge's default) and in one that starts a fresh interpreter per test (as before); and the C++ program
+again in a sandbox without per-run cgroups (runs counted by sampling), for the cost of the cgroups. The batches
+alternate so that machine noise hits all alike. Prints the median per-test time of each (a batch's time
+divided by its tests) and the ratios.
 
     python scripts/perf/judge_overhead.py [--runs 1000] [--batch 50]
 """
@@ -17,11 +20,13 @@ import time
 
 from cpbot.judge.build import build_solution
 from cpbot.judge.checkers import builtin_checker
+from cpbot.judge.languages.python import default_warm_python
 from cpbot.judge.model import Limits, Solution, TestCase, Verdict
 from cpbot.judge.runner import judge_program
 from cpbot.judge.sandbox import Sandbox
 
 ECHO = '#include <bits/stdc++.h>\nint main() { std::string s; std::getline(std::cin, s); std::cout << s << "\\n"; }\n'
+ECHO_PY = "print(input())\n"
 LINE = "hello judge\n"
 
 
@@ -31,30 +36,51 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=50, help="tests per judge_program call")
     args = parser.parse_args()
     batches = max(1, args.runs // args.batch)
-    with Sandbox(2) as sandbox:
-        program = build_solution(Solution(language="cpp17", source=ECHO), sandbox).program
-        assert program is not None
-        checker = builtin_checker("tokens")
-        assert checker is not None
-        tests = [TestCase(input=LINE, output=LINE, name=f"echo-{i}") for i in range(args.batch)]
-        limits = Limits(time_ms=2000, memory_mb=256)
-        judge_ms, bare_ms = [], []
-        for _ in range(batches):
+    checker = builtin_checker("tokens")
+    assert checker is not None
+    tests = [TestCase(input=LINE, output=LINE, name=f"echo-{i}") for i in range(args.batch)]
+    limits = Limits(time_ms=2000, memory_mb=256)
+    with (
+        Sandbox(2, warm_python=default_warm_python()) as sandbox,
+        Sandbox(2) as fresh,
+        Sandbox(2, cgroups=False) as sampled,
+    ):
+        cpp = build_solution(Solution(language="cpp17", source=ECHO), sandbox).program
+        cpp_sampled = build_solution(Solution(language="cpp17", source=ECHO), sampled).program
+        py = build_solution(Solution(language="python3", source=ECHO_PY), sandbox).program
+        py_fresh = build_solution(Solution(language="python3", source=ECHO_PY), fresh).program
+        assert cpp is not None and cpp_sampled is not None and py is not None and py_fresh is not None
+        times: dict[str, list[float]] = {"bare": [], "cpp": [], "cpp_sampled": [], "python": [], "python_fresh": []}
+
+        def judged(name: str, program, box: Sandbox) -> None:  # type: ignore[no-untyped-def]
             started = time.perf_counter()
-            report = judge_program(program, tests, limits=limits, checker=checker, sandbox=sandbox, jobs=1)
-            judge_ms.append((time.perf_counter() - started) * 1000 / args.batch)
+            report = judge_program(program, tests, limits=limits, checker=checker, sandbox=box, jobs=1)
+            times[name].append((time.perf_counter() - started) * 1000 / args.batch)
             assert report.verdict == Verdict.AC, report.reason
+
+        for _ in range(batches):
+            judged("cpp", cpp, sandbox)
+            judged("cpp_sampled", cpp_sampled, sampled)
+            judged("python", py, sandbox)
+            judged("python_fresh", py_fresh, fresh)
             started = time.perf_counter()
             for _ in range(args.batch):
-                out = subprocess.run(program.argv, input=LINE.encode(), capture_output=True)
+                out = subprocess.run(cpp.argv, input=LINE.encode(), capture_output=True)
                 assert out.stdout == LINE.encode()
-            bare_ms.append((time.perf_counter() - started) * 1000 / args.batch)
-        judge, bare = statistics.median(judge_ms), statistics.median(bare_ms)
-        print(f"runs: {batches * args.batch} ({batches} batches of {args.batch})")
+            times["bare"].append((time.perf_counter() - started) * 1000 / args.batch)
+        median = {name: statistics.median(values) for name, values in times.items()}
+        print(f"runs: {batches * args.batch} of each ({batches} batches of {args.batch})")
         print(f"isolation: {sandbox.isolation}")
-        print(f"bare subprocess.run median: {bare:.3f} ms")
-        print(f"judge per-test median:      {judge:.3f} ms (sandboxed run + token check, judge_program)")
-        print(f"ratio judge / bare:         {judge / bare:.2f}")
+        print(f"bare subprocess.run median (C++):     {median['bare']:.3f} ms")
+        print(f"judge per-test median, C++:           {median['cpp']:.3f} ms (sandboxed run + token check)")
+        print(f"judge per-test median, Python (warm): {median['python']:.3f} ms")
+        print(f"judge per-test median, Python (fresh interpreter per test): {median['python_fresh']:.3f} ms")
+        accounting = sampled.isolation["accounting"]
+        print(f"judge per-test median, C++ without cgroups: {median['cpp_sampled']:.3f} ms ({accounting})")
+        print(f"ratio judge C++ / bare:             {median['cpp'] / median['bare']:.2f}")
+        print(f"cost of the cgroups per test:       {median['cpp'] - median['cpp_sampled']:+.3f} ms")
+        print(f"ratio Python (warm) / C++:          {median['python'] / median['cpp']:.2f}")
+        print(f"ratio Python (fresh) / C++:         {median['python_fresh'] / median['cpp']:.2f}")
 
 
 if __name__ == "__main__":

@@ -214,6 +214,142 @@ int main() {
 }
 """
 
+# Tests alternate: an attacker signals and renices its process group; a victim in the other slot sleeps
+# and then says it lived, with its niceness. Every test must end AC, and the judge must live on.
+PY_GROUP_ATTACK = """
+import os, signal, sys, time
+if sys.stdin.readline().strip() == 'victim':
+    time.sleep(1.5)
+    print('done', os.getpriority(os.PRIO_PROCESS, 0))
+    sys.exit(0)
+for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+    signal.signal(sig, signal.SIG_IGN)
+try:
+    os.setpriority(os.PRIO_PGRP, 0, 19)
+except OSError:
+    pass
+for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+    os.kill(0, sig)
+print('done', 0)
+"""
+
+CPP_GROUP_ATTACK = """#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <sys/resource.h>
+#include <unistd.h>
+int main() {
+    std::string role;
+    std::cin >> role;
+    if (role == "victim") {
+        usleep(1500000);
+        printf("done %d\\n", getpriority(PRIO_PROCESS, 0));
+        return 0;
+    }
+    for (int sig : {SIGTERM, SIGHUP, SIGINT}) signal(sig, SIG_IGN);
+    setpriority(PRIO_PGRP, 0, 19);
+    for (int sig : {SIGTERM, SIGHUP, SIGINT}) kill(0, sig);
+    killpg(getpgrp(), SIGTERM);
+    printf("done 0\\n");
+}
+"""
+
+# Locks and watches on files every run shares (the program itself, libc) are refused.
+PY_LOCKS = """
+import fcntl, sys
+try:
+    fcntl.flock(open(sys.executable, 'rb'), fcntl.LOCK_SH | fcntl.LOCK_NB)
+    print('locked')
+except OSError as e:
+    print(e.strerror)
+"""
+CPP_LOCKS = """#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+int main() {
+    int fd = open("/proc/self/exe", O_RDONLY);
+    struct flock fl = {};
+    fl.l_type = F_RDLCK;
+    int a = flock(fd, LOCK_SH | LOCK_NB) == 0 ? 0 : errno;
+    int b = fcntl(fd, F_SETLK, &fl) == 0 ? 0 : errno;
+    int c = fcntl(fd, F_OFD_SETLK, &fl) == 0 ? 0 : errno;
+    printf("%s|%s|%s\\n", a ? strerror(a) : "locked", b ? strerror(b) : "locked", c ? strerror(c) : "locked");
+}
+"""
+
+# Every process of a run counts: a child the program never waits for burns the CPU time (TLE), eight
+# children each under the memory limit hold more than it together (MLE), a fork storm is named.
+PY_ORPHAN_CPU = """
+import os, time
+r, w = os.pipe()
+if os.fork() == 0:
+    start = time.process_time()
+    while time.process_time() - start < 3:
+        pass
+    os.write(w, b'4\\n')
+    os._exit(0)
+print(os.read(r, 10).decode().strip())
+"""
+CPP_ORPHAN_CPU = """#include <cstdio>
+#include <ctime>
+#include <unistd.h>
+int main() {
+    int p[2];
+    if (pipe(p) != 0) return 1;
+    if (fork() == 0) {
+        while (clock() < 3 * CLOCKS_PER_SEC) {}
+        if (write(p[1], "4\\n", 2) != 2) return 1;
+        _exit(0);
+    }
+    char buf[8] = {};
+    if (read(p[0], buf, 7) <= 0) return 1;
+    printf("%s", buf);
+}
+"""
+PY_CHILDREN_MEMORY = """
+import os, time
+for _ in range(8):
+    if os.fork() == 0:
+        hoard = bytearray(24 << 20)
+        for i in range(0, len(hoard), 4096):
+            hoard[i] = 1
+        time.sleep(0.6)
+        os._exit(0)
+for _ in range(8):
+    os.wait()
+print(4)
+"""
+CPP_CHILDREN_MEMORY = """#include <cstdio>
+#include <cstdlib>
+#include <sys/wait.h>
+#include <unistd.h>
+int main() {
+    for (int i = 0; i < 8; i++)
+        if (fork() == 0) {
+            volatile char* p = (volatile char*)malloc(24 << 20);
+            for (int j = 0; j < (24 << 20); j += 4096) p[j] = 1;
+            usleep(600000);
+            _exit(p[100] == 1 ? 0 : 1);
+        }
+    for (int i = 0; i < 8; i++) wait(nullptr);
+    printf("4\\n");
+}
+"""
+CPP_FORK_STORM = """#include <unistd.h>
+int main() {
+    for (;;) {
+        pid_t p = fork();
+        if (p == 0) for (;;) pause();
+        if (p < 0) for (;;) pause();
+    }
+}
+"""
+COUNT_LIMITS = Limits(time_ms=1000, memory_mb=64, output_mb=64)
+
 LIMITS = Limits(time_ms=2000, memory_mb=256, output_mb=64)
 
 
@@ -226,12 +362,14 @@ class Outcome:
     isolation: dict[str, str]
 
 
-def _judge(name: str, lang: str, source: str, tests: list[TestCase], sandbox: Sandbox) -> Outcome:
-    report: JudgeReport = judge_solution(Solution(language=lang, source=source), tests, limits=LIMITS, sandbox=sandbox)
+def _judge(
+    name: str, lang: str, source: str, tests: list[TestCase], sandbox: Sandbox, limits: Limits = LIMITS
+) -> Outcome:
+    report: JudgeReport = judge_solution(Solution(language=lang, source=source), tests, limits=limits, sandbox=sandbox)
     return Outcome(
         name,
         [str(r.verdict) for r in report.results] or [str(report.verdict)],
-        [r.stdout.strip() for r in report.results] or [report.compile_log],
+        [r.stdout.strip() if r.stdout.strip() else r.checker_message for r in report.results] or [report.compile_log],
         report.model_dump_json(),
         report.isolation,
     )
@@ -258,6 +396,21 @@ def scenarios(p: Planted, sandbox: Sandbox) -> list[Outcome]:
     outcomes.append(_judge("cpp-fill-disk", "cpp17", CPP_FILL_DISK, [TestCase(input="", name="fill")] * 2, sandbox))
     outcomes.append(_judge("py-escape", "python3", PY_ESCAPE, [TestCase(input="", name="escape")], sandbox))
     outcomes.append(_judge("cpp-escape", "cpp17", CPP_ESCAPE, [TestCase(input="", name="escape")], sandbox))
+    roles = [TestCase(input=f"{role}\n", output="done 0\n", name=role) for role in ("victim", "attack") * 3]
+    outcomes.append(_judge("py-group-attack", "python3", PY_GROUP_ATTACK, roles, sandbox))
+    outcomes.append(_judge("cpp-group-attack", "cpp17", CPP_GROUP_ATTACK, roles, sandbox))
+    outcomes.append(_judge("py-locks", "python3", PY_LOCKS, [TestCase(input="", name="lock")], sandbox))
+    outcomes.append(_judge("cpp-locks", "cpp17", CPP_LOCKS, [TestCase(input="", name="lock")], sandbox))
+    four = [TestCase(input="", output="4\n", name="four")]
+    for name, lang, source in (
+        ("py-orphan-cpu", "python3", PY_ORPHAN_CPU),
+        ("cpp-orphan-cpu", "cpp17", CPP_ORPHAN_CPU),
+        ("py-children-memory", "python3", PY_CHILDREN_MEMORY),
+        ("cpp-children-memory", "cpp17", CPP_CHILDREN_MEMORY),
+    ):
+        outcomes.append(_judge(name, lang, source, four, sandbox, COUNT_LIMITS))
+    # a long limit: even starved by a loaded machine, the storm reaches the process limit
+    outcomes.append(_judge("cpp-fork-storm", "cpp17", CPP_FORK_STORM, four, sandbox, Limits(time_ms=4000)))
     return outcomes
 
 
@@ -270,6 +423,7 @@ def main() -> None:
     with Sandbox(2) as sandbox:
         for outcome in scenarios(planted, sandbox):
             print(json.dumps(outcome.__dict__), flush=True)
+    print(json.dumps({"judge_priority": os.getpriority(os.PRIO_PROCESS, 0)}), flush=True)
 
 
 if __name__ == "__main__":

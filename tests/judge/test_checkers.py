@@ -106,3 +106,47 @@ def test_unknown_checker_spec_is_a_clear_error(sandbox):
         make_checker("no-such-checker", sandbox)
     with pytest.raises(ConfigError, match="bad float checker"):
         make_checker("float:abc", sandbox)
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 7, 1 << 20])
+def test_tokens_streamed_in_any_chunk_size_find_the_same_difference(chunk, monkeypatch, tmp_path: Path):
+    """Tokens cut by a chunk's end are carried over; the line and token of the difference stay exact."""
+    import cpbot.judge.checkers.text as text
+
+    monkeypatch.setattr(text, "CHUNK", chunk)
+    output = "alpha beta\ngamma  delta\n\nepsilon zeta12 eta\n"
+    answer = "alpha beta gamma delta epsilon zeta13 eta"
+    result = check("tokens", output, answer, tmp_path)
+    assert result.verdict == Verdict.WA and result.diff is not None
+    assert (result.diff.line, result.diff.token, result.diff.got, result.diff.expected) == (4, 6, "zeta12", "zeta13")
+    assert check("tokens", output, answer.replace("13", "12"), tmp_path).verdict == Verdict.AC
+    short = check("tokens", "alpha beta", answer, tmp_path)
+    assert short.message == "output ends early: 2 tokens, expected 7"
+    assert check("tokens", answer + " more", answer, tmp_path).message == "extra output after 7 tokens"
+
+
+def test_token_checker_memory_stays_bounded_on_a_huge_output_of_tiny_tokens(tmp_path: Path):
+    """40 MB of one-character tokens: a list of every token would take over a gigabyte."""
+    script = f"""
+import resource
+from pathlib import Path
+from cpbot.judge.checkers.tokens import compare_tokens
+out, ans = Path({str(tmp_path / "out")!r}), Path({str(tmp_path / "ans")!r})
+block = b"1 " * (1 << 19)
+with open(out, "wb") as o, open(ans, "wb") as a:
+    for _ in range(40):
+        o.write(block)
+        a.write(block)
+    o.write(b"2")
+    a.write(b"3")
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+result = compare_tokens(out, ans)
+assert result.verdict == "WA" and result.diff.token == 40 * (1 << 19) + 1, result
+print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) // 1024)
+"""
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert int(proc.stdout) < 100, f"the checker grew by {proc.stdout.strip()} MB"

@@ -55,6 +55,16 @@ def check(outcomes: dict[str, dict], secret: str, user: str) -> None:
     procs = int(next(x for x in escape if x.startswith("procs:")).split(":")[1])
     assert procs <= 2  # the run's init and the program itself
     assert outcomes["cpp-escape"]["outputs"] == ["userns:Operation not permitted mount:Operation not permitted"]
+    for name in ("py-group-attack", "cpp-group-attack"):  # signals and renicing reach no other run
+        assert outcomes[name]["verdicts"] == ["AC"] * 6, (name, outcomes[name]["outputs"])
+    assert outcomes["py-locks"]["outputs"] == ["No locks available"]
+    for name in ("py-orphan-cpu", "cpp-orphan-cpu"):  # the child's CPU time counts, waited for or not
+        assert outcomes[name]["verdicts"] == ["TLE"], (name, outcomes[name]["outputs"])
+    for name in ("py-children-memory", "cpp-children-memory"):  # 8 x 24 MB > 64 MB, each alone under it
+        assert outcomes[name]["verdicts"] == ["MLE"], (name, outcomes[name]["outputs"])
+    storm = outcomes["cpp-fork-storm"]
+    assert storm["verdicts"] == ["TLE"] and storm["outputs"][0].startswith("fork storm"), storm["outputs"]
+    assert outcomes["cpp-locks"]["outputs"] == ["|".join(["No locks available"] * 3)]
 
 
 def host_shm_keys() -> set[int]:
@@ -74,6 +84,7 @@ def test_hostile_programs_are_contained_as_root(tmp_path: Path, monkeypatch):
         outcomes = {o.name: o.__dict__ for o in hostile.scenarios(planted, sandbox)}
     check(outcomes, planted.secret, "nobody")
     assert 0x5EED not in host_shm_keys()
+    assert os.getpriority(os.PRIO_PROCESS, 0) == 0
 
 
 @pytest.fixture
@@ -124,7 +135,8 @@ def test_hostile_programs_are_contained_as_a_normal_user(world_dir: Path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
     secret = lines[0]["secret"]
-    outcomes = {o["name"]: o for o in lines[1:]}
+    assert lines[-1] == {"judge_priority": 0}  # no program reniced the judge's group
+    outcomes = {o["name"]: o for o in lines[1:-1]}
     check(outcomes, secret, "self")
     assert secret not in proc.stderr
     assert 0x5EED not in host_shm_keys()

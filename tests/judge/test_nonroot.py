@@ -36,6 +36,7 @@ CLIENT = textwrap.dedent("""
         print(os.pread(out, 65536, 0).decode(), flush=True)
     for script in sys.argv[3:]:
         run(script)
+    print("client-alive", os.getpriority(os.PRIO_PROCESS, 0), flush=True)
 """)
 
 
@@ -62,6 +63,10 @@ def test_normal_user_gets_network_filesystem_and_fork_isolation(world_dir: Path)
     scripts = [
         f"touch {outside}/escaped && echo wrote || echo blocked; touch inside && echo inside-ok",
         "i=0; while [ $i -lt 200 ]; do sleep 66.5 & i=$((i+1)); done; echo spawned",
+        # right after a fork storm: its processes are gone, the count of processes with them
+        "i=0; while [ $i -lt 20 ]; do true & i=$((i+1)); done; wait; echo forked-20",
+        # the launcher's client (this user's other process) is in no group a program can signal or renice
+        "trap '' TERM HUP INT; renice -n 19 -g 0 >/dev/null 2>&1; kill -TERM 0; kill -HUP 0; echo signalled",
         "python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", 9), timeout=1)' 2>&1 | tail -1",
     ]
     proc = subprocess.run(
@@ -81,10 +86,13 @@ def test_normal_user_gets_network_filesystem_and_fork_isolation(world_dir: Path)
         timeout=60,
     )
     out = proc.stdout
-    assert "ready user=self network=namespace root=allowlist processes=pid-namespace proc=private" in out
+    ready = "ready user=self root=allowlist network=namespace-per-run processes=pid-namespace session=own-per-run"
+    assert f"{ready} proc=private" in out
     assert "blocked" in out and "inside-ok" in out
     assert not (outside / "escaped").exists()
     assert "spawned" not in out, "the fork limit stopped 200 background processes"
     assert "Network is unreachable" in out
+    assert "forked-20" in out
+    assert "signalled" in out and "client-alive 0" in out
     leftover = subprocess.run(["pgrep", "-f", "sleep 66.5"], capture_output=True, text=True).stdout
     assert leftover == ""

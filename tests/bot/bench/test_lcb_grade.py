@@ -385,3 +385,28 @@ def test_the_lcb_preamble_gives_python_stdin_programs_the_names_livecodebench_gi
     assert "NameError" in plain.problems[0].generations[0].metadata["error"]
     with_preamble = grade(quick_sample, found, sandbox, lcb_preamble=True)
     assert with_preamble.problems[0].generations[0].passed
+
+
+def test_lcb_exact_compares_as_livecodebench_and_lists_where_the_default_differs(quick_sample, sandbox):
+    from cpbot.bot.bench.grade import Generation
+
+    right = json.loads((DATASETS / "livecodebench" / "right.json").read_text(encoding="utf-8"))
+    near = right["3400"].replace("return sum(kept) / len(kept)", "return sum(kept) / len(kept) + 1e-7")
+    assert near != right["3400"]
+    sources = {"abc901_b": [right["abc901_b"]], "3400": [right["3400"], near]}  # 6 decimals; exact; within 1e-5
+    gens = {
+        qid: [Generation(question_id=qid, index=i, language="python3", source=s) for i, s in enumerate(items)]
+        for qid, items in sources.items()
+    }
+
+    def verdicts(report):
+        return {(p.question_id, g.index): g.verdict for p in report.problems for g in p.generations}
+
+    default = grade(quick_sample, gens, sandbox)
+    assert set(verdicts(default).values()) == {Verdict.AC} and not default.exact_differences
+    exact = grade(quick_sample, gens, sandbox, lcb_exact=True)
+    assert verdicts(exact) == {("abc901_b", 0): Verdict.WA, ("3400", 0): Verdict.AC, ("3400", 1): Verdict.WA}
+    assert [(d.question_id, d.index, d.default, d.why) for d in exact.exact_differences] == [
+        ("abc901_b", 0, Verdict.AC, "the statement allows an error (float:1e-6)"),
+        ("3400", 1, Verdict.AC, "floats equal within 1e-5"),
+    ]

@@ -1,0 +1,96 @@
+"""The Python environment judged programs use: numpy, scipy and sortedcontainers programs are accepted with
+an environment that has them, and a program importing a module the judge's Python lacks says which and how."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from cpbot.judge.languages import get_language
+from cpbot.judge.languages.python import ENVIRONMENT_PACKAGES, default_warm_python, judged_python, use_python
+from cpbot.judge.model import Limits, Solution, TestCase, Verdict
+from cpbot.judge.runner import judge_solution
+from cpbot.judge.sandbox import Sandbox
+from tests.conftest import CACHE
+
+ENV = CACHE / "python-env"  # built once (PyPI), kept between runs like the compile cache
+LIMITS = Limits(time_ms=10000, memory_mb=512)
+
+PROGRAMS = {
+    "numpy": "import numpy as np\nprint(int(np.array(list(map(int, input().split()))).sum()))\n",
+    "scipy": "from scipy.special import comb\nprint(int(comb(sum(map(int, input().split())), 2, exact=True)))\n",
+    "sortedcontainers": "from sortedcontainers import SortedList\ns = SortedList(map(int, input().split()))\n"
+    "print(s[0] + s[-1] + 1)\n",
+}
+OUTPUTS = {"numpy": "6\n", "scipy": "15\n", "sortedcontainers": "5\n"}  # on "1 2 3"
+
+
+@pytest.fixture(scope="session")
+def environment():
+    """An environment with the managed environment's packages, made as `cpbot setup-python` makes it."""
+    python = ENV / "bin" / "python"
+    check = [str(python), "-c", "import numpy, scipy, sortedcontainers"]
+    if python.exists() and subprocess.run(check, capture_output=True).returncode == 0:
+        return python
+    tmp = ENV.with_name(f"python-env.tmp{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    made = subprocess.run(["/usr/bin/python3", "-m", "venv", str(tmp)], capture_output=True, text=True)
+    pip = [str(tmp / "bin" / "python"), "-m", "pip", "install", "-q", *ENVIRONMENT_PACKAGES]
+    if made.returncode != 0 or (installed := subprocess.run(pip, capture_output=True, text=True)).returncode != 0:
+        shutil.rmtree(tmp, ignore_errors=True)
+        why = made.stderr if made.returncode else installed.stderr
+        pytest.skip(f"a Python environment with {', '.join(ENVIRONMENT_PACKAGES)} could not be built: {why[-300:]}")
+    shutil.rmtree(ENV, ignore_errors=True)
+    os.rename(tmp, ENV)
+    ENV.chmod(0o755)
+    return python
+
+
+@pytest.fixture
+def python_is(monkeypatch):
+    """Judge CPython with the given interpreter (as --python does) for this test only."""
+    lang = get_language("python3")
+
+    def choose(path) -> None:
+        monkeypatch.delenv("CPBOT_PYTHON3", raising=False)
+        monkeypatch.delenv("CPBOT_SANDBOX_READ_ONLY", raising=False)
+        monkeypatch.delitem(lang.__dict__, "interpreter", raising=False)  # found again from the choice
+        if path is not None:
+            use_python(path)
+            monkeypatch.setenv("CPBOT_PYTHON3", os.environ["CPBOT_PYTHON3"])
+            if "CPBOT_SANDBOX_READ_ONLY" in os.environ:
+                monkeypatch.setenv("CPBOT_SANDBOX_READ_ONLY", os.environ["CPBOT_SANDBOX_READ_ONLY"])
+
+    yield choose
+    lang.__dict__.pop("interpreter", None)
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_a_program_using_the_environments_library_is_accepted(name, environment, python_is):
+    python_is(environment)
+    assert str(environment) in judged_python()
+    with Sandbox(2, warm_python=default_warm_python()) as sandbox:
+        report = judge_solution(
+            Solution(language="python3", source=PROGRAMS[name]),
+            [TestCase(input="1 2 3\n", output=OUTPUTS[name])],
+            limits=LIMITS,
+            sandbox=sandbox,
+        )
+    assert report.verdict == Verdict.AC, report.reason or report.results
+
+
+def test_a_missing_module_is_named_with_the_fix(python_is):
+    python_is("/usr/bin/python3")
+    with Sandbox(2, warm_python=default_warm_python()) as sandbox:
+        report = judge_solution(
+            Solution(language="python3", source="import sortedcontainers\nprint(1)\n"),
+            [TestCase(input="", output="1\n")],
+            limits=LIMITS,
+            sandbox=sandbox,
+        )
+    assert report.verdict == Verdict.RE
+    message = report.results[0].checker_message
+    assert "imports sortedcontainers" in message and "cpbot setup-python" in message
