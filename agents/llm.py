@@ -661,8 +661,10 @@ class LLMClient:
             elif kind == "token_param" and dialect.token_param == name:
                 dialect.token_param = "max_completion_tokens" if name == "max_tokens" else "max_tokens"
                 change = f"the server refuses {name}: sending {dialect.token_param} instead"
-            elif kind == "unsupported_param" and name not in dialect.dropped and (
-                name in params or name in params.get("extra_body", {})
+            elif (
+                kind == "unsupported_param"
+                and name not in dialect.dropped
+                and (name in params or name in params.get("extra_body", {}))
             ):
                 dialect.dropped.add(name)
                 change = f"the server refuses {name}: no longer sent"

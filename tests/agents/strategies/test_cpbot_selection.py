@@ -1,0 +1,134 @@
+"""`cpbot` with `candidates=K`: programs drawn at once, filtered on the samples, grouped by behaviour, and the
+right one chosen among wrong ones that pass the samples (by the brute force, the distinguisher or the arbiter).
+
+The scripted server answers the K concurrent coder requests in whatever order they arrive, so the tests
+assert which program was chosen, never which iteration it had.
+"""
+
+from __future__ import annotations
+
+from cpbot.agents.envelopes import CodeAttempt
+from cpbot.agents.solve import solve
+from cpbot.agents.tracing import SelectionEvent, load_event
+from tests.agents.roles.helpers import sent_text, sum_problem
+from tests.agents.strategies.support import RIGHT, WRONG, code, roles
+from tests.agents.strategies.test_cpbot import BRUTE, FAST, GENERATOR
+from tests.agents.support.scripted_server import Reply
+
+MID_BUG = "a, b = map(int, input().split())\nprint(a + b if a < 12 else a + b + 1)\n"  # from a = 12 on (the samples have 1 and 10)
+BIG_BUG = "a, b = map(int, input().split())\nprint(a + b if a < 1000 else (a + b) % 1024)\n"  # like an overflow
+BAD_BRUTE = "print(0)\n"  # fails the samples, so it is discarded: no oracle
+
+
+def suite(*inputs: str, brute: str = BRUTE) -> Reply:
+    blocks = "\n".join(f"```text\n{text}```" for text in inputs)
+    return Reply(
+        f"## Inputs\n{blocks}\n\n## Generator\n```python\n{GENERATOR}```\n\n## Brute force\n```python\n{brute}```\n"
+    )
+
+
+def selection_steps(tracer) -> list[SelectionEvent]:
+    return tracer.of_kind(SelectionEvent)
+
+
+def run(make_client, server, tracer, sandbox, **options):
+    return solve(
+        sum_problem(),
+        language="python3",
+        model=make_client(server),
+        tracer=tracer,
+        sandbox=sandbox,
+        options={**FAST, "stress_runs": 5, **options},
+    )
+
+
+def iteration_of(tracer, source: str) -> list[int]:
+    return [
+        e.header.iteration
+        for e in tracer.envelopes()
+        if isinstance(e.payload, CodeAttempt) and e.payload.source == source
+    ]
+
+
+def test_the_brute_force_chooses_the_right_program_over_a_larger_group_of_wrong_ones(
+    scripted_server, make_client, tracer, sandbox
+):
+    server = scripted_server([code(MID_BUG), code(RIGHT), code(MID_BUG), code(WRONG), suite("3 4\n")])
+    result = run(make_client, server, tracer, sandbox, candidates=4)
+    assert result.status == "solved" and result.solution is not None and result.solution.source == RIGHT
+    assert roles(tracer) == ["coder"] * 4 + ["testgen"]  # no distinguisher: the oracle settled it
+    steps = selection_steps(tracer)
+    assert [s.step for s in steps] == ["drawn", "filtered", "grouped", "chosen"]
+    drawn, filtered, grouped, chosen = steps
+    assert len(drawn.candidates) == 4
+    assert list(filtered.rejected) == iteration_of(tracer, WRONG)  # a - b fails the samples
+    assert [g.members for g in grouped.groups] == [iteration_of(tracer, RIGHT), iteration_of(tracer, MID_BUG)]
+    assert grouped.groups[1].oracle_disagreed > 0 and grouped.groups[0].oracle_disagreed == 0
+    shown = grouped.disagreements[0]
+    a = int(shown.input.split()[0])
+    assert a >= 12 and shown.outputs[1] == str(int(shown.oracle) + 1)  # where MID_BUG adds one
+    assert chosen.candidates == iteration_of(tracer, RIGHT)
+    assert "agrees with the oracle" in chosen.reason and "chosen among 4 candidates" in result.reason
+    # the inputs that told the groups apart are tests now: the answer is gated on them
+    assert any(t.name.startswith("probe-") for t in result.generated_tests)
+    assert result.generated_report is not None and result.generated_report.accepted
+    # every step survives the transcript's round trip
+    assert load_event(chosen.model_dump(mode="json")) == chosen
+
+
+def test_inputs_written_to_tell_two_groups_apart_are_judged_by_the_brute_force(
+    scripted_server, make_client, tracer, sandbox
+):
+    # BIG_BUG agrees with RIGHT up to a = 999: only the statement-size probe (no oracle there) shows it
+    distinguishing = Reply("They differ for large a.\n```text\n1500 3\n```\n")
+    server = scripted_server([code(BIG_BUG), code(RIGHT), code(BIG_BUG), suite("3 4\n"), distinguishing])
+    result = run(make_client, server, tracer, sandbox, candidates=3, max_n=2000)
+    assert roles(tracer) == ["coder"] * 3 + ["testgen", "distinguisher"]
+    prompt = sent_text(server.requests[4])
+    assert BIG_BUG.strip() in prompt and RIGHT.strip() in prompt and "2000" in prompt  # the input where they differ
+    steps = {s.step: s for s in selection_steps(tracer)}
+    assert [g.members for g in steps["grouped"].groups] == [iteration_of(tracer, BIG_BUG), iteration_of(tracer, RIGHT)]
+    assert steps["distinguished"].probes == 1
+    assert steps["distinguished"].groups[0].members == iteration_of(tracer, RIGHT)
+    assert result.status == "solved" and result.solution is not None and result.solution.source == RIGHT
+    assert ("1500 3\n", "1503\n") in [(t.input, t.output) for t in result.generated_tests]
+
+
+def test_without_a_brute_force_the_model_says_which_output_is_right(scripted_server, make_client, tracer, sandbox):
+    server = scripted_server(
+        [code(BIG_BUG), code(RIGHT), code(BIG_BUG), suite("3 4\n", brute=BAD_BRUTE), Reply("2000+x...\nAnswer: B")]
+    )
+    result = run(make_client, server, tracer, sandbox, candidates=3, max_n=2000)
+    assert roles(tracer) == ["coder"] * 3 + ["testgen", "arbiter"]
+    arbitrated = next(s for s in selection_steps(tracer) if s.step == "arbitrated")
+    assert arbitrated.disagreements[0].outputs[0] != arbitrated.disagreements[0].outputs[1]
+    assert "is right" in arbitrated.reason
+    assert result.status == "solved" and result.solution is not None and result.solution.source == RIGHT
+
+
+def test_when_no_candidate_passes_the_samples_the_best_one_is_debugged(scripted_server, make_client, tracer, sandbox):
+    fix = Reply('{"analysis": "subtracts", "error": "subtracts", "guidance": "", "decision": "FIX"}')
+    server = scripted_server([code(WRONG), code(WRONG), fix, code(RIGHT), suite("3 4\n")])
+    result = run(make_client, server, tracer, sandbox, candidates=2, profile=False)
+    assert roles(tracer)[:4] == ["coder", "coder", "checker", "debugger"]
+    filtered = next(s for s in selection_steps(tracer) if s.step == "filtered")
+    assert filtered.candidates == [] and len(filtered.rejected) == 2
+    assert result.status == "solved" and result.solution is not None and result.solution.source == RIGHT
+
+
+def test_the_candidates_share_the_solves_call_budget(scripted_server, make_client, tracer, sandbox):
+    from cpbot.agents.budget import Budget
+
+    server = scripted_server([code(RIGHT)] * 5)
+    result = solve(
+        sum_problem(),
+        language="python3",
+        model=make_client(server),
+        tracer=tracer,
+        sandbox=sandbox,
+        budget=Budget(max_calls=3),
+        options={**FAST, "candidates": 5},
+    )
+    assert result.calls == 3 and len(server.requests) == 3
+    assert result.solution is not None and result.solution.source == RIGHT
+
