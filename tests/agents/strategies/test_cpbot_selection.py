@@ -15,7 +15,7 @@ from tests.agents.strategies.support import RIGHT, WRONG, code, roles
 from tests.agents.strategies.test_cpbot import BRUTE, FAST, GENERATOR
 from tests.agents.support.scripted_server import Reply
 
-MID_BUG = "a, b = map(int, input().split())\nprint(a + b if a < 12 else a + b + 1)\n"  # from a = 12 on (the samples have 1 and 10)
+MID_BUG = "a, b = map(int, input().split())\nprint(a + b if a < 12 else a + b + 1)\n"  # a >= 12 (samples: 1, 10)
 BIG_BUG = "a, b = map(int, input().split())\nprint(a + b if a < 1000 else (a + b) % 1024)\n"  # like an overflow
 BAD_BRUTE = "print(0)\n"  # fails the samples, so it is discarded: no oracle
 
