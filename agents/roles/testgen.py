@@ -291,16 +291,38 @@ def generate_tests(
         fence=fence_tag(language),
     )
     reply = model.complete(ROLE, messages)
-    draft = read_draft(reply.text, language)
+    return check_draft(read_draft(reply.text, language), problem, language=language, sandbox=sandbox)
+
+
+def check_draft(
+    draft: TestgenDraft, problem: Problem, *, language: Language = "python3", sandbox: Sandbox | None = None
+) -> GeneratedSuite:
+    """Check what a reply held (inputs, generator, brute force in `language`); keep what passes (no model)."""
+    suite = check_suite(
+        draft.inputs,
+        problem,
+        brute=Solution(language=language, source=draft.brute) if draft.brute else None,
+        generator=Solution(language=language, source=draft.generator) if draft.generator else None,
+        sandbox=sandbox,
+    )
+    return suite.model_copy(update={"dropped": [*draft.problems, *suite.dropped]})
+
+
+def check_suite(
+    inputs: Sequence[str],
+    problem: Problem,
+    *,
+    brute: Solution | None,
+    generator: Solution | None,
+    sandbox: Sandbox | None = None,
+) -> GeneratedSuite:
+    """Validate inputs, a brute force and a generator (see the module's docstring); keep what passes."""
     sandbox = sandbox or default_sandbox()
-    brute = Solution(language=language, source=draft.brute) if draft.brute else None
-    tests, brute, dropped = validate_inputs(draft.inputs, problem, brute=brute, sandbox=sandbox)
-    generator = Solution(language=language, source=draft.generator) if draft.generator else None
+    tests, brute, dropped = validate_inputs(inputs, problem, brute=brute, sandbox=sandbox)
     if generator is not None and (why := validate_generator(generator, problem, sandbox=sandbox)):
         dropped.append(why)
         generator = None
-    dropped = [*draft.problems, *dropped]
-    reason = f"{len(tests)} of {len(draft.inputs)} generated inputs kept" + (
+    reason = f"{len(tests)} of {len(inputs)} generated inputs kept" + (
         ", answers from the brute force" if brute is not None else ", without answers (no trusted brute force)"
     )
     return GeneratedSuite(

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
 
-from cpbot.agents import selection
+from cpbot.agents import selection, verification
 from cpbot.agents.budget import BudgetExhausted
 from cpbot.agents.envelopes import CheckerDecision, CodeAttempt, JudgeFeedback, Payload, Plan, StressFeedback
 from cpbot.agents.extract import ExtractionError
@@ -55,19 +55,21 @@ from cpbot.agents.roles import (
     testgen,
 )
 from cpbot.agents.roles.common import RoleError, feedback_text
-from cpbot.agents.roles.constraints import problem_bounds
 from cpbot.agents.roles.knowledge import Note
 from cpbot.agents.roles.stdio import pick_template
-from cpbot.agents.roles.stresser import runnable, stress_attempt
+from cpbot.agents.roles.stresser import runnable
 from cpbot.agents.selection import Group, Outcome, Probe
 from cpbot.agents.strategies import fallbacks
 from cpbot.agents.strategies.base import Lesson, SolveContext, regressions, source_key, verdict_line
 from cpbot.agents.tracing import SelectionEvent
+from cpbot.agents.verification import GateParams
 from cpbot.core.errors import CpbotError
 from cpbot.judge.build import build_solution
 from cpbot.judge.execute import execute
 from cpbot.judge.generator import generate
 from cpbot.judge.model import JudgeReport, Limits, Problem, ProfileReport, Solution, TestCase, Verdict
+
+_GATE = GateParams()
 
 
 def _lessons_note(ctx: SolveContext) -> list[Note]:
@@ -144,18 +146,24 @@ class Cpbot:
     debugs: int = 3
     plans: int = 2
     verify: bool = True
-    tests: int = 5  # generated inputs asked for
-    stress_rounds: int = 3  # stress runs per solve
-    stress_runs: int = 200  # programs compared per stress run
-    stress_seconds: float = 5.0
-    stress_size: int = 8
-    profile: bool = True
-    max_n: int | None = None  # profile up to this size (default: the statement's largest bound)
-    repeats: int = 2
-    count: bool = True  # profile by executed instructions where the judge can count them
+    # how hard the gate's checks try (agents/verification.py owns them and their defaults)
+    tests: int = _GATE.tests
+    stress_rounds: int = _GATE.stress_rounds
+    stress_runs: int = _GATE.stress_runs
+    stress_seconds: float = _GATE.stress_seconds
+    stress_size: int = _GATE.stress_size
+    profile: bool = _GATE.profile
+    max_n: int | None = _GATE.max_n
+    repeats: int = _GATE.repeats
+    count: bool = _GATE.count
     optimizes: int = 1  # optimizer proposals per solve
     candidates: int = 1  # programs drawn at once for the fast path and chosen among (1: a single program)
     name: str = "cpbot"
+
+    @property
+    def gate(self) -> GateParams:
+        """The verification parameters of this strategy's options."""
+        return GateParams(**{name: getattr(self, name) for name in GateParams.model_fields})
 
     # ---- the settling loop ----------------------------------------------------------------------
 
@@ -266,16 +274,14 @@ class Cpbot:
         run.stress_runs += 1
         ctx.route("stress", phase=phase)
         try:
-            report = stress_attempt(
+            report = verification.stress(
                 attempt.solution(),
                 evidence.brute,
                 evidence.generator,
                 ctx.problem,
-                sandbox=ctx.sandbox,
-                max_runs=self.stress_runs,
-                max_seconds=self.stress_seconds,
-                max_size=self.stress_size,
+                self.gate,
                 seed=run.stress_runs,
+                sandbox=ctx.sandbox,
             )
         except CpbotError as e:
             ctx.note("stress inconclusive", phase=phase, error=e.message)
@@ -308,21 +314,12 @@ class Cpbot:
             return run.profiled[key]
         if not self.profile or generator is None or ctx.problem.kind == "interactive":
             return None
-        max_n = self.max_n or problem_bounds(ctx.problem).max_size()
-        if not max_n:
+        if not verification.profile_size(ctx.problem, self.gate):
             ctx.note("not profiled", phase=phase, why="the statement gives no size bound")
             return None
         ctx.route("profiler", phase=phase)
         try:
-            profile = analyst.profile_attempt(
-                attempt,
-                generator,
-                ctx.problem,
-                max_n=max_n,
-                sandbox=ctx.sandbox,
-                repeats=self.repeats,
-                count=self.count,
-            )
+            profile = verification.profile(attempt.solution(), generator, ctx.problem, self.gate, sandbox=ctx.sandbox)
         except CpbotError as e:
             ctx.note("not profiled", phase=phase, why=e.message)
             return None
@@ -426,7 +423,7 @@ class Cpbot:
         brute = build_solution(runnable(evidence.brute, problem), sandbox).program if evidence.brute else None
         if generator is None:
             return probes
-        largest = self.max_n or problem_bounds(problem).max_size()
+        largest = verification.profile_size(problem, self.gate)
         sizes = [(n, "small") for n in PROBE_SIZES if largest is None or n < largest]
         sizes += [(largest, "large")] if largest else []
         for size, origin in sizes:
