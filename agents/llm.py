@@ -3,7 +3,10 @@
 `LLMClient.complete(role, messages)` sends one chat request with the role's model and returns an
 `LLMReply` (text, reasoning, usage, latency, attempts). It retries 408/409/429/5xx, timeouts and
 connection failures with exponential backoff and jitter, waiting what a Retry-After header asks;
-the waits go through an injectable `sleep` so tests are instant and deterministic. Structured output
+the waits go through an injectable `sleep` so tests are instant and deterministic. Every request takes
+a place of its endpoint's `EndpointLimit` (`max_in_flight`, shared by all clients of the process),
+which a 429 or a dropped connection lowers. A server whose replies are unusable (no choices, nothing
+in them) is reported after `UNUSABLE_IN_A_ROW` of them, with what it sent. Structured output
 sends a JSON schema and, when the server ignores or rejects it, reads the JSON object out of the
 prose. Every call, failed or not, goes to the tracer as an `LLMCallEvent`; a call that cannot succeed
 raises `LLMError` (a `ModelError`) with a hint naming what to check.
@@ -40,6 +43,7 @@ from cpbot.agents.dialect import (
 )
 from cpbot.agents.envelopes import utc_now
 from cpbot.agents.extract import ExtractionError, json_candidates
+from cpbot.agents.inflight import EndpointLimit, endpoint_limit
 from cpbot.agents.reasoning import split_reply
 from cpbot.agents.tracing import LLMCallEvent, LLMTry, NullTracer, Tracer
 from cpbot.core.errors import ConfigError, ModelError, first_problem
@@ -113,6 +117,8 @@ class LLMConfig(BaseModel):
     # a timed-out request may still be generating on the server: resending it queues a second generation
     retry_timeouts: bool = False
     connect_timeout_s: float = Field(5.0, gt=0)
+    # requests in flight at once to this endpoint, from the whole process (a local server serves few at once)
+    max_in_flight: int = Field(4, ge=1)
     temperature: float | None = Field(None, ge=0, le=2)
     top_p: float | None = Field(None, gt=0, le=1)
     max_output_tokens: int = Field(DEFAULT_MAX_OUTPUT_TOKENS, ge=1)  # always sent: a server never writes forever
@@ -179,6 +185,7 @@ SETTING_ENV: dict[str, tuple[str, Callable[[str], Any]]] = {
     "CPBOT_REASONING_EFFORT": ("reasoning_effort", str),
     "CPBOT_EXTRA_BODY": ("extra_body", json.loads),
     "CPBOT_MAX_RETRIES": ("max_retries", int),
+    "CPBOT_MAX_IN_FLIGHT": ("max_in_flight", int),
 }
 
 
@@ -332,13 +339,23 @@ def _schema_of(fmt: type[BaseModel] | dict[str, Any] | None) -> tuple[dict[str, 
 class _Failure(Exception):
     """One failed attempt, classified."""
 
-    def __init__(self, kind: ErrorKind, detail: str, *, status: int | None = None, retryable: bool, wait: float | None):
+    def __init__(
+        self,
+        kind: ErrorKind,
+        detail: str,
+        *,
+        status: int | None = None,
+        retryable: bool,
+        wait: float | None,
+        overload: bool = False,
+    ):
         super().__init__(detail)
         self.kind = kind
         self.detail = detail
         self.status = status
         self.retryable = retryable
         self.retry_after = wait
+        self.overload = overload  # the server has too much to do: fewer requests at once
 
 
 def _cause_chain(error: BaseException) -> list[BaseException]:
@@ -363,7 +380,8 @@ def _classify(error: openai.OpenAIError) -> _Failure:
         # a connection dropped mid-answer (a restart, a proxy) is worth another try
         refused = any(isinstance(c, httpx.ConnectError | ConnectionRefusedError | OSError) for c in chain[1:])
         dropped = any(isinstance(c, httpx.RemoteProtocolError | httpx.ReadError | httpx.WriteError) for c in chain[1:])
-        return _Failure("unreachable", f"connection failed: {cause}", retryable=dropped or not refused, wait=None)
+        detail = f"connection failed: {cause}"
+        return _Failure("unreachable", detail, retryable=dropped or not refused, wait=None, overload=dropped)
     if isinstance(error, openai.APIStatusError):
         status = error.status_code
         body = error.body
@@ -377,9 +395,9 @@ def _classify(error: openai.OpenAIError) -> _Failure:
         if status == 404:
             return _Failure("not_found", detail, status=status, retryable=False, wait=None)
         if status == 429:
-            return _Failure("rate_limit", detail, status=status, retryable=True, wait=wait)
+            return _Failure("rate_limit", detail, status=status, retryable=True, wait=wait, overload=True)
         if status in (408, 409) or status >= 500:
-            return _Failure("server", detail, status=status, retryable=True, wait=wait)
+            return _Failure("server", detail, status=status, retryable=True, wait=wait, overload=status == 503)
         return _Failure("bad_request", detail, status=status, retryable=False, wait=None)
     return _Failure("bad_response", f"{type(error).__name__}: {error}", retryable=False, wait=None)
 
@@ -400,6 +418,7 @@ def _why_waiting(failure: _Failure, url: str, wait: float, left: float) -> str:
 # Context sizes servers commonly default to (Ollama's 2k/4k, llama.cpp's and vLLM's usual settings).
 _COMMON_CONTEXTS = (2048, 4096, 8192)
 MAX_ADAPTATIONS = 6  # changes to a request on the server's word before giving up
+UNUSABLE_IN_A_ROW = 3  # replies with nothing in them before the server is reported instead of asked again
 
 
 class _Endpoint:
@@ -410,6 +429,7 @@ class _Endpoint:
         self.dialects: dict[str, Dialect] = {}
         self.windows: dict[str, int | None] = {}
         self.ollama: bool | None = None
+        self.unusable = 0  # unusable replies in a row
 
 
 class LLMClient:
@@ -442,6 +462,7 @@ class LLMClient:
         )
         self._errors = openai.OpenAIError
         self._endpoint = _Endpoint()
+        self.limit: EndpointLimit = endpoint_limit(config.base_url, config.max_in_flight)
 
     def close(self) -> None:
         """Close the HTTP connections."""
@@ -568,6 +589,7 @@ class LLMClient:
             role=role,
             model=model,
             messages=[dict(m) for m in messages],
+            started_at=utc_now(),
         )
         started = self._clock()
         sent_messages = [dict(m) for m in messages]
@@ -586,6 +608,7 @@ class LLMClient:
             event.error_kind = getattr(e, "kind", "budget")
             event.attempts = len(event.tries)
             event.latency_ms = (self._clock() - started) * 1000
+            event.ts = utc_now()
             event.usage = _tries_usage(event)
             if budget is not None:
                 budget.charge(event.usage)
@@ -594,6 +617,7 @@ class LLMClient:
         reply = self._reply(event, completion, started)
         if budget is not None:
             budget.charge(reply.usage)
+        self._count_unusable(event, completion, reply, tracer)
         if response_format is not None:
             try:
                 reply = self._parse(reply, response_format, sent_natively=event.response_format is not None)
@@ -606,6 +630,33 @@ class LLMClient:
             event.structured = reply.structured
         tracer.emit(event)
         return reply
+
+    def _count_unusable(self, event: LLMCallEvent, completion: Any, reply: LLMReply, tracer: Tracer) -> None:
+        """Note an unusable reply; raise `LLMError` at the `UNUSABLE_IN_A_ROW`-th in a row, so a broken
+        server is reported with what it sent rather than asked again until the budget runs out."""
+        what = _unusable(completion, reply)
+        with self._endpoint.lock:
+            self._endpoint.unusable = self._endpoint.unusable + 1 if what else 0
+            streak = self._endpoint.unusable
+            if streak >= UNUSABLE_IN_A_ROW:
+                self._endpoint.unusable = 0
+        if not what:
+            return
+        event.warnings.append(f"unusable reply: {what}")
+        if streak < UNUSABLE_IN_A_ROW:
+            return
+        error = LLMError(
+            "bad_response",
+            f"the model server at {self.config.base_url} sent {streak} unusable replies in a row (the last: {what})",
+            hint="check that --base-url is the OpenAI-compatible API root of a running model server and that "
+            f"{event.model} answers a short prompt there (e.g. with curl)",
+            status=200,
+            attempts=event.attempts,
+        )
+        event.error = error.message
+        event.error_kind = error.kind
+        tracer.emit(event)
+        raise error
 
     # ---- one request, with retries and the server's corrections ----
 
@@ -701,24 +752,37 @@ class LLMClient:
                     raise BudgetExhausted(f"wall time: the budget's {budget.budget.max_seconds:g} s are used up")
                 timeout = min(timeout, left)
             sent, params = self._request(model, messages, fmt, settings, dialect)
-            t0 = self._clock()
-            try:
-                completion = self._client.chat.completions.create(
-                    model=model,
-                    messages=sent,
-                    timeout=httpx.Timeout(timeout, connect=min(cfg.connect_timeout_s, timeout)),
-                    **params,
-                )
-            except self._errors as e:
-                failure = _classify(e)
-            else:
+            with self.limit.slot(timeout=left) as slot:
+                if slot is None:
+                    raise BudgetExhausted(
+                        f"wall time: no free request slot at {cfg.base_url} (max_in_flight {self.limit.limit}) "
+                        "before the budget's time ran out"
+                    )
+                event.queued_ms += slot.queued_s * 1000
+                t0 = self._clock()
+                try:
+                    completion = self._client.chat.completions.create(
+                        model=model,
+                        messages=sent,
+                        timeout=httpx.Timeout(timeout, connect=min(cfg.connect_timeout_s, timeout)),
+                        **params,
+                    )
+                except self._errors as e:
+                    failure = _classify(e)
+                    slot.outcome = "overloaded" if failure.overload else "other"
+                else:
+                    failure = None
+                    slot.outcome = "ok"
+            if failure is None:
                 elapsed = (self._clock() - t0) * 1000
                 if not hasattr(completion, "choices"):
                     event.tries.append(LLMTry(attempt=attempt, status=200, elapsed_ms=elapsed))
                     raise LLMError(
                         "bad_response",
-                        f"the model server at {cfg.base_url} answered with something other than a chat completion",
+                        f"the model server at {cfg.base_url} answered with something other than a chat completion "
+                        f"({_clip_sent(completion)})",
                         hint="check --base-url: it should be the OpenAI-compatible API root, usually ending in /v1",
+                        status=200,
                         attempts=attempt,
                     )
                 event.tries.append(
@@ -737,6 +801,8 @@ class LLMClient:
             tried = LLMTry(attempt=attempt, status=failure.status, error=failure.detail)
             tried.elapsed_ms = (self._clock() - t0) * 1000
             event.tries.append(tried)
+            if failure.overload and failure.retry_after:
+                self.limit.pause(failure.retry_after)  # the others wait too; this caller waits below
             change = self._adapt(dialect, failure, fmt, params) if adaptations < MAX_ADAPTATIONS else ""
             if change:
                 adaptations += 1
@@ -917,6 +983,28 @@ _OLLAMA_HINT = (
     "restart it with OLLAMA_CONTEXT_LENGTH=32768 ollama serve, or create a model with PARAMETER num_ctx 32768 "
     "in its Modelfile"
 )
+
+
+SENT_CHARS = 300  # of an unusable reply, quoted in the error
+
+
+def _clip_sent(completion: Any) -> str:
+    """What the server sent, as JSON when it parsed as an object, cut to `SENT_CHARS`."""
+    try:
+        text = json.dumps(completion.model_dump(mode="json", exclude_none=True))
+    except Exception:  # anything the client built from a malformed body: show its text
+        text = repr(completion)
+    return text if len(text) <= SENT_CHARS else text[:SENT_CHARS] + "..."
+
+
+def _unusable(completion: Any, reply: LLMReply) -> str:
+    """Why a chat completion holds nothing to use ("" when it does): no choices, or an empty message
+    that is not a reply cut while reasoning."""
+    if not getattr(completion, "choices", None):
+        return f"HTTP 200 with no choices: {_clip_sent(completion)}"
+    if reply.text.strip() or reply.reasoning.strip() or reply.usage.reasoning_tokens or reply.finish_reason == "length":
+        return ""
+    return f"an empty message: {_clip_sent(completion)}"
 
 
 def _finish(completion: Any) -> str | None:

@@ -171,6 +171,8 @@ def solve(
 
 
 MAX_ROUNDS = 8  # strategy runs per solve when replies keep being unusable (the budget usually ends it first)
+# rounds in a row that end on the same unusable reply (say C++ when Python was asked) before the solve stops
+SAME_FAILURE_ROUNDS = 3
 
 
 class _Insisting:
@@ -192,11 +194,14 @@ class _Insisting:
 
 def _run_rounds(strategy: Any, ctx: SolveContext) -> str:
     """Run the strategy; an unusable reply (empty, cut, no code, no JSON) is a failed attempt, and the
-    strategy runs again, asking differently, until the budget ends it. Other model failures end the
-    solve (raised when nothing was judged yet)."""
+    strategy runs again, asking differently, up to its `rounds` (default `MAX_ROUNDS`; `direct` has one),
+    until `SAME_FAILURE_ROUNDS` rounds in a row failed the same way, or until the budget ends it. Other
+    model failures end the solve (raised when nothing was judged yet)."""
     base_model = ctx.model
     problems: list[str] = []
-    for round_number in range(1, MAX_ROUNDS + 1):
+    reasons: list[str] = []
+    rounds = int(getattr(strategy, "rounds", MAX_ROUNDS))
+    for round_number in range(1, rounds + 1):
         try:
             return strategy.run(ctx)
         except BudgetExhausted as e:
@@ -204,18 +209,25 @@ def _run_rounds(strategy: Any, ctx: SolveContext) -> str:
             return f"budget exhausted: {e.reason}"
         except (ExtractionError, RoleError) as e:
             problems.append(e.message)
-            ctx.note("attempt failed", round=round_number, error=e.message, asking_again=round_number < MAX_ROUNDS)
+            reasons.append(str(getattr(e, "reason", e.message)))
+            same = len(reasons) >= SAME_FAILURE_ROUNDS and len(set(reasons[-SAME_FAILURE_ROUNDS:])) == 1
+            again = round_number < rounds and not same
+            ctx.note("attempt failed", round=round_number, error=e.message, asking_again=again)
             ctx.model = _Insisting(base_model, problems)
             left = ctx.tracker.exhausted()
             if left:
                 return f"budget exhausted: {left} (the last reply could not be used: {e.message})"
+            if same:
+                return f"{SAME_FAILURE_ROUNDS} rounds in a row ended on the same unusable reply ({e.message})"
         except ModelError as e:
             if ctx.best.best is None:
                 raise
             # the model failed part-way: what was judged so far is still worth returning
             ctx.tracer.emit(NoteEvent(task_id=ctx.task_id, message="model failed", data={"error": e.message}))
             return f"stopped: {e.message}"
-    return f"{MAX_ROUNDS} rounds ended on unusable replies (the last: {problems[-1]})"
+    if rounds == 1:
+        return f"no usable program: {problems[-1]}"
+    return f"{rounds} rounds ended on unusable replies (the last: {problems[-1]})"
 
 
 def _rank_on_all_tests(ctx: SolveContext) -> None:

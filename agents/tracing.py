@@ -57,6 +57,8 @@ class LLMCallEvent(TraceEvent):
     finish_reason: str | None = None
     usage: Usage = Usage()
     latency_ms: float = 0.0
+    started_at: datetime | None = None  # when the call began; `ts` is when it ended
+    queued_ms: float = 0.0  # waiting for a place among the endpoint's requests in flight
     attempts: int = 0
     tries: list[LLMTry] = []
     structured: Literal["none", "native", "fallback", "failed"] = "none"

@@ -1,4 +1,8 @@
-"""`direct`: one program straight from the statement, judged on the samples. The baseline."""
+"""`direct`: one program straight from the statement, judged on the samples. The baseline.
+
+One round: a reply without a usable program is asked again twice (`roles.common.ask_code`), then the
+solve ends, rather than running the strategy again (`agents.solve.MAX_ROUNDS`).
+"""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ class Direct:
     """One generation, one judgement."""
 
     name: str = "direct"
+    rounds: int = 1  # one program: no second round after an unusable reply
 
     def run(self, ctx: SolveContext) -> str:
         """Write one program and judge it on the samples."""

@@ -20,10 +20,12 @@ SMALL_ONLY = "a, b = map(int, input().split())\nprint(a + b if a < 100 else 0)\n
 
 
 def test_unusable_replies_are_failed_attempts_until_the_budget_ends(scripted_server, make_client, tracer, sandbox):
-    server = scripted_server(default=Reply(""))
+    # a round of prose, then a round of C++: unusable, but not the same failure round after round
+    server = scripted_server(default=Reply("I think you add them."))
+    server.add(*[Reply("I think you add them.")] * 3, *[Reply("```cpp\nint main(){}\n```")] * 3)
     result = solve(
         sum_problem(),
-        strategy="direct",
+        strategy="macs",
         language="python3",
         model=make_client(server),
         tracer=tracer,
@@ -101,5 +103,6 @@ def test_cpbot_solve_json_prints_the_result_when_every_reply_is_unusable(
     rc = solve_module.solve.main(args, prog_name="cpbot solve", standalone_mode=False)
     result = SolveResult.model_validate_json(capsys.readouterr().out)
     assert rc == 1
-    assert result.status == "failed" and result.calls == 5 and result.solution is None
+    # direct is one program: one ask and two re-asks, not the 5 calls the budget allows
+    assert result.status == "failed" and result.calls == 3 and result.solution is None
     assert not (tmp_path / "out" / "solution.py").exists()

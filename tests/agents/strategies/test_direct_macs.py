@@ -8,6 +8,7 @@ from cpbot.agents.solve import solve
 from cpbot.judge.model import Verdict
 from tests.agents.roles.helpers import sum_problem
 from tests.agents.strategies.support import CRASH, RIGHT, WRONG, code, plan_reply, roles, routes
+from tests.agents.support.scripted_server import Reply
 
 
 def run(make_client, server, tracer, sandbox, strategy, **kwargs):
@@ -25,6 +26,26 @@ def test_direct_makes_one_call_and_reports_the_samples_verdict(scripted_server, 
     assert result.calls == 1 and result.tokens == 30
     assert "single attempt fails" in result.reason
     assert tracer.envelopes()[-1].expect(FinalAnswer).status == "best_effort"
+
+
+CPP_SUM = Reply("```cpp\n#include <iostream>\nint main(){long long a,b;std::cin>>a>>b;std::cout<<a+b;}\n```")
+
+
+def test_direct_asked_for_python_and_answered_in_cpp_stops_after_one_program(
+    scripted_server, make_client, tracer, sandbox
+):
+    # it once made 24 calls: 8 rounds of a first ask and 2 re-asks, every one answered in C++
+    server = scripted_server(default=CPP_SUM)
+    result = run(make_client, server, tracer, sandbox, "direct", budget=Budget(max_calls=40))
+    assert result.status == "failed" and result.calls == 3 == len(server.requests)
+    assert result.reason.startswith("no usable program") and "C++" in result.reason
+
+
+def test_a_strategy_stops_after_rounds_in_a_row_that_failed_the_same_way(scripted_server, make_client, tracer, sandbox):
+    server = scripted_server(default=CPP_SUM)
+    result = run(make_client, server, tracer, sandbox, "macs", budget=Budget(max_calls=40))
+    assert result.status == "failed" and result.calls == 9  # 3 rounds of a first ask and 2 re-asks
+    assert "3 rounds in a row" in result.reason and "C++" in result.reason
 
 
 def test_macs_fast_path_that_passes_returns_at_once(scripted_server, make_client, tracer, sandbox):
