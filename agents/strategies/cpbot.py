@@ -32,16 +32,16 @@ evidence, so the result carries them for the submit gate. Every accepted fix add
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any
 
 from cpbot.agents import selection, verification
 from cpbot.agents.budget import BudgetExhausted
 from cpbot.agents.envelopes import CheckerDecision, CodeAttempt, JudgeFeedback, Payload, Plan, StressFeedback
 from cpbot.agents.extract import ExtractionError
+from cpbot.agents.parallel import gather
 from cpbot.agents.roles import (
     analyst,
     checker,
@@ -92,29 +92,11 @@ def _symptom(report: JudgeReport) -> str:
     return verdict_line(report)
 
 
-T = TypeVar("T")
-
 # generator sizes every candidate runs on: small enough for most brute forces, then the statement's bound
 PROBE_SIZES = (2, 4, 8, 16, 32)
 PROBE_SEEDS = (1, 2)
 ORACLE_LIMITS = Limits(time_ms=2000, memory_mb=512)  # a brute force slower than this answers no larger size
 ARBITER_MAX_CHARS = 2000  # a longer input is beyond what a model can work out by hand
-
-
-def together(calls: Sequence[Callable[[], T]]) -> list[T | Exception]:
-    """Run independent calls at once; each one's result, or the exception it raised, in order."""
-    if len(calls) <= 1:
-        return [_result(call) for call in calls]
-    with ThreadPoolExecutor(max_workers=len(calls), thread_name_prefix="candidate") as pool:
-        futures = [pool.submit(_result, call) for call in calls]
-        return [f.result() for f in futures]
-
-
-def _result(call: Callable[[], T]) -> T | Exception:
-    try:
-        return call()
-    except Exception as e:  # handed back to the caller, which raises what it cannot handle
-        return e
 
 
 @dataclass
@@ -382,7 +364,7 @@ class Cpbot:
         )
         drawn: dict[int, CodeAttempt] = {}
         failed: list[Exception] = []
-        for result in together([write] * self.candidates):
+        for result in gather([write] * self.candidates):
             if isinstance(result, ExtractionError | RoleError | BudgetExhausted):
                 failed.append(result)
             elif isinstance(result, Exception):

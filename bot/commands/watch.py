@@ -62,6 +62,7 @@ def watch(
     from contextlib import ExitStack
     from datetime import UTC, datetime, timedelta
 
+    from cpbot.bot.app.strategy_options import with_candidates
     from cpbot.bot.watch.render import follow, print_final, report
     from cpbot.bot.watch.scheduler import Watcher, contest_row
     from cpbot.bot.watch.session import ListingError, Session, join_loops, plan_line, stop_on_signals
@@ -70,6 +71,7 @@ def watch(
     from cpbot.scrapers.listing import Contest
     from cpbot.scrapers.sites import get_site
 
+    opts["strategy_option"] = with_candidates(opts["strategy_option"], opts.pop("candidates"))
     sites = chosen_sites(site_name)
     if contest_id is not None and len(sites) != 1:
         raise ConfigError("--contest needs --site cf or --site lc")
