@@ -336,16 +336,22 @@ def main(argv: list[str] | None = None) -> int:
     port = args.port if args.port is not None else (0 if command else 8765)
     with ScriptedServer(default=book, model=book.model, port=port) as server:
         print(f"scripted model {book.model!r} at {server.base_url} ({len(book.rules)} rules)", flush=True)
-        if command:
-            env = {**os.environ, "CPBOT_BASE_URL": server.base_url, "CPBOT_MODEL": book.model}
-            env["CPBOT_API_KEY"] = "sk-scripted"  # the client wants a key; this server ignores it
-            return subprocess.run(command, env=env, check=False).returncode
-        stop = threading.Event()
-        signal.signal(signal.SIGTERM, lambda *_: stop.set())
-        try:
-            stop.wait()
-        except KeyboardInterrupt:
-            pass
+        return run_with_server(server, command)
+
+
+def run_with_server(server: ScriptedServer, command: list[str]) -> int:
+    """Run `command` with `CPBOT_BASE_URL`, `CPBOT_MODEL` and `CPBOT_API_KEY` pointing at the running
+    `server` and return its exit code; without a command, serve until interrupted (0)."""
+    if command:
+        env = {**os.environ, "CPBOT_BASE_URL": server.base_url, "CPBOT_MODEL": server.model}
+        env["CPBOT_API_KEY"] = "sk-scripted"  # the client wants a key; this server ignores it
+        return subprocess.run(command, env=env, check=False).returncode
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        stop.wait()
+    except KeyboardInterrupt:
+        pass
     return 0
 
 

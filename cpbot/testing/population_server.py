@@ -1,0 +1,324 @@
+"""An OpenAI-compatible model on 127.0.0.1 that samples programs from a population: a stand-in for a
+model's sampling, for tests and for measuring strategies.
+
+Each problem has a population of candidate programs labelled right or wrong (every wrong one passes the
+samples: a near miss, not noise). A request for a program (the coder's, a debugger's) gets the next
+program drawn for that problem: the draws come from a shuffled bag in which a `pass_at_1` share of the
+programs are right, so the proportion holds over every bag and the order is set by `seed`. What the
+request says (feedback, a failing test) changes nothing, as with a model that does not learn from it.
+The test designer gets inputs made by the problem's own generator, that generator, and its own brute
+force; the planner, selector, checker and complexity analyst get a short well-formed answer. The
+problem is recognised by its title or the start of its statement in the request, the kind of request
+by the role the system prompt names ("You are the coder of ...").
+
+Populations are read from the verification lab's folders (`tests/fixtures/lab/README.md`):
+`load_lab(DIR)` reads every folder under DIR (or DIR itself when it is one). Standard library only,
+serving through `scripted_server.ScriptedServer`.
+
+    python -m cpbot.testing.population_server LAB_DIR [--pass-at-1 0.3] [--seed 1] [--latency 0]
+    python -m cpbot.testing.population_server LAB_DIR --pass-at-1 0.6 -- cpbot solve ... --strategy cpbot
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from cpbot.testing.scripted_server import Delay, Reply, ScriptedServer, run_with_server
+
+Family = Literal["cpp", "python"]
+Kind = Literal["program", "tests", "plan", "selector", "checker", "analyst", "optimizer", "unknown"]
+
+BAG_SIZE = 20  # draws per shuffled bag; pass_at_1 * BAG_SIZE of them are right (rounded)
+STATEMENT_KEY_CHARS = 120  # of the statement's start, to recognise a problem whose title is not in the request
+GENERATOR_TIMEOUT_S = 20.0
+
+
+@dataclass(frozen=True)
+class Program:
+    """A program of a population: its file name, language family, source, and whether it is right."""
+
+    name: str
+    family: Family
+    source: str
+    right: bool = True
+
+    def fenced(self) -> str:
+        return f"```{self.family}\n{self.source.rstrip()}\n```"
+
+
+@dataclass
+class Population:
+    """One problem's candidates and its own brute force and generator."""
+
+    problem_id: str
+    title: str
+    statement: str
+    programs: list[Program]
+    brute: Program | None = None
+    generator: Program | None = None
+    generator_path: Path | None = None  # to run it for the test designer's inputs (Python only)
+
+    @property
+    def right(self) -> list[Program]:
+        return [p for p in self.programs if p.right]
+
+    @property
+    def wrong(self) -> list[Program]:
+        return [p for p in self.programs if not p.right]
+
+    def markers(self) -> list[str]:
+        """Texts whose presence in a request names this problem, the most specific first."""
+        keys = [f"# {self.title}\n"] if self.title else []
+        start = " ".join(self.statement.split())[:STATEMENT_KEY_CHARS]
+        return [*keys, f"# {self.problem_id}\n", *([start] if len(start) >= 20 else [])]
+
+
+def family_of_file(name: str) -> Family:
+    """A program's language family from its file name: `.py` is Python, anything else C++."""
+    return "python" if name.endswith(".py") else "cpp"
+
+
+def _program(folder: Path, name: str | None, *, right: bool = True) -> Program | None:
+    if not name:
+        return None
+    path = folder / name
+    return Program(name=name, family=family_of_file(name), source=path.read_text(encoding="utf-8"), right=right)
+
+
+def load_lab_folder(folder: Path) -> Population:
+    """One problem folder of the lab format: `problem.json`, `lab.json` and the files they name."""
+    problem = json.loads((folder / "problem.json").read_text(encoding="utf-8"))
+    lab = json.loads((folder / "lab.json").read_text(encoding="utf-8"))
+    if lab.get("schema_version") != 1:
+        raise ValueError(f"{folder}/lab.json: schema_version {lab.get('schema_version')!r}, this reader knows 1")
+    programs = []
+    for entry in lab.get("candidates", []):
+        program = _program(folder, entry["file"], right=entry["label"] == "right")
+        if program is not None:
+            programs.append(program)
+    generator = lab.get("generator")
+    return Population(
+        problem_id=str(problem.get("id") or folder.name),
+        title=str(problem.get("title") or ""),
+        statement=str(problem.get("statement") or ""),
+        programs=programs,
+        brute=_program(folder, lab.get("brute")),
+        generator=_program(folder, generator),
+        generator_path=folder / generator if generator else None,
+    )
+
+
+def load_lab(root: Path) -> list[Population]:
+    """Every problem folder under `root` (or `root` itself when it is one), in name order."""
+    if (root / "lab.json").is_file():
+        return [load_lab_folder(root)]
+    folders = sorted(p.parent for p in root.glob("*/lab.json"))
+    if not folders:
+        raise FileNotFoundError(f"no lab problem folders (with a lab.json) under {root}")
+    return [load_lab_folder(folder) for folder in folders]
+
+
+@dataclass(frozen=True)
+class Draw:
+    """One program handed out: for which problem, which one, right or not."""
+
+    problem_id: str
+    program: str
+    right: bool
+
+
+_ROLE = re.compile(r"You are the ([\w -]+?) of a")
+_KINDS: dict[str, Kind] = {
+    "coder": "program",
+    "debugger": "program",
+    "test designer": "tests",
+    "planner": "plan",
+    "algorithm selector": "selector",
+    "error checker": "checker",
+    "complexity analyst": "analyst",
+    "optimizer": "optimizer",
+}
+
+
+def request_kind(text: str) -> Kind:
+    """What a request asks for, from the role its prompt names."""
+    match = _ROLE.search(text)
+    return _KINDS.get(match.group(1).strip().lower(), "unknown") if match else "unknown"
+
+
+def requested_family(text: str) -> Family | None:
+    """The language a request wants its program in (the fence it asks for), if it says."""
+    found = re.findall(r"```(cpp|python)\b", text)
+    return found[-1] if found else None  # type: ignore[return-value]
+
+
+@dataclass
+class _Bag:
+    rng: random.Random
+    items: list[bool] = field(default_factory=list)
+
+
+class PopulationModel:
+    """The replies: a callable from a request body to a `Reply` (or a `Delay` then the reply) for
+    `ScriptedServer`. `draws` records every program handed out, in order; thread-safe."""
+
+    def __init__(
+        self, populations: Iterable[Population], *, pass_at_1: float, seed: int = 0, latency_s: float = 0.0
+    ) -> None:
+        if not 0 <= pass_at_1 <= 1:
+            raise ValueError(f"pass@1 is a share between 0 and 1, not {pass_at_1}")
+        self.populations = list(populations)
+        self.pass_at_1 = pass_at_1
+        self.seed = seed
+        self.latency_s = latency_s
+        self.draws: list[Draw] = []
+        self._bags: dict[str, _Bag] = {}
+        self._inputs: dict[tuple[str, int], list[str]] = {}
+        self._lock = threading.Lock()
+
+    # ---- recognising the request ----
+
+    def problem_of(self, text: str) -> Population | None:
+        """The population whose problem the request is about."""
+        for population in self.populations:
+            if any(key in text for key in population.markers()):
+                return population
+        return None
+
+    # ---- drawing ----
+
+    def draw(self, population: Population, family: Family | None = None) -> Program:
+        """The next program for `population` (of `family` when it has programs in it)."""
+        pool = [p for p in population.programs if family is None or p.family == family] or population.programs
+        right = [p for p in pool if p.right]
+        wrong = [p for p in pool if not p.right]
+        with self._lock:
+            bag = self._bags.get(population.problem_id)
+            if bag is None:
+                bag = self._bags[population.problem_id] = _Bag(random.Random(f"{self.seed}:{population.problem_id}"))
+            if not bag.items:
+                count = round(self.pass_at_1 * BAG_SIZE)
+                bag.items = [True] * count + [False] * (BAG_SIZE - count)
+                bag.rng.shuffle(bag.items)
+            want_right = bag.items.pop()
+            choices = (right if want_right else wrong) or right or wrong
+            program = bag.rng.choice(choices)
+            self.draws.append(Draw(population.problem_id, program.name, program.right))
+        return program
+
+    # ---- the replies ----
+
+    def __call__(self, body: dict[str, Any]) -> Reply | Delay:
+        text = "\n".join(str(m.get("content") or "") for m in body.get("messages", []))
+        answer = self.answer(text)
+        reply = Reply(answer, prompt_tokens=_tokens(text), completion_tokens=_tokens(answer))
+        return Delay(self.latency_s, reply) if self.latency_s > 0 else reply
+
+    def answer(self, text: str) -> str:
+        """The reply text to a request."""
+        kind = request_kind(text)
+        if kind == "analyst":
+            guess = re.search(r"The fit's guess: (\S+)", text)
+            return json.dumps({"complexity": guess.group(1) if guess else "O(n)", "why": "the measurements follow it"})
+        if kind == "optimizer":
+            return "OPTIMIZE: no"
+        if kind == "selector":
+            tags = re.search(r"use these names exactly\):\s*\n(.+)", text)
+            first = tags.group(1).split(",")[0].strip() if tags else "implementation"
+            return json.dumps({"branches": [{"tags": [first], "rationale": "the statement asks for it"}]})
+        if kind == "checker":
+            passed = re.search(r"Verdict AC\b", text) is not None
+            decision = "PASS" if passed else "FIX"
+            return json.dumps({"analysis": "", "error": "", "guidance": "fix the failing tests", "decision": decision})
+        if kind == "plan":
+            return json.dumps(
+                {
+                    "candidates": ["the direct method"],
+                    "algorithm": "the direct method the statement describes",
+                    "steps": ["read the input", "compute the answer", "print it"],
+                    "complexity": "O(n log n)",
+                }
+            )
+        population = self.problem_of(text)
+        if population is None:
+            return "I do not know this problem."
+        if kind == "tests":
+            return self.tests_reply(population, text)
+        return "Here is the program.\n" + self.draw(population, requested_family(text)).fenced()
+
+    def tests_reply(self, population: Population, text: str) -> str:
+        """The test designer's three sections: generated inputs, the generator, the brute force."""
+        wanted = re.search(r"Write (\d+) new small inputs", text)
+        inputs = self.inputs(population, int(wanted.group(1)) if wanted else 3)
+        parts = ["## Inputs", *(f"```text\n{item.rstrip()}\n```" for item in inputs)]
+        parts += ["## Generator", population.generator.fenced() if population.generator else "(none)"]
+        parts += ["## Brute force", population.brute.fenced() if population.brute else "(none)"]
+        return "\n\n".join(parts)
+
+    def inputs(self, population: Population, count: int) -> list[str]:
+        """`count` small inputs from the problem's generator (a Python one), the same for the same seed."""
+        path = population.generator_path
+        if path is None or population.generator is None or population.generator.family != "python":
+            return []
+        key = (population.problem_id, count)
+        with self._lock:
+            if key in self._inputs:
+                return self._inputs[key]
+        made = []
+        for i in range(count):
+            run = subprocess.run(
+                [sys.executable, str(path), str(2 + 2 * i), str(self.seed * 1000 + i + 1)],
+                capture_output=True,
+                text=True,
+                timeout=GENERATOR_TIMEOUT_S,
+                check=False,
+            )
+            if run.returncode == 0 and run.stdout.strip():
+                made.append(run.stdout)
+        with self._lock:
+            self._inputs[key] = made
+        return made
+
+
+def _tokens(text: str) -> int:
+    return max(1, math.ceil(len(text) / 4))  # about four characters a token, as agents.llm estimates
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Serve the populations of a lab folder on 127.0.0.1 until interrupted, or while a command runs."""
+    parser = argparse.ArgumentParser(description="An OpenAI-compatible model drawing programs from populations.")
+    parser.add_argument("lab", type=Path, help="a lab folder, or a folder of them (tests/fixtures/lab/README.md)")
+    parser.add_argument("--pass-at-1", type=float, default=0.3, help="the share of right programs drawn (0.3)")
+    parser.add_argument("--seed", type=int, default=0, help="the order of the draws (0)")
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds before each reply (0)")
+    parser.add_argument("--model", default="population-model", help="the model name it answers to")
+    parser.add_argument("--port", type=int, default=None, help="default 8765; a free one when running a command")
+    parser.add_argument(
+        "command", nargs=argparse.REMAINDER, help="after --: a command to run against the model; its exit code is kept"
+    )
+    args = parser.parse_args(argv)
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    model = PopulationModel(load_lab(args.lab), pass_at_1=args.pass_at_1, seed=args.seed, latency_s=args.latency)
+    port = args.port if args.port is not None else (0 if command else 8765)
+    with ScriptedServer(default=model, model=args.model, port=port) as server:
+        print(
+            f"population model {args.model!r} at {server.base_url} ({len(model.populations)} problems, "
+            f"pass@1 {args.pass_at_1:g}, seed {args.seed})",
+            flush=True,
+        )
+        return run_with_server(server, command)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
