@@ -15,6 +15,7 @@ Candidates are named by the iteration of their `code` envelope, so every event p
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
@@ -181,14 +182,19 @@ def oracle_tiebreak(a: Sequence[Outcome], b: Sequence[Outcome], probes: Sequence
     return "a" if a_right > b_right else "b"
 
 
+_CHOICE = re.compile(r"\banswer\b\W{0,3}\b(?:output\s+)?([AB])\b", re.IGNORECASE)
+
+
 def read_choice(text: str) -> Literal["a", "b"] | None:
-    """The model's pick between output A and output B: the last line naming exactly one of them."""
-    for line in reversed(text.strip().splitlines()):
-        words = {w.strip("*.:`'\"()[]").upper() for w in line.split()}
-        picks = {w for w in words if w in ("A", "B")}
-        if len(picks) == 1:
-            return "a" if picks == {"A"} else "b"
-    return None
+    """The model's pick between output A and output B: the last "Answer: A" (or B) it wrote, or a last line
+    that is only the letter; None when it names neither (a letter inside code or prose does not count)."""
+    picks = [m.group(1).upper() for m in _CHOICE.finditer(text) if m.group(1) in "AB"]
+    if not picks:
+        last = text.strip().splitlines()[-1].strip(" *.`") if text.strip() else ""
+        picks = [last] if last in ("A", "B") else []
+    if not picks:
+        return None
+    return "a" if picks[-1] == "A" else "b"
 
 
 def why_chosen(groups: Sequence[Group]) -> str:

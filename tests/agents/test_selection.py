@@ -94,6 +94,10 @@ def test_the_arbiters_answer_is_read_from_its_last_line_naming_one_output():
     assert read_choice("The answer is 12.\n**Answer: A**") == "a"
     assert read_choice("Both A and B could be right.") is None
     assert read_choice("I cannot tell.") is None
+    assert read_choice("So it is\nB") == "b"
+    # a letter in code is no answer (a model that replies with a program says nothing)
+    assert read_choice("```cpp\nint a, b;\ncout << a << endl;\n```") is None
+    assert read_choice("answer is output a, I think") is None  # the letter must be capital
 
 
 def test_the_reason_names_the_winning_group_and_what_set_it_apart():
