@@ -95,3 +95,8 @@ def profile(
         repeats=params.repeats,
         count=params.count,
     )
+
+
+def profile_accepts(report: ProfileReport) -> bool:
+    """Whether the strategy accepts a profile: the analyst finds it efficient (no model asked)."""
+    return bool(analyst.analyse(report).verdict.efficient)

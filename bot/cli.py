@@ -20,7 +20,7 @@ from cpbot.core.errors import ConfigError, CpbotError
 COMMANDS: dict[str, str] = {
     name: f"cpbot.bot.commands.{name}:{name}"
     for name in (
-        "bench", "config", "contests", "doctor", "fetch", "grade", "judge", "listen", "login", "profile",
+        "bench", "config", "contests", "doctor", "fetch", "grade", "judge", "lab", "listen", "login", "profile",
         "solve", "stress", "submit", "transcripts", "watch",
     )
 }  # fmt: skip

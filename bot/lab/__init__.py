@@ -1,0 +1,1 @@
+"""The verification lab: labelled candidate programs (`dataset`) and what the gate lets through (`measure`)."""

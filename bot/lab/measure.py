@@ -1,0 +1,265 @@
+"""What each configuration of the gate lets through, measured on labelled candidates (no model).
+
+The configurations add one check each, in the order the `cpbot` strategy runs them, and call the same
+functions (agents/verification.py):
+- `samples`: AC on the samples;
+- `generated`: + AC on generated tests (inputs from the problem's generator at small sizes, standing in
+  for the ones a model writes, answered by the brute force once it passes the samples);
+- `stress`: + no difference from the brute force in a stress run;
+- `profile`: + a profile within the limits (the full default gate).
+A check that cannot run (no brute force, no generator, no size bound) is skipped, as in the strategy.
+Precision: of the programs a configuration lets through, the share right on the hidden tests; recall:
+of the right programs, the share it lets through; seconds: the checks' time per candidate.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from cpbot.agents import verification
+from cpbot.agents.roles.stresser import StressError
+from cpbot.agents.verification import GateParams
+from cpbot.bot.lab.dataset import LabCandidate, LabProblem, hidden_tests
+from cpbot.core.errors import CpbotError
+from cpbot.judge.build import build_solution
+from cpbot.judge.generator import generate
+from cpbot.judge.model import SCHEMA_VERSION, Solution, Verdict
+from cpbot.judge.runner import judge_problem
+from cpbot.judge.sandbox import Sandbox, default_sandbox
+
+Config = Literal["samples", "generated", "stress", "profile"]
+CONFIGS: tuple[Config, ...] = ("samples", "generated", "stress", "profile")
+INPUT_SEED = 500  # the generated tests' seeds start here (stress seeds start at 1)
+
+
+class CandidateResult(BaseModel):
+    """One candidate: its label, the hidden tests' verdict, and which configurations let it through."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    problem: str
+    file: str
+    label: str
+    kind: str
+    origin: str
+    oracle: bool  # the problem has a brute force and a generator
+    hidden_ok: bool  # right on the hidden tests (what precision counts)
+    hidden_detail: str = ""
+    passed: dict[str, bool]  # configuration -> let through
+    seconds: dict[str, float]  # configuration -> the time of its checks on this candidate
+    caught_by: str | None = None  # the first check that rejected it
+    detail: str = ""  # why it was rejected, or what was skipped
+
+
+class Figures(BaseModel):
+    """One configuration's figures over a set of candidates."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    config: str
+    candidates: int
+    let_through: int
+    right_let_through: int
+    right: int
+    wrong_let_through: int
+    wrong: int
+    precision: float | None
+    recall: float | None
+    seconds_per_candidate: float
+
+
+class LabReport(BaseModel):
+    """`cpbot lab --json`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: int = SCHEMA_VERSION
+    params: GateParams
+    problems: int
+    results: list[CandidateResult]
+    overall: list[Figures]
+    slices: dict[str, list[Figures]]  # "oracle", "no oracle", "origin:<o>", "kind:<k>"
+    label_mismatches: list[str] = []  # candidates whose hidden verdict disagrees with their label
+
+
+def figures(results: Iterable[CandidateResult], config: Config) -> Figures:
+    """Precision, recall and seconds per candidate of `config` over `results`."""
+    rows = list(results)
+    through = [r for r in rows if r.passed[config]]
+    right = [r for r in rows if r.hidden_ok]
+    right_through = [r for r in through if r.hidden_ok]
+    return Figures(
+        config=config,
+        candidates=len(rows),
+        let_through=len(through),
+        right_let_through=len(right_through),
+        right=len(right),
+        wrong_let_through=len(through) - len(right_through),
+        wrong=len(rows) - len(right),
+        precision=round(len(right_through) / len(through), 4) if through else None,
+        recall=round(len(right_through) / len(right), 4) if right else None,
+        seconds_per_candidate=round(sum(r.seconds[config] for r in rows) / len(rows), 3) if rows else 0.0,
+    )
+
+
+def summarize(results: list[CandidateResult], params: GateParams, problems: int) -> LabReport:
+    """The report: figures overall and per slice (oracle or not, origin, kind)."""
+    slices: dict[str, list[CandidateResult]] = {
+        "oracle": [r for r in results if r.oracle],
+        "no oracle": [r for r in results if not r.oracle],
+    }
+    for r in results:
+        slices.setdefault(f"origin:{r.origin}", []).append(r)
+        slices.setdefault(f"kind:{r.kind}", []).append(r)
+    mismatches = [
+        f"{r.problem}/{r.file}: labelled {r.label}, {'passes' if r.hidden_ok else 'fails'} the hidden tests"
+        for r in results
+        if r.hidden_ok != (r.label == "right")
+    ]
+    return LabReport(
+        params=params,
+        problems=problems,
+        results=results,
+        overall=[figures(results, c) for c in CONFIGS],
+        slices={name: [figures(rows, c) for c in CONFIGS] for name, rows in slices.items() if rows},
+        label_mismatches=mismatches,
+    )
+
+
+class _ProblemChecks:
+    """The per-problem parts of the checks, made once: hidden tests, the generated suite."""
+
+    def __init__(self, lab: LabProblem, params: GateParams, sandbox: Sandbox) -> None:
+        self.lab, self.params, self.sandbox = lab, params, sandbox
+        self.hidden = hidden_tests(lab, sandbox)
+        started = time.monotonic()
+        generator, brute = lab.generator, lab.brute
+        inputs = self._inputs(generator) if generator is not None else []
+        self.suite = verification.generated_suite(
+            inputs, lab.problem, brute=brute, generator=generator, sandbox=sandbox
+        )
+        self.suite_seconds = time.monotonic() - started
+
+    def _inputs(self, generator: Solution) -> list[str]:
+        """Stand-ins for the model's generated inputs: the generator at sizes 1..`tests`."""
+        build = build_solution(generator, self.sandbox)
+        if build.program is None:
+            return []
+        return [
+            generate(build.program, n, INPUT_SEED + n, self.sandbox).decode(errors="replace")
+            for n in range(1, self.params.tests + 1)
+        ]
+
+    @property
+    def oracle(self) -> bool:
+        return self.suite.brute is not None and self.suite.generator is not None
+
+
+def run_candidate(checks: _ProblemChecks, candidate: LabCandidate) -> CandidateResult:
+    """Every configuration on one candidate; a check runs only if the ones before it passed."""
+    lab, params, sandbox = checks.lab, checks.params, checks.sandbox
+    solution = lab.program(candidate.file)
+    problem = lab.problem
+    hidden = judge_problem(solution, problem, checks.hidden, sandbox=sandbox, stop_on_failure=True)
+    passed: dict[str, bool] = {}
+    seconds: dict[str, float] = {}
+    caught: str | None = None
+    notes: list[str] = []
+    spent = 0.0
+
+    def step(config: Config, check: Callable[[], str | None]) -> None:
+        nonlocal caught, spent
+        if caught is None:
+            started = time.monotonic()
+            why = check()
+            spent += time.monotonic() - started
+            if why is not None:
+                caught = config
+                notes.append(why)
+        passed[config] = caught is None
+        seconds[config] = round(spent, 3)
+
+    suite_share = checks.suite_seconds / max(1, len(lab.spec.candidates))
+
+    def samples() -> str | None:
+        report = judge_problem(solution, problem, sandbox=sandbox)
+        return None if report.verdict == Verdict.AC else f"samples: {report.verdict} {report.reason}".strip()
+
+    def generated() -> str | None:
+        nonlocal spent
+        spent += suite_share
+        tests = checks.suite.tests.tests
+        if not tests:
+            notes.append("no generated tests")
+            return None
+        report = judge_problem(solution, problem, [*problem.samples, *tests], sandbox=sandbox)
+        return None if report.verdict == Verdict.AC else f"generated: {report.verdict} {report.reason}".strip()
+
+    def stress() -> str | None:
+        brute, generator = checks.suite.brute, checks.suite.generator
+        if brute is None or generator is None or problem.kind == "interactive":
+            notes.append("not stressed")
+            return None
+        try:
+            report = verification.stress(solution, brute, generator, problem, params, seed=1, sandbox=sandbox)
+        except StressError as e:
+            notes.append(f"stress inconclusive: {e.message}")
+            return None
+        if report.status == "clean":
+            notes.append(f"stress clean after {report.runs} runs in {report.seconds:.1f} s")
+            return None
+        return f"stress: {report.reason}"
+
+    def profile() -> str | None:
+        generator = checks.suite.generator
+        if not params.profile or generator is None or not verification.profile_size(problem, params):
+            notes.append("not profiled")
+            return None
+        try:
+            report = verification.profile(solution, generator, problem, params, sandbox=sandbox)
+        except CpbotError as e:
+            notes.append(f"not profiled: {e.message}")
+            return None
+        return None if verification.profile_accepts(report) else f"profile: {report.reason}"
+
+    for config, check in zip(CONFIGS, (samples, generated, stress, profile), strict=True):
+        step(config, check)
+    return CandidateResult(
+        problem=lab.name,
+        file=candidate.file,
+        label=candidate.label,
+        kind=candidate.kind,
+        origin=candidate.origin,
+        oracle=checks.oracle,
+        hidden_ok=hidden.verdict == Verdict.AC,
+        hidden_detail="" if hidden.verdict == Verdict.AC else f"{hidden.verdict} {hidden.reason}".strip(),
+        passed=passed,
+        seconds=seconds,
+        caught_by=caught,
+        detail="; ".join(notes),
+    )
+
+
+def run_lab(
+    problems: list[LabProblem],
+    params: GateParams | None = None,
+    *,
+    sandbox: Sandbox | None = None,
+    progress: Callable[[CandidateResult], None] | None = None,
+) -> LabReport:
+    """Run every configuration on every candidate of `problems`."""
+    params = params or GateParams()
+    sandbox = sandbox or default_sandbox()
+    results = []
+    for lab in problems:
+        checks = _ProblemChecks(lab, params, sandbox)
+        for candidate in lab.spec.candidates:
+            result = run_candidate(checks, candidate)
+            results.append(result)
+            if progress:
+                progress(result)
+    return summarize(results, params, len(problems))
