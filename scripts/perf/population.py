@@ -157,7 +157,7 @@ def run_one(
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--lab", type=Path, default=ROOT / "tests/fixtures/lab")
+    parser.add_argument("--lab", type=Path, nargs="+", default=[ROOT / "tests/fixtures/lab"], help="lab folders")
     parser.add_argument("--pass-at-1", type=float, nargs="+", default=[0.3, 0.6])
     parser.add_argument("--candidates", type=int, default=8)
     parser.add_argument("--seeds", type=int, default=1, help="independent draw orders per problem")
@@ -176,9 +176,10 @@ def main() -> int:
     args = parser.parse_args()
 
     sandbox = default_sandbox()
-    folders = sorted(p.parent for p in args.lab.glob("*/lab.json"))[: args.limit]
-    labs = [load_problem(folder, sandbox) for folder in folders]
-    populations = [p for p in load_lab(args.lab) if p.problem_id in {lab.problem.id for lab in labs}]
+    folders = sorted((p.parent for root in args.lab for p in root.glob("*/lab.json")), key=lambda f: f.name)
+    labs = [load_problem(folder, sandbox) for folder in folders[: args.limit]]
+    ids = {lab.problem.id for lab in labs}
+    populations = [p for root in args.lab for p in load_lab(root) if p.problem_id in ids]
     shared = parse_strategy_options("cpbot", args.cpbot_option)
     strategies = {
         f"cpbot candidates={args.candidates} (selection)": ("cpbot", {**shared, "candidates": args.candidates}),

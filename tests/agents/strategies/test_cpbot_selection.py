@@ -7,9 +7,13 @@ assert which program was chosen, never which iteration it had.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from cpbot.agents.envelopes import CodeAttempt
 from cpbot.agents.solve import solve
 from cpbot.agents.tracing import SelectionEvent, load_event
+from cpbot.judge.model import Problem
+from cpbot.testing.population_server import PopulationModel, load_lab
 from tests.agents.roles.helpers import sent_text, sum_problem
 from tests.agents.strategies.support import RIGHT, WRONG, code, roles
 from tests.agents.strategies.test_cpbot import BRUTE, FAST, GENERATOR
@@ -132,3 +136,44 @@ def test_the_candidates_share_the_solves_call_budget(scripted_server, make_clien
     assert result.calls == 3 and len(server.requests) == 3
     assert result.solution is not None and result.solution.source == RIGHT
 
+
+POPULATION = Path(__file__).parents[2] / "fixtures" / "selection"
+
+
+def test_against_a_population_the_right_program_is_chosen_over_an_equally_large_wrong_group(
+    scripted_server, make_client, tracer, sandbox
+):
+    # seed 4 draws, in some order: 2 x a 16-bit counter (wrong only on answers >= 65536), 2 x dropping values
+    # above 10^6 (the brute force sees it at size 2), and 2 right programs that agree with each other
+    population = PopulationModel(load_lab(POPULATION), pass_at_1=0.5, seed=4)
+    separating = "400\n" + " ".join(["7"] * 400) + "\n"  # 79,800 equal pairs: the 16-bit counter wraps
+
+    def model(body: dict) -> Reply:
+        text = "\n".join(str(m.get("content") or "") for m in body["messages"])
+        if "You are the tester of a" in text:
+            return Reply(f"A counter that wraps shows on many equal values.\n```text\n{separating}```\n")
+        return population(body)
+
+    server = scripted_server([], default=model)
+    problem = Problem.model_validate_json((POPULATION / "equal_pairs" / "problem.json").read_text())
+    result = solve(
+        problem,
+        language="python3",
+        model=make_client(server),
+        tracer=tracer,
+        sandbox=sandbox,
+        options={**FAST, "stress_runs": 5, "profile": False, "max_n": 2000, "candidates": 6},
+    )
+    right = {
+        (POPULATION / "equal_pairs" / "candidates" / name).read_text() for name in ("right_counter.py", "right_sort.py")
+    }
+    assert sorted(d.program.split("/")[-1] for d in population.draws[:6]) == sorted(
+        ["wrong_wrap.py"] * 2 + ["wrong_small_values.py"] * 2 + ["right_sort.py", "right_counter.py"]
+    )
+    steps = {s.step: s for s in selection_steps(tracer)}
+    grouped = steps["grouped"]
+    assert len(grouped.groups) == 3 and grouped.groups[2].oracle_disagreed > 0  # the dropped values, by the oracle
+    assert {len(g.members) for g in grouped.groups[:2]} == {2}  # a tie the outputs alone cannot break
+    assert steps["distinguished"].probes == 1
+    assert result.status == "solved" and result.solution is not None and result.solution.source in right
+    assert (separating, "79800\n") in [(t.input, t.output) for t in result.generated_tests]
