@@ -266,6 +266,9 @@ def event_lines(event: StoredEvent, full: bool) -> list[str]:
         return [f"budget    exhausted: {p['reason']}"]
     if kind == "note":
         return [f"note      {p['message']}"]
+    if kind == "selection":
+        candidates = ", ".join(str(c) for c in p.get("candidates", []))
+        return [f"selection {p['step']} [{candidates}]: {p.get('reason', '')}"]
     if kind == "run_start":
         return [f"start     {p.get('kind')} {p.get('problem_id') or ''}".rstrip()]
     if kind == "run_end":

@@ -35,10 +35,8 @@ from cpbot.agents.llm import LLMClient, LLMConfig
 from cpbot.agents.solve import solve
 from cpbot.agents.tracing import InMemoryTracer
 from cpbot.bot.app.strategy_options import parse_strategy_options
-from cpbot.judge.build import build_solution
-from cpbot.judge.execute import execute
-from cpbot.judge.generator import generate
-from cpbot.judge.model import Limits, Problem, Solution, TestCase
+from cpbot.bot.lab.dataset import LabProblem, hidden_tests, load_dataset
+from cpbot.judge.model import Problem, TestCase
 from cpbot.judge.runner import judge_problem
 from cpbot.judge.sandbox import Sandbox, default_sandbox
 from cpbot.testing.population_server import PopulationModel, load_lab
@@ -46,7 +44,6 @@ from cpbot.testing.scripted_server import ScriptedServer
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = {".cpp": "cpp17", ".py": "python3"}
-REFERENCE_LIMITS = Limits(time_ms=20_000, memory_mb=1024, output_mb=256)
 
 
 class QuietPopulation(PopulationModel):
@@ -89,41 +86,12 @@ class Row:
         return self.status == "solved" and not self.hidden_ac
 
 
-def _solution(folder: Path, name: str) -> Solution:
-    return Solution(language=LANGUAGES[Path(name).suffix], source=(folder / name).read_text())  # type: ignore[arg-type]
-
-
-def load_problem(folder: Path, sandbox: Sandbox) -> Lab:
-    """A lab folder's problem with its hidden tests made (generator inputs answered by the reference)."""
-    problem = Problem.model_validate_json((folder / "problem.json").read_text())
-    lab = json.loads((folder / "lab.json").read_text())
-    hidden: list[TestCase] = []
-    hidden_spec = lab.get("hidden") or {}
-    if hidden_spec.get("generated") and lab.get("generator") and lab.get("reference"):
-        generator = build_solution(_solution(folder, lab["generator"]), sandbox).program
-        reference = build_solution(_solution(folder, lab["reference"]), sandbox).program
-        assert generator is not None and reference is not None, f"{folder}: generator or reference does not build"
-        for spec in hidden_spec["generated"]:
-            data = generate(generator, spec["n"], spec["seed"], sandbox)
-            answer = execute(reference, data, sandbox, limits=REFERENCE_LIMITS)
-            assert answer.verdict is None, f"{folder}: the reference fails on n={spec['n']}: {answer.message}"
-            hidden.append(
-                TestCase(
-                    input=data.decode(),
-                    output=answer.stdout.decode(),
-                    origin="user",
-                    name=f"hidden-n{spec['n']}-s{spec['seed']}",
-                )
-            )
-    for name in hidden_spec.get("files", []):
-        path = folder / name
-        hidden.append(
-            TestCase(input=path.read_text(), output=path.with_suffix(".out").read_text(), origin="user", name=path.stem)
-        )
-    right = {(folder / c["file"]).read_text().strip() for c in lab["candidates"] if c["label"] == "right"}
-    extensions = [Path(c["file"]).suffix for c in lab["candidates"]]
+def load_problem(lab: LabProblem, sandbox: Sandbox) -> Lab:
+    """A lab problem with its hidden tests (made once and cached by `bot.lab.dataset`)."""
+    right = {(lab.folder / c.file).read_text().strip() for c in lab.spec.candidates if c.label == "right"}
+    extensions = [Path(c.file).suffix for c in lab.spec.candidates]
     language = LANGUAGES[max(set(extensions), key=extensions.count)]
-    return Lab(name=folder.name, problem=problem, hidden=hidden, right=right, language=language)
+    return Lab(lab.name, lab.problem, hidden_tests(lab, sandbox), right, language)
 
 
 def run_one(
@@ -176,8 +144,8 @@ def main() -> int:
     args = parser.parse_args()
 
     sandbox = default_sandbox()
-    folders = sorted((p.parent for root in args.lab for p in root.glob("*/lab.json")), key=lambda f: f.name)
-    labs = [load_problem(folder, sandbox) for folder in folders[: args.limit]]
+    found = sorted((lab for root in args.lab for lab in load_dataset(root)), key=lambda lab: lab.name)
+    labs = [load_problem(lab, sandbox) for lab in found[: args.limit]]
     ids = {lab.problem.id for lab in labs}
     populations = [p for root in args.lab for p in load_lab(root) if p.problem_id in ids]
     shared = parse_strategy_options("cpbot", args.cpbot_option)

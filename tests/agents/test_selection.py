@@ -108,3 +108,16 @@ def test_the_reason_names_the_winning_group_and_what_set_it_apart():
     )
     alone = rank_groups(group_by_behaviour({4: out("5"), 6: out("5")}), probes(None))
     assert "every candidate behaves the same" in why_chosen(alone)
+
+
+def test_a_selection_step_reads_as_one_line_in_transcripts_show():
+    from datetime import UTC, datetime
+
+    from cpbot.agents.tracing import SelectionEvent
+    from cpbot.bot.render import event_lines
+    from cpbot.bot.transcripts import StoredEvent
+
+    event = SelectionEvent(step="chosen", candidates=[3], reason="group of 2 (candidates 3, 5)")
+    stored = StoredEvent(seq=1, ts=datetime.now(UTC), kind=event.kind, payload=event.model_dump(mode="json"))
+    assert isinstance(stored.trace_event(), SelectionEvent)
+    assert event_lines(stored, full=False) == ["selection chosen [3]: group of 2 (candidates 3, 5)"]
