@@ -26,6 +26,7 @@ from cpbot.judge.sandbox import Sandbox
 
 # how much of an input or an output an event keeps
 SHOWN_CHARS = 300
+IDLE_RETRIES = 2  # runs again of a probe killed for wall time while it barely had the CPU
 
 
 class Probe(BaseModel):
@@ -233,6 +234,11 @@ def observe(
     outcomes = []
     for probe in probes:
         run = execute(build.program, probe.input.encode(), sandbox, limits=problem.limits)
+        for _ in range(IDLE_RETRIES):
+            if not run.message.startswith("idle"):
+                break
+            # out of wall time while barely running: the machine is busy, not the program slow
+            run = execute(build.program, probe.input.encode(), sandbox, limits=problem.limits)
         if run.verdict is not None:
             outcomes.append(Outcome(failure=str(run.verdict)))
         else:

@@ -437,13 +437,19 @@ class Cpbot:
     def _observe(
         self, run: _Run, drawn: dict[int, CodeAttempt], members: Sequence[int], probes: Sequence[Probe]
     ) -> dict[int, list[Outcome]]:
+        """Each candidate's outcomes on `probes`; a program drawn twice runs once."""
         ctx = run.ctx
         assert ctx.sandbox is not None
         floats = ctx.problem.checker.startswith("float")
-        return {
-            it: selection.observe(drawn[it].solution(), ctx.problem, probes, ctx.sandbox, floats=floats)
-            for it in members
-        }
+        seen: dict[str, list[Outcome]] = {}
+        behaviours = {}
+        for it in members:
+            solution = drawn[it].solution()
+            key = source_key(solution)
+            if key not in seen:
+                seen[key] = selection.observe(solution, ctx.problem, probes, ctx.sandbox, floats=floats)
+            behaviours[it] = list(seen[key])
+        return behaviours
 
     def _distinguish(
         self,

@@ -23,6 +23,7 @@ import argparse
 import json
 import statistics
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
@@ -33,10 +34,11 @@ from cpbot.agents.budget import Budget
 from cpbot.agents.envelopes import CodeAttempt
 from cpbot.agents.llm import LLMClient, LLMConfig
 from cpbot.agents.solve import solve
-from cpbot.agents.tracing import InMemoryTracer
+from cpbot.agents.strategies.base import source_key
+from cpbot.agents.tracing import InMemoryTracer, NoteEvent, SelectionEvent
 from cpbot.bot.app.strategy_options import parse_strategy_options
 from cpbot.bot.lab.dataset import LabProblem, hidden_tests, load_dataset
-from cpbot.judge.model import Problem, TestCase
+from cpbot.judge.model import Problem, Solution, TestCase
 from cpbot.judge.runner import judge_problem
 from cpbot.judge.sandbox import Sandbox, default_sandbox
 from cpbot.testing.population_server import PopulationModel, load_lab
@@ -94,6 +96,36 @@ def load_problem(lab: LabProblem, sandbox: Sandbox) -> Lab:
     return Lab(lab.name, lab.problem, hidden_tests(lab, sandbox), right, language)
 
 
+_VERDICTS: dict[tuple[str, str], bool] = {}  # (problem, program) -> AC on the hidden tests
+_VERDICTS_LOCK = threading.Lock()
+timings = False
+
+
+def hidden_ac(lab: Lab, solution: Solution, sandbox: Sandbox) -> bool:
+    """Whether `solution` passes every hidden test (judged once per program, stopping at the first failure)."""
+    key = (lab.name, source_key(solution))
+    with _VERDICTS_LOCK:
+        if key in _VERDICTS:
+            return _VERDICTS[key]
+    # limits x3: on a machine this loaded a right program can be killed for wall time while it waits for the CPU
+    lenient = lab.problem.model_copy(
+        update={"limits": lab.problem.limits.model_copy(update={"time_ms": 3 * lab.problem.limits.time_ms})}
+    )
+    report = judge_problem(solution, lenient, lab.hidden, sandbox=sandbox, stop_on_failure=True)
+    with _VERDICTS_LOCK:
+        _VERDICTS[key] = report.accepted
+    return report.accepted
+
+
+def _print_timings(tracer: InMemoryTracer, started: float) -> None:
+    """Where a solve's wall time went: the seconds between consecutive routing notes and selection steps."""
+    marks = [(e.ts.timestamp(), e.data.get("to", "")) for e in tracer.of_kind(NoteEvent) if e.message == "route"]
+    marks += [(e.ts.timestamp(), f"selection {e.step}") for e in tracer.of_kind(SelectionEvent)]
+    marks.sort()
+    for (t, what), (t2, _) in zip(marks, [*marks[1:], (time.time(), "end")], strict=True):
+        print(f"      {what:<24} {t2 - t:6.1f} s", flush=True)
+
+
 def run_one(
     lab: Lab, strategy: str, options: dict[str, Any], base_url: str, sandbox: Sandbox, budget: Budget
 ) -> tuple[str, bool, str, int, int, int, int, float]:
@@ -116,10 +148,9 @@ def run_one(
     wall = time.monotonic() - started
     drawn = [e.payload.source.strip() for e in tracer.envelopes() if isinstance(e.payload, CodeAttempt)]
     right_drawn = sum(source in lab.right for source in drawn)
-    ac = False
-    if result.solution is not None:
-        report = judge_problem(result.solution, lab.problem, lab.hidden, sandbox=sandbox)
-        ac = report.accepted
+    ac = result.solution is not None and hidden_ac(lab, result.solution, sandbox)
+    if timings:
+        _print_timings(tracer, started)
     return result.status, ac, result.reason, len(drawn), right_drawn, result.calls, result.tokens, wall
 
 
@@ -141,10 +172,16 @@ def main() -> int:
         help="an option for both cpbot variants (e.g. count=false: profile by time, not under cachegrind)",
     )
     parser.add_argument("--out", type=Path, help="write every row as JSON here")
+    parser.add_argument("--only-problems", nargs="*", help="only these problems (folder names)")
+    parser.add_argument("--timings", action="store_true", help="print where each solve's time went")
     args = parser.parse_args()
 
     sandbox = default_sandbox()
     found = sorted((lab for root in args.lab for lab in load_dataset(root)), key=lambda lab: lab.name)
+    if args.only_problems:
+        found = [lab for lab in found if lab.name in args.only_problems]
+    global timings
+    timings = args.timings
     labs = [load_problem(lab, sandbox) for lab in found[: args.limit]]
     ids = {lab.problem.id for lab in labs}
     populations = [p for root in args.lab for p in load_lab(root) if p.problem_id in ids]
