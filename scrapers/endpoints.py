@@ -23,7 +23,7 @@ from cpbot.core.errors import ConfigError
 from cpbot.core.registry import SITE_SPECS, site_spec
 from cpbot.scrapers.browser_settings import BrowserSettings
 from cpbot.scrapers.http import HttpClient
-from cpbot.scrapers.ratelimit import DEFAULT_INTERVALS, RateLimiter
+from cpbot.scrapers.ratelimit import RateLimiter
 from cpbot.scrapers.site import Site
 
 
@@ -167,7 +167,7 @@ def site_client(
         from cpbot.scrapers.browser_transport import site_transports
 
         own.update(site_transports(browser, notify or say_to_stderr))
-    limiter = RateLimiter({} if local else DEFAULT_INTERVALS, default_interval=0.0 if local else 1.0)
+    limiter = RateLimiter({} if local else None, default_interval=0.0 if local else 1.0)
     routed = routes or own
     transport = RoutingTransport(routes, strict=local if strict is None else strict, transports=own) if routed else None
     return HttpClient(

@@ -1,8 +1,9 @@
-"""Contest listings: what a contest is and which problems it has, for both sites."""
+"""Contest listings: what a contest is and which problems it has, for every site."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
@@ -11,8 +12,23 @@ from cpbot.core.errors import ParseError
 SCHEMA_VERSION = 1
 
 
+class Phase(StrEnum):
+    """Where a contest is in its life; the values are Codeforces' words, which other sites map to."""
+
+    BEFORE = "BEFORE"
+    CODING = "CODING"
+    PENDING_SYSTEM_TEST = "PENDING_SYSTEM_TEST"
+    SYSTEM_TEST = "SYSTEM_TEST"
+    FINISHED = "FINISHED"
+
+    @property
+    def ended(self) -> bool:
+        """The coding phase is over (system testing may still run)."""
+        return self not in (Phase.BEFORE, Phase.CODING)
+
+
 class Contest(BaseModel):
-    """One contest as a site lists it. `phase` uses Codeforces' words for both sites."""
+    """One contest as a site lists it."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -20,7 +36,7 @@ class Contest(BaseModel):
     site: str
     id: str
     name: str
-    phase: str  # BEFORE | CODING | PENDING_SYSTEM_TEST | SYSTEM_TEST | FINISHED
+    phase: Phase
     start: datetime | None = None  # UTC
     duration_s: int = 0
     url: str
@@ -56,10 +72,10 @@ def utc_from_seconds(value: object, what: str) -> datetime | None:
         raise ParseError(f"cannot parse {what}: the start time {value} is out of range") from e
 
 
-def phase_at(start: datetime | None, duration_s: int, now: datetime) -> str:
+def phase_at(start: datetime | None, duration_s: int, now: datetime) -> Phase:
     """The phase of a contest from its schedule (for sites that do not say it themselves)."""
     if start is None or now < start:
-        return "BEFORE"
+        return Phase.BEFORE
     if (now - start).total_seconds() < duration_s:
-        return "CODING"
-    return "FINISHED"
+        return Phase.CODING
+    return Phase.FINISHED

@@ -1,9 +1,9 @@
-"""What every site offers cpbot: one object per site (`cpbot.scrapers.<site>_site.SITE`) implements `Site`.
+"""What every site offers cpbot: one object per site (`cpbot.scrapers.<site>.site.SITE`) implements `Site`.
 
 A site recognises its URLs and saved pages, fetches and parses its problems, lists its contests and
-their problems, and builds its HTTP client. Its submitter lives in the bot layer, which finds it by
-the module path the registry names (`SiteSpec.submitter`): the scrapers never import the bot.
-`cpbot.scrapers.sites` looks the objects up by name, URL or content.
+their problems, reads its standings, builds its HTTP client and hands out its submit protocol
+(`cpbot.scrapers.submission.SubmitProtocol`), which the bot layer wraps with the ledger and the gate:
+the scrapers never import the bot. `cpbot.scrapers.sites` looks the objects up by name, URL or content.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from datetime import datetime
 from http.cookiejar import CookieJar
 from typing import TYPE_CHECKING
 
-from cpbot.core.errors import ConfigError
+from cpbot.core.errors import ConfigError, SubmitError
 from cpbot.core.registry import SiteSpec
 from cpbot.judge.model import Problem
 from cpbot.scrapers.listing import Contest, ContestProblem
@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # imported by the methods that need them, so that the lookups
     from cpbot.scrapers.endpoints import Endpoints
     from cpbot.scrapers.http import HttpClient
     from cpbot.scrapers.ranklist import Ranklist
+    from cpbot.scrapers.submission import SubmitProtocol
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,8 @@ class Site(ABC):
     session_cookies: tuple[str, ...] = ()
     # Whether the site's submitter can log in with a handle and password.
     password_login: bool = False
+    # The least time between two requests to the site (its API's published limit, or a courtesy).
+    min_interval_s: float = 1.0
 
     @property
     def name(self) -> str:
@@ -71,6 +74,10 @@ class Site(ABC):
     def name_problem(self, url: str, shown_name: str) -> ProblemName | None:
         """The id, index and title of the problem at `url` whose name the site shows as `shown_name`
         (what Competitive Companion sends), or None when `url` is no problem of this site."""
+
+    def rate_bucket(self, host: str) -> str | None:
+        """The rate-limit bucket of `host` when the host is this site's (mirrors share one), else None."""
+        return self.spec.domain if self.owns_url(f"https://{host}/") else None
 
     # ---- problems ----
 
@@ -125,6 +132,18 @@ class Site(ABC):
         from cpbot.scrapers.ranklist import ahead
 
         return sum(ahead(r, points, penalty) for r in ranklist.rows)
+
+    # ---- submitting ----
+
+    def submit_protocol(
+        self, client: HttpClient, *, handle: str | None = None, password: str | None = None
+    ) -> SubmitProtocol:
+        """How cpbot posts to this site over `client` (which carries the session cookies); `handle` and
+        `password` are for sites that can log in with them (`password_login`). By default a site takes
+        no submissions from cpbot."""
+        raise SubmitError(
+            f"cpbot cannot submit to {self.title}", hint=f"submit from the browser at {self.spec.base_url}"
+        )
 
     def client(
         self,

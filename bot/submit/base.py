@@ -1,18 +1,32 @@
-"""What every site's submitter offers, the remote verdict it reports, and the errors it raises."""
+"""What every site's submitter offers: a site's submit protocol wrapped with the ledger.
+
+`SiteSubmitter` is the one submitter: it posts through the site's protocol (`Site.submit_protocol`,
+in the site's package) and keeps the `SubmissionLedger` true around each post, settling the intents a
+crash left with one `reconcile` for every site. The protocol's errors and `RemoteVerdict` are defined
+with the protocol (`cpbot.scrapers.submission`) and exported here for the bot layer.
+"""
 
 from __future__ import annotations
 
 import hashlib
-import importlib
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
-from cpbot.core.errors import SubmitError
-from cpbot.judge.model import SCHEMA_VERSION, Problem, Solution, Verdict
-from cpbot.scrapers.sites import find_site
+from cpbot.core.errors import FetchError, SubmitError
+from cpbot.judge.model import Problem, Solution
+from cpbot.scrapers.sites import find_site, get_site
+from cpbot.scrapers.submission import (
+    CaptchaRequired,
+    DuplicateSubmission,
+    LoginRequired,
+    PostUncertain,
+    RemoteVerdict,
+    SubmitProtocol,
+    SubmitTooSoon,
+)
 
 if TYPE_CHECKING:
     from cpbot.bot.submit.ledger import SubmissionLedger
@@ -23,80 +37,15 @@ __all__ = [
     "DuplicateSubmission",
     "LoginRequired",
     "RemoteVerdict",
+    "SiteSubmitter",
     "SubmissionRecord",
     "SubmitError",
     "SubmitTooSoon",
     "Submitter",
-    "SubmitterFactory",
     "source_sha256",
     "submitter_for",
     "wait_for_verdict",
 ]
-
-COOKIES_HINT = (
-    "export your browser's cookies for {site} (a Netscape cookies.txt, including cf_clearance where "
-    "present) and pass them with `--cookies cookies.txt` or CPBOT_COOKIES"
-)
-CAPTCHA_HINT = (
-    "the site wants a human check: let cpbot submit through a real browser (`cpbot login --browser --site "
-    "{site}` once, then `--browser`; README: Browser transport); or open {site} in your browser, pass the "
-    "check, then export the browser's cookies again (--cookies cookies.txt); or submit from the browser and "
-    "use `cpbot listen` with Competitive Companion"
-)
-
-
-class LoginRequired(SubmitError):
-    """The site showed a login page: the session is missing or expired."""
-
-    def __init__(self, site: str, detail: str = "") -> None:
-        message = f"{site} asks for a login" + (f" ({detail})" if detail else "")
-        hint = COOKIES_HINT.format(site=site)
-        known = find_site(site)
-        if known is not None and known.password_login:
-            hint += f", or store a handle and password with `cpbot login --site {known.name} --handle NAME`"
-        super().__init__(message, hint=hint)
-
-
-class CaptchaRequired(SubmitError):
-    """The site answered with a captcha or an anti-bot challenge instead of the page."""
-
-    def __init__(self, site: str, detail: str = "") -> None:
-        super().__init__(
-            f"{site} answered with a captcha or challenge page" + (f" ({detail})" if detail else ""),
-            hint=CAPTCHA_HINT.format(site=site),
-        )
-
-
-class DuplicateSubmission(SubmitError):
-    """This exact source was already submitted for this problem (refused locally, nothing posted)."""
-
-
-class SubmitTooSoon(SubmitError):
-    """The minimum interval since the previous submission has not passed yet."""
-
-    def __init__(self, message: str, wait_s: float) -> None:
-        super().__init__(message, hint=f"wait {wait_s:.0f} s and try again")
-        self.wait_s = wait_s
-
-
-class RemoteVerdict(BaseModel):
-    """The site's verdict on one submission, as last seen; `final` once the site stopped judging."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    schema_version: int = SCHEMA_VERSION
-    site: str
-    submission_id: str
-    problem_id: str
-    verdict: Verdict | None = None  # None while queued or testing, or for verdicts cpbot cannot map
-    final: bool = False
-    status_text: str = ""  # the site's own words: "WRONG_ANSWER", "Wrong Answer", "TESTING"
-    failed_test: int | None = None  # 1-based number of the first failing test, when the site says
-    passed_tests: int | None = None
-    total_tests: int | None = None
-    time_ms: int | None = None
-    memory_kb: int | None = None
-    raw: dict[str, Any] = Field(default_factory=dict)
 
 
 class SubmissionRecord(BaseModel):
@@ -169,14 +118,83 @@ def wait_for_verdict(
         delay = min(cap, delay * 1.5)
 
 
-class SubmitterFactory(Protocol):
-    """What a submitter module exposes as `make_submitter`: a site's submitter over a client that
-    carries the session cookies, posting through `ledger`; `handle` and `password` are for sites that
-    can log in with them (`Site.password_login`)."""
+class SiteSubmitter:
+    """A site's submit protocol with the ledger around it: never the same source twice, a minimum
+    interval between posts, an intent written before each post and settled after it (or by `reconcile`
+    after a crash)."""
 
-    def __call__(
-        self, client: HttpClient, ledger: SubmissionLedger, *, handle: str | None, password: str | None
-    ) -> Submitter: ...
+    def __init__(
+        self, protocol: SubmitProtocol, ledger: SubmissionLedger, *, reconcile_window_s: float = 300.0
+    ) -> None:
+        self.protocol = protocol
+        self.ledger = ledger
+        self.site = protocol.site
+        self.reconcile_window_s = reconcile_window_s
+
+    def close(self) -> None:
+        self.protocol.close()
+
+    def submission_url(self, problem: Problem, submission_id: str) -> str:
+        return self.protocol.submission_url(problem, submission_id)
+
+    def submit(self, problem: Problem, solution: Solution) -> str:
+        """Post `solution` for `problem`; the site's submission id."""
+        self.reconcile()
+        post = self.protocol.prepare(problem, solution)
+        row = self.ledger.reserve(self.site, problem.id, source_sha256(solution.source), solution.language)
+        try:
+            sub_id = post(self.ledger.known_ids(self.site))
+        except PostUncertain:
+            raise
+        except FetchError as e:
+            # The POST may or may not have landed: the intent stays for reconcile() to settle.
+            title = get_site(self.site).title
+            raise SubmitError(f"posting to {title} failed: {e.message}", hint="run the command again") from e
+        except SubmitError as e:
+            self.ledger.abandon(row, e.message)
+            raise
+        self.ledger.resolve(row, sub_id)
+        return sub_id
+
+    def poll(self, problem: Problem, submission_id: str) -> RemoteVerdict:
+        """The site's verdict now (kept in the ledger), or NOT_LISTED while the site does not show it."""
+        verdict = self.protocol.poll(problem, submission_id)
+        if verdict is None:
+            return RemoteVerdict(
+                site=self.site, submission_id=submission_id, problem_id=problem.id, status_text="NOT_LISTED"
+            )
+        self.ledger.record_verdict(self.site, submission_id, verdict)
+        return verdict
+
+    def wait(self, problem: Problem, submission_id: str, *, timeout_s: float, interval_s: float) -> RemoteVerdict:
+        return wait_for_verdict(lambda: self.poll(problem, submission_id), timeout_s=timeout_s, interval_s=interval_s)
+
+    def reconcile(self) -> int:
+        """Settle intents a crash left: adopt the submission the site lists for the same problem and
+        source (made since shortly before the intent), or drop the intent when there is none. Returns how
+        many were settled."""
+        pending = self.ledger.pending(self.site)
+        if not pending:
+            return 0
+        listed = self.protocol.listed({entry.problem_id for entry in pending})
+        known = self.ledger.known_ids(self.site)
+        for entry in pending:
+            match = None
+            for sub in listed:
+                if sub.problem_id != entry.problem_id or sub.submission_id in known:
+                    continue
+                if sub.created_unix < entry.intent_at - self.reconcile_window_s:
+                    continue
+                source = self.protocol.source_of(sub)
+                if source is not None and source_sha256(source) == entry.source_sha256:
+                    match = sub.submission_id
+                    break
+            if match is not None:
+                self.ledger.resolve(entry.row_id, match, note="reconciled from the site's submission list")
+                known.add(match)
+            else:
+                self.ledger.abandon(entry.row_id, "not on the site's submission list: the POST never landed")
+        return len(pending)
 
 
 def submitter_for(
@@ -187,13 +205,13 @@ def submitter_for(
     handle: str | None = None,
     password: str | None = None,
 ) -> Submitter:
-    """The submitter of the problem's site (the module its registry entry names as `submitter`),
-    using `client` (an `HttpClient` with the session cookies) and `ledger`."""
+    """The submitter of the problem's site: its protocol (`Site.submit_protocol`) over `client` (an
+    `HttpClient` with the session cookies) with `ledger` around it; `handle` and `password` are for
+    sites that can log in with them (`Site.password_login`)."""
     site = find_site(problem.site)
     if site is None:
         raise SubmitError(
             f"cpbot cannot submit {problem.id}: no submitter for site {problem.site!r}",
             hint="submissions go to problems fetched from a site's URL",
         )
-    make: SubmitterFactory = importlib.import_module(site.spec.submitter).make_submitter
-    return make(client, ledger, handle=handle, password=password)
+    return SiteSubmitter(site.submit_protocol(client, handle=handle, password=password), ledger)

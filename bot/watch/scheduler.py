@@ -26,7 +26,7 @@ RunContest = Callable[[str], None]
 
 def contest_row(contest: Contest, now: datetime) -> ContestRow:
     """The state's row for a listed contest: live unless it has already ended (then a virtual run)."""
-    ended = contest.phase not in ("BEFORE", "CODING")
+    ended = contest.phase.ended
     if contest.start is not None and contest.duration_s > 0:
         ended = ended or now >= contest.start + timedelta(seconds=contest.duration_s)
     return ContestRow(

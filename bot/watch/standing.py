@@ -4,32 +4,21 @@ Inputs are plain data: the contest's scoring, the official standings rows (and, 
 rating, the participants' ratings before the contest), and cpbot's shadow submissions with the official
 verdicts their practice submissions got after the round. Nothing here fetches anything.
 
-Scoring, as the sites define it:
-- Codeforces standard rounds: a problem of initial value x solved at minute t of a d-minute round after
-  w rejected attempts is worth max(0.3x, x - floor(120 x t / (250 d)) - 50 w); rank by points.
-- Codeforces extended ICPC (Educational, Div. 3, Div. 4): rank by problems solved, then penalty: the
-  minute of each accepted solution plus 10 minutes per rejected attempt before it.
-- LeetCode: rank by score (sum of the solved problems' credits), then finish time: the time of the last
-  accepted solution plus 5 minutes per rejected attempt.
-A performance rating is the rating R whose expected rank among the rated participants, by Codeforces'
-seed formula 1 + sum_i 1 / (1 + 10^((R - r_i) / 400)), equals cpbot's rank.
+Each site's own scoring (Codeforces' points and ICPC penalty, LeetCode's finish time, Codeforces'
+performance rating) is in `scrapers/<site>/ranking.py`; this module applies the one a contest uses.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cpbot.scrapers.codeforces.ranking import codeforces_points, icpc_penalty, performance_rating
+from cpbot.scrapers.leetcode.ranking import score_time_penalty
 from cpbot.scrapers.ranklist import RanklistRow, Scoring, ahead
 
 SCHEMA_VERSION = 1
-CF_WRONG_POINTS = 50
-ICPC_WRONG_MINUTES = 10
-LEETCODE_WRONG_SECONDS = 5 * 60
-# The range a performance rating is searched in; a rank beyond what it can explain is reported at a bound.
-RATING_FLOOR, RATING_CEILING = -1000.0, 6000.0
 
 
 class Model(BaseModel):
@@ -69,14 +58,6 @@ class Standing(Model):
     assumptions: list[str] = Field(default_factory=list)
 
 
-def codeforces_points(initial: float, seconds: float, duration_s: float, rejected: int) -> float:
-    """Codeforces' value of a problem solved `seconds` into a round of `duration_s` after `rejected` tries."""
-    minute = int(seconds // 60)
-    duration_min = max(1, round(duration_s / 60))
-    decayed = initial - math.floor(120 * initial * minute / (250 * duration_min)) - CF_WRONG_POINTS * rejected
-    return max(0.3 * initial, float(decayed))
-
-
 def score_problem(problem: ShadowProblem, scoring: Scoring, duration_s: float) -> ProblemScore:
     """Solved at the first shadow submission the site accepted; each rejected one before it costs."""
     rejected = 0
@@ -100,38 +81,12 @@ def score_problem(problem: ShadowProblem, scoring: Scoring, duration_s: float) -
 def penalty_of(scores: Sequence[ProblemScore], scoring: Scoring) -> float:
     """ICPC: minutes of each solve plus 10 per rejected try; LeetCode: seconds to the last solve plus 5
     minutes per rejected try; Codeforces standard rounds rank by points alone."""
-    solved = [s for s in scores if s.solved and s.time_s is not None]
+    solves = [(s.time_s, s.rejected) for s in scores if s.solved and s.time_s is not None]
     if scoring is Scoring.ICPC:
-        return float(sum(int(s.time_s // 60) + ICPC_WRONG_MINUTES * s.rejected for s in solved))  # type: ignore[operator]
+        return icpc_penalty(solves)
     if scoring is Scoring.SCORE_TIME:
-        if not solved:
-            return 0.0
-        return max(s.time_s for s in solved) + LEETCODE_WRONG_SECONDS * sum(s.rejected for s in solved)  # type: ignore[type-var]
+        return score_time_penalty(solves)
     return 0.0
-
-
-def expected_rank(rating: float, ratings: Sequence[int]) -> float:
-    """Codeforces' seed: 1 + the chance of each other participant to finish ahead of a player of `rating`."""
-    return 1.0 + sum(1.0 / (1.0 + 10 ** ((rating - r) / 400.0)) for r in ratings)
-
-
-def performance_rating(rank: float, ratings: Sequence[int]) -> tuple[int, str]:
-    """The rating whose expected rank among `ratings` equals `rank` (bisection: the seed falls as the
-    rating rises), with a note when the rank lies beyond what the search range can explain."""
-    if not ratings:
-        return 0, "no rated participants to compare with"
-    low, high = RATING_FLOOR, RATING_CEILING
-    if expected_rank(high, ratings) > rank:
-        return int(high), f"at least {int(high)}: ahead of what any rating explains"
-    if expected_rank(low, ratings) < rank:
-        return int(low), f"at most {int(low)}"
-    for _ in range(100):
-        mid = (low + high) / 2
-        if expected_rank(mid, ratings) > rank:
-            low = mid
-        else:
-            high = mid
-    return round((low + high) / 2), ""
 
 
 def compute_standing(

@@ -95,8 +95,7 @@ class SiteSpec:
     aliases: tuple[str, ...]  # what a user may type as well ("cf")
     base_url: str  # the real site; `url_env` overrides it (tests point it at a local server)
     url_env: str
-    module: str  # the module whose `SITE` object implements `cpbot.scrapers.site.Site`
-    submitter: str  # the module (in the bot layer) whose `make_submitter` posts to the site
+    module: str  # the module whose `SITE` object implements `cpbot.scrapers.site.Site` (and its submit protocol)
     live_ai: LiveAiRule = LiveAiRule.NEVER
     ai_rule: str = ""  # the site's rule on AI in contests, in a sentence, as cpbot reminds the user of it
     login_path: str = "/"  # where a person signs in (`cpbot login --browser` opens it)
@@ -110,14 +109,14 @@ class SiteSpec:
 SITE_SPECS: tuple[SiteSpec, ...] = (
     SiteSpec(
         "codeforces", "Codeforces", ("cf",), "https://codeforces.com", "CPBOT_CODEFORCES_URL",
-        "cpbot.scrapers.codeforces_site", "cpbot.bot.submit.codeforces", login_path="/enter",
+        "cpbot.scrapers.codeforces.site", login_path="/enter",
         live_ai=LiveAiRule.GYM_OR_LISTED,
         ai_rule="Codeforces forbids using AI to write code for a rated round while it runs (rule of 2024-09-14), "
         "for registered and out-of-competition participants alike; gym, mashups and finished contests are free",
     ),
     SiteSpec(
         "leetcode", "LeetCode", ("lc",), "https://leetcode.com", "CPBOT_LEETCODE_URL",
-        "cpbot.scrapers.leetcode_site", "cpbot.bot.submit.leetcode", login_path="/accounts/login/",
+        "cpbot.scrapers.leetcode.site", login_path="/accounts/login/",
         live_ai=LiveAiRule.NEVER,
         ai_rule="LeetCode forbids code-generation tools in its contests (September 2024): the first violation "
         "resets and bans, the second deactivates the account",

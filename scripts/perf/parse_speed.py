@@ -16,8 +16,8 @@ from pathlib import Path
 
 from perfkit import FIXTURES
 
-from cpbot.scrapers.codeforces import parse_problems
-from cpbot.scrapers.leetcode import parse_question
+from cpbot.scrapers.codeforces.parse import parse_problems
+from cpbot.scrapers.leetcode.parse import parse_question
 
 TARGET_MS = 20.0
 

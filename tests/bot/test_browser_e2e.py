@@ -20,13 +20,14 @@ from pathlib import Path
 import pytest
 
 from cpbot.bot.cli import main
+from cpbot.bot.submit.base import SiteSubmitter
 from cpbot.bot.submit.ledger import SubmissionLedger
-from cpbot.bot.submit.leetcode import LeetcodeSubmitter
 from cpbot.judge.model import Limits, Problem, Solution, TestCase, Verdict
 from cpbot.scrapers import browser
 from cpbot.scrapers.browser_settings import EXECUTABLE_NAMES, BrowserSettings, signed_in
 from cpbot.scrapers.cookies import cookies_from_header
 from cpbot.scrapers.endpoints import Endpoints, site_client
+from cpbot.scrapers.leetcode.submit import LeetcodeProtocol
 from cpbot.scrapers.sites import fetch_url
 from tests.agents.support.scripted_server import ScriptedServer
 from tests.bot.watch import lc_round
@@ -200,7 +201,7 @@ def test_leetcode_submit_and_verdict_over_the_browser_use_the_browsers_csrf_cook
         SubmissionLedger(ws.root / "ledger.sqlite3", min_interval_s=0) as ledger,
     ):
         problem = fetch_url(LC_DECODE, client)[0]
-        submitter = LeetcodeSubmitter(client, ledger)
+        submitter = SiteSubmitter(LeetcodeProtocol(client), ledger)
         source = "class Solution:\n    def numDecodings(self, s: str) -> int:\n        return 0\n"
         sub_id = submitter.submit(problem, Solution(language="python3", source=source))
         verdict = submitter.wait(problem, sub_id, timeout_s=20, interval_s=0.05)
@@ -309,7 +310,7 @@ def test_leetcode_login_in_a_window_then_submits_with_the_session_the_profile_ke
             SubmissionLedger(w.root / "ledger.sqlite3", min_interval_s=0) as ledger,
         ):
             problem = fetch_url(LC_DECODE, client)[0]
-            submitter = LeetcodeSubmitter(client, ledger)
+            submitter = SiteSubmitter(LeetcodeProtocol(client), ledger)
             source = "class Solution:\n    def numDecodings(self, s: str) -> int:\n        return 1\n"
             sub_id = submitter.submit(problem, Solution(language="python3", source=source))
             verdict = submitter.wait(problem, sub_id, timeout_s=20, interval_s=0.05)

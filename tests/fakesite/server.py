@@ -18,7 +18,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
 
-from cpbot.scrapers.codeforces_api import GYM_FIRST_ID
+from cpbot.scrapers.codeforces.api import GYM_FIRST_ID
 from tests.fakesite.state import LC_STATUS, SUBMIT_FORM_FIXTURE, CfContest, FakeSite, FakeSubmission
 
 CF = "https://codeforces.com"

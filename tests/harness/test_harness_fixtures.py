@@ -9,7 +9,7 @@ from harness_local_judge import judge_tests
 
 from cpbot.judge.harness import build_program, checker_for
 from cpbot.judge.model import Problem, Solution, Verdict
-from cpbot.scrapers.leetcode import parse_question
+from cpbot.scrapers.leetcode.parse import parse_question
 from tests.paths import LEETCODE_ANSWERS
 
 FIXTURES = LEETCODE_ANSWERS

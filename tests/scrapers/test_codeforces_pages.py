@@ -6,8 +6,14 @@ import pytest
 from pytest_httpx import HTTPXMock
 
 from cpbot.core.errors import ParseError
-from cpbot.scrapers.codeforces import fetch_problems, parse_memory_mb, parse_problem, parse_problems, parse_time_ms
-from cpbot.scrapers.codeforces_samples import read_pre
+from cpbot.scrapers.codeforces.parse import (
+    fetch_problems,
+    parse_memory_mb,
+    parse_problem,
+    parse_problems,
+    parse_time_ms,
+)
+from cpbot.scrapers.codeforces.samples import read_pre
 from cpbot.scrapers.http import HttpClient
 from cpbot.scrapers.ratelimit import RateLimiter
 from tests.scrapers.scraper_support import FakeClock, fixture_path

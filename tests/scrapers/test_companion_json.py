@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from cpbot.core.errors import ConfigError, ParseError
-from cpbot.scrapers.codeforces import parse_problem
+from cpbot.scrapers.codeforces.parse import parse_problem
 from cpbot.scrapers.companion import parse_companion, to_companion
 from cpbot.scrapers.companion_server import CompanionServer, Received
 from tests.scrapers.scraper_support import fixture_path

@@ -10,9 +10,9 @@ import pytest
 from pytest_httpx import HTTPXMock
 
 from cpbot.core.errors import FetchError
-from cpbot.scrapers.codeforces_api import CodeforcesApi, parse_contest_list, parse_envelope, parse_standings_problems
+from cpbot.scrapers.codeforces.api import CodeforcesApi, parse_contest_list, parse_envelope, parse_standings_problems
 from cpbot.scrapers.http import HttpClient
-from cpbot.scrapers.leetcode_contests import fetch_upcoming, parse_contest_info, parse_contests
+from cpbot.scrapers.leetcode.contests import fetch_upcoming, parse_contest_info, parse_contests
 from cpbot.scrapers.ratelimit import RateLimiter
 from cpbot.scrapers.sites import get_site
 from tests.scrapers.scraper_support import FakeClock, fixture_path

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from cpbot.judge.model import Problem
-from cpbot.scrapers.codeforces import parse_problems
-from cpbot.scrapers.leetcode import parse_question, question_ids
+from cpbot.scrapers.codeforces.parse import parse_problems
+from cpbot.scrapers.leetcode.parse import parse_question, question_ids
 from tests.scrapers.scraper_support import FIXTURES
 
 

@@ -12,8 +12,8 @@ from pytest_httpx import HTTPXMock
 from cpbot.core.errors import FetchError, ParseError
 from cpbot.scrapers.cookies import cookies_from_header
 from cpbot.scrapers.http import HttpClient
-from cpbot.scrapers.leetcode import fetch_problem, parse_question
-from cpbot.scrapers.leetcode_examples import example_outputs
+from cpbot.scrapers.leetcode.examples import example_outputs
+from cpbot.scrapers.leetcode.parse import fetch_problem, parse_question
 from cpbot.scrapers.ratelimit import RateLimiter
 from tests.scrapers.scraper_support import FakeClock, fixture_path
 

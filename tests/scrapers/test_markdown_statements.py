@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cpbot.scrapers.codeforces import parse_problems
+from cpbot.scrapers.codeforces.parse import parse_problems
 from cpbot.scrapers.markdown import to_markdown
 from tests.scrapers.scraper_support import fixture_path
 

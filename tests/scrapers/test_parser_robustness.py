@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 
 from cpbot.core.errors import FetchError, ParseError
 from cpbot.judge.model import Problem
-from cpbot.scrapers.codeforces import parse_problems
+from cpbot.scrapers.codeforces.parse import parse_problems
 from cpbot.scrapers.htmltools import class_xpath
-from cpbot.scrapers.leetcode import parse_question
+from cpbot.scrapers.leetcode.parse import parse_question
 from tests.scrapers.scraper_support import FIXTURES
 
 SETTINGS = {

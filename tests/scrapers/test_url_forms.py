@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from cpbot.core.errors import ConfigError
-from cpbot.scrapers.codeforces_urls import parse_codeforces_url
-from cpbot.scrapers.leetcode import parse_leetcode_url
+from cpbot.scrapers.codeforces.urls import parse_codeforces_url
+from cpbot.scrapers.leetcode.urls import parse_leetcode_url
 from cpbot.scrapers.sites import site_for_url
 
 

@@ -14,7 +14,7 @@ GYM = "cf_gym245042_complete_problems_page.html"
 
 @cache
 def _codeforces_page(name: str) -> tuple[Problem, ...]:
-    from cpbot.scrapers.codeforces import parse_problems
+    from cpbot.scrapers.codeforces.parse import parse_problems
 
     return tuple(parse_problems((FIXTURES / "codeforces" / name).read_bytes()))
 
@@ -30,7 +30,7 @@ def codeforces(name: str, title: str | None = None) -> Problem:
 
 def leetcode(name: str) -> Problem:
     """A problem parsed from a recorded LeetCode answer."""
-    from cpbot.scrapers.leetcode import parse_question
+    from cpbot.scrapers.leetcode.parse import parse_question
 
     return parse_question((FIXTURES / "leetcode" / f"{name}.json").read_bytes())
 

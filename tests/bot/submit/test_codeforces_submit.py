@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from cpbot.bot.submit.base import CaptchaRequired, DuplicateSubmission, LoginRequired, SubmitTooSoon
-from cpbot.bot.submit.codeforces import CodeforcesSubmitter, choose_language, read_login_form, read_submit_form
+from cpbot.bot.submit.base import CaptchaRequired, DuplicateSubmission, LoginRequired, SiteSubmitter, SubmitTooSoon
 from cpbot.bot.submit.ledger import SubmissionLedger
 from cpbot.judge.model import Solution, Verdict
+from cpbot.scrapers.codeforces.submit import CodeforcesProtocol, choose_language, read_login_form, read_submit_form
 from cpbot.scrapers.cookies import cookies_from_header
 from cpbot.scrapers.sites import fetch_url
 from tests.bot.submit.conftest import CF_B
@@ -19,7 +19,7 @@ CPP = '#include <bits/stdc++.h>\nint main() { std::puts("1"); }\n'
 
 def _submit(server: FakeSiteServer, client, ledger, source: str = CPP, language: str = "cpp17"):
     problem = fetch_url(CF_B, client)[0]
-    sub = CodeforcesSubmitter(client, ledger)
+    sub = SiteSubmitter(CodeforcesProtocol(client), ledger)
     return problem, sub, sub.submit(problem, Solution(language=language, source=source))
 
 
@@ -88,7 +88,7 @@ def test_login_page_without_credentials_is_a_clear_error(fake_server, ledger):
     with fake_server.client() as client:  # no cookies
         problem = fetch_url(CF_B, client)[0]
         with pytest.raises(LoginRequired) as err:
-            CodeforcesSubmitter(client, ledger).submit(problem, Solution(language="cpp17", source=CPP))
+            SiteSubmitter(CodeforcesProtocol(client), ledger).submit(problem, Solution(language="cpp17", source=CPP))
     assert "cookies" in err.value.hint
     assert fake_server.site.count("1873B") == 0 and ledger.entries() == []
 
@@ -97,7 +97,7 @@ def test_login_with_handle_and_password(fake_server, ledger):
     site = fake_server.site
     with fake_server.client() as client:
         problem = fetch_url(CF_B, client)[0]
-        sub = CodeforcesSubmitter(client, ledger, handle=site.cf_handle, password=site.cf_password)
+        sub = SiteSubmitter(CodeforcesProtocol(client, handle=site.cf_handle, password=site.cf_password), ledger)
         sub.submit(problem, Solution(language="cpp17", source=CPP))
     assert site.count("1873B") == 1 and len(site.cf_sessions) == 2
 
@@ -106,7 +106,7 @@ def test_expired_session_is_a_login_error(fake_server, cf_client, ledger):
     problem = fetch_url(CF_B, cf_client)[0]
     fake_server.site.logged_out = True
     with pytest.raises(LoginRequired):
-        CodeforcesSubmitter(cf_client, ledger).submit(problem, Solution(language="cpp17", source=CPP))
+        SiteSubmitter(CodeforcesProtocol(cf_client), ledger).submit(problem, Solution(language="cpp17", source=CPP))
 
 
 @pytest.mark.parametrize("block", ["captcha", "cloudflare"])
@@ -114,7 +114,7 @@ def test_captcha_or_challenge_is_a_clear_error(fake_server, cf_client, ledger, b
     problem = fetch_url(CF_B, cf_client)[0]
     fake_server.site.block, fake_server.site.block_scope = block, "submit"
     with pytest.raises(CaptchaRequired) as err:
-        CodeforcesSubmitter(cf_client, ledger).submit(problem, Solution(language="cpp17", source=CPP))
+        SiteSubmitter(CodeforcesProtocol(cf_client), ledger).submit(problem, Solution(language="cpp17", source=CPP))
     assert "cpbot listen" in err.value.hint and "cookies" in err.value.hint
     assert fake_server.site.count("1873B") == 0
 
@@ -127,7 +127,7 @@ def test_crash_between_intent_and_id_is_reconciled_without_a_second_post(fake_se
         "UPDATE submissions SET state = 'intent', submission_id = NULL WHERE row_id = ?", (row,)
     )
     assert ledger.pending("codeforces")
-    restarted = CodeforcesSubmitter(cf_client, ledger)
+    restarted = SiteSubmitter(CodeforcesProtocol(cf_client), ledger)
     with pytest.raises(DuplicateSubmission):
         restarted.submit(problem, Solution(language="cpp17", source=CPP))
     assert fake_server.site.count("1873B") == 1 and fake_server.site.posts("/submit") == 1
@@ -140,7 +140,7 @@ def test_intent_whose_post_never_landed_is_dropped_and_posted_once(fake_server, 
     from cpbot.bot.submit.base import source_sha256
 
     ledger.reserve("codeforces", problem.id, source_sha256(CPP), "cpp17")  # died before the POST
-    sid = CodeforcesSubmitter(cf_client, ledger).submit(problem, Solution(language="cpp17", source=CPP))
+    sid = SiteSubmitter(CodeforcesProtocol(cf_client), ledger).submit(problem, Solution(language="cpp17", source=CPP))
     states = [(e.state, e.submission_id) for e in ledger.entries("codeforces")]
     assert states == [("abandoned", None), ("posted", sid)]
     assert fake_server.site.count("1873B") == 1

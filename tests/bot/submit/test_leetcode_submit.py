@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from cpbot.bot.submit.base import CaptchaRequired, DuplicateSubmission, LoginRequired
-from cpbot.bot.submit.leetcode import LeetcodeSubmitter, map_check
+from cpbot.bot.submit.base import CaptchaRequired, DuplicateSubmission, LoginRequired, SiteSubmitter
 from cpbot.judge.model import Solution, Verdict
 from cpbot.scrapers.cookies import cookies_from_header
+from cpbot.scrapers.leetcode.submit import LeetcodeProtocol, map_check
 from cpbot.scrapers.sites import fetch_url
 from tests.bot.submit.conftest import LC_DECODE
 
@@ -17,7 +17,7 @@ PY = "class Solution:\n    def numDecodings(self, s: str) -> int:\n        retur
 def test_submit_with_session_cookies_and_poll_to_accepted(fake_server, lc_client, ledger):
     site = fake_server.site
     problem = fetch_url(LC_DECODE, lc_client)[0]
-    sub = LeetcodeSubmitter(lc_client, ledger)
+    sub = SiteSubmitter(LeetcodeProtocol(lc_client), ledger)
     sid = sub.submit(problem, Solution(language="python3", source=PY))
     posted = site.submissions[-1]
     assert sid == str(posted.id) and posted.language == "python3" and posted.source == PY
@@ -29,7 +29,7 @@ def test_submit_with_session_cookies_and_poll_to_accepted(fake_server, lc_client
 
 def test_wrong_answer_keeps_failed_test_and_last_testcase(fake_server, lc_client, ledger):
     problem = fetch_url(LC_DECODE, lc_client)[0]
-    sub = LeetcodeSubmitter(lc_client, ledger)
+    sub = SiteSubmitter(LeetcodeProtocol(lc_client), ledger)
     sid = sub.submit(problem, Solution(language="cpp17", source="// FAKE:WA:7\nclass Solution {};\n"))
     final = sub.wait(problem, sid, timeout_s=5, interval_s=0.01)
     assert final.verdict == Verdict.WA and final.failed_test == 7 and final.passed_tests == 6
@@ -43,7 +43,7 @@ def test_missing_cookie_is_refused_before_posting(fake_server, ledger):
     with fake_server.client(jar) as client:
         problem = fetch_url(LC_DECODE, client)[0]
         with pytest.raises(LoginRequired) as err:
-            LeetcodeSubmitter(client, ledger).submit(problem, Solution(language="python3", source=PY))
+            SiteSubmitter(LeetcodeProtocol(client), ledger).submit(problem, Solution(language="python3", source=PY))
     assert "LEETCODE_SESSION" in err.value.message and site.posts("/submit") == 0
 
 
@@ -51,7 +51,7 @@ def test_stale_session_lands_on_the_login_page(fake_server, lc_client, ledger):
     problem = fetch_url(LC_DECODE, lc_client)[0]
     fake_server.site.logged_out = True
     with pytest.raises(LoginRequired) as err:
-        LeetcodeSubmitter(lc_client, ledger).submit(problem, Solution(language="python3", source=PY))
+        SiteSubmitter(LeetcodeProtocol(lc_client), ledger).submit(problem, Solution(language="python3", source=PY))
     assert "--cookies" in err.value.hint
     assert fake_server.site.count("decode-ways") == 0
     assert [e.state for e in ledger.entries()] == ["abandoned"]  # a retry after a fresh login is allowed
@@ -61,13 +61,13 @@ def test_captcha_is_a_clear_error(fake_server, lc_client, ledger):
     problem = fetch_url(LC_DECODE, lc_client)[0]
     fake_server.site.block, fake_server.site.block_scope = "captcha", "submit"
     with pytest.raises(CaptchaRequired):
-        LeetcodeSubmitter(lc_client, ledger).submit(problem, Solution(language="python3", source=PY))
+        SiteSubmitter(LeetcodeProtocol(lc_client), ledger).submit(problem, Solution(language="python3", source=PY))
     assert fake_server.site.count("decode-ways") == 0
 
 
 def test_same_source_twice_and_crash_recovery(fake_server, lc_client, ledger):
     problem = fetch_url(LC_DECODE, lc_client)[0]
-    sub = LeetcodeSubmitter(lc_client, ledger)
+    sub = SiteSubmitter(LeetcodeProtocol(lc_client), ledger)
     sid = sub.submit(problem, Solution(language="python3", source=PY))
     with pytest.raises(DuplicateSubmission):
         sub.submit(problem, Solution(language="python3", source=PY))
@@ -76,7 +76,7 @@ def test_same_source_twice_and_crash_recovery(fake_server, lc_client, ledger):
         "UPDATE submissions SET state = 'intent', submission_id = NULL WHERE row_id = ?", (row,)
     )
     with pytest.raises(DuplicateSubmission):
-        LeetcodeSubmitter(lc_client, ledger).submit(problem, Solution(language="python3", source=PY))
+        SiteSubmitter(LeetcodeProtocol(lc_client), ledger).submit(problem, Solution(language="python3", source=PY))
     assert fake_server.site.count("decode-ways") == 1
     assert ledger.entries("leetcode")[0].submission_id == sid
 

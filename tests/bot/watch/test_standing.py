@@ -6,22 +6,17 @@ import json
 
 import pytest
 
-from cpbot.bot.watch.standing import (
-    Scoring,
-    ShadowProblem,
-    codeforces_points,
-    compute_standing,
-    expected_rank,
-    performance_rating,
-)
+from cpbot.bot.watch.standing import Scoring, ShadowProblem, compute_standing
 from cpbot.core.errors import ParseError
-from cpbot.scrapers.ranklist import (
-    RanklistRow,
-    ahead_in_pages,
+from cpbot.scrapers.codeforces.ranking import (
+    codeforces_points,
+    expected_rank,
     parse_codeforces_rating_changes,
     parse_codeforces_standings,
-    parse_leetcode_ranking,
+    performance_rating,
 )
+from cpbot.scrapers.leetcode.ranking import parse_leetcode_ranking
+from cpbot.scrapers.ranklist import RanklistRow, ahead_in_pages
 from tests.conftest import REPO
 
 ROUND_S = 2 * 3600

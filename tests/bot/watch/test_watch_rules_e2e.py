@@ -11,8 +11,9 @@ import pytest
 
 from cpbot.bot.cli import main
 from cpbot.bot.transcripts import TranscriptStore
-from cpbot.bot.watch.standing import Standing, expected_rank
+from cpbot.bot.watch.standing import Standing
 from cpbot.bot.watch.state import WatchState
+from cpbot.scrapers.codeforces.ranking import expected_rank
 from tests.agents.support.scripted_server import ScriptedServer
 from tests.bot.watch.support import API_KEY, CONTEST, MARKED_B, RIGHT_B, contest_site, cookies_txt, model_answer
 from tests.fakesite.server import FakeSiteServer

@@ -8,10 +8,7 @@ wire) or an already decoded object. `fetch_problem` asks LeetCode's GraphQL endp
 from __future__ import annotations
 
 import json
-import re
-from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
@@ -19,14 +16,11 @@ from cpbot.core.errors import ConfigError, FetchError, ParseError
 from cpbot.judge.model import SNIPPET_KEYS, Method, Param, Problem, Signature, TestCase
 from cpbot.scrapers.http import HttpClient
 from cpbot.scrapers.ids import local_id
-from cpbot.scrapers.leetcode_examples import example_outputs
+from cpbot.scrapers.leetcode.examples import example_outputs
+from cpbot.scrapers.leetcode.urls import PROBLEM_PATH, LeetcodeRef, parse_leetcode_url
 from cpbot.scrapers.markdown import to_markdown
 
-HOSTS = ("leetcode.com", "leetcode.cn")
 KEPT_LANGUAGES = tuple(SNIPPET_KEYS.values())  # the starting code kept, by langSlug
-_SLUG = r"(?P<slug>[a-z0-9][a-z0-9-]*)"
-_PROBLEM_PATH = re.compile(rf"^/problems/{_SLUG}(?:/.*)?$")
-_CONTEST_PATH = re.compile(rf"^/contest/(?P<contest>[a-z0-9-]+)/problems/{_SLUG}(?:/.*)?$")
 _HINT = "expected a LeetCode GraphQL answer with data.question (content, metaData, exampleTestcaseList)"
 
 QUESTION_QUERY = """
@@ -39,40 +33,6 @@ query questionData($titleSlug: String!) {
   }
 }
 """.strip()
-
-
-@dataclass(frozen=True)
-class LeetcodeRef:
-    """A LeetCode problem URL: the slug, and the contest when it is a contest problem page."""
-
-    slug: str
-    contest: str | None = None
-    host: str = "leetcode.com"
-
-    @property
-    def url(self) -> str:
-        """The problem's canonical address."""
-        if self.contest:
-            return f"https://{self.host}/contest/{self.contest}/problems/{self.slug}/"
-        return f"https://{self.host}/problems/{self.slug}/"
-
-
-def is_leetcode_host(host: str) -> bool:
-    """True for leetcode.com, leetcode.cn and their subdomains."""
-    host = (host or "").lower()
-    return any(host == h or host.endswith("." + h) for h in HOSTS)
-
-
-def parse_leetcode_url(url: str) -> LeetcodeRef:
-    """Recognise `/problems/<slug>/...` and `/contest/<c>/problems/<slug>/`; `ConfigError` otherwise."""
-    parts = urlsplit(url.strip())
-    host = (parts.hostname or "").lower()
-    if parts.scheme in ("http", "https") and is_leetcode_host(host):
-        base = "leetcode.cn" if host.endswith("leetcode.cn") else "leetcode.com"
-        m = _CONTEST_PATH.match(parts.path) or _PROBLEM_PATH.match(parts.path)
-        if m:
-            return LeetcodeRef(m.group("slug"), m.groupdict().get("contest"), base)
-    raise ConfigError(f"not a LeetCode problem URL: {url}", hint="use e.g. https://leetcode.com/problems/two-sum/")
 
 
 def fetch_problem(url: str, client: HttpClient) -> Problem:
@@ -330,7 +290,7 @@ def _slug_from_link(raw: Any) -> str | None:
     daily = data.get("activeDailyCodingChallengeQuestion") if isinstance(data, dict) else None
     link = daily.get("link") if isinstance(daily, dict) else None
     if isinstance(link, str):
-        m = _PROBLEM_PATH.match(link)
+        m = PROBLEM_PATH.match(link)
         if m:
             return m.group("slug")
     return None

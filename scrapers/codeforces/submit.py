@@ -1,4 +1,4 @@
-"""Codeforces submitter: the submit form as the site serves it, then the verdict from the API.
+"""Codeforces' submit protocol: the submit form as the site serves it, then the verdict from the API.
 
 Session: imported browser cookies, or a login with handle and password. The csrf token, the language
 ids and the problem field are read from the served form (never hard-coded); the verdict is polled
@@ -8,6 +8,7 @@ with the public API `user.status` until it is final.
 from __future__ import annotations
 
 import re
+from collections.abc import Set
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -15,27 +16,26 @@ import httpx
 import lxml.html
 from lxml.html import HtmlElement
 
-from cpbot.bot.submit.base import (
-    CaptchaRequired,
-    DuplicateSubmission,
-    LoginRequired,
-    RemoteVerdict,
-    SubmitError,
-    source_sha256,
-    wait_for_verdict,
-)
-from cpbot.bot.submit.ledger import SubmissionLedger
-from cpbot.core.errors import FetchError
-from cpbot.core.registry import Family, language_spec
+from cpbot.core.errors import SubmitError
+from cpbot.core.registry import Family, language_spec, site_spec
 from cpbot.judge.model import Problem, Solution, Verdict
 from cpbot.scrapers.blocking import BlockedError
-from cpbot.scrapers.codeforces_api import CodeforcesApi
-from cpbot.scrapers.codeforces_site import SITE as CODEFORCES
-from cpbot.scrapers.codeforces_urls import CodeforcesRef, parse_codeforces_url
+from cpbot.scrapers.codeforces.api import CodeforcesApi
+from cpbot.scrapers.codeforces.urls import CodeforcesRef, parse_codeforces_url
 from cpbot.scrapers.http import HttpClient
+from cpbot.scrapers.submission import (
+    CaptchaRequired,
+    DuplicateSubmission,
+    ListedSubmission,
+    LoginRequired,
+    Post,
+    PostUncertain,
+    RemoteVerdict,
+    SubmitProtocol,
+)
 
-SITE = CODEFORCES.name
-ROOT = CODEFORCES.spec.base_url
+SITE = site_spec("codeforces").name
+ROOT = site_spec("codeforces").base_url
 _HANDLE = re.compile(r'var handle = "([^"]+)"')
 # Still judging: no verdict yet, or one of these.
 _RUNNING = {"TESTING", "SUBMITTED"}
@@ -126,25 +126,16 @@ def map_verdict(sub: dict[str, Any], problem_id: str) -> RemoteVerdict:
     )
 
 
-class CodeforcesSubmitter:
-    """Posts through the served submit form; follows verdicts through the API."""
+class CodeforcesProtocol(SubmitProtocol):
+    """Posts through the served submit form; follows verdicts through the API. The session comes from
+    the client's cookies, or a login with `handle` and `password`."""
 
     site = SITE
 
-    def __init__(
-        self,
-        client: HttpClient,
-        ledger: SubmissionLedger,
-        *,
-        handle: str | None = None,
-        password: str | None = None,
-        reconcile_window_s: float = 300.0,
-    ) -> None:
+    def __init__(self, client: HttpClient, *, handle: str | None = None, password: str | None = None) -> None:
         self.client = client
-        self.ledger = ledger
         self.handle = handle
         self._password = password
-        self.reconcile_window_s = reconcile_window_s
         self.api = CodeforcesApi(client)
 
     def close(self) -> None:
@@ -192,9 +183,8 @@ class CodeforcesSubmitter:
     def submission_url(self, problem: Problem, submission_id: str) -> str:
         return f"{_ref(problem).base()}/submission/{submission_id}"
 
-    def submit(self, problem: Problem, solution: Solution) -> str:
+    def prepare(self, problem: Problem, solution: Solution) -> Post:
         ref = _ref(problem)
-        self.reconcile()
         form_page = self._page(f"{ref.base()}/submit")
         form = read_submit_form(form_page.content, str(form_page.url))
         program_type, _ = choose_language(form.languages, solution.language)
@@ -207,43 +197,26 @@ class CodeforcesSubmitter:
                 raise SubmitError(f"the submit form of contest {ref.contest_id} offers no problem {ref.index}")
             fields["submittedProblemIndex"] = ref.index or ""
         fields["contestId"] = ref.contest_id
-        sha = source_sha256(solution.source)
-        row = self.ledger.reserve(SITE, problem.id, sha, solution.language)
+        return lambda known: self._post(form.action, fields, ref, known)
+
+    def _post(self, action: str, fields: dict[str, str], ref: CodeforcesRef, known: Set[str]) -> str:
         try:
             # multipart, like the browser (the form has a file field)
-            response = self.client.post(form.action, data=fields, files={"sourceFile": ("", b"")})
+            response = self.client.post(action, data=fields, files={"sourceFile": ("", b"")})
         except BlockedError as e:
-            self.ledger.abandon(row, f"blocked: {e.message}")
             raise CaptchaRequired(SITE, e.message) from e
-        except FetchError as e:
-            # The POST may or may not have landed: the intent stays for reconcile() to settle.
-            raise SubmitError(f"posting to Codeforces failed: {e.message}", hint="run the command again") from e
         path = urlsplit(str(response.url)).path.rstrip("/")
         if path.endswith("/enter"):
-            self.ledger.abandon(row, "login page")
             raise LoginRequired(SITE, "the session expired while submitting")
         if not path.endswith("/my"):
             error = form_error(response.content) or "the site did not accept the submission"
-            self.ledger.abandon(row, error)
             if "same code" in error.lower():
                 raise DuplicateSubmission(f"Codeforces: {error}", hint="change the solution")
             raise SubmitError(f"Codeforces refused the submission: {error}")
-        sub_id = self._newest_id(response.content, ref)
+        sub_id = _newest_id(response.content, ref, known)
         if sub_id is None:
-            raise SubmitError("Codeforces took the submission but its id was not on the page", hint="run it again")
-        self.ledger.resolve(row, sub_id)
+            raise PostUncertain("Codeforces took the submission but its id was not on the page", hint="run it again")
         return sub_id
-
-    def _newest_id(self, my_page: bytes, ref: CodeforcesRef) -> str | None:
-        known = self.ledger.known_ids(SITE)
-        doc = lxml.html.fromstring(my_page)
-        for tr in doc.xpath("//tr[@data-submission-id]"):
-            sid = tr.get("data-submission-id", "")
-            cell = tr.xpath(".//td[@data-problemId]")
-            key = cell[0].get("data-problemId") if cell else None
-            if sid not in known and key in (None, f"{ref.contest_id}{ref.index}"):
-                return sid
-        return None
 
     # ---- verdicts ----
 
@@ -263,53 +236,41 @@ class CodeforcesSubmitter:
             raise SubmitError("the Codeforces API answered user.status without a list")
         return [s for s in result if isinstance(s, dict)]
 
-    def poll(self, problem: Problem, submission_id: str) -> RemoteVerdict:
+    def poll(self, problem: Problem, submission_id: str) -> RemoteVerdict | None:
         for sub in self._recent():
             if str(sub.get("id")) == str(submission_id):
-                verdict = map_verdict(sub, problem.id)
-                self.ledger.record_verdict(SITE, submission_id, verdict)
-                return verdict
-        return RemoteVerdict(site=SITE, submission_id=submission_id, problem_id=problem.id, status_text="NOT_LISTED")
-
-    def wait(self, problem: Problem, submission_id: str, *, timeout_s: float, interval_s: float) -> RemoteVerdict:
-        return wait_for_verdict(lambda: self.poll(problem, submission_id), timeout_s=timeout_s, interval_s=interval_s)
+                return map_verdict(sub, problem.id)
+        return None
 
     # ---- crash recovery ----
 
-    def reconcile(self) -> int:
-        """Settle intents left by a crash: adopt the submission the site lists for the same problem and
-        source, or drop the intent when there is none. Returns how many were settled."""
-        pending = self.ledger.pending(SITE)
-        if not pending:
-            return 0
-        recent = self._recent(50)
-        known = self.ledger.known_ids(SITE)
-        for entry in pending:
-            match = None
-            for sub in recent:
-                problem = sub.get("problem") or {}
-                key = f"codeforces:{problem.get('contestId')}{problem.get('index')}"
-                created = sub.get("creationTimeSeconds") or 0
-                if key != entry.problem_id or str(sub.get("id")) in known:
-                    continue
-                if created < entry.intent_at - self.reconcile_window_s:
-                    continue
-                if self._source_hash(sub) == entry.source_sha256:
-                    match = str(sub["id"])
-                    break
-            if match is not None:
-                self.ledger.resolve(entry.row_id, match, note="reconciled from the site's submission list")
-                known.add(match)
-            else:
-                self.ledger.abandon(entry.row_id, "not on the site's submission list: the POST never landed")
-        return len(pending)
+    def listed(self, problem_ids: Set[str]) -> list[ListedSubmission]:
+        found = []
+        for sub in self._recent(50):
+            problem = sub.get("problem") or {}
+            key = f"{SITE}:{problem.get('contestId')}{problem.get('index')}"
+            if key in problem_ids:
+                found.append(ListedSubmission(str(sub.get("id")), key, sub.get("creationTimeSeconds") or 0, sub))
+        return found
 
-    def _source_hash(self, sub: dict[str, Any]) -> str | None:
-        cid = sub.get("contestId")
-        response = self._get(f"{ROOT}/contest/{cid}/submission/{sub.get('id')}")
+    def source_of(self, listed: ListedSubmission) -> str | None:
+        cid = listed.raw.get("contestId")
+        response = self._get(f"{ROOT}/contest/{cid}/submission/{listed.submission_id}")
         doc = lxml.html.fromstring(response.content)
         pre = doc.xpath('//pre[@id="program-source-text"]')
-        return source_sha256(pre[0].text_content()) if pre else None
+        return pre[0].text_content() if pre else None
+
+
+def _newest_id(my_page: bytes, ref: CodeforcesRef, known: Set[str]) -> str | None:
+    """The first submission on the "my submissions" page that is not yet known, for the problem posted."""
+    doc = lxml.html.fromstring(my_page)
+    for tr in doc.xpath("//tr[@data-submission-id]"):
+        sid = tr.get("data-submission-id", "")
+        cell = tr.xpath(".//td[@data-problemId]")
+        key = cell[0].get("data-problemId") if cell else None
+        if sid not in known and key in (None, f"{ref.contest_id}{ref.index}"):
+            return sid
+    return None
 
 
 class SubmitForm:
@@ -414,11 +375,3 @@ def _ref(problem: Problem) -> CodeforcesRef:
     if not ref.index or ref.kind not in ("contest", "gym"):
         raise SubmitError(f"cpbot cannot submit to {problem.url}", hint="contest and gym problems are supported")
     return ref
-
-
-def make_submitter(
-    client: HttpClient, ledger: SubmissionLedger, *, handle: str | None = None, password: str | None = None
-) -> CodeforcesSubmitter:
-    """The Codeforces submitter (`SubmitterFactory`): the session from `client`'s cookies, or a login
-    with `handle` and `password`."""
-    return CodeforcesSubmitter(client, ledger, handle=handle, password=password)

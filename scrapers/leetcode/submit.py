@@ -1,4 +1,4 @@
-"""LeetCode submitter: POST the code with the session cookies, then poll the check endpoint.
+"""LeetCode's submit protocol: POST the code with the session cookies, then poll the check endpoint.
 
 Needs the `LEETCODE_SESSION` and `csrftoken` cookies (imported from the browser); the csrf value is
 echoed in the `x-csrftoken` header. The check endpoint goes PENDING -> STARTED -> SUCCESS; its
@@ -8,30 +8,31 @@ status_code / total_correct / total_testcases become a `RemoteVerdict`.
 from __future__ import annotations
 
 import json
+from collections.abc import Set
 from typing import Any
 
 import httpx
 
-from cpbot.bot.submit.base import (
-    CaptchaRequired,
-    LoginRequired,
-    RemoteVerdict,
-    SubmitError,
-    SubmitTooSoon,
-    source_sha256,
-    wait_for_verdict,
-)
-from cpbot.bot.submit.ledger import SubmissionLedger
-from cpbot.core.errors import FetchError
-from cpbot.core.registry import language_spec
+from cpbot.core.errors import FetchError, SubmitError
+from cpbot.core.registry import language_spec, site_spec
 from cpbot.judge.model import SNIPPET_KEYS, Problem, Solution, Verdict
 from cpbot.scrapers.blocking import BlockedError
 from cpbot.scrapers.http import HttpClient
-from cpbot.scrapers.leetcode import fetch_problem, find_question, parse_leetcode_url
-from cpbot.scrapers.leetcode_site import SITE as LEETCODE
+from cpbot.scrapers.leetcode.parse import fetch_problem, find_question
+from cpbot.scrapers.leetcode.urls import parse_leetcode_url
+from cpbot.scrapers.submission import (
+    CaptchaRequired,
+    ListedSubmission,
+    LoginRequired,
+    Post,
+    RemoteVerdict,
+    SubmitProtocol,
+    SubmitTooSoon,
+)
 
-SITE = LEETCODE.name
-ROOT = LEETCODE.spec.base_url
+SPEC = site_spec("leetcode")
+SITE = SPEC.name
+ROOT = SPEC.base_url
 # status_code -> verdict (codes as the site's clients document them)
 STATUS = {
     10: Verdict.AC,
@@ -113,15 +114,13 @@ def map_check(result: dict[str, Any], problem_id: str, submission_id: str) -> Re
     )
 
 
-class LeetcodeSubmitter:
-    """Submits through LeetCode's JSON endpoints with imported session cookies."""
+class LeetcodeProtocol(SubmitProtocol):
+    """Submits through LeetCode's JSON endpoints with imported session cookies (no password login)."""
 
     site = SITE
 
-    def __init__(self, client: HttpClient, ledger: SubmissionLedger, *, reconcile_window_s: float = 300.0) -> None:
+    def __init__(self, client: HttpClient) -> None:
         self.client = client
-        self.ledger = ledger
-        self.reconcile_window_s = reconcile_window_s
 
     def close(self) -> None:
         self.client.close()
@@ -130,8 +129,8 @@ class LeetcodeSubmitter:
         return f"{ROOT}/submissions/detail/{submission_id}/"
 
     def _session(self) -> str:
-        session = self.client.cookie("LEETCODE_SESSION", LEETCODE.spec.domain)
-        csrf = self.client.cookie("csrftoken", LEETCODE.spec.domain)
+        session = self.client.cookie("LEETCODE_SESSION", SPEC.domain)
+        csrf = self.client.cookie("csrftoken", SPEC.domain)
         if not session or not csrf:
             missing = " and ".join(n for n, v in (("LEETCODE_SESSION", session), ("csrftoken", csrf)) if not v)
             raise LoginRequired(SITE, f"the {missing} cookie is missing")
@@ -169,69 +168,48 @@ class LeetcodeSubmitter:
                 return str(qid)
         raise SubmitError(f"cannot find the question id of {problem.id}")
 
-    def submit(self, problem: Problem, solution: Solution) -> str:
+    def prepare(self, problem: Problem, solution: Solution) -> Post:
         if not problem.url:
             raise SubmitError(f"{problem.id} has no URL to submit to", hint="fetch it from its LeetCode URL")
         ref = parse_leetcode_url(problem.url)
         headers = self._headers(f"{ROOT}/problems/{ref.slug}/")
-        self.reconcile()
         question_id = self._question_id(problem, problem.url)
-        lang = lang_slug(solution.language)
-        body = {"lang": lang, "question_id": question_id, "typed_code": solution.source}
-        row = self.ledger.reserve(SITE, problem.id, source_sha256(solution.source), solution.language)
-        try:
-            response = self._request("POST", f"{ROOT}/problems/{ref.slug}/submit/", json=body, headers=headers)
-        except (LoginRequired, CaptchaRequired) as e:
-            self.ledger.abandon(row, e.message)
-            raise
-        except FetchError as e:
-            raise SubmitError(f"posting to LeetCode failed: {e.message}", hint="run the command again") from e
+        body = {"lang": lang_slug(solution.language), "question_id": question_id, "typed_code": solution.source}
+        return lambda known: self._post(f"{ROOT}/problems/{ref.slug}/submit/", body, headers)
+
+    def _post(self, url: str, body: dict[str, Any], headers: dict[str, str]) -> str:
+        response = self._request("POST", url, json=body, headers=headers)
         data = _json(response)
         sub_id = data.get("submission_id") if isinstance(data, dict) else None
         if not sub_id:
             error = str(data.get("error", "")) if isinstance(data, dict) else ""
-            self.ledger.abandon(row, error or f"HTTP {response.status_code} without a submission id")
             if "too soon" in error.lower() or response.status_code == 429:
                 raise SubmitTooSoon(f"LeetCode says: {error or 'too many requests'}", wait_s=10)
             raise LoginRequired(SITE, error or "no submission id in the answer (the cookies may be stale)")
-        self.ledger.resolve(row, str(sub_id))
         return str(sub_id)
 
-    def poll(self, problem: Problem, submission_id: str) -> RemoteVerdict:
+    def poll(self, problem: Problem, submission_id: str) -> RemoteVerdict | None:
         response = self._request("GET", f"{ROOT}/submissions/detail/{submission_id}/check/")
         data = _json(response)
         if not isinstance(data, dict):
             raise SubmitError(f"LeetCode's check of submission {submission_id} is not a JSON object")
-        verdict = map_check(data, problem.id, submission_id)
-        self.ledger.record_verdict(SITE, submission_id, verdict)
-        return verdict
+        return map_check(data, problem.id, submission_id)
 
-    def wait(self, problem: Problem, submission_id: str, *, timeout_s: float, interval_s: float) -> RemoteVerdict:
-        return wait_for_verdict(lambda: self.poll(problem, submission_id), timeout_s=timeout_s, interval_s=interval_s)
-
-    def reconcile(self) -> int:
-        """Settle intents a crash left: adopt the listed submission with the same source, else drop the intent."""
-        pending = self.ledger.pending(SITE)
-        known = self.ledger.known_ids(SITE)
-        for entry in pending:
-            slug = entry.problem_id.split(":", 1)[-1]
+    def listed(self, problem_ids: Set[str]) -> list[ListedSubmission]:
+        found = []
+        for problem_id in sorted(problem_ids):
+            slug = problem_id.split(":", 1)[-1]
             listed = self._graphql(_SUBMISSION_LIST, {"offset": 0, "limit": 20, "questionSlug": slug})
             subs = ((listed.get("questionSubmissionList") or {}).get("submissions")) or []
-            match = None
-            for sub in subs:
-                sid = str(sub.get("id"))
-                if sid in known or float(sub.get("timestamp") or 0) < entry.intent_at - self.reconcile_window_s:
-                    continue
-                details = self._graphql(_SUBMISSION_DETAILS, {"submissionId": int(sid)}).get("submissionDetails")
-                if isinstance(details, dict) and source_sha256(str(details.get("code", ""))) == entry.source_sha256:
-                    match = sid
-                    break
-            if match is not None:
-                self.ledger.resolve(entry.row_id, match, note="reconciled from the site's submission list")
-                known.add(match)
-            else:
-                self.ledger.abandon(entry.row_id, "not on the site's submission list: the POST never landed")
-        return len(pending)
+            found += [
+                ListedSubmission(str(sub.get("id")), problem_id, float(sub.get("timestamp") or 0), sub) for sub in subs
+            ]
+        return found
+
+    def source_of(self, listed: ListedSubmission) -> str | None:
+        answer = self._graphql(_SUBMISSION_DETAILS, {"submissionId": int(listed.submission_id)})
+        details = answer.get("submissionDetails")
+        return str(details.get("code", "")) if isinstance(details, dict) else None
 
     def _graphql(self, query: str, variables: dict[str, Any]) -> dict[str, Any]:
         body = {"query": query, "variables": variables, "operationName": query.split()[1].split("(")[0]}
@@ -250,11 +228,3 @@ def _json(response: httpx.Response) -> Any:
         if b"<html" in response.content[:2000].lower():
             raise LoginRequired(SITE, "an HTML page came back instead of JSON") from e
         raise SubmitError(f"LeetCode answered {response.url} with something that is not JSON") from e
-
-
-def make_submitter(
-    client: HttpClient, ledger: SubmissionLedger, *, handle: str | None = None, password: str | None = None
-) -> LeetcodeSubmitter:
-    """The LeetCode submitter (`SubmitterFactory`); LeetCode takes no password login, only the session
-    cookies `client` carries, so `handle` and `password` are not used."""
-    return LeetcodeSubmitter(client, ledger)

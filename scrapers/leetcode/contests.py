@@ -15,7 +15,7 @@ from typing import Any
 
 from cpbot.core.errors import FetchError, ParseError
 from cpbot.scrapers.http import HttpClient
-from cpbot.scrapers.listing import Contest, ContestProblem, phase_at, utc_from_seconds
+from cpbot.scrapers.listing import Contest, ContestProblem, Phase, phase_at, utc_from_seconds
 
 ROOT = "https://leetcode.com"
 UPCOMING_QUERY = "query upcomingContests { upcomingContests { title titleSlug startTime duration } }"
@@ -86,13 +86,13 @@ def fetch_upcoming(client: HttpClient, now: datetime) -> list[Contest]:
         contests = parse_contests(_graphql(client, UPCOMING_QUERY, "upcomingContests"), now)
     except GraphQLRefused:
         contests = parse_contests(_graphql(client, ALL_QUERY, "allContests"), now)
-    return sorted((c for c in contests if c.phase != "FINISHED"), key=_start_key)
+    return sorted((c for c in contests if c.phase is not Phase.FINISHED), key=_start_key)
 
 
 def fetch_recent(client: HttpClient, now: datetime, limit: int = 10) -> list[Contest]:
     """The most recent finished contests, newest first."""
     contests = parse_contests(_graphql(client, ALL_QUERY, "allContests"), now)
-    done = [c for c in contests if c.phase == "FINISHED"]
+    done = [c for c in contests if c.phase is Phase.FINISHED]
     return sorted(done, key=_start_key, reverse=True)[:limit]
 
 

@@ -17,8 +17,8 @@ from pydantic import ValidationError
 
 from cpbot.core.errors import ConfigError, ParseError
 from cpbot.judge.model import Limits, Problem, TestCase
-from cpbot.scrapers.codeforces_samples import read_pre
-from cpbot.scrapers.codeforces_urls import CodeforcesRef, is_codeforces_host, parse_codeforces_url
+from cpbot.scrapers.codeforces.samples import read_pre
+from cpbot.scrapers.codeforces.urls import CodeforcesRef, is_codeforces_host, parse_codeforces_url
 from cpbot.scrapers.htmltools import class_xpath, collapse, find_class, first_class, has_class, is_element, load_html
 from cpbot.scrapers.http import HttpClient
 from cpbot.scrapers.ids import local_id

@@ -10,31 +10,35 @@ from urllib.parse import urlsplit
 from cpbot.core.errors import ConfigError
 from cpbot.core.registry import site_spec
 from cpbot.judge.model import Problem
-from cpbot.scrapers import leetcode, leetcode_contests
 from cpbot.scrapers.http import HttpClient
-from cpbot.scrapers.listing import Contest, ContestProblem
-from cpbot.scrapers.ranklist import (
-    LEETCODE_PAGE_SIZE,
-    Ranklist,
-    Scoring,
-    ahead_in_pages,
-    fetch_leetcode_ranking_page,
-)
+from cpbot.scrapers.leetcode import contests, parse
+from cpbot.scrapers.leetcode.ranking import LEETCODE_PAGE_SIZE, fetch_leetcode_ranking_page
+from cpbot.scrapers.leetcode.urls import HOSTS, is_leetcode_host, parse_leetcode_url
+from cpbot.scrapers.listing import Contest, ContestProblem, Phase
+from cpbot.scrapers.ranklist import Ranklist, Scoring, ahead_in_pages
 from cpbot.scrapers.site import ProblemName, Site
+from cpbot.scrapers.submission import SubmitProtocol
 
 # How far back `find_contest` looks among finished contests
 _SEARCH_DEPTH = 1000
 
 
 class LeetcodeSite(Site):
-    """LeetCode: questions through GraphQL (`scrapers.leetcode`), contests through its contest API."""
+    """LeetCode: questions through GraphQL (`scrapers.leetcode.parse`), contests through its contest API."""
 
     spec = site_spec("leetcode")
     # the two cookies of a browser session; csrftoken is echoed in a header on every POST
     session_cookies = ("LEETCODE_SESSION", "csrftoken")
+    # LeetCode publishes no limit; one request a second stays well under what its clients report as tolerated
+    min_interval_s = 1.0
+
+    def rate_bucket(self, host: str) -> str | None:
+        # leetcode.com and leetcode.cn are two sites with two budgets
+        host = host.lower()
+        return next((h for h in HOSTS if host == h or host.endswith("." + h)), None)
 
     def owns_url(self, url: str) -> bool:
-        return leetcode.is_leetcode_host(urlsplit(url).hostname or "")
+        return is_leetcode_host(urlsplit(url).hostname or "")
 
     def owns_content(self, data: bytes) -> bool:
         """A GraphQL answer holding a question (or the bare question object)."""
@@ -48,22 +52,22 @@ class LeetcodeSite(Site):
 
     def name_problem(self, url: str, shown_name: str) -> ProblemName | None:
         try:
-            ref = leetcode.parse_leetcode_url(url)
+            ref = parse_leetcode_url(url)
         except ConfigError:
             return None
         return ProblemName(f"{self.name}:{ref.slug}", None, shown_name)
 
     def fetch_problems(self, url: str, client: HttpClient) -> list[Problem]:
-        return [leetcode.fetch_problem(url, client)]
+        return [parse.fetch_problem(url, client)]
 
     def parse_problems(self, data: bytes, url: str | None = None) -> list[Problem]:
-        return [leetcode.parse_question(data, url)]
+        return [parse.parse_question(data, url)]
 
     def upcoming_contests(self, client: HttpClient, now: datetime) -> list[Contest]:
-        return leetcode_contests.fetch_upcoming(client, now)
+        return contests.fetch_upcoming(client, now)
 
     def recent_contests(self, client: HttpClient, now: datetime, limit: int = 10) -> list[Contest]:
-        return leetcode_contests.fetch_recent(client, now, limit)
+        return contests.fetch_recent(client, now, limit)
 
     def find_contest(self, contest_id: str, client: HttpClient, now: datetime) -> Contest:
         listed = self.upcoming_contests(client, now) + self.recent_contests(client, now, _SEARCH_DEPTH)
@@ -73,11 +77,11 @@ class LeetcodeSite(Site):
         raise self.unknown_contest(contest_id)
 
     def contest_problems(self, contest_id: str, client: HttpClient, now: datetime) -> list[ContestProblem]:
-        return leetcode_contests.fetch_contest_problems(contest_id, client, now)
+        return contests.fetch_contest_problems(contest_id, client, now)
 
     def practice_open(self, contest_id: str, client: HttpClient, now: datetime) -> bool:
         # the problems take submissions on their own pages as soon as the contest is over
-        return self.find_contest(contest_id, client, now).phase == "FINISHED"
+        return self.find_contest(contest_id, client, now).phase is Phase.FINISHED
 
     def ranklist(self, contest_id: str, client: HttpClient, now: datetime) -> Ranklist:
         contest = self.find_contest(contest_id, client, now)
@@ -92,6 +96,14 @@ class LeetcodeSite(Site):
             participants=first.participants,
             start_unix=start,
         )
+
+    def submit_protocol(
+        self, client: HttpClient, *, handle: str | None = None, password: str | None = None
+    ) -> SubmitProtocol:
+        # only the session cookies `client` carries: LeetCode takes no password login
+        from cpbot.scrapers.leetcode.submit import LeetcodeProtocol
+
+        return LeetcodeProtocol(client)
 
     def count_ahead(self, ranklist: Ranklist, points: float, penalty: float, client: HttpClient) -> int:
         # thousands of pages: a binary search reads a handful

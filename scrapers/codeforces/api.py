@@ -12,7 +12,7 @@ from typing import Any
 
 from cpbot.core.errors import FetchError, ParseError
 from cpbot.scrapers.http import HttpClient
-from cpbot.scrapers.listing import Contest, ContestProblem, utc_from_seconds
+from cpbot.scrapers.listing import Contest, ContestProblem, Phase, utc_from_seconds
 
 API_ROOT = "https://codeforces.com/api"
 GYM_FIRST_ID = 100000  # gym contest ids start here
@@ -125,13 +125,15 @@ def _contest(c: Any) -> Contest:
     for key, kind in (("id", int), ("name", str), ("phase", str)):
         if not isinstance(c.get(key), kind) or isinstance(c.get(key), bool):
             raise ParseError(f"cannot parse contest.list: missing {key} of a contest")
+    if c["phase"] not in Phase.__members__:
+        raise ParseError(f"cannot parse contest.list: unknown phase {c['phase']!r}")
     start = c.get("startTimeSeconds")
     duration = c.get("durationSeconds")
     return Contest(
         site="codeforces",
         id=str(c["id"]),
         name=c["name"],
-        phase=c["phase"],
+        phase=Phase(c["phase"]),
         start=utc_from_seconds(start, "contest.list"),
         duration_s=duration if isinstance(duration, int) else 0,
         url=contest_url(c["id"]),
