@@ -524,13 +524,15 @@ class Cpbot:
         return groups
 
     def _adopt_probes(self, run: _Run, probes: Sequence[Probe], groups: Sequence[Group]) -> None:
-        """Probes the brute force answered and on which groups differ become tests: the chosen program is
-        debugged and gated on them, and the final ranking sees every candidate fail them."""
-        differ = {i for g in groups[1:] for i in selection.differing(groups[0], g)}
+        """Probes the brute force answered where groups differ, or where the best group is wrong, become tests:
+        the chosen program is debugged and gated on them, and the final ranking sees every candidate fail them."""
+        best = groups[0]
+        differ = {i for g in groups[1:] for i in selection.differing(best, g)}
+        wrong = {i for i, p in enumerate(probes) if p.oracle_from == "brute" and best.signature[i] != p.oracle}
         adopted = [
             TestCase(input=p.input, output=p.expected, origin="generated", name=f"probe-{i + 1}")
             for i, p in enumerate(probes)
-            if i in differ and p.oracle_from == "brute" and p.expected is not None
+            if i in differ | wrong and p.oracle_from == "brute" and p.expected is not None
         ]
         if adopted:
             run.ctx.adopt_tests(adopted)

@@ -177,3 +177,18 @@ def test_against_a_population_the_right_program_is_chosen_over_an_equally_large_
     assert steps["distinguished"].probes == 1
     assert result.status == "solved" and result.solution is not None and result.solution.source in right
     assert (separating, "79800\n") in [(t.input, t.output) for t in result.generated_tests]
+
+
+def test_when_every_candidate_is_wrong_the_same_way_the_best_is_debugged_on_the_oracles_answers(
+    scripted_server, make_client, tracer, sandbox
+):
+    fix = Reply('{"analysis": "adds one", "error": "adds one from 12 on", "guidance": "", "decision": "FIX"}')
+    server = scripted_server([code(MID_BUG), code(MID_BUG), suite("3 4\n"), fix, code(RIGHT)])
+    result = run(make_client, server, tracer, sandbox, candidates=2, profile=False)
+    assert roles(tracer) == ["coder", "coder", "testgen", "checker", "debugger"]
+    grouped = next(s for s in selection_steps(tracer) if s.step == "grouped")
+    assert len(grouped.groups) == 1 and grouped.groups[0].oracle_disagreed > 0
+    debug_prompt = sent_text(server.requests[4])
+    probe = next(t for t in result.generated_tests if t.name.startswith("probe-"))
+    assert int(probe.input.split()[0]) >= 12 and probe.input.strip() in debug_prompt
+    assert result.status == "solved" and result.solution is not None and result.solution.source == RIGHT
