@@ -93,7 +93,7 @@ def _symptom(report: JudgeReport) -> str:
 
 
 # generator sizes every candidate runs on: small enough for most brute forces, then the statement's bound
-PROBE_SIZES = (2, 4, 8, 16, 32)
+PROBE_SIZES = (2, 4, 8, 16, 32, 128, 512)
 PROBE_SEEDS = (1, 2)
 ORACLE_LIMITS = Limits(time_ms=2000, memory_mb=512)  # a brute force slower than this answers no larger size
 ARBITER_MAX_CHARS = 2000  # a longer input is beyond what a model can work out by hand
@@ -410,10 +410,15 @@ class Cpbot:
         sizes += [(largest, "large")] if largest else []
         for size, origin in sizes:
             for seed in PROBE_SEEDS:
-                try:
-                    data = generate(generator, size, seed, sandbox)
-                except CpbotError as e:
-                    ctx.note("probe not generated", size=size, seed=seed, error=e.message)
+                data = None
+                # a generator too slow at the largest size (a busy machine) still gives a tenth of it
+                for n in (size, size // 10) if origin == "large" else (size,):
+                    try:
+                        data, size = generate(generator, n, seed, sandbox), n
+                        break
+                    except CpbotError as e:
+                        ctx.note("probe not generated", size=n, seed=seed, error=e.message)
+                if data is None:
                     continue
                 expected = None
                 if brute is not None and origin == "small":
@@ -576,15 +581,20 @@ class Cpbot:
         why = selection.why_chosen(groups) if probes else f"{len(kept)} candidates pass the samples; the first is kept"
         self._emit(ctx, "chosen", candidates=[groups[0].representative], groups=groups, reason=why)
         outcome = _Outcome(False, "no group settled")
+        tried = 0
         for rank, group in enumerate(groups[:3]):
             if rank and group.oracle_disagreed:
                 break  # a worse group is not worth debugging: plan instead
-            if rank:
-                ctx.note("next group", group=group.representative, why=outcome.reason)
-            it = group.representative
-            outcome = self._settle(run, drawn[it], it, None, "candidates")
-            if outcome.done:
-                return _Outcome(True, f"{outcome.reason}; chosen among {len(drawn)} candidates: {why}")
+            # the group's programs behave the same on the probes but may differ beyond them (speed, larger sizes):
+            # when the first cannot be settled, a different program of the same group is tried
+            distinct = {source_key(drawn[it].solution()): it for it in reversed(group.members)}
+            for it in sorted(distinct.values())[:2]:
+                if tried:
+                    ctx.note("next candidate", candidate=it, group=group.representative, why=outcome.reason)
+                tried += 1
+                outcome = self._settle(run, drawn[it], it, None, "candidates")
+                if outcome.done:
+                    return _Outcome(True, f"{outcome.reason}; chosen among {len(drawn)} candidates: {why}")
         return outcome
 
     # ---- the workflow ---------------------------------------------------------------------------
