@@ -4,7 +4,8 @@ programs and `cpbot lab` runs them on labelled programs to measure what they let
 The checks, in the order the strategy runs them once a program passes the samples:
 - generated tests: inputs (written by the model, or by a generator in the lab) kept only when they have
   the samples' shape, answered by a brute force that passes the samples (`testgen.check_suite`);
-- stress: the program against that brute force on small generated inputs (`stresser.stress_attempt`);
+- stress: the program against that brute force on small generated inputs (`stresser.stress_attempt`),
+  then at doubling sizes while the brute force stays quick (`stresser.ladder_attempt`);
 - profile: the program on generated inputs of growing size, extrapolated to the statement's largest
   size (`analyst.profile_attempt`); the submit gate reads the `ProfileReport`.
 `GateParams` holds how hard each check tries; the strategy's options of the same names feed it.
@@ -19,9 +20,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from cpbot.agents.envelopes import CodeAttempt
 from cpbot.agents.roles import analyst, testgen
 from cpbot.agents.roles.constraints import problem_bounds
-from cpbot.agents.roles.stresser import stress_attempt
+from cpbot.agents.roles.stresser import ladder_attempt, stress_attempt
 from cpbot.judge.model import Problem, ProfileReport, Solution, StressReport
 from cpbot.judge.sandbox import Sandbox
+
+LADDER_TOP = 1024  # the ladder's top when the statement gives no size bound
 
 
 class GateParams(BaseModel):
@@ -34,6 +37,11 @@ class GateParams(BaseModel):
     stress_runs: int = Field(200, ge=1)  # programs compared per stress run
     stress_seconds: float = Field(5.0, gt=0)
     stress_size: int = Field(8, ge=1)  # largest size of the small-input stress
+    # the size ladder after a clean stress run: sizes doubling from 2 x stress_size to the statement's
+    # bound while the brute force answers within ladder_brute_ms; ladder_seconds=0 turns it off
+    ladder_seconds: float = Field(10.0, ge=0)
+    ladder_brute_ms: int = Field(2000, ge=1)
+    ladder_seeds: int = Field(2, ge=1)  # inputs per size
     profile: bool = True
     max_n: int | None = None  # profile up to this size (default: the statement's largest bound)
     repeats: int = Field(2, ge=1)
@@ -63,7 +71,34 @@ def stress(
     seed: int = 1,
     sandbox: Sandbox | None = None,
 ) -> StressReport:
-    """`solution` against `brute` on inputs from `generator`; raises `StressError` when it cannot run."""
+    """`solution` against `brute` on small inputs from `generator`, then up the size ladder; raises
+    `StressError` when it cannot run."""
+    small = small_stress(solution, brute, generator, problem, params, seed=seed, sandbox=sandbox)
+    if small.status == "found":
+        return small
+    large = ladder(solution, brute, generator, problem, params, seed=seed, sandbox=sandbox)
+    if large is None:
+        return small
+    return large.model_copy(
+        update={
+            "runs": small.runs + large.runs,
+            "seconds": round(small.seconds + large.seconds, 2),
+            "reason": large.reason if large.status == "found" else f"{small.reason}; {large.reason}",
+        }
+    )
+
+
+def small_stress(
+    solution: Solution,
+    brute: Solution,
+    generator: Solution,
+    problem: Problem,
+    params: GateParams,
+    *,
+    seed: int = 1,
+    sandbox: Sandbox | None = None,
+) -> StressReport:
+    """The first part of `stress`: sizes 1..`stress_size` within `stress_runs` and `stress_seconds`."""
     return stress_attempt(
         solution,
         brute,
@@ -75,6 +110,45 @@ def stress(
         max_size=params.stress_size,
         seed=seed,
     )
+
+
+def ladder(
+    solution: Solution,
+    brute: Solution,
+    generator: Solution,
+    problem: Problem,
+    params: GateParams,
+    *,
+    seed: int = 1,
+    sandbox: Sandbox | None = None,
+) -> StressReport | None:
+    """The second part of `stress`: the size ladder (None when it is turned off or has no sizes)."""
+    sizes = ladder_sizes(problem, params)
+    if not params.ladder_seconds or not sizes:
+        return None
+    return ladder_attempt(
+        solution,
+        brute,
+        generator,
+        problem,
+        sizes=sizes,
+        sandbox=sandbox,
+        seeds_per_size=params.ladder_seeds,
+        brute_ms=params.ladder_brute_ms,
+        max_seconds=params.ladder_seconds,
+        seed=seed,
+    )
+
+
+def ladder_sizes(problem: Problem, params: GateParams) -> list[int]:
+    """The size ladder: doubling from twice the small stress's largest size up to the statement's bound
+    (`LADDER_TOP` when it gives none), the bound last."""
+    top = profile_size(problem, params) or LADDER_TOP
+    sizes, n = [], 2 * params.stress_size
+    while n < top:
+        sizes.append(n)
+        n *= 2
+    return [*sizes, top] if top > params.stress_size else sizes
 
 
 def profile_size(problem: Problem, params: GateParams) -> int | None:

@@ -1,7 +1,8 @@
 """Human-readable output on the terminal: reports, problems, contests, progress and outcomes as lines.
 
-The one place for the commands' terminal text; the live table of `cpbot watch` is `bot/watch/render.py`,
-the PNG plots `bot/plots.py`, the HTML export's SVG `bot/export/svg.py`.
+The one place for the commands' terminal text; `cpbot judge`'s streamed results are `bot/judge_view.py`,
+the live table of `cpbot watch` is `bot/watch/render.py`, the PNG plots `bot/plots.py`, the HTML
+export's SVG `bot/export/svg.py`.
 """
 
 from __future__ import annotations
@@ -9,15 +10,16 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
-from cpbot.judge.model import JudgeReport, Limits, Problem, ProfileReport, StressReport, Verdict
+from cpbot.bot.texts import tokens_text
+from cpbot.judge.model import Problem, ProfileReport, StressReport, Verdict
 
 if TYPE_CHECKING:
     from cpbot.agents.solve import SolveResult
-    from cpbot.agents.tracing import TraceEvent
+    from cpbot.agents.tracing import LLMCallEvent, TraceEvent
     from cpbot.bot.submit.gate import GateDecision
     from cpbot.bot.transcripts import RunSummary, RunTranscript, StoredEvent
     from cpbot.scrapers.listing import Contest
@@ -28,34 +30,6 @@ COLORS = {Verdict.AC: "green", Verdict.IE: "magenta", Verdict.CE: "yellow", Verd
 
 def verdict_text(verdict: Verdict) -> str:
     return click.style(verdict.value, fg=COLORS.get(verdict, "red"), bold=True)
-
-
-def print_report(report: JudgeReport, limits: Limits) -> None:
-    """One line per test, the first difference of a failure, then the overall verdict."""
-    if report.verdict == Verdict.CE:
-        click.echo(report.compile_log.rstrip())
-    for r in report.results:
-        rerun = f"  (re-run {r.reruns}x)" if r.reruns else ""
-        click.echo(
-            f"{r.index:>4} {r.name:<16} {verdict_text(r.verdict):<4} "
-            f"{r.cpu_ms:>8.0f} ms {r.peak_kb / 1024:>8.1f} MB{rerun}"
-        )
-        if r.verdict != Verdict.AC:
-            if r.checker_message:
-                click.echo(f"       {r.checker_message}")
-            if r.diff:
-                where = f"line {r.diff.line}" + (f", token {r.diff.token}" if r.diff.token else "")
-                click.echo(f"       {where}: expected {r.diff.expected!r}, got {r.diff.got!r}")
-    checked = report.total - report.unchecked
-    summary = f"{verdict_text(report.verdict)} {report.passed}/{checked} checked tests"
-    if report.unchecked:
-        summary += f", {report.unchecked} ran unchecked (no expected output)"
-    summary += f"  (TL {limits.time_ms} ms, ML {limits.memory_mb} MB)"
-    click.echo(summary)
-    if report.verdict in (Verdict.IE,) and report.reason:
-        click.echo(f"judge error: {report.reason}", err=True)
-    if report.verdict == Verdict.RAN:
-        click.echo(f"not judged: {report.reason}", err=True)
 
 
 def print_profile(report: ProfileReport, width: int = 40) -> None:
@@ -153,10 +127,6 @@ def decision_lines(decision: GateDecision) -> list[str]:
 # --- transcripts: `cpbot transcripts list` and `show` ---------------------------------------------------
 
 
-def tokens_text(n: int) -> str:
-    return f"{n:,}"
-
-
 def run_started(run: RunSummary) -> str:
     return run.started_at.strftime("%Y-%m-%d %H:%M:%S")
 
@@ -191,92 +161,52 @@ def _block(text: str, marker: str) -> list[str]:
 
 
 def event_lines(event: StoredEvent, full: bool) -> list[str]:
-    """The lines that show one event."""
-    p: dict[str, Any] = event.payload
-    kind = event.kind
-    if kind == "standing":
-        head = f"standing  rank {p.get('rank')} of {p.get('participants')} ({p.get('percentile')}% at or behind)"
-        if p.get("performance") is not None:
-            head += f", performance {p['performance']}"
-        lines = [head]
-        for problem in p.get("problems", []):
-            state = "solved" if problem.get("solved") else "unsolved"
-            lines.append(
-                f"  {problem.get('index')}: {state}, {problem.get('points', 0):g} points {problem.get('note', '')}"
-            )
-        return lines + [f"  assumed: {a}" for a in p.get("assumptions", [])]
-    if kind == "shadow_submission":
-        from cpbot.bot.watch.render import clock  # the contest clock of the watch view
+    """The lines that show one event: its tag and line (`bot.event_view.describe`, as the HTML export
+    labels it), then the details only the terminal prints."""
+    from cpbot.agents.tracing import EnvelopeEvent, LLMCallEvent
+    from cpbot.bot.event_view import describe, load
+    from cpbot.bot.watch.events import RulesEvent, StandingEvent
 
-        at = clock(p.get("at_s", 0))
-        return [f"shadow    {p.get('problem_id')}: would have submitted at {at} (nothing posted during the round)"]
-    if kind == "rules":
-        return [f"rules     {p.get('participation')}: {p.get('reason')}", *(f"  {r}" for r in p.get("reminders", []))]
-    if kind == "llm_call":
-        usage = p.get("usage", {})
-        head = (
-            f"llm       {p['role']} via {p['model']}: {tokens_text(usage.get('prompt_tokens', 0))}+"
-            f"{tokens_text(usage.get('completion_tokens', 0))} tokens"
-            + (f" ({tokens_text(usage['reasoning_tokens'])} reasoning)" if usage.get("reasoning_tokens") else "")
-            + (" (estimated)" if usage.get("estimated") else "")
-            + f", {p.get('latency_ms', 0):.0f} ms"
-            + (f", {p['attempts']} tries" if p.get("attempts", 1) > 1 else "")
-            + (f", finish {p['finish_reason']}" if p.get("finish_reason") else "")
-        )
-        lines = [head]
-        for t in p.get("tries", []):
-            if t.get("error"):
-                wait = f", waited {t['wait_s']:g} s" if t.get("wait_s") else ""
-                lines.append(f"try {t['attempt']}: {t['error']}{wait}")
-            elif t.get("usage") and len(p.get("tries", [])) > 1:
-                used = t["usage"]
-                lines.append(
-                    f"try {t['attempt']}: {tokens_text(used.get('prompt_tokens', 0))}+"
-                    f"{tokens_text(used.get('completion_tokens', 0))} tokens, finish {t.get('finish_reason') or '?'}"
-                )
-        lines += [f"note: {w}" for w in p.get("warnings", [])]
-        messages = p.get("messages", [])
-        shown = messages if full else messages[-1:]
-        for m in shown:
-            lines += _block(excerpt(str(m.get("content") or ""), full), f"> {m.get('role', '?')}: ")
-        if p.get("reasoning") and full:
-            lines += _block(p["reasoning"].rstrip(), "~ reasoning: ")
-        if p.get("error"):
-            lines.append(f"! {p.get('error_kind', '')}: {p['error']}")
-        else:
-            lines += _block(excerpt(p.get("reply", ""), full) or "(empty reply)", "< ")
-        return lines
-    if kind == "envelope":
-        env = p["envelope"]
-        h = env["header"]
-        sender = f" from {h['sender']}" if h.get("sender") else ""
-        body = json.dumps(env["payload"], ensure_ascii=False)
-        return [f"envelope  {h['type']} #{h['iteration']}{sender}", *_block(excerpt(body, full), "")]
-    if kind == "report":
-        r = p["report"]
-        if p["report_kind"] == "judge":
-            detail = f"{r.get('verdict')} {r.get('passed')}/{r.get('total')} tests"
-        elif p["report_kind"] == "profile":
-            detail = f"{r.get('complexity') or 'complexity unknown'}, efficient={r.get('efficient')}"
-        else:
-            detail = excerpt(json.dumps(r), full)
-        iteration = f" #{p['iteration']}" if p.get("iteration") is not None else ""
-        return [f"{p['report_kind']:<9} {detail}{iteration}"]
-    if kind == "budget":
-        return [f"budget    exhausted: {p['reason']}"]
-    if kind == "note":
-        return [f"note      {p['message']}"]
-    if kind == "selection":
-        candidates = ", ".join(str(c) for c in p.get("candidates", []))
-        return [f"selection {p['step']} [{candidates}]: {p.get('reason', '')}"]
-    if kind == "run_start":
-        return [f"start     {p.get('kind')} {p.get('problem_id') or ''}".rstrip()]
-    if kind == "run_end":
-        reason = f": {p['reason']}" if p.get("reason") else ""
-        return [f"end       {p['status']}{reason}"]
-    if kind == "run_resume":
-        return [f"resume    was {p.get('previous_status')}, now pid {p.get('pid')}"]
-    return [f"{kind:<9} {excerpt(json.dumps(p), full)}"]
+    tag, text = describe(event, full)
+    lines = [f"{tag:<9} {text}"]
+    typed = load(event)
+    if isinstance(typed, StandingEvent):
+        for problem in typed.problems:
+            state = "solved" if problem.solved else "unsolved"
+            lines.append(f"  {problem.index}: {state}, {problem.points:g} points {problem.note}")
+        lines += [f"  assumed: {a}" for a in typed.assumptions]
+    elif isinstance(typed, RulesEvent):
+        lines += [f"  {r}" for r in typed.reminders]
+    elif isinstance(typed, LLMCallEvent):
+        lines += _call_details(typed, full)
+    elif isinstance(typed, EnvelopeEvent):
+        body = typed.envelope.model_dump(mode="json")["payload"]
+        lines += _block(excerpt(json.dumps(body, ensure_ascii=False), full), "")
+    return lines
+
+
+def _call_details(call: LLMCallEvent, full: bool) -> list[str]:
+    """An LLM call's tries, warnings, the prompt (its last message unless `full`) and the reply."""
+    lines = []
+    for t in call.tries:
+        if t.error:
+            wait = f", waited {t.wait_s:g} s" if t.wait_s else ""
+            lines.append(f"try {t.attempt}: {t.error}{wait}")
+        elif t.usage is not None and len(call.tries) > 1:
+            lines.append(
+                f"try {t.attempt}: {tokens_text(t.usage.prompt_tokens)}+{tokens_text(t.usage.completion_tokens)} "
+                f"tokens, finish {t.finish_reason or '?'}"
+            )
+    lines += [f"note: {w}" for w in call.warnings]
+    for m in call.messages if full else call.messages[-1:]:
+        lines += _block(excerpt(str(m.get("content") or ""), full), f"> {m.get('role', '?')}: ")
+    if call.reasoning and full:
+        lines += _block(call.reasoning.rstrip(), "~ reasoning: ")
+    if call.error:
+        lines.append(f"! {call.error_kind}: {call.error}")
+    else:
+        lines += _block(excerpt(call.reply, full) or "(empty reply)", "< ")
+    return lines
 
 
 def run_table(runs: list[RunSummary]) -> list[str]:

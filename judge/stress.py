@@ -3,6 +3,12 @@
 Sizes start at 1 and grow slowly (several seeds per size), so the first failure is already small; the
 shrinker then retries every smaller size with a range of seeds and keeps the smallest failing input.
 Everything is a function of the seed, so a run can be reproduced exactly.
+
+`stress_ladder` goes on where small inputs stop: the same comparison at sizes that double, as long as
+the brute force answers quickly. Some wrong programs agree with the brute force on every small input:
+a 32-bit sum or count that overflows only past a few dozen large values, a product past size 8, a
+greedy whose counterexample needs more elements than small random inputs hold, an off-by-one at a
+block or buffer boundary.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from pathlib import Path
 from cpbot.core.errors import CpbotError
 from cpbot.judge.checkers import Checker, CheckInput
 from cpbot.judge.execute import execute
-from cpbot.judge.generator import GENERATOR_TIME_MS, check_uses_n, generate
+from cpbot.judge.generator import GENERATOR_TIME_MS, GeneratorError, check_uses_n, generate
 from cpbot.judge.languages import Program
 from cpbot.judge.model import Limits, StressFailure, StressReport, Verdict
 from cpbot.judge.sandbox import Sandbox
@@ -40,17 +46,19 @@ class _Stress:
         sandbox: Sandbox,
         workdir: Path,
         generator_time_ms: int,
+        brute_limits: Limits | None = None,
     ) -> None:
         self.generator_time_ms = generator_time_ms
         self.solution, self.brute, self.generator = solution, brute, generator
         self.checker, self.limits, self.sandbox, self.workdir = checker, limits, sandbox, workdir
+        self.brute_limits = brute_limits or limits
         self.runs = 0
 
     def failure(self, size: int, seed: int) -> StressFailure | None:
         """Run one generated case; the failure it shows, or None when the solution agrees."""
         self.runs += 1
         data = generate(self.generator, size, seed, self.sandbox, self.generator_time_ms)
-        brute = execute(self.brute, data, self.sandbox, limits=self.limits)
+        brute = execute(self.brute, data, self.sandbox, limits=self.brute_limits)
         if brute.verdict is not None:
             raise BruteForceError(
                 f"the brute force failed for n={size}, seed={seed}: {brute.verdict} ({brute.message})",
@@ -143,3 +151,61 @@ def _shrink(st: _Stress, found: StressFailure, seed: int) -> StressFailure:
         if best.size <= size:
             break
     return best
+
+
+def stress_ladder(
+    solution: Program,
+    brute: Program,
+    generator: Program,
+    *,
+    checker: Checker,
+    limits: Limits,
+    sandbox: Sandbox,
+    sizes: list[int],
+    seeds_per_size: int = 2,
+    brute_ms: int = 2000,
+    max_seconds: float = 10.0,
+    seed: int = 1,
+    generator_time_ms: int = GENERATOR_TIME_MS,
+) -> StressReport:
+    """Compare `solution` with `brute` at each of `sizes` in turn (`seeds_per_size` inputs each) until
+    they disagree, the brute force needs more than `brute_ms` (or fails: it cannot be trusted beyond),
+    or `max_seconds` pass. A failure is reported at its size, not shrunk."""
+    started = time.monotonic()
+    workdir = Path(tempfile.mkdtemp(prefix="ladder-", dir=sandbox.root))
+    brute_limits = Limits(time_ms=brute_ms, memory_mb=max(limits.memory_mb, 1024), output_mb=limits.output_mb)
+    st = _Stress(solution, brute, generator, checker, limits, sandbox, workdir, generator_time_ms, brute_limits)
+    reached = 0
+    stop = "every size tried"
+    try:
+        for i, size in enumerate(sizes):
+            for k in range(seeds_per_size):
+                if time.monotonic() - started >= max_seconds:
+                    stop = f"{max_seconds:g} s used"
+                    break
+                try:
+                    found = st.failure(size, seed + i * seeds_per_size + k)
+                except (BruteForceError, GeneratorError) as e:
+                    stop = f"at n={size}: {e.message}"
+                    break
+                if found is not None:
+                    return StressReport(
+                        status="found",
+                        runs=st.runs,
+                        seconds=round(time.monotonic() - started, 2),
+                        failure=found,
+                        first_failure_size=size,
+                        reason=f"{found.verdict} on n={size}, seed={found.seed} (size ladder): {found.message}",
+                    )
+            else:
+                reached = size
+                continue
+            break
+        return StressReport(
+            status="clean",
+            runs=st.runs,
+            seconds=round(time.monotonic() - started, 2),
+            reason=f"no difference in {st.runs} runs at sizes up to {reached} ({stop})",
+        )
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)

@@ -14,6 +14,7 @@ import ipaddress
 import os
 from collections.abc import Callable, Iterable, Mapping
 from http.cookiejar import CookieJar
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import httpx
@@ -24,7 +25,9 @@ from cpbot.core.registry import SITE_SPECS, site_spec
 from cpbot.scrapers.browser_settings import BrowserSettings
 from cpbot.scrapers.http import HttpClient
 from cpbot.scrapers.ratelimit import RateLimiter
-from cpbot.scrapers.site import Site
+
+if TYPE_CHECKING:
+    from cpbot.scrapers.site import Site
 
 
 class Endpoints(BaseModel):
@@ -161,13 +164,15 @@ def site_client(
     endpoints = endpoints or Endpoints.from_env()
     routes = endpoints.routes()
     local = endpoints.is_local()
-    own = {site.spec.domain: t for site in (all_sites() if sites is None else sites) if (t := site.transport())}
+    chosen = tuple(all_sites() if sites is None else sites)
+    own = {site.spec.domain: t for site in chosen if (t := site.transport())}
     if browser is not None and browser.enabled:
         from cpbot.scrapers.browser import say_to_stderr
         from cpbot.scrapers.browser_transport import site_transports
 
         own.update(site_transports(browser, notify or say_to_stderr))
-    limiter = RateLimiter({} if local else None, default_interval=0.0 if local else 1.0)
+    # a loopback test server gets no politeness delay; the real sites get each site's own
+    limiter = RateLimiter(default_interval=0.0) if local else RateLimiter(sites=chosen)
     routed = routes or own
     transport = RoutingTransport(routes, strict=local if strict is None else strict, transports=own) if routed else None
     return HttpClient(

@@ -9,10 +9,8 @@ the scrapers never import the bot. `cpbot.scrapers.sites` looks the objects up b
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from http.cookiejar import CookieJar
 from typing import TYPE_CHECKING
 
 from cpbot.core.errors import ConfigError, SubmitError
@@ -23,8 +21,6 @@ from cpbot.scrapers.listing import Contest, ContestProblem
 if TYPE_CHECKING:  # imported by the methods that need them, so that the lookups stay cheap
     import httpx
 
-    from cpbot.scrapers.browser_settings import BrowserSettings
-    from cpbot.scrapers.endpoints import Endpoints
     from cpbot.scrapers.http import HttpClient
     from cpbot.scrapers.ranklist import Ranklist
     from cpbot.scrapers.submission import SubmitProtocol
@@ -145,20 +141,22 @@ class Site(ABC):
             f"cpbot cannot submit to {self.title}", hint=f"submit from the browser at {self.spec.base_url}"
         )
 
-    def client(
-        self,
-        *,
-        cookies: CookieJar | None = None,
-        endpoints: Endpoints | None = None,
-        browser: BrowserSettings | None = None,
-        notify: Callable[[str], None] | None = None,
-    ) -> HttpClient:
-        """An HTTP client for this site's session (`cookies`): the one factory's client, its base URL
-        overridden by `spec.url_env`, its requests through this site's `transport` (or, with an enabled
-        `browser`, through the browser once the site answers with a challenge page)."""
-        from cpbot.scrapers.endpoints import site_client
+    def performance(
+        self, ranklist: Ranklist, points: float, penalty: float, client: HttpClient
+    ) -> tuple[int, str, list[str]] | None:
+        """The site's own performance figure for a result in `ranklist` (value, note, assumptions), or None
+        when the rows' ratings give it (Codeforces' formula, `bot.watch.standing`)."""
+        return None
 
-        return site_client(endpoints, cookies=cookies, sites=[self], browser=browser, notify=notify)
+    def solvable(self, contest: Contest) -> bool:
+        """Whether cpbot works on this contest when watching (False: listed only, e.g. a heuristic contest
+        without exact verdicts)."""
+        return True
+
+    def closed_to_ai(self, contest_id: str, name: str = "") -> str | None:
+        """Why the site's rules close a live contest to AI-written code whatever the user lists (a sentence),
+        or None; asked for sites whose rule is `LiveAiRule.LISTED`."""
+        return None
 
     def unknown_contest(self, contest_id: str) -> ConfigError:
         """The error for a contest id the site does not list."""

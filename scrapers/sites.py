@@ -2,7 +2,8 @@
 
 Each `SiteSpec` in `cpbot.core.registry` names the module whose `SITE` object implements
 `cpbot.scrapers.site.Site`; a module is imported the first time its site is asked for. Competitive
-Companion's JSON is a format of its own, read by `scrapers.companion` for whichever site it names.
+Companion's JSON is a format of its own, read by `scrapers.companion` for whichever site it names (it
+asks this module; this module never asks it).
 """
 
 from __future__ import annotations
@@ -73,10 +74,6 @@ def fetch_url(url: str, client: HttpClient, site: str | None = None) -> list[Pro
 
 
 def parse_content(data: bytes, site: str | None = None, url: str | None = None) -> list[Problem]:
-    """Parse what a browser saved, a site's API answered or Competitive Companion sent; the site is
-    detected when not given."""
-    from cpbot.scrapers.companion import is_companion_payload, parse_companion
-
-    if site is None and is_companion_payload(data):
-        return [parse_companion(data)]
+    """Parse what a browser saved or a site's API answered; the site is detected when not given.
+    (Competitive Companion's JSON names its site itself: `scrapers.companion.parse_companion`.)"""
     return (get_site(site) if site else site_for_content(data)).parse_problems(data, url)

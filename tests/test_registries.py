@@ -83,7 +83,7 @@ def test_site_names_and_aliases_resolve_the_same_everywhere() -> None:
     assert site_name("lc") == "leetcode"
     assert set(SITE_NAMES) <= set(SITE_ALIASES)
     with pytest.raises(ConfigError, match="unknown site"):
-        site_name("atcoder")
+        site_name("yukicoder")
 
 
 def test_languages_and_strategies_come_from_their_tables() -> None:

@@ -12,9 +12,10 @@ from __future__ import annotations
 from cpbot.core.errors import CpbotError
 from cpbot.judge.build import build_solution
 from cpbot.judge.checkers import Checker, make_checker
+from cpbot.judge.languages import Program
 from cpbot.judge.model import Problem, Solution, StressReport
 from cpbot.judge.sandbox import Sandbox, default_sandbox
-from cpbot.judge.stress import BruteForceError, stress_programs
+from cpbot.judge.stress import BruteForceError, stress_ladder, stress_programs
 
 ROLE = "stress"
 
@@ -57,20 +58,12 @@ def stress_attempt(
     if problem.kind == "interactive":
         raise StressError(f"{problem.id} is interactive: stress testing needs an interactor")
     sandbox = sandbox or default_sandbox()
-    programs = []
-    for what, source in (("solution", runnable(solution, problem)), ("brute force", runnable(brute, problem))):
-        build = build_solution(source, sandbox)
-        if build.program is None:
-            raise StressError(f"the {what} does not build: {build.log.strip()[:300]}")
-        programs.append(build.program)
-    gen = build_solution(generator, sandbox)
-    if gen.program is None:
-        raise StressError(f"the generator does not build: {gen.log.strip()[:300]}")
+    sol, brute_program, gen = _programs(solution, brute, generator, problem, sandbox)
     try:
         return stress_programs(
-            programs[0],
-            programs[1],
-            gen.program,
+            sol,
+            brute_program,
+            gen,
             checker=checker_of(problem, sandbox),
             limits=problem.limits,
             sandbox=sandbox,
@@ -81,3 +74,52 @@ def stress_attempt(
         )
     except BruteForceError as e:
         raise StressError(f"stress testing is inconclusive: {e.message}", hint=e.hint) from None
+
+
+def ladder_attempt(
+    solution: Solution,
+    brute: Solution,
+    generator: Solution,
+    problem: Problem,
+    *,
+    sizes: list[int],
+    sandbox: Sandbox | None = None,
+    seeds_per_size: int = 2,
+    brute_ms: int = 2000,
+    max_seconds: float = 10.0,
+    seed: int = 1,
+) -> StressReport:
+    """Compare `solution` with `brute` at growing `sizes` while the brute force stays quick (`judge.stress`)."""
+    if problem.kind == "interactive":
+        raise StressError(f"{problem.id} is interactive: stress testing needs an interactor")
+    sandbox = sandbox or default_sandbox()
+    sol, brute_program, gen = _programs(solution, brute, generator, problem, sandbox)
+    return stress_ladder(
+        sol,
+        brute_program,
+        gen,
+        checker=checker_of(problem, sandbox),
+        limits=problem.limits,
+        sandbox=sandbox,
+        sizes=sizes,
+        seeds_per_size=seeds_per_size,
+        brute_ms=brute_ms,
+        max_seconds=max_seconds,
+        seed=seed,
+    )
+
+
+def _programs(
+    solution: Solution, brute: Solution, generator: Solution, problem: Problem, sandbox: Sandbox
+) -> tuple[Program, Program, Program]:
+    built = []
+    for what, source in (
+        ("solution", runnable(solution, problem)),
+        ("brute force", runnable(brute, problem)),
+        ("generator", generator),
+    ):
+        build = build_solution(source, sandbox)
+        if build.program is None:
+            raise StressError(f"the {what} does not build: {build.log.strip()[:300]}")
+        built.append(build.program)
+    return built[0], built[1], built[2]

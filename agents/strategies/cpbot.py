@@ -134,6 +134,9 @@ class Cpbot:
     stress_runs: int = _GATE.stress_runs
     stress_seconds: float = _GATE.stress_seconds
     stress_size: int = _GATE.stress_size
+    ladder_seconds: float = _GATE.ladder_seconds
+    ladder_brute_ms: int = _GATE.ladder_brute_ms
+    ladder_seeds: int = _GATE.ladder_seeds
     profile: bool = _GATE.profile
     max_n: int | None = _GATE.max_n
     repeats: int = _GATE.repeats
@@ -664,5 +667,6 @@ def _feedback_note(feedback: Payload) -> Note:
 
 def make(**options: Any) -> Cpbot:
     """The registry's constructor (`debugs=`, `plans=`, `verify=`, `tests=`, `stress_rounds=`, `stress_runs=`,
-    `stress_seconds=`, `stress_size=`, `profile=`, `max_n=`, `repeats=`, `count=`, `optimizes=`, `candidates=`)."""
+    `stress_seconds=`, `stress_size=`, `ladder_seconds=`, `ladder_brute_ms=`, `ladder_seeds=`,
+    `profile=`, `max_n=`, `repeats=`, `count=`, `optimizes=`, `candidates=`)."""
     return Cpbot(**options)

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, SecretStr
 from cpbot.bot.render import decision_lines
 from cpbot.bot.submit.base import RemoteVerdict, SubmissionRecord, source_sha256, submitter_for
 from cpbot.bot.submit.credentials import SiteCredentials
+from cpbot.bot.submit.events import GateEvent, RemoteVerdictEvent, SubmissionEvent
 from cpbot.bot.submit.gate import GateConfig, GateDecision, GateEvidence, gate
 from cpbot.bot.submit.ledger import SubmissionLedger
 from cpbot.bot.transcripts import TranscriptStore
@@ -114,7 +115,7 @@ def run_submission(
     say(f"judging {problem.id} locally ({solution.language})")
     evidence = build_evidence(problem, solution, **evidence_args)
     decision = gate(problem, solution, evidence, config)
-    store.append(run_id, "gate", decision.model_dump(mode="json"))
+    store.record(run_id, GateEvent.of(decision))
     for line in decision_lines(decision):
         say(line)
     if not decision.allowed:
@@ -131,7 +132,7 @@ def run_submission(
             handle=handle or (creds.handle if creds else None),
             password=password.get_secret_value() if password else None,
         )
-        sub_id = submitter.submit(problem, solution)
+        sub_id = submitter.submit(problem, solution)  # a person asks: a source posted before is refused
         record = SubmissionRecord(
             submission_id=sub_id,
             problem_id=problem.id,
@@ -139,10 +140,10 @@ def run_submission(
             source_sha256=decision.source_sha256,
             url=submitter.submission_url(problem, sub_id),
         )
-        store.append(run_id, "submission", record.model_dump(mode="json"))
+        store.record(run_id, SubmissionEvent(**dict(record)))
         say(f"submitted: {sub_id} ({record.url})")
         verdict = submitter.wait(problem, sub_id, timeout_s=timeout_s, interval_s=interval_s)
-    store.append(run_id, "remote_verdict", verdict.model_dump(mode="json"))
+    store.record(run_id, RemoteVerdictEvent(**dict(verdict)))
     where = f" on test {verdict.failed_test}" if verdict.failed_test else ""
     say(f"verdict: {verdict.verdict or verdict.status_text}{where}" + ("" if verdict.final else " (not final yet)"))
     store.finish_run(run_id, "accepted" if verdict.verdict == Verdict.AC else "rejected", reason=verdict.status_text)

@@ -4,20 +4,52 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Any
 
 import click
 
-from cpbot.bot.config import config_path, current_settings
+from cpbot.bot.config import config_path, current_settings, resolve_llm
+from cpbot.core.errors import ConfigError
 
-LLM_SOURCES = {
-    "base_url": ("CPBOT_BASE_URL", "OPENAI_BASE_URL"),
-    "api_key": ("CPBOT_API_KEY", "OPENAI_API_KEY"),
-    "model": ("CPBOT_MODEL",),
-}
+# Where each endpoint setting may come from, in the order the resolution tries them (after the flags).
+_ENV = {"base_url": ("CPBOT_BASE_URL", "OPENAI_BASE_URL"), "api_key": ("CPBOT_API_KEY", "OPENAI_API_KEY"),
+        "model": ("CPBOT_MODEL",)}  # fmt: skip
 
 
 def _mask(value: str) -> str:
     return "set (hidden)" if value else ""
+
+
+def llm_sources(fallback: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """The endpoint a model command would use, each value with where it comes from. The values are the
+    ones `resolve_llm` picks (the one resolution: `OPENAI_API_KEY` shows only where it would be sent);
+    the sources are told by which variable or file entry holds the value picked."""
+    from cpbot.agents.llm import NO_KEY
+
+    resolved: dict[str, str] = {}
+    for model in (None, "-"):  # without a model name, still say which server and key would be used
+        try:
+            cfg = resolve_llm(base_url=None, api_key=None, model=model)
+        except ConfigError:
+            continue
+        resolved = {"base_url": cfg.base_url, "api_key": cfg.api_key.get_secret_value(), "model": cfg.model}
+        if model is not None:
+            resolved["model"] = ""
+        break
+    if resolved.get("api_key") == NO_KEY:
+        resolved["api_key"] = ""
+    found = {}
+    for key, names in _ENV.items():
+        value = resolved.get(key, "")
+        env = next((n for n in names if value and os.environ.get(n) == value), None)
+        if env:
+            source = f"env {env}"
+        elif value and fallback.get(key) == value:
+            source = "config.toml"
+        else:
+            source = "default" if value else "not set"
+        found[key] = {"value": _mask(value) if key == "api_key" else value, "source": source}
+    return found
 
 
 @click.command("config")
@@ -35,17 +67,7 @@ def config(only_path: bool, as_json: bool) -> int:
         click.echo(str(path))
         return 0
     settings = current_settings()
-    llm: dict[str, dict[str, str]] = {}
-    fallback = settings.llm_fallback()
-    for key, names in LLM_SOURCES.items():
-        env = next((n for n in names if os.environ.get(n)), None)
-        if env:
-            value, source = os.environ[env], f"env {env}"
-        elif key in fallback:
-            value, source = fallback[key], "config.toml"
-        else:
-            value, source = "", "not set"
-        llm[key] = {"value": _mask(value) if key == "api_key" else value, "source": source}
+    llm = llm_sources(settings.llm_fallback())
     info = {
         "path": str(path),
         "exists": path.is_file(),

@@ -19,16 +19,31 @@ _DIR = click.Path(exists=True, file_okay=False, path_type=Path)
     metavar="NAME=VALUE",
     help="A gate parameter (agents/verification.py GateParams), e.g. stress_size=8 (repeatable).",
 )
+@click.option(
+    "--merge",
+    "merged",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Instead of running: one report from these `--json` reports, on the candidates DIRECTORY lists.",
+)
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Problems run at once.")
 @click.option("--json", "as_json", is_flag=True, help="Print the LabReport as JSON.")
-def lab(directory: Path, only: tuple[str, ...], settings: tuple[str, ...], as_json: bool) -> int:
+def lab(
+    directory: Path,
+    only: tuple[str, ...],
+    settings: tuple[str, ...],
+    merged: tuple[Path, ...],
+    jobs: int,
+    as_json: bool,
+) -> int:
     """Run the gate's configurations on the lab dataset in DIRECTORY (format: tests/fixtures/lab/README.md).
 
-    Prints per configuration (samples; + generated tests; + stress; + profile) the precision (share of
+    Prints per configuration (samples; + generated tests; + stress; + profile; + size ladder) the precision (share of
     the programs let through that are right on the hidden tests), the recall and seconds per candidate.
     """
     from cpbot.agents.verification import GateParams
     from cpbot.bot.lab.dataset import load_dataset
-    from cpbot.bot.lab.measure import run_lab
+    from cpbot.bot.lab.measure import LabReport, merge, run_lab, summarize
     from cpbot.bot.lab.table import report_text
     from cpbot.core.errors import ConfigError
 
@@ -47,7 +62,13 @@ def lab(directory: Path, only: tuple[str, ...], settings: tuple[str, ...], as_js
         if not as_json:
             click.echo(f"  {result.problem}/{result.file}: caught by {result.caught_by or '-'}", err=True)  # type: ignore[attr-defined]
 
-    report = run_lab(problems, params, progress=progress)
+    if merged:
+        # only the candidates the dataset still lists (a label check may have dropped some since)
+        listed = {(lab.name, c.file) for lab in problems for c in lab.spec.candidates}
+        report = merge(LabReport.model_validate_json(path.read_text()) for path in merged)
+        report = summarize([r for r in report.results if (r.problem, r.file) in listed], report.params, report.problems)
+    else:
+        report = run_lab(problems, params, jobs=jobs, progress=progress)
     if as_json:
         click.echo(report.model_dump_json(indent=2))
     else:

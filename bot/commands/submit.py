@@ -7,7 +7,8 @@ from pathlib import Path
 import click
 
 from cpbot.bot.browser import browser_option
-from cpbot.bot.options import GATE_CHECKS, cookies_option, language_option
+from cpbot.bot.options import cookies_option, language_option
+from cpbot.bot.submit.checks import CHECKS
 
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 
@@ -24,7 +25,7 @@ _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 @click.option("--max-n", type=click.IntRange(min=2), default=200_000, show_default=True,
               help="The problem's largest n, for the profile's extrapolation.")  # fmt: skip
 @click.option("--stress-runs", type=click.IntRange(min=1), default=500, show_default=True)
-@click.option("--skip", "skipped", multiple=True, type=click.Choice(GATE_CHECKS[1:]),
+@click.option("--skip", "skipped", multiple=True, type=click.Choice(CHECKS[1:]),
               help="A gate check not to require nor run (repeatable); recorded in the decision.")  # fmt: skip
 @cookies_option
 @click.option("--handle", envvar="CPBOT_CF_HANDLE", help="Codeforces handle for a password login.")
@@ -83,7 +84,7 @@ def submit(
     endpoints = Endpoints.from_env()
     lang = language or get_language(language_for(solution_file)).name
     solution = Solution(language=lang, source=read_text_exact(solution_file))  # type: ignore[arg-type]
-    config = GateConfig(**{f"require_{name}": False for name in skipped})
+    config = GateConfig.requiring(c for c in CHECKS if c not in skipped)
     with TranscriptStore() as store:
         # a URL's site is known before fetching (its session may be needed to fetch); a file's after
         problem = None if is_url(problem_source) else load_source(problem_source)

@@ -7,8 +7,9 @@ from typing import Any
 import click
 
 from cpbot.bot.browser import browser_option
-from cpbot.bot.options import GATE_CHECKS, cookies_option, language_option, model_endpoint_options, strategy_options
+from cpbot.bot.options import cookies_option, language_option, model_endpoint_options, strategy_options
 from cpbot.bot.site_option import ALL_SITES, chosen_sites, site_option
+from cpbot.bot.submit.checks import CHECKS
 
 
 @click.command("watch")
@@ -32,7 +33,7 @@ from cpbot.bot.site_option import ALL_SITES, chosen_sites, site_option
     "submitted to live. Codeforces only: LeetCode allows no exception.",
 )
 @click.option("--budget", metavar="K=V,...", help="Contest budget, e.g. tokens=2000000,calls=300,attempts=4.")
-@click.option("--gate", default=",".join(GATE_CHECKS), show_default=True, help="The local checks a solution must pass.")
+@click.option("--gate", default=",".join(CHECKS), show_default=True, help="The local checks a solution must pass.")
 @model_endpoint_options
 @click.option("--jobs", type=click.IntRange(1), default=2, show_default=True, help="Problems solved at once.")
 @click.option("--within", type=click.FloatRange(0), default=24.0, show_default=True, help="Hours ahead to watch.")
@@ -62,16 +63,15 @@ def watch(
     from contextlib import ExitStack
     from datetime import UTC, datetime, timedelta
 
-    from cpbot.bot.app.strategy_options import with_candidates
+    from cpbot.bot.app.strategy_options import parse_strategy_options, with_candidates
     from cpbot.bot.watch.render import follow, print_final, report
+    from cpbot.bot.watch.rules import contest_key
     from cpbot.bot.watch.scheduler import Watcher, contest_row
-    from cpbot.bot.watch.session import ListingError, Session, join_loops, plan_line, stop_on_signals
-    from cpbot.bot.watch.state import contest_key
+    from cpbot.bot.watch.session import ListingError, Session, WatchOptions, join_loops, plan_line, stop_on_signals
     from cpbot.core.errors import ConfigError, CpbotError
     from cpbot.scrapers.listing import Contest
     from cpbot.scrapers.sites import get_site
 
-    opts["strategy_option"] = with_candidates(opts["strategy_option"], opts.pop("candidates"))
     sites = chosen_sites(site_name)
     if contest_id is not None and len(sites) != 1:
         raise ConfigError("--contest needs --site cf or --site lc")
@@ -79,7 +79,9 @@ def watch(
     list_failures: list[CpbotError] = []  # since the last listing that worked
     listed_once = threading.Event()  # some listing worked (with --contest: the contest was found)
     with ExitStack() as stack, stop_on_signals(stop):
-        session = Session(stack, opts, stop)
+        items = with_candidates(opts.pop("strategy_option"), opts.pop("candidates"))
+        strategy_options = parse_strategy_options(opts["strategy"], items)
+        session = Session(stack, WatchOptions(**opts, strategy_options=strategy_options), stop)
         click.echo(plan_line(session), err=True)
         now = datetime.now(UTC)
         if contest_id is not None:
@@ -119,7 +121,8 @@ def watch(
                 return listed
 
             def wanted(c: Contest) -> bool:
-                return c.site in sites and (c.start is None or c.start - datetime.now(UTC) <= horizon)
+                soon = c.start is None or c.start - datetime.now(UTC) <= horizon
+                return c.site in sites and soon and get_site(c.site).solvable(c)
 
         watcher = Watcher(
             session.state,

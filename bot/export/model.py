@@ -23,9 +23,12 @@ from typing import Any, Literal
 from markupsafe import Markup
 from pydantic import BaseModel, Field, ValidationError
 
+from cpbot.bot.event_view import describe, load
 from cpbot.bot.export import svg
 from cpbot.bot.export.code import highlighted
+from cpbot.bot.submit.events import GateEvent, RemoteVerdictEvent, SubmissionEvent
 from cpbot.bot.transcripts import RunSummary, StoredEvent, TranscriptStore
+from cpbot.bot.watch.events import ShadowSubmissionEvent, StandingEvent
 from cpbot.bot.watch.standing import Standing
 from cpbot.judge.model import JudgeReport, ProfileReport
 
@@ -234,6 +237,24 @@ class StageView(BaseModel):
     seconds: float = 0.0
 
 
+class HiddenView(BaseModel):
+    """A bench problem's final program judged on the hidden tests: what "solved" means in a bench (the
+    solve's own status rests on the samples only)."""
+
+    verdict: str | None = None  # None: the solve returned no program
+    passed: int = 0
+    total: int = 0
+    public_pass: bool = False  # it passes every sample
+
+    @property
+    def tone(self) -> Tone:
+        return "ok" if self.verdict == "AC" else "bad"
+
+    @property
+    def text(self) -> str:
+        return f"hidden {self.verdict} {self.passed}/{self.total}" if self.verdict else "no program"
+
+
 class ProblemView(BaseModel):
     """One problem's run: statement, attempts, gate, submissions and remote verdicts, stage costs."""
 
@@ -255,6 +276,14 @@ class ProblemView(BaseModel):
     shadow: list[ShadowView] = []
     remote_verdicts: list[RemoteVerdictView] = []
     stages: list[StageView] = []
+    hidden: HiddenView | None = None  # a bench's problem: its program on the hidden tests
+
+    @property
+    def tone(self) -> Tone:
+        """How the run ended, for badges: a bench problem by its hidden verdict, never by the solve's word."""
+        if self.hidden is not None:
+            return self.hidden.tone
+        return "ok" if self.run.status == "solved" else "info" if self.run.status == "running" else "bad"
 
 
 class TimelineEntry(BaseModel):
@@ -313,15 +342,17 @@ def gather(store: TranscriptStore, run: str, *, now: datetime | None = None) -> 
             _add_problem_level(target, event, origin)
             continue
         item = _event_view(event, origin)
+        typed = load(event)
+        if isinstance(typed, StandingEvent):
+            standing = typed
+            continue  # shown at the top of the page
         if event.kind == STANDING:
-            try:
-                standing = Standing.model_validate(event.payload)
-                continue  # shown at the top of the page
-            except ValidationError as e:
-                item.label += f" (not readable as a standing: {e.error_count()} errors)"
+            item.label += " (not readable as a standing)"
         shown_contest.append(item)
     for p in problems:
         _join_verdicts(p)
+    if root.kind == "bench":
+        _join_hidden(problems, root_events)
     root_lane = root.kind if root.kind in ("contest", "bench") else "run"
     timeline = _timeline(root, problems, shown_contest, now or datetime.now(UTC), root_lane)
     end = max((t.offset_s for t in timeline), default=0.0)
@@ -409,57 +440,14 @@ def _event_view(event: StoredEvent, origin: datetime) -> EventView:
         )
     else:
         view.payload = p
-        view.label = _label(event.kind, p)
+        view.label = _label(event)
     return view
 
 
-def _label(kind: str, p: dict[str, Any]) -> str:
-    if kind == "note":
-        if p.get("message") == "route" and isinstance(p.get("data"), dict):
-            data = {k: v for k, v in p["data"].items() if k != "to"}
-            extra = ", ".join(f"{k}={v}" for k, v in data.items())
-            return f"route to {p['data'].get('to')}" + (f" ({extra})" if extra else "")
-        return str(p.get("message", ""))
-    if kind == "report":
-        r = p.get("report") or {}
-        if p.get("report_kind") == "judge":
-            return f"judge: {r.get('verdict')} {r.get('passed')}/{r.get('total')} tests"
-        if p.get("report_kind") == "profile":
-            return f"profile: {r.get('complexity') or 'complexity unknown'}, efficient={r.get('efficient')}"
-        return f"{p.get('report_kind')}: {r.get('status', '')}".rstrip(": ")
-    if kind == "budget":
-        return f"budget exhausted: {p.get('reason', '')}"
-    if kind == "run_start":
-        return f"start {p.get('kind', '')} {p.get('problem_id') or ''}".rstrip()
-    if kind == "run_end":
-        return f"end: {p.get('status')}" + (f" ({p['reason']})" if p.get("reason") else "")
-    if kind == "run_resume":
-        return f"resumed (was {p.get('previous_status')})"
-    if kind == "contest_state":
-        detail = f": {p['detail']}" if p.get("detail") else ""
-        problem = f" {p['problem_id']}" if p.get("problem_id") else ""
-        return f"{p.get('state', '?')}{problem}{detail}"
-    if kind == "gate":
-        return ("gate allowed" if p.get("allowed") else "gate refused") + (
-            f": {'; '.join(map(str, p.get('reasons') or []))}" if p.get("reasons") else ""
-        )
-    if kind == "submission":
-        practice = "practice " if p.get("practice") else ""
-        return f"{practice}submitted #{p.get('submission_id')} ({p.get('language', '')})"
-    if kind == "shadow_submission":
-        return f"would have submitted {p.get('problem_id', '')} at {ShadowView(seq=0, offset_s=0, at_s=_seconds(p)).at}"
-    if kind == STANDING:
-        return f"standing: rank {p.get('rank')} of {p.get('participants')}"
-    if kind == "remote_verdict":
-        state = p.get("verdict") or p.get("status_text") or "pending"
-        test = f" on test {p['failed_test']}" if p.get("failed_test") else ""
-        return f"remote #{p.get('submission_id')}: {state}{test}" + ("" if p.get("final") else " (not final)")
-    return kind
-
-
-def _seconds(p: dict[str, Any]) -> float:
-    value = p.get("at_s")
-    return float(value) if isinstance(value, int | float) else 0.0
+def _label(event: StoredEvent) -> str:
+    """The event's line as `bot.event_view.describe` says it (the tag too, where the kind does not say it)."""
+    tag, text = describe(event)
+    return text if tag in event.kind else f"{tag}: {text}"
 
 
 def _diff(before: str | None, after: str) -> tuple[list[DiffLine], int, int]:
@@ -620,54 +608,46 @@ def _add_report(attempt: AttemptView, event: StoredEvent, item: EventView) -> No
 
 
 def _add_problem_level(view: ProblemView, event: StoredEvent, origin: datetime) -> None:
-    p = event.payload
     at = {"seq": event.seq, "offset_s": _offset(event, origin)}
-    if event.kind == "gate":
-        evidence = p.get("evidence") if isinstance(p.get("evidence"), dict) else p.get("summary")
+    e = load(event)
+    if isinstance(e, GateEvent):
+        checks = [c.model_dump(mode="json") for c in e.checks]
         view.gates.append(
-            GateView(
-                **at,
-                allowed=bool(p.get("allowed")),
-                reasons=[str(r) for r in p.get("reasons") or []],
-                checks=[c for c in p.get("checks") or [] if isinstance(c, dict)],
-                evidence=evidence if isinstance(evidence, dict) else {},
-                source_sha256=str(p.get("source_sha256") or ""),
-            )
-        )
-    elif event.kind == "submission":
+            GateView(**at, allowed=e.allowed, reasons=e.reasons, checks=checks, evidence=e.summary,
+                     source_sha256=e.source_sha256)
+        )  # fmt: skip
+    elif isinstance(e, SubmissionEvent):
         view.submissions.append(
-            SubmissionView(
-                **at,
-                submission_id=str(p.get("submission_id", "")),
-                problem_id=str(p.get("problem_id", "")),
-                language=str(p.get("language", "")),
-                source_sha256=str(p.get("source_sha256", "")),
-                url=str(p.get("url") or ""),
-                practice=p.get("practice") is True,
-            )
-        )
-    elif event.kind == "shadow_submission":
+            SubmissionView(**at, submission_id=e.submission_id, problem_id=e.problem_id, language=e.language,
+                           source_sha256=e.source_sha256, url=e.url or "", practice=e.practice)
+        )  # fmt: skip
+    elif isinstance(e, ShadowSubmissionEvent):
         view.shadow.append(
-            ShadowView(
-                **at,
-                problem_id=str(p.get("problem_id", "")),
-                at_s=_seconds(p),
-                source_sha256=str(p.get("sha256") or p.get("source_sha256") or ""),
-                language=str(p.get("language", "")),
-            )
+            ShadowView(**at, problem_id=e.problem_id, at_s=e.at_s, source_sha256=e.source_sha256, language=e.language)
         )
-    else:
+    elif isinstance(e, RemoteVerdictEvent):
+        verdict = str(e.verdict) if e.verdict else None
         view.remote_verdicts.append(
-            RemoteVerdictView(
-                **at,
-                **{k: p.get(k) for k in ("failed_test", "time_ms", "memory_kb") if isinstance(p.get(k), int)},
-                site=str(p.get("site", "")),
-                submission_id=str(p.get("submission_id", "")),
-                problem_id=str(p.get("problem_id", "")),
-                verdict=str(p["verdict"]) if p.get("verdict") else None,
-                final=bool(p.get("final")),
-                status_text=str(p.get("status_text") or ""),
-            )
+            RemoteVerdictView(**at, site=e.site, submission_id=e.submission_id, problem_id=e.problem_id,
+                              verdict=verdict, final=e.final, status_text=e.status_text, failed_test=e.failed_test,
+                              time_ms=e.time_ms, memory_kb=e.memory_kb)
+        )  # fmt: skip
+    else:  # written by another cpbot version: shown as it is
+        view.epilogue.append(_event_view(event, origin))
+
+
+def _join_hidden(problems: list[ProblemView], bench_events: list[StoredEvent]) -> None:
+    """Each bench problem's hidden verdict, from the bench run's result events (a `ProblemOutcome` each)."""
+    by_run = {p.run.id: p for p in problems}
+    for event in bench_events:
+        if event.kind != "bench_result" or (view := by_run.get(str(event.payload.get("run_id")))) is None:
+            continue
+        final = event.payload.get("final") or {}
+        view.hidden = HiddenView(
+            verdict=final.get("verdict"),
+            passed=int(final.get("passed_tests") or 0),
+            total=int(final.get("total_tests") or 0),
+            public_pass=bool(event.payload.get("public_pass")),
         )
 
 
@@ -748,14 +728,14 @@ def _timeline(
                 )
                 entries.append(TimelineEntry(offset_s=v.offset_s, lane=lane, kind="verdict", label=label, tone=v.tone))
         end = p.run.ended_at or now
-        status_tone: Tone = "ok" if p.run.status == "solved" else "info" if p.run.status == "running" else "bad"
+        hidden = f", {p.hidden.text}" if p.hidden else ""
         entries.append(
             TimelineEntry(
                 offset_s=round((end - origin).total_seconds(), 3),
                 lane=lane,
                 kind="end" if p.run.ended_at else "now",
-                label=f"{lane}: {p.run.status}",
-                tone=status_tone,
+                label=f"{lane}: {p.run.status}{hidden}",
+                tone=p.tone,
             )
         )
     return sorted(entries, key=lambda e: (e.offset_s, e.lane))

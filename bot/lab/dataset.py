@@ -25,6 +25,7 @@ from cpbot.judge.sandbox import Sandbox, default_sandbox
 
 FORMAT_VERSION = 1
 LANGUAGE_OF_SUFFIX = {".cpp": "cpp17", ".py": "python3"}
+GENERATOR_MS = 120_000  # hidden tests are made once: a slow generator may take its time
 REFERENCE_LIMITS = Limits(time_ms=20_000, memory_mb=2048, output_mb=256)
 
 Label = Literal["right", "wrong"]
@@ -182,7 +183,7 @@ def _make(lab: LabProblem, generator: Solution, reference: Solution, where: Path
     gen, ref = programs
     where.mkdir(parents=True, exist_ok=True)
     for i, t in enumerate(lab.spec.hidden.generated):
-        data = generate(gen, t.n, t.seed, sandbox)
+        data = generate(gen, t.n, t.seed, sandbox, time_ms=GENERATOR_MS)
         run = execute(ref, data, sandbox, limits=REFERENCE_LIMITS)
         if run.verdict is not None:
             raise JudgeError(f"{lab.name}: the reference fails on n={t.n} seed={t.seed}: {run.verdict} {run.message}")

@@ -5,9 +5,13 @@ functions (agents/verification.py):
 - `samples`: AC on the samples;
 - `generated`: + AC on generated tests (inputs from the problem's generator at small sizes, standing in
   for the ones a model writes, answered by the brute force once it passes the samples);
-- `stress`: + no difference from the brute force in a stress run;
-- `profile`: + a profile within the limits (the full default gate).
-A check that cannot run (no brute force, no generator, no size bound) is skipped, as in the strategy.
+- `stress`: + no difference from the brute force on small inputs (sizes up to `stress_size`);
+- `profile`: + a profile within the limits (the default gate before the size ladder);
+- `ladder`: + no difference from the brute force at doubling sizes while it answers quickly (the
+  default gate: the strategy's stress check runs the small sizes and then the ladder).
+Passing is an AND over the checks, so the order only moves where time is spent: the ladder runs last
+here so that one run measures the gate with and without it. A check that cannot run (no brute force,
+no generator, no size bound) is skipped, as in the strategy.
 Precision: of the programs a configuration lets through, the share right on the hidden tests; recall:
 of the right programs, the share it lets through; seconds: the checks' time per candidate.
 """
@@ -24,15 +28,15 @@ from cpbot.agents import verification
 from cpbot.agents.roles.stresser import StressError
 from cpbot.agents.verification import GateParams
 from cpbot.bot.lab.dataset import LabCandidate, LabProblem, hidden_tests
-from cpbot.core.errors import CpbotError
+from cpbot.core.errors import ConfigError, CpbotError
 from cpbot.judge.build import build_solution
 from cpbot.judge.generator import generate
-from cpbot.judge.model import SCHEMA_VERSION, Solution, Verdict
+from cpbot.judge.model import SCHEMA_VERSION, JudgeReport, Solution, Verdict
 from cpbot.judge.runner import judge_problem
 from cpbot.judge.sandbox import Sandbox, default_sandbox
 
-Config = Literal["samples", "generated", "stress", "profile"]
-CONFIGS: tuple[Config, ...] = ("samples", "generated", "stress", "profile")
+Config = Literal["samples", "generated", "stress", "profile", "ladder"]
+CONFIGS: tuple[Config, ...] = ("samples", "generated", "stress", "profile", "ladder")
 INPUT_SEED = 500  # the generated tests' seeds start here (stress seeds start at 1)
 
 
@@ -159,12 +163,20 @@ class _ProblemChecks:
         return self.suite.brute is not None and self.suite.generator is not None
 
 
+def _starved(report: JudgeReport, time_ms: int) -> bool:
+    """A TLE on wall time with little CPU: the machine was too busy to tell, so the hidden tests run again."""
+    first = report.first_failure
+    return first is not None and first.verdict == Verdict.TLE and first.cpu_ms < time_ms / 2
+
+
 def run_candidate(checks: _ProblemChecks, candidate: LabCandidate) -> CandidateResult:
     """Every configuration on one candidate; a check runs only if the ones before it passed."""
     lab, params, sandbox = checks.lab, checks.params, checks.sandbox
     solution = lab.program(candidate.file)
     problem = lab.problem
     hidden = judge_problem(solution, problem, checks.hidden, sandbox=sandbox, stop_on_failure=True)
+    if _starved(hidden, problem.limits.time_ms):
+        hidden = judge_problem(solution, problem, checks.hidden, sandbox=sandbox, stop_on_failure=True)
     passed: dict[str, bool] = {}
     seconds: dict[str, float] = {}
     caught: str | None = None
@@ -199,13 +211,19 @@ def run_candidate(checks: _ProblemChecks, candidate: LabCandidate) -> CandidateR
         report = judge_problem(solution, problem, [*problem.samples, *tests], sandbox=sandbox)
         return None if report.verdict == Verdict.AC else f"generated: {report.verdict} {report.reason}".strip()
 
-    def stress() -> str | None:
+    def oracle() -> tuple[Solution, Solution] | None:
         brute, generator = checks.suite.brute, checks.suite.generator
         if brute is None or generator is None or problem.kind == "interactive":
+            return None
+        return brute, generator
+
+    def stress() -> str | None:
+        programs = oracle()
+        if programs is None:
             notes.append("not stressed")
             return None
         try:
-            report = verification.stress(solution, brute, generator, problem, params, seed=1, sandbox=sandbox)
+            report = verification.small_stress(solution, *programs, problem, params, seed=1, sandbox=sandbox)
         except StressError as e:
             notes.append(f"stress inconclusive: {e.message}")
             return None
@@ -213,6 +231,23 @@ def run_candidate(checks: _ProblemChecks, candidate: LabCandidate) -> CandidateR
             notes.append(f"stress clean after {report.runs} runs in {report.seconds:.1f} s")
             return None
         return f"stress: {report.reason}"
+
+    def ladder() -> str | None:
+        programs = oracle()
+        if programs is None:
+            return None
+        try:
+            report = verification.ladder(solution, *programs, problem, params, seed=1, sandbox=sandbox)
+        except StressError as e:
+            notes.append(f"ladder inconclusive: {e.message}")
+            return None
+        if report is None:
+            notes.append("no size ladder")
+            return None
+        if report.status == "clean":
+            notes.append(f"ladder: {report.reason}")
+            return None
+        return f"ladder: {report.reason}"
 
     def profile() -> str | None:
         generator = checks.suite.generator
@@ -226,7 +261,7 @@ def run_candidate(checks: _ProblemChecks, candidate: LabCandidate) -> CandidateR
             return None
         return None if verification.profile_accepts(report) else f"profile: {report.reason}"
 
-    for config, check in zip(CONFIGS, (samples, generated, stress, profile), strict=True):
+    for config, check in zip(CONFIGS, (samples, generated, stress, profile, ladder), strict=True):
         step(config, check)
     return CandidateResult(
         problem=lab.name,
@@ -244,22 +279,49 @@ def run_candidate(checks: _ProblemChecks, candidate: LabCandidate) -> CandidateR
     )
 
 
+def run_problem(lab: LabProblem, params: GateParams, sandbox: Sandbox | None = None) -> list[CandidateResult]:
+    """Every configuration on every candidate of one problem."""
+    checks = _ProblemChecks(lab, params, sandbox or default_sandbox())
+    return [run_candidate(checks, c) for c in lab.spec.candidates]
+
+
+def _run_problem_in_worker(lab: LabProblem, params: GateParams) -> list[CandidateResult]:
+    return run_problem(lab, params)
+
+
 def run_lab(
     problems: list[LabProblem],
     params: GateParams | None = None,
     *,
-    sandbox: Sandbox | None = None,
+    jobs: int = 1,
     progress: Callable[[CandidateResult], None] | None = None,
 ) -> LabReport:
-    """Run every configuration on every candidate of `problems`."""
+    """Run every configuration on every candidate of `problems`, `jobs` problems at a time (each in its
+    own process with its own sandbox)."""
     params = params or GateParams()
-    sandbox = sandbox or default_sandbox()
-    results = []
-    for lab in problems:
-        checks = _ProblemChecks(lab, params, sandbox)
-        for candidate in lab.spec.candidates:
-            result = run_candidate(checks, candidate)
-            results.append(result)
-            if progress:
-                progress(result)
+    results: list[CandidateResult] = []
+    if jobs <= 1:
+        batches: Iterable[list[CandidateResult]] = (run_problem(lab, params) for lab in problems)
+        for batch in batches:
+            results += batch
+            for r in batch if progress else ():
+                progress(r)  # type: ignore[misc]
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for batch in pool.map(_run_problem_in_worker, problems, [params] * len(problems)):
+                results += batch
+                for r in batch if progress else ():
+                    progress(r)  # type: ignore[misc]
     return summarize(results, params, len(problems))
+
+
+def merge(reports: Iterable[LabReport]) -> LabReport:
+    """One report from several runs with the same parameters (say, one per problem, run in parallel)."""
+    reports = list(reports)
+    params = {r.params for r in reports}
+    if len(params) != 1:
+        raise ConfigError("the reports were made with different gate parameters", hint="merge runs of one setting")
+    results = [row for r in reports for row in r.results]
+    return summarize(results, params.pop(), sum(r.problems for r in reports))

@@ -7,8 +7,9 @@ from cpbot.bot.lab.measure import CONFIGS, Figures, LabReport
 TITLES = {
     "samples": "samples only",
     "generated": "+ generated tests",
-    "stress": "+ stress (brute force)",
-    "profile": "+ profile (default gate)",
+    "stress": "+ stress (sizes <= 8)",
+    "profile": "+ profile (the gate before)",
+    "ladder": "+ size ladder (default gate)",
 }
 
 

@@ -9,6 +9,7 @@ with the protocol (`cpbot.scrapers.submission`) and exported here for the bot la
 from __future__ import annotations
 
 import hashlib
+import threading
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
@@ -67,6 +68,11 @@ class Submitter(Protocol):
 
     def submit(self, problem: Problem, solution: Solution) -> str:
         """Post `solution` for `problem` (through the ledger); return the site's submission id."""
+        ...
+
+    def post_once(self, problem: Problem, solution: Solution, *, stop: threading.Event | None = None) -> str:
+        """`submit`, except that a source already posted is adopted and, with `stop`, a post too soon
+        waits its turn (until `stop` is set)."""
         ...
 
     def poll(self, problem: Problem, submission_id: str) -> RemoteVerdict:
@@ -155,6 +161,27 @@ class SiteSubmitter:
             raise
         self.ledger.resolve(row, sub_id)
         return sub_id
+
+    def post_once(self, problem: Problem, solution: Solution, *, stop: threading.Event | None = None) -> str:
+        """The one way cpbot posts (`cpbot submit` and `cpbot watch` alike): the submission id of this
+        source for this problem, posting it only if the ledger holds no post of it (a process that died
+        after the POST left one). A post too soon raises `SubmitTooSoon`, or, given `stop`, waits its
+        turn until `stop` is set; a duplicate the ledger refuses adopts the post it holds."""
+        sha = source_sha256(solution.source)
+        while True:
+            adopted = self.ledger.posted(self.site, problem.id, sha)
+            if adopted is not None and adopted.submission_id:
+                return adopted.submission_id
+            try:
+                return self.submit(problem, solution)
+            except SubmitTooSoon as e:
+                if stop is None or stop.wait(max(0.05, e.wait_s)):
+                    raise
+            except DuplicateSubmission:
+                adopted = self.ledger.posted(self.site, problem.id, sha)
+                if adopted is None or not adopted.submission_id:
+                    raise
+                return adopted.submission_id
 
     def poll(self, problem: Problem, submission_id: str) -> RemoteVerdict:
         """The site's verdict now (kept in the ledger), or NOT_LISTED while the site does not show it."""

@@ -7,14 +7,17 @@ config requires but that is missing is a refusal with its reason, never a pass.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Iterable
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from cpbot.bot.submit.base import source_sha256
+from cpbot.bot.submit.checks import CHECKS, Check
+from cpbot.core.errors import ConfigError
 from cpbot.judge.model import SCHEMA_VERSION, JudgeReport, Problem, ProfileReport, Solution, StressReport, Verdict
 
-CheckName = Literal["samples", "generated", "stress", "profile"]
+CheckName = Check
 
 
 class GateConfig(BaseModel):
@@ -30,15 +33,18 @@ class GateConfig(BaseModel):
     min_stress_runs: int = Field(1, ge=0)
     time_margin: float = Field(1.0, gt=0)  # the predicted time at max n must be <= margin x TL
 
-    def required(self) -> list[CheckName]:
+    @classmethod
+    def requiring(cls, checks: Iterable[str]) -> GateConfig:
+        """A config that requires exactly `checks` (names of `Check`); `ConfigError` for an unknown one."""
+        wanted = set(checks)
+        unknown = wanted - set(CHECKS)
+        if unknown:
+            raise ConfigError(f"unknown gate check(s) {sorted(unknown)}", hint=f"use some of {', '.join(CHECKS)}")
+        return cls(**{f"require_{c}": c in wanted for c in Check})
+
+    def required(self) -> list[Check]:
         """The checks this config requires, in the order they are reported."""
-        flags: list[tuple[CheckName, bool]] = [
-            ("samples", self.require_samples),
-            ("generated", self.require_generated),
-            ("stress", self.require_stress),
-            ("profile", self.require_profile),
-        ]
-        return [name for name, on in flags if on]
+        return [c for c in Check if getattr(self, f"require_{c}")]
 
 
 class GateEvidence(BaseModel):

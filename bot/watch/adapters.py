@@ -14,12 +14,9 @@ from cpbot.agents.solve import SolveResult, solve
 from cpbot.agents.strategies.base import KnowledgePool
 from cpbot.agents.tracing import Tracer
 from cpbot.bot.submit.base import (
-    DuplicateSubmission,
     RemoteVerdict,
     SubmitError,
     Submitter,
-    SubmitTooSoon,
-    source_sha256,
 )
 from cpbot.bot.submit.ledger import LedgerEntry, SubmissionLedger
 from cpbot.bot.watch.standing import ShadowProblem, Standing, compute_standing
@@ -64,7 +61,7 @@ class ScrapedSite:
             with self._lock:
                 return 1 + site.count_ahead(ranklist, points, penalty, self.client)
 
-        return compute_standing(
+        standing = compute_standing(
             ranklist.scoring,
             scored,
             ranklist.rows,
@@ -72,6 +69,18 @@ class ScrapedSite:
             total_participants=ranklist.participants,
             rank_of=rank_of,
         )
+        with self._lock:  # a site with a performance figure of its own (AtCoder's) gives it here
+            own = site.performance(ranklist, standing.points, standing.penalty, self.client)
+        if own is not None:
+            value, note, assumptions = own
+            standing = standing.model_copy(
+                update={
+                    "performance": value,
+                    "performance_note": note,
+                    "assumptions": standing.assumptions + assumptions,
+                }
+            )
+        return standing
 
     def fetch(self, problem: ProblemRow) -> Problem:
         """The problem's statement, limits and samples."""
@@ -151,30 +160,15 @@ class LedgerSubmitter:
 
     def submit(self, problem: Problem, solution: Solution) -> LedgerEntry:
         """Post `solution` once; returns the ledger's row of the post (an earlier post of it is adopted)."""
-        sha = source_sha256(solution.source)
         with self._lock:
-            while True:
-                adopted = self.ledger.posted(problem.site, problem.id, sha)
-                if adopted is not None:
-                    return adopted
-                try:
-                    submission_id = self.submitter(problem).submit(problem, solution)
-                except SubmitTooSoon as e:
-                    if self.stop.wait(max(0.05, e.wait_s)):
-                        raise
-                    continue
-                except DuplicateSubmission:
-                    adopted = self.ledger.posted(problem.site, problem.id, sha)
-                    if adopted is None:
-                        raise
-                    return adopted
-                entry = self.ledger.find(problem.site, submission_id)
-                if entry is None:
-                    raise SubmitError(
-                        f"submission {submission_id} of {problem.id} was posted but is not in the ledger",
-                        hint="this is a bug in cpbot's submitter for the site",
-                    )
-                return entry
+            submission_id = self.submitter(problem).post_once(problem, solution, stop=self.stop)
+            entry = self.ledger.find(problem.site, submission_id)
+            if entry is None:
+                raise SubmitError(
+                    f"submission {submission_id} of {problem.id} was posted but is not in the ledger",
+                    hint="this is a bug in cpbot's submitter for the site",
+                )
+            return entry
 
     def wait(self, problem: Problem, submission_id: str) -> RemoteVerdict:
         """The final verdict, or the last one seen after `verdict_timeout_s`."""

@@ -21,11 +21,13 @@ from cpbot.agents.budget import Budget
 from cpbot.agents.solve import SolveResult
 from cpbot.agents.strategies.base import KnowledgePool, Lesson
 from cpbot.bot.submit.base import SubmitError, source_sha256
+from cpbot.bot.submit.events import GateEvent, RemoteVerdictEvent, SubmissionEvent
 from cpbot.bot.submit.gate import GateDecision, GateEvidence, gate
+from cpbot.bot.texts import clock
 from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.watch.events import ContestStateEvent, RulesEvent, ShadowSubmissionEvent, StandingEvent
 from cpbot.bot.watch.ports import ContestSite, LoopOptions, Solver, SubmitPort
-from cpbot.bot.watch.render import clock
-from cpbot.bot.watch.rules import decide
+from cpbot.bot.watch.rules import Participation, decide
 from cpbot.bot.watch.standing import ShadowProblem, Standing
 from cpbot.bot.watch.state import (
     CONTEST_ENDED,
@@ -98,7 +100,7 @@ class ContestLoop:
         self._work_on_open_problems()
         if self.stop.is_set():
             return self._pause()
-        if self.state.contest(self.key).participation == "shadow" and not self._after_the_round():
+        if self.state.contest(self.key).participation == Participation.SHADOW and not self._after_the_round():
             return self._pause()
         standing = self._standing()
         rows = self.state.problems(self.key)
@@ -134,8 +136,9 @@ class ContestLoop:
             gym=contest.gym,
             submit=self.options.submit,
             allowed=self.options.ai_allowed,
+            name=contest.name,
         )
-        self.store.append(self.run_id, "rules", decision.model_dump(mode="json"))
+        self.store.record(self.run_id, RulesEvent(**dict(decision)))
         for reminder in decision.reminders:
             self.say(f"{contest.key}: {reminder}")
         self._contest_event("rules", detail=f"{decision.participation}: {decision.reason}")
@@ -157,12 +160,10 @@ class ContestLoop:
         self.state.record_shadow(
             self.key, row.problem_id, attempt.n, at_s=at_s, source_sha=sha, language=solution.language, detail=detail
         )
-        self.store.append(
-            self.run_id,
-            "shadow_submission",
-            {"problem_id": row.problem_id, "attempt": attempt.n, "at_s": at_s, "sha256": sha,
-             "language": solution.language},
-        )  # fmt: skip
+        shadow = ShadowSubmissionEvent(
+            problem_id=row.problem_id, attempt=attempt.n, at_s=at_s, source_sha256=sha, language=solution.language
+        )
+        self.store.record(self.run_id, shadow)
         self._contest_event("shadowed", row, detail=detail)
         return False
 
@@ -186,7 +187,7 @@ class ContestLoop:
                 return True
             self.stop.wait(self.options.fetch_retry_s)
         # from now on a practice contest: no deadline, the shadow sources first, then upsolving
-        self.state.set_contest(self.key, mode="virtual", participation="practice")
+        self.state.set_contest(self.key, mode="virtual", participation=Participation.PRACTICE)
         reopened = self.state.reopen_shadowed(self.key) + self.state.reopen_ended(self.key)
         self._contest_event("practice", detail=f"posting as practice: {', '.join(reopened) or 'nothing'}")
         self._work_on_open_problems()
@@ -216,7 +217,7 @@ class ContestLoop:
             self._contest_event("standing", detail=f"no standing: {e.message}")
             return None
         self.state.set_contest(self.key, standing_json=standing.model_dump_json())
-        self.store.append(self.run_id, "standing", standing.model_dump(mode="json"))
+        self.store.record(self.run_id, StandingEvent(**dict(standing)))
         self._contest_event("standing", detail=f"rank {standing.rank} of {standing.participants}")
         return standing
 
@@ -393,11 +394,7 @@ class ContestLoop:
             self._contest_event("solving", row, detail="same program as a rejected submission")
             return True
         decision = gate(problem, result.solution, GateEvidence.from_solve_result(result), self.options.gate)
-        self.store.append(
-            self.run_id,
-            "gate",
-            {"problem_id": row.problem_id, "attempt": attempt.n, **decision.model_dump(mode="json")},
-        )
+        self.store.record(self.run_id, GateEvent.of(decision, attempt.n))
         if decision.allowed:
             self.state.set_gate(
                 self.key, row.problem_id, attempt.n, decision.model_dump_json(), then="gated", detail="gate passed"
@@ -417,13 +414,13 @@ class ContestLoop:
         return True
 
     def _submit(self, row: ProblemRow) -> bool:
-        if self.state.contest(self.key).participation == "shadow":
+        if self.state.contest(self.key).participation == Participation.SHADOW:
             return self._shadow(row)
         if not self.options.submit:
             return False  # a dry run stops here: everything but the POST was done
         posted = self.state.submissions(self.key, row.problem_id)
         if (
-            self.state.contest(self.key).participation == "practice"
+            self.state.contest(self.key).participation == Participation.PRACTICE
             and len(posted) >= self.options.practice_per_problem
         ):
             self._move(row, "given_up", f"{len(posted)} practice submissions made (the limit)")
@@ -440,18 +437,16 @@ class ContestLoop:
         entry = self.submitter.submit(problem, solution)
         submission_id = entry.submission_id or ""
         self.state.record_submission(self.key, row.problem_id, attempt.n, entry)
-        self.store.append(
-            self.run_id,
-            "submission",
-            {
-                "problem_id": row.problem_id,
-                "attempt": attempt.n,
-                "submission_id": submission_id,
-                "language": solution.language,
-                "source_sha256": entry.source_sha256,
-                "url": self.submitter.url(problem, submission_id),
-            },
+        event = SubmissionEvent(
+            problem_id=row.problem_id,
+            attempt=attempt.n,
+            submission_id=submission_id,
+            language=solution.language,
+            source_sha256=entry.source_sha256,
+            url=self.submitter.url(problem, submission_id),
+            practice=self.state.contest(self.key).participation == Participation.PRACTICE,
         )
+        self.store.record(self.run_id, event)
         self._contest_event("submitted", row, detail=f"submission {submission_id}")
         return True
 
@@ -466,9 +461,7 @@ class ContestLoop:
             return False
         detail = verdict_detail(verdict)
         self.state.record_verdict(sub, verdict)
-        self.store.append(
-            self.run_id, "remote_verdict", {"problem_id": row.problem_id, **verdict.model_dump(mode="json")}
-        )
+        self.store.record(self.run_id, RemoteVerdictEvent(**dict(verdict)))
         self._contest_event("verdict", row, detail=f"{verdict.verdict or verdict.status_text} {detail}".strip())
         return True
 
@@ -493,10 +486,10 @@ class ContestLoop:
 
     def _contest_event(self, state: str, row: ProblemRow | None = None, *, detail: str = "") -> None:
         contest_id = self.key.split(":", 1)[1]
-        payload: dict[str, Any] = {"contest_id": contest_id, "state": state, "detail": detail}
-        if row is not None:
-            payload["problem_id"] = row.problem_id
-        self.store.append(self.run_id, "contest_state", payload)
+        problem_id = row.problem_id if row is not None else None
+        self.store.record(
+            self.run_id, ContestStateEvent(contest_id=contest_id, state=state, detail=detail, problem_id=problem_id)
+        )
 
     def _problem(self, row: ProblemRow) -> Problem:
         fresh = self.state.problem(self.key, row.problem_id)

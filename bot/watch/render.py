@@ -17,7 +17,9 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from cpbot.bot.texts import clock
 from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.watch.rules import Participation
 from cpbot.bot.watch.state import ContestRow, WatchState
 
 if TYPE_CHECKING:
@@ -210,9 +212,9 @@ def _caption(c: ContestReport) -> str:
 
 
 PARTICIPATION = {
-    "live": "submitting live (the rules allow it)",
-    "shadow": "in the shadow: nothing is posted during the round",
-    "practice": "practice",
+    Participation.LIVE: "submitting live (the rules allow it)",
+    Participation.SHADOW: "in the shadow: nothing is posted during the round",
+    Participation.PRACTICE: "practice",
 }
 
 
@@ -227,16 +229,6 @@ def standing_line(contest: ContestRow) -> str:
     if s.performance is not None:
         line += f", performance {s.performance}" + (f" ({s.performance_note})" if s.performance_note else "")
     return line
-
-
-def clock(seconds: float) -> str:
-    """h:mm:ss (days in front when longer)."""
-    total = max(0, int(seconds))
-    days, rest = divmod(total, 86400)
-    h, rest = divmod(rest, 3600)
-    m, s = divmod(rest, 60)
-    text = f"{h}:{m:02d}:{s:02d}"
-    return f"{days}d {text}" if days else text
 
 
 def duration(seconds: float) -> str:

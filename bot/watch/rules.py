@@ -2,7 +2,8 @@
 
 A live submission is made only where a contest's rules allow AI-written code: Codeforces gym and mashup
 contests, contests the user lists in config.toml (`ai_allowed_contests`) on a site whose rules leave room
-for that, and finished contests (practice). Live rated rounds and LeetCode contests are taken part in
+for that (never one the site's rules close to AI whatever the list, such as an AtCoder ABC:
+`Site.closed_to_ai`), and finished contests (practice). Live rated rounds and LeetCode contests are taken part in
 only in the shadow: solved and gated as usual, each would-be submission recorded with its time, and
 posted as practice once the site accepts practice submissions.
 """
@@ -15,6 +16,7 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict
 
 from cpbot.core.registry import LiveAiRule, site_spec
+from cpbot.scrapers.sites import get_site
 
 SCHEMA_VERSION = 1
 
@@ -36,7 +38,8 @@ class RulesDecision(BaseModel):
 
 
 def contest_key(site: str, contest_id: str) -> str:
-    """How a contest is named in `ai_allowed_contests`: `codeforces:1900` (`cf:1900` works too)."""
+    """How a contest is named in the watch state and in `ai_allowed_contests`: `codeforces:1900` (the site
+    given by name or alias: `cf:1900` is the same key)."""
     return f"{site_spec(site).name}:{contest_id}"
 
 
@@ -50,14 +53,30 @@ def normalise_allowed(entries: Iterable[str]) -> frozenset[str]:
 
 
 def decide(
-    site: str, contest_id: str, *, running: bool, gym: bool, submit: bool, allowed: frozenset[str] = frozenset()
+    site: str,
+    contest_id: str,
+    *,
+    running: bool,
+    gym: bool,
+    submit: bool,
+    allowed: frozenset[str] = frozenset(),
+    name: str = "",
 ) -> RulesDecision:
-    """How cpbot may take part in a contest: live, in the shadow, or as practice once it is over."""
+    """How cpbot may take part in a contest (`name`: as the site lists it): live, in the shadow, or as
+    practice once it is over."""
     spec = site_spec(site)
     key = contest_key(site, contest_id)
     if not running:
         return RulesDecision(participation=Participation.PRACTICE, reason="the contest is over: practice")
     listed = key in allowed
+    closed = get_site(site).closed_to_ai(contest_id, name) if spec.live_ai is LiveAiRule.LISTED else None
+    if spec.live_ai is LiveAiRule.LISTED and listed and closed is None:
+        reminders = [f"{key} is listed as allowing AI-written code: make sure its rules say so"]
+        return RulesDecision(
+            participation=Participation.LIVE,
+            reason="listed in ai_allowed_contests: submitting live",
+            reminders=reminders,
+        )
     if spec.live_ai is LiveAiRule.GYM_OR_LISTED and (gym or listed):
         why = "a gym contest" if gym else "listed in ai_allowed_contests"
         reminders = [] if gym else [f"{key} is listed as allowing AI-written code: make sure its rules say so"]
@@ -66,7 +85,9 @@ def decide(
         spec.ai_rule,
         "the rule binds your own participation: shadow-solving a round you are registered for is itself forbidden",
     ]
-    if listed:
+    if closed is not None:
+        reminders.insert(0, closed + (": listing it in ai_allowed_contests changes nothing" if listed else ""))
+    elif listed:
         reminders.insert(0, f"{key} is listed in ai_allowed_contests, but {spec.title} allows no exception")
     if submit:
         reminders.append("--submit here means: submit as practice after the round")

@@ -14,7 +14,8 @@ from datetime import UTC, datetime, timedelta
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
-from cpbot.bot.watch.state import ContestRow, WatchState, contest_key
+from cpbot.bot.watch.rules import contest_key
+from cpbot.bot.watch.state import ContestRow, WatchState
 from cpbot.core.errors import CpbotError
 from cpbot.scrapers.listing import Contest
 

@@ -9,17 +9,19 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
+from pathlib import Path
 from typing import Any
+
+from pydantic import BaseModel, ConfigDict
 
 from cpbot.agents.budget import Budget
 from cpbot.agents.llm import LLMClient, LLMConfig
 from cpbot.agents.solve import SolveResult
 from cpbot.agents.strategies.base import KnowledgePool
 from cpbot.agents.tracing import Tracer
-from cpbot.bot.app.strategy_options import parse_strategy_options
 from cpbot.bot.browser import browser_settings, tell_user
 from cpbot.bot.config import resolve_llm
-from cpbot.bot.options import GATE_CHECKS
+from cpbot.bot.submit.checks import CHECKS
 from cpbot.bot.submit.credentials import jar_secrets
 from cpbot.bot.submit.gate import GateConfig
 from cpbot.bot.transcripts import TranscriptStore
@@ -35,6 +37,30 @@ from cpbot.judge.model import Problem
 from cpbot.judge.sandbox import Sandbox
 from cpbot.scrapers.cookies import load_cookies_txt
 from cpbot.scrapers.endpoints import Endpoints, site_client
+
+
+class WatchOptions(BaseModel):
+    """What `cpbot watch` was asked to do, as its options resolved them (command line, environment,
+    config); `strategy_options` already parsed into the strategy's typed values."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    strategy: str
+    strategy_options: dict[str, Any] = {}
+    language: str
+    model: str | None = None
+    base_url: str | None = None
+    api_key: str | None = None
+    cookies: Path | None = None
+    use_browser: bool | None = None
+    submit: bool = False
+    jobs: int = 2
+    budget: str | None = None
+    gate: str = ""
+    fetch_retry: float = 10.0
+    verdict_poll: float = 2.0
+    submit_interval: float = 10.0
+    ai_allowed_contests: tuple[str, ...] = ()
 
 
 class ListingError(CpbotError):
@@ -57,11 +83,11 @@ class LazySolver:
     `openai` (half a second), which a contest's first solve after every restart should not wait for."""
 
     def __init__(
-        self, stack: ExitStack, opts: dict[str, Any], config: LLMConfig | ConfigError, sandbox: Sandbox
+        self, stack: ExitStack, options: WatchOptions, config: LLMConfig | ConfigError, sandbox: Sandbox
     ) -> None:
         self._stack = stack
         self._sandbox = sandbox
-        self._opts = opts
+        self._options = options
         self._config = config
         self._lock = threading.Lock()
         self._solver: AgentSolver | None = None
@@ -76,10 +102,10 @@ class LazySolver:
                 llm = self._stack.enter_context(LLMClient(self._config))
                 self._solver = AgentSolver(
                     llm,
-                    strategy=self._opts["strategy"],
-                    language=self._opts["language"],
+                    strategy=self._options.strategy,
+                    language=self._options.language,
                     sandbox=self._sandbox,
-                    options=parse_strategy_options(self._opts["strategy"], self._opts["strategy_option"]),
+                    options=self._options.strategy_options,
                 )
             return self._solver
 
@@ -90,10 +116,12 @@ class LazySolver:
 def gate_config(text: str) -> GateConfig:
     """`--gate samples,generated,stress,profile` (the default: all four) -> the checks required."""
     wanted = {c.strip() for c in text.split(",") if c.strip()}
-    unknown = wanted - set(GATE_CHECKS)
-    if unknown or not wanted:
-        raise ConfigError(f"--gate {text!r}: unknown check(s) {sorted(unknown)}", hint=f"use some of {GATE_CHECKS}")
-    return GateConfig(**{f"require_{c}": c in wanted for c in GATE_CHECKS})
+    if not wanted:
+        raise ConfigError(f"--gate {text!r}: no check named", hint=f"use some of {', '.join(CHECKS)}")
+    try:
+        return GateConfig.requiring(wanted)
+    except ConfigError as e:
+        raise ConfigError(f"--gate {text!r}: {e.message}", hint=e.hint) from None
 
 
 @contextmanager
@@ -119,16 +147,15 @@ def stop_on_signals(stop: threading.Event) -> Iterator[None]:
 class Session:
     """Everything one `cpbot watch` process shares between its contests."""
 
-    def __init__(self, stack: ExitStack, opts: dict[str, Any], stop: threading.Event) -> None:
-        self.opts = opts
+    def __init__(self, stack: ExitStack, opts: WatchOptions, stop: threading.Event) -> None:
         self.stop = stop
         self.model_problem: ConfigError | None = None  # why no model could be resolved (asked at the first solve)
         config: LLMConfig | ConfigError
         try:
-            config = resolve_llm(base_url=opts["base_url"], api_key=opts["api_key"], model=opts["model"])
+            config = resolve_llm(base_url=opts.base_url, api_key=opts.api_key, model=opts.model)
         except ConfigError as e:
             config = self.model_problem = e  # asked for when a problem must be solved, not before
-        cookies = load_cookies_txt(opts["cookies"]) if opts["cookies"] else None
+        cookies = load_cookies_txt(opts.cookies) if opts.cookies else None
         self.endpoints = Endpoints.from_env()
         self.state = stack.enter_context(WatchState())
         self.store = stack.enter_context(TranscriptStore())
@@ -137,37 +164,39 @@ class Session:
         for secret in jar_secrets(cookies):
             self.store.add_secret(secret)
         self.store.mark_stale()
-        browser = browser_settings(opts["use_browser"])
+        browser = browser_settings(opts.use_browser)
         self.client = stack.enter_context(
             site_client(self.endpoints, cookies=cookies, browser=browser, notify=tell_user)
         )
         self.site = ScrapedSite(self.client)
-        strategy_options = parse_strategy_options(opts["strategy"], opts["strategy_option"])
         self.solver = LazySolver(stack, opts, config, stack.enter_context(Sandbox()))
         self.options = LoopOptions(
-            strategy=opts["strategy"],
-            strategy_options=strategy_options,
-            language=opts["language"],
+            strategy=opts.strategy,
+            strategy_options=opts.strategy_options,
+            language=opts.language,
             model=config.model if isinstance(config, LLMConfig) else "",
-            submit=opts["submit"],
-            jobs=opts["jobs"],
-            budget=ContestBudget.parse(opts["budget"]) if opts["budget"] else ContestBudget(),
-            gate=gate_config(opts["gate"]),
-            fetch_retry_s=opts["fetch_retry"],
-            ai_allowed=normalise_allowed(opts.get("ai_allowed_contests") or ()),
+            submit=opts.submit,
+            jobs=opts.jobs,
+            budget=ContestBudget.parse(opts.budget) if opts.budget else ContestBudget(),
+            gate=gate_config(opts.gate),
+            fetch_retry_s=opts.fetch_retry,
+            ai_allowed=normalise_allowed(opts.ai_allowed_contests),
         )
         for key in sorted(self.options.ai_allowed):
-            tell_user(f"{key} is listed as allowing AI-written code: it is submitted to live; check its rules say so")
+            tell_user(
+                f"{key} is listed as allowing AI-written code: it is submitted to live where its site's rules "
+                "leave room for that; check its rules say so"
+            )
         self.submitter: SubmitPort | None = None
         if self.options.submit:
             self.submitter = open_submitter(
                 stack,
                 store=self.store,
                 endpoints=self.endpoints,
-                cookies=opts["cookies"],
+                cookies=opts.cookies,
                 browser=browser,
-                min_interval_s=opts["submit_interval"],
-                poll_interval_s=opts["verdict_poll"],
+                min_interval_s=opts.submit_interval,
+                poll_interval_s=opts.verdict_poll,
                 stop=stop,
             )
 

@@ -26,6 +26,7 @@ from cpbot.bot.storage import Database, Migrations, StorageError, run_script, ta
 from cpbot.bot.submit.base import RemoteVerdict
 from cpbot.bot.submit.ledger import DB_NAME as LEDGER_DB_NAME
 from cpbot.bot.submit.ledger import LedgerEntry, SubmissionLedger
+from cpbot.bot.watch.rules import Participation
 from cpbot.core.dirs import data_dir
 from cpbot.judge.model import Verdict
 
@@ -36,7 +37,6 @@ ProblemStatus = Literal[
     "pending", "fetching", "solving", "judged", "gated", "shadowed", "submitted", "verdict", "solved", "given_up"
 ]
 # How cpbot takes part in a contest (bot/watch/rules.py): None until decided at the contest's start.
-Participation = Literal["live", "shadow", "practice"]
 ContestStatus = Literal["watching", "running", "done"]
 ContestMode = Literal["live", "virtual"]
 TERMINAL: frozenset[str] = frozenset({"solved", "given_up"})
@@ -192,11 +192,6 @@ SCHEMA_VERSION = MIGRATIONS.latest
 def default_state_path() -> Path:
     """Where the watch state lives: beside the transcripts in the user data dir."""
     return data_dir() / DB_NAME
-
-
-def contest_key(site: str, contest_id: str) -> str:
-    """The state's key of a contest, e.g. "codeforces:1900"."""
-    return f"{site}:{contest_id}"
 
 
 def _now() -> str:

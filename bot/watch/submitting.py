@@ -15,7 +15,7 @@ from cpbot.bot.transcripts import TranscriptStore
 from cpbot.bot.watch.adapters import LedgerSubmitter
 from cpbot.judge.model import Problem
 from cpbot.scrapers.browser_settings import BrowserSettings
-from cpbot.scrapers.endpoints import Endpoints
+from cpbot.scrapers.endpoints import Endpoints, site_client
 from cpbot.scrapers.sites import get_site
 
 
@@ -40,7 +40,7 @@ def open_submitter(
         for secret in [*(creds.secrets() if creds else []), *jar_secrets(jar)]:
             store.add_secret(secret)
         client = stack.enter_context(
-            get_site(problem.site).client(cookies=jar, endpoints=endpoints, browser=browser, notify=tell_user)
+            site_client(endpoints, cookies=jar, sites=[get_site(problem.site)], browser=browser, notify=tell_user)
         )
         password = creds.password.get_secret_value() if creds and creds.password else None
         return submitter_for(

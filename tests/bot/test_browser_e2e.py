@@ -1,7 +1,7 @@
 """The browser transport end to end: Debian's Chromium (headless, or a window on Xvfb) against the fake
 sites behind their bot wall, through the real commands.
 
-The wall (tests/fakesite/wall.py) answers every request without a clearance with a 403 "Just a
+The wall (tests/fakes/wall.py) answers every request without a clearance with a 403 "Just a
 moment..." page whose script earns the clearance in a real browser, bound to that browser's user agent.
 These tests need `chromium` (apt-get install chromium) and Playwright (the `test` extra); the window
 tests need Xvfb (apt-get install xvfb). Without them they are skipped, saying so.
@@ -32,9 +32,9 @@ from cpbot.scrapers.sites import fetch_url
 from tests.agents.support.scripted_server import ScriptedServer
 from tests.bot.watch import lc_round
 from tests.bot.watch.support import API_KEY
-from tests.fakesite import FakeSite, FakeSiteServer
-from tests.fakesite.fixtures import populate
-from tests.fakesite.wall import BotWall
+from tests.fakes import FakeSite, FakeSiteServer
+from tests.fakes.fixtures import populate
+from tests.fakes.wall import BotWall
 
 pytest.importorskip(
     "playwright.sync_api", reason="Playwright is missing: pip install -e '.[test]' (or 'cpbot[browser]')"

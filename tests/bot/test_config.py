@@ -84,6 +84,20 @@ def test_cpbot_config_shows_sources_and_hides_the_key(config_dir, monkeypatch, c
     assert capsys.readouterr().out.strip() == str(path)
 
 
+def test_cpbot_config_shows_openai_api_key_only_where_it_would_be_sent(config_dir, monkeypatch, capsys):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-openai-only-123456")
+    monkeypatch.setenv("CPBOT_BASE_URL", "http://127.0.0.1:8/v1")
+    monkeypatch.setenv("CPBOT_MODEL", "local-model")
+    assert main(["config", "--json"]) == 0
+    local = json.loads(capsys.readouterr().out)["llm"]
+    assert local["api_key"] == {"value": "", "source": "not set"}  # a local server never gets OpenAI's key
+    monkeypatch.delenv("CPBOT_BASE_URL")
+    assert main(["config", "--json"]) == 0
+    openai = json.loads(capsys.readouterr().out)["llm"]
+    assert openai["api_key"] == {"value": "set (hidden)", "source": "env OPENAI_API_KEY"}
+    assert openai["base_url"]["source"] == "default" and "sk-openai" not in json.dumps(openai)
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

@@ -11,8 +11,8 @@ from click.testing import CliRunner
 from cpbot.bot.cli import cli
 from cpbot.bot.site_option import ALL_SITES, SiteChoice, chosen_sites
 from cpbot.core.registry import SITE_ALIASES, SITE_NAMES
-from tests.fakesite import FakeSiteServer
-from tests.fakesite.fixtures import fake_server, fake_site  # noqa: F401 - pytest fixtures
+from tests.fakes import FakeSiteServer
+from tests.fakes.fixtures import fake_server, fake_site  # noqa: F401 - pytest fixtures
 
 
 def _site_options() -> dict[str, click.Parameter]:
@@ -44,7 +44,7 @@ def test_all_stands_for_every_site_where_a_command_allows_it() -> None:
     with pytest.raises(click.BadParameter):
         SiteChoice().convert(ALL_SITES, None, None)
     with pytest.raises(click.BadParameter):
-        SiteChoice(allow_all=True).convert("atcoder", None, None)
+        SiteChoice(allow_all=True).convert("yukicoder", None, None)
 
 
 @pytest.mark.parametrize(("spelling", "site"), [("CF", "codeforces"), ("lc", "leetcode")])

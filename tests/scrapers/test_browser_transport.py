@@ -15,9 +15,9 @@ from cpbot.scrapers.browser_settings import BrowserSettings, mark_signed_in, sig
 from cpbot.scrapers.browser_transport import BrowserTransport, ChallengeTransport
 from cpbot.scrapers.endpoints import Endpoints, site_client
 from cpbot.scrapers.http import HttpClient
-from tests.fakesite import FakeSite, FakeSiteServer
-from tests.fakesite.fixtures import populate
-from tests.fakesite.wall import COOKIE, BotWall, clearance_for
+from tests.fakes import FakeSite, FakeSiteServer
+from tests.fakes.fixtures import populate
+from tests.fakes.wall import COOKIE, BotWall, clearance_for
 
 ORIGIN = "https://leetcode.com"
 

@@ -46,13 +46,18 @@ def test_fetch_an_all_problems_page_writes_one_folder_per_problem(tmp_path: Path
     assert (tmp_path / "245042B" / "tests" / "sample-1.out").read_text() == "8\n198\n-17\n2999997\n0\n1\n"
 
 
-def test_refetching_replaces_old_samples_but_keeps_user_tests(tmp_path: Path) -> None:
-    tests = tmp_path / "tests"
-    tests.mkdir()
+def test_refetching_with_force_replaces_old_samples_but_keeps_user_tests(tmp_path: Path) -> None:
+    folder = tmp_path / "630B"
+    tests = folder / "tests"
+    tests.mkdir(parents=True)
     (tests / "sample-9.in").write_text("stale")
     (tests / "mine.in").write_text("1\n")
     page = fixture_path("codeforces", "cf_630B_old_br_0.5s_64mb_tex_span.html")
-    assert CliRunner().invoke(fetch, [str(page), "-o", str(tmp_path)]).exit_code == 0
+    # without --force the folder is kept as it is (a sample would go) and the problem goes beside it
+    assert CliRunner().invoke(fetch, [str(page), "-o", str(folder)]).exit_code == 0
+    assert sorted(p.name for p in tests.iterdir()) == ["mine.in", "sample-9.in"]
+    assert (tmp_path / "630B-2" / "tests" / "sample-1.in").is_file()
+    assert CliRunner().invoke(fetch, [str(page), "-o", str(folder), "--force"]).exit_code == 0
     assert sorted(p.name for p in tests.iterdir()) == ["mine.in", "sample-1.in", "sample-1.out"]
 
 
@@ -107,10 +112,11 @@ def test_contests_lists_upcoming_codeforces_rounds(httpx_mock: HTTPXMock) -> Non
     assert listed[0]["start"] <= listed[-1]["start"]
 
 
-def test_contests_on_both_sites_reports_a_failing_site_and_lists_the_other(httpx_mock: HTTPXMock) -> None:
+def test_contests_on_every_site_reports_a_failing_site_and_lists_the_others(httpx_mock: HTTPXMock) -> None:
     body = fixture_path("codeforces", "api", "api_contest.list_2022-08-14.json").read_bytes()
     httpx_mock.add_response(url="https://codeforces.com/api/contest.list?gym=false", content=body)
     httpx_mock.add_response(url="https://leetcode.com/graphql", status_code=403, html="<title>Just a moment...</title>")
+    httpx_mock.add_response(url="https://atcoder.jp/contests/?lang=en", html="<html><body></body></html>")
     result = CliRunner().invoke(contests, [])
     assert result.exit_code == 0
     assert "warning: leetcode" in result.stderr
@@ -123,9 +129,11 @@ def test_contests_with_every_site_failing_is_one_error_naming_each(httpx_mock: H
     page = "<title>Just a moment...</title>"
     httpx_mock.add_response(url="https://codeforces.com/api/contest.list?gym=false", status_code=403, html=page)
     httpx_mock.add_response(url="https://leetcode.com/graphql", status_code=403, html=page, is_reusable=True)
+    httpx_mock.add_response(url="https://atcoder.jp/contests/?lang=en", status_code=403, html=page, is_reusable=True)
     result = CliRunner().invoke(contests, [])
     assert isinstance(result.exception, CpbotError)
     assert "codeforces:" in result.exception.message and "leetcode:" in result.exception.message
+    assert "atcoder:" in result.exception.message
     assert "warning" not in result.stderr, "no per-site warning before the error that already names them"
 
 

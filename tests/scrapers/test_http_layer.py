@@ -13,6 +13,7 @@ from cpbot.scrapers.blocking import BlockedError
 from cpbot.scrapers.cookies import load_cookies_txt
 from cpbot.scrapers.http import HttpClient
 from cpbot.scrapers.ratelimit import RateLimiter
+from cpbot.scrapers.sites import all_sites
 from tests.scrapers.scraper_support import FakeClock, fixture_path
 
 CF = "https://codeforces.com/contest/1873/problem/B?locale=en"
@@ -23,7 +24,7 @@ CHALLENGE = (
 
 
 def make_client(clock: FakeClock, **kwargs: object) -> HttpClient:
-    limiter = RateLimiter(clock=clock, sleep=clock.sleep)
+    limiter = RateLimiter(clock=clock, sleep=clock.sleep, sites=all_sites())
     return HttpClient(limiter=limiter, sleep=clock.sleep, jitter=0.0, **kwargs)  # type: ignore[arg-type]
 
 

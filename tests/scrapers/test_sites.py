@@ -18,7 +18,7 @@ from cpbot.scrapers.http import HttpClient
 from cpbot.scrapers.listing import Contest, ContestProblem
 from cpbot.scrapers.ranklist import Ranklist
 from cpbot.scrapers.site import ProblemName, Site
-from cpbot.scrapers.sites import all_sites, find_site, get_site, parse_content, site_for_content, site_for_url
+from cpbot.scrapers.sites import all_sites, find_site, get_site, site_for_content, site_for_url
 from tests.scrapers.scraper_support import fixture_path
 
 
@@ -36,7 +36,7 @@ def test_a_site_is_found_by_any_alias_in_any_case(spelling: str) -> None:
 
 def test_an_unknown_site_is_a_config_error_listing_the_known_ones_but_find_site_says_none() -> None:
     with pytest.raises(ConfigError, match="unknown site") as err:
-        get_site("atcoder")
+        get_site("yukicoder")
     assert "cf" in (err.value.hint or "")
     assert find_site("local") is None
 
@@ -55,8 +55,8 @@ def test_a_url_belongs_to_the_site_of_its_host(url: str, site: str) -> None:
 
 
 def test_a_url_of_no_known_site_names_the_hosts_cpbot_knows() -> None:
-    with pytest.raises(ConfigError, match=r"no scraper for atcoder\.jp") as err:
-        site_for_url("https://atcoder.jp/contests/abc300/tasks/abc300_a")
+    with pytest.raises(ConfigError, match=r"no scraper for yukicoder\.me") as err:
+        site_for_url("https://yukicoder.me/problems/no/1")
     assert "codeforces.com" in (err.value.hint or "") and "leetcode.com" in (err.value.hint or "")
 
 
@@ -80,7 +80,7 @@ def test_competitive_companion_json_is_a_format_whose_problem_the_owning_site_na
         "timeLimit": 2000,
         "tests": [{"input": "1\n", "output": "2\n"}],
     }
-    [problem] = parse_content(json.dumps(payload).encode())
+    problem = parse_companion(json.dumps(payload).encode())
     assert (problem.site, problem.id, problem.index, problem.title) == (
         "codeforces",
         "codeforces:1440B",
@@ -91,8 +91,8 @@ def test_competitive_companion_json_is_a_format_whose_problem_the_owning_site_na
     assert out["name"] == "B. Sum of Medians" and out["group"] == "Codeforces - Round"
     lc = parse_companion({**payload, "name": "Two Sum", "url": "https://leetcode.com/problems/two-sum/"})
     assert (lc.site, lc.id, lc.index) == ("leetcode", "leetcode:two-sum", None)
-    other = parse_companion({**payload, "group": "AtCoder - ABC 300", "url": "https://atcoder.jp/x"})
-    assert other.site == "atcoder" and other.index is None
+    other = parse_companion({**payload, "group": "yukicoder - No.1", "url": "https://yukicoder.me/problems/no/1"})
+    assert other.site == "yukicoder" and other.index is None
 
 
 def test_endpoints_come_from_each_sites_url_variable() -> None:

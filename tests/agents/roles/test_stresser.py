@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cpbot.agents.roles.stresser import StressError, stress_attempt
+from cpbot.agents.roles.stresser import StressError, ladder_attempt, stress_attempt
 from cpbot.judge.model import Solution
 from tests.agents.roles.helpers import codeforces, sum_problem
 
@@ -32,3 +32,32 @@ def test_a_brute_force_that_fails_makes_the_run_inconclusive_not_clean(sandbox):
 def test_interactive_problems_cannot_be_stressed(sandbox):
     with pytest.raises(StressError, match="interactive"):
         stress_attempt(BRUTE, BRUTE, GENERATOR, codeforces("cf_2220D2_interactive"), sandbox=sandbox)
+
+
+# a 32-bit sum: right while a + b fits, wrong past it; the generator's b grows with n
+OVERFLOWING = Solution(
+    language="python3",
+    source="a, b = map(int, input().split())\ns = (a + b) & 0xFF\nprint(s)\n",
+)
+
+
+def test_the_size_ladder_finds_what_small_sizes_cannot(sandbox):
+    small = stress_attempt(OVERFLOWING, BRUTE, GENERATOR, sum_problem(), sandbox=sandbox, max_runs=30, max_size=8)
+    assert small.status == "clean"
+    report = ladder_attempt(
+        OVERFLOWING, BRUTE, GENERATOR, sum_problem(), sizes=[16, 32, 256], sandbox=sandbox, max_seconds=600
+    )
+    assert report.status == "found" and report.failure is not None
+    assert report.failure.size == 256 and "size ladder" in report.reason
+
+
+def test_the_ladder_stops_cleanly_where_the_brute_force_gets_slow(sandbox):
+    slow = Solution(
+        language="python3",
+        source="import time\na, b = map(int, input().split())\nif a > 20:\n    time.sleep(5)\nprint(a + b)\n",
+    )
+    report = ladder_attempt(
+        OVERFLOWING, slow, GENERATOR, sum_problem(), sizes=[16, 32, 256], sandbox=sandbox, brute_ms=500, max_seconds=600
+    )
+    assert report.status == "clean"
+    assert "up to 16" in report.reason and "n=32" in report.reason

@@ -10,8 +10,8 @@ import pytest
 from cpbot.bot.submit.ledger import SubmissionLedger
 from cpbot.scrapers.cookies import cookies_from_header
 from cpbot.scrapers.http import HttpClient
-from tests.fakesite import FakeSiteServer
-from tests.fakesite.fixtures import fake_server, fake_site  # noqa: F401 - pytest fixtures
+from tests.fakes import FakeSiteServer
+from tests.fakes.fixtures import fake_server, fake_site  # noqa: F401 - pytest fixtures
 
 CF_B = "https://codeforces.com/contest/1873/problem/B"
 LC_DECODE = "https://leetcode.com/problems/decode-ways/"

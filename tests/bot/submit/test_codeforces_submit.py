@@ -11,8 +11,8 @@ from cpbot.scrapers.codeforces.submit import CodeforcesProtocol, choose_language
 from cpbot.scrapers.cookies import cookies_from_header
 from cpbot.scrapers.sites import fetch_url
 from tests.bot.submit.conftest import CF_B
-from tests.fakesite import FakeSiteServer
-from tests.fakesite.state import SUBMIT_FORM_FIXTURE
+from tests.fakes import FakeSiteServer
+from tests.fakes.codeforces import SUBMIT_FORM_FIXTURE
 
 CPP = '#include <bits/stdc++.h>\nint main() { std::puts("1"); }\n'
 

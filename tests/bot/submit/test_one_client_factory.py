@@ -17,7 +17,7 @@ from cpbot.judge.model import Solution
 from cpbot.scrapers.cookies import cookies_from_header
 from cpbot.scrapers.endpoints import site_client
 from tests.bot.submit.conftest import CF_B, LC_DECODE
-from tests.fakesite import FakeSiteServer
+from tests.fakes import FakeSiteServer
 
 CPP = '#include <bits/stdc++.h>\nint main() { std::puts("1"); }\n'
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from tests.agents.support.scripted_server import Delay, ScriptedServer
 from tests.bot.watch.support import API_KEY, contest_site, cookies_txt, model_answer
-from tests.fakesite.server import FakeSiteServer
+from tests.fakes.server import FakeSiteServer
 
 
 def main() -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from tests.agents.support.scripted_server import Reply
 from tests.bot.watch.support import RIGHT_A
-from tests.fakesite.state import FakeSite, cf_problem
+from tests.fakes import FakeSite, cf_problem
 
 CONTEST = 2001
 # every role of the strategy gets its own model name: CPBOT_MODEL_<ROLE>=<role>

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.agents.support.scripted_server import Reply
-from tests.fakesite.state import FakeSite, lc_question
+from tests.fakes import FakeSite, lc_question
 
 CONTEST = "weekly-contest-990"
 DECODE = "decode-ways"

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.agents.support.scripted_server import Reply
-from tests.fakesite.state import FakeSite, cf_problem
+from tests.fakes import FakeSite, cf_problem
 
 CONTEST = 1999
 API_KEY = "sk-watch-test-secret-key"

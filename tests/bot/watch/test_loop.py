@@ -16,9 +16,10 @@ from cpbot.bot.transcripts import TranscriptStore
 from cpbot.bot.watch.loop import ContestLoop
 from cpbot.bot.watch.ports import ContestBudget, LoopOptions
 from cpbot.bot.watch.render import report, view
-from cpbot.bot.watch.state import ContestRow, WatchState, contest_key
+from cpbot.bot.watch.rules import contest_key
+from cpbot.bot.watch.state import ContestRow, WatchState
 from cpbot.core.errors import ConfigError, ModelError
-from tests.bot.watch.fakes import FakeSite, FakeSolver, FakeSubmitter, listed, wrong_answer
+from tests.fakes.watch_ports import FakeSite, FakeSolver, FakeSubmitter, listed, wrong_answer
 
 CONTEST = "1900"
 KEY = contest_key("codeforces", CONTEST)

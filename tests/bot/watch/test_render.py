@@ -14,9 +14,11 @@ from cpbot.agents.budget import Usage
 from cpbot.agents.tracing import LLMCallEvent
 from cpbot.bot.submit.base import RemoteVerdict
 from cpbot.bot.submit.ledger import SubmissionLedger
+from cpbot.bot.texts import clock
 from cpbot.bot.transcripts import TranscriptStore
-from cpbot.bot.watch.render import WatchReport, changes, clock, duration, report, view
-from cpbot.bot.watch.state import ContestRow, ProblemRow, WatchState, contest_key
+from cpbot.bot.watch.render import WatchReport, changes, duration, report, view
+from cpbot.bot.watch.rules import contest_key
+from cpbot.bot.watch.state import ContestRow, ProblemRow, WatchState
 from cpbot.judge.model import Verdict
 
 KEY = contest_key("codeforces", "1900")

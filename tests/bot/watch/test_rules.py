@@ -43,4 +43,4 @@ def test_a_finished_contest_is_practice(site):
 
 def test_an_unknown_site_in_the_list_is_an_error():
     with pytest.raises(ConfigError, match="unknown site"):
-        normalise_allowed(["atcoder:abc300"])
+        normalise_allowed(["yukicoder:1"])

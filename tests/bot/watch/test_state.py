@@ -12,7 +12,8 @@ import pytest
 
 from cpbot.bot.submit.base import DuplicateSubmission, RemoteVerdict
 from cpbot.bot.submit.ledger import LedgerEntry, SubmissionLedger
-from cpbot.bot.watch.state import ContestRow, ProblemRow, StateError, WatchState, contest_key
+from cpbot.bot.watch.rules import contest_key
+from cpbot.bot.watch.state import ContestRow, ProblemRow, StateError, WatchState
 from cpbot.judge.model import Verdict
 from tests.bot import old_schemas
 

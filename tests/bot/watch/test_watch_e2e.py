@@ -14,7 +14,7 @@ from cpbot.bot.transcripts import TranscriptStore
 from cpbot.bot.watch.state import WatchState
 from tests.agents.support.scripted_server import ScriptedServer
 from tests.bot.watch.support import API_KEY, CONTEST, contest_site, cookies_txt, model_answer
-from tests.fakesite.server import FakeSiteServer
+from tests.fakes.server import FakeSiteServer
 
 
 def watch_args(model: ScriptedServer, cookies: Path, *extra: str) -> list[str]:

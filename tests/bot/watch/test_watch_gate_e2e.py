@@ -17,7 +17,7 @@ from cpbot.bot.watch.state import WatchState
 from tests.agents.support.scripted_server import ScriptedServer
 from tests.bot.watch.gated import CONTEST, OPTIONS, RIGHT_B, ROLE_MODELS, WRONG_A, gated_site, model_answer
 from tests.bot.watch.support import API_KEY, RIGHT_A, cookies_txt
-from tests.fakesite.server import FakeSiteServer
+from tests.fakes.server import FakeSiteServer
 
 
 def test_the_default_gate_refuses_a_program_the_stress_run_breaks_and_submits_the_fixed_one(

@@ -21,7 +21,7 @@ from tests.agents.support.scripted_server import Delay, ScriptedServer
 from tests.bot.watch.support import CONTEST, contest_site, cookies_txt, model_answer
 from tests.bot.watch.test_watch_e2e import watch_args
 from tests.conftest import REPO
-from tests.fakesite.server import FakeSiteServer
+from tests.fakes.server import FakeSiteServer
 
 KILLS = 20
 SEED = 20261122

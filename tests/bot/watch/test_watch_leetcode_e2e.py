@@ -26,7 +26,7 @@ from tests.bot.watch.lc_round import (
     model_answer,
 )
 from tests.bot.watch.support import API_KEY
-from tests.fakesite.server import FakeSiteServer
+from tests.fakes.server import FakeSiteServer
 
 
 def test_a_leetcode_contest_is_solved_in_the_shadow_and_submitted_as_practice_after_it(

@@ -9,7 +9,7 @@ import pytest
 
 from cpbot.bot.cli import main
 from tests.bot.watch.support import contest_site
-from tests.fakesite.server import FakeSiteServer
+from tests.fakes.server import FakeSiteServer
 
 ARGS = ["watch", "--once", "--site", "cf", "--lang", "python3", "--within", "1", "--poll", "0.5"]
 

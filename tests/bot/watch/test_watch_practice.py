@@ -16,7 +16,7 @@ from tests.agents.support.scripted_server import ScriptedServer
 from tests.bot.watch import lc_round
 from tests.bot.watch.support import API_KEY, CONTEST, MARKED_B, RIGHT_B, contest_site, cookies_txt, model_answer
 from tests.bot.watch.test_watch_e2e import watch_args
-from tests.fakesite.server import FakeSiteServer
+from tests.fakes.server import FakeSiteServer
 
 
 def test_a_finished_codeforces_round_is_submitted_as_practice_after_a_dry_run(

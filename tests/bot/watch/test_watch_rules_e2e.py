@@ -16,7 +16,7 @@ from cpbot.bot.watch.state import WatchState
 from cpbot.scrapers.codeforces.ranking import expected_rank
 from tests.agents.support.scripted_server import ScriptedServer
 from tests.bot.watch.support import API_KEY, CONTEST, MARKED_B, RIGHT_B, contest_site, cookies_txt, model_answer
-from tests.fakesite.server import FakeSiteServer
+from tests.fakes.server import FakeSiteServer
 
 RANKLIST = [("tourist", 3000.0, 0, 3500), ("alice", 1800.0, 0, 1900), ("bob", 400.0, 0, 1300), ("eve", 0.0, 0, None)]
 

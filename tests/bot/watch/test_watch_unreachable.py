@@ -14,7 +14,7 @@ import pytest
 from cpbot.bot.cli import main
 from tests.bot.watch.support import API_KEY, contest_site
 from tests.conftest import REPO
-from tests.fakesite.server import FakeSiteServer
+from tests.fakes.server import FakeSiteServer
 
 
 def _closed_port() -> int:

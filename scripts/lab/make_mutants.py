@@ -1,0 +1,127 @@
+"""Mutants of the lab problems' C++ references that pass the samples and fail a hidden test.
+
+    python scripts/lab/make_mutants.py tests/fixtures/lab [--problem NAME] [--tries 16] [--keep 8]
+
+Every mutation site of the reference is listed per kind (a changed comparison, an off-by-one, a 64-bit
+type narrowed to 32 bits, an edge-case guard dropped), the sites are shuffled with the problem's name as
+seed and taken round-robin over the kinds; each mutant is judged on the samples (it must pass) and on
+the hidden tests (it must fail one). Kept mutants are written to `candidates/m<NN>_<kind>.cpp` and
+listed in lab.json with origin `mutant` and a note saying what changed. Deterministic: the same
+reference gives the same mutants (earlier mutants of the problem are replaced).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+from itertools import zip_longest
+from pathlib import Path
+
+from cpbot.bot.lab.dataset import hidden_tests, load_dataset
+from cpbot.bot.lab.measure import _starved
+from cpbot.judge.model import Solution, Verdict
+from cpbot.judge.runner import judge_problem
+from cpbot.judge.sandbox import default_sandbox
+
+_TYPES = "int|long|ll|char|bool|double|pair|vector|string|unsigned|size_t|u?int\\d+_t|mint|modint|array|tuple|std|T|S|F"
+
+# kind -> (pattern, replacement) applied to one match at a time
+OPERATORS: dict[str, list[tuple[str, str]]] = {
+    "comparison": [
+        (r"(?<![<>])<=(?!=)", "<"),
+        (r"(?<![<>])>=(?!=)", ">"),
+        (rf"(?<=[\w)\]])\s*<(?![<=])(?!\s*(?:{_TYPES})\b)(?=\s*[\w(])", " <="),
+        (r"(?<=[\w)\]])\s*>(?![>=])(?=\s*[\w(])", " >="),
+    ],
+    "off_by_one": [(r"\s*\+\s*1\b(?!\d)", ""), (r"\s*-\s*1\b(?!\d)", ""), (r"(?<=\w)\+\+(?=\w)", "")],
+    "overflow": [(r"\bunsigned long long\b", "unsigned int"), (r"\blong long\b", "int"), (r"\bu?int64_t\b", "int")],
+    "edge": [(r"\bif\s*\((.*)\)(?=\s*(?:return|continue|break)\b)", "if (false)")],
+}
+
+
+def sites(source: str) -> dict[str, list[tuple[int, int, int, str, str]]]:
+    """Per kind: (line, start, end, replacement, what) for every place an operator applies."""
+    found: dict[str, list[tuple[int, int, int, str, str]]] = {k: [] for k in OPERATORS}
+    for number, line in enumerate(source.splitlines()):
+        code = line.split("//", 1)[0]
+        if code.lstrip().startswith("#") or "template" in code or "cout <<" in code or "printf" in code:
+            continue
+        for kind, rules in OPERATORS.items():
+            for pattern, replacement in rules:
+                if replacement == " >=" and re.search(rf"<\s*(?:{_TYPES})\b", code):
+                    continue  # a template's closing bracket, not a comparison
+                for m in re.finditer(pattern, code):
+                    what = f"line {number + 1}: {m.group(0).strip()!r} -> {replacement!r}"
+                    found[kind].append((number, m.start(), m.end(), replacement, what))
+    return found
+
+
+def mutate(source: str, site: tuple[int, int, int, str, str]) -> str:
+    number, start, end, replacement, _ = site
+    lines = source.splitlines(keepends=True)
+    lines[number] = lines[number][:start] + replacement + lines[number][end:]
+    return "".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("root", type=Path)
+    parser.add_argument("--problem", action="append")
+    parser.add_argument("--tries", type=int, default=16, help="mutants judged per problem")
+    parser.add_argument("--keep", type=int, default=8, help="mutants kept per problem")
+    args = parser.parse_args()
+    sandbox = default_sandbox()
+    for lab in load_dataset(args.root, set(args.problem) if args.problem else None):
+        if lab.spec.reference is None or not lab.spec.reference.endswith(".cpp"):
+            continue
+        reference = lab.program(lab.spec.reference).source
+        per_kind = sites(reference)
+        for kind, listed in per_kind.items():
+            random.Random(f"{lab.name}:{kind}").shuffle(listed)
+        order = [
+            (k, s) for round_ in zip_longest(*per_kind.values()) for k, s in zip(per_kind, round_, strict=True) if s
+        ]
+        hidden = hidden_tests(lab, sandbox)
+        kept, seen = [], set()
+        for kind, site in order[: args.tries]:
+            source = mutate(reference, site)
+            if source in seen:
+                continue
+            seen.add(source)
+            solution = Solution(language="cpp17", source=source)
+            if judge_problem(solution, lab.problem, sandbox=sandbox).verdict != Verdict.AC:
+                continue
+            report = judge_problem(solution, lab.problem, hidden, sandbox=sandbox, stop_on_failure=True)
+            if report.verdict == Verdict.AC or _starved(report, lab.problem.limits.time_ms):
+                continue  # right, or too slow only because the machine was busy: not a labelled near miss
+            kept.append(
+                (
+                    kind,
+                    site[4],
+                    source,
+                    f"{report.verdict} on {report.first_failure.name if report.first_failure else '?'}",
+                )
+            )
+            if len(kept) >= args.keep:
+                break
+        folder = lab.folder / "candidates"
+        for old in folder.glob("m[0-9][0-9]_*.cpp"):
+            old.unlink()
+        candidates = [c.model_dump(exclude_defaults=True) for c in lab.spec.candidates if c.origin != "mutant"]
+        for i, (kind, what, source, failure) in enumerate(kept, start=1):
+            name = f"candidates/m{i:02d}_{kind}.cpp"
+            (lab.folder / name).write_text(source)
+            candidates.append(
+                {"file": name, "label": "wrong", "kind": kind, "origin": "mutant", "note": f"{what}; {failure}"}
+            )
+        spec = json.loads((lab.folder / "lab.json").read_text())
+        spec["candidates"] = candidates
+        (lab.folder / "lab.json").write_text(json.dumps(spec, indent=2) + "\n")
+        print(f"{lab.name}: {len(kept)} mutants kept of {min(len(order), args.tries)} tried", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
