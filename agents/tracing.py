@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from cpbot.agents.budget import BudgetSnapshot, Usage
 from cpbot.agents.envelopes import Envelope, utc_now
+from cpbot.agents.selection import Disagreement, Group
 from cpbot.judge.model import JudgeReport, ProfileReport, StressReport
 
 
@@ -108,7 +109,23 @@ class NoteEvent(TraceEvent):
     data: dict[str, Any] = {}
 
 
-AnyEvent = Annotated[LLMCallEvent | EnvelopeEvent | ReportEvent | BudgetEvent | NoteEvent, Field(discriminator="kind")]
+class SelectionEvent(TraceEvent):
+    """One step of choosing among candidate programs (see `agents.selection`); candidates are named by the
+    iteration of their code envelope."""
+
+    kind: Literal["selection"] = "selection"
+    step: Literal["drawn", "filtered", "grouped", "distinguished", "arbitrated", "chosen"]
+    candidates: list[int] = []  # the candidates the step is about (drawn, kept, chosen)
+    rejected: dict[int, str] = {}  # candidate -> why it was left out (failed a sample, an unusable reply)
+    probes: int = 0  # inputs the candidates were compared on
+    groups: list[Group] = []  # best first
+    disagreements: list[Disagreement] = []  # where the first two groups differ
+    reason: str = ""
+
+
+AnyEvent = Annotated[
+    LLMCallEvent | EnvelopeEvent | ReportEvent | BudgetEvent | NoteEvent | SelectionEvent, Field(discriminator="kind")
+]
 _EVENTS: TypeAdapter[Any] = TypeAdapter(AnyEvent)
 
 

@@ -16,7 +16,15 @@ from typing import Annotated, Union, get_args
 from pydantic import Field, TypeAdapter, ValidationError
 
 from cpbot.agents import tracing
-from cpbot.agents.tracing import BudgetEvent, EnvelopeEvent, LLMCallEvent, NoteEvent, ReportEvent, TraceEvent
+from cpbot.agents.tracing import (
+    BudgetEvent,
+    EnvelopeEvent,
+    LLMCallEvent,
+    NoteEvent,
+    ReportEvent,
+    SelectionEvent,
+    TraceEvent,
+)
 from cpbot.bot.submit.events import GateEvent, RemoteVerdictEvent, SubmissionEvent
 from cpbot.bot.texts import clock, tokens_text
 from cpbot.bot.transcripts import StoredEvent
@@ -79,6 +87,8 @@ def _describe(e: TraceEvent) -> tuple[str, str]:
             extra = ", ".join(f"{k}={v}" for k, v in e.data.items() if k != "to")
             return "note", f"route to {e.data['to']}" + (f" ({extra})" if extra else "")
         return "note", e.message
+    if isinstance(e, SelectionEvent):
+        return "selection", f"{e.step} [{', '.join(str(c) for c in e.candidates)}]: {e.reason}"
     if isinstance(e, RulesEvent):
         return "rules", f"{e.participation}: {e.reason}"
     if isinstance(e, ContestStateEvent):

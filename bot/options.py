@@ -40,7 +40,8 @@ def model_endpoint_options(f: F) -> F:
 
 
 def strategy_options(f: F) -> F:
-    """--strategy NAME and --strategy-option KEY=VALUE (repeatable; see `cpbot.bot.app.strategy_options`)."""
+    """--strategy NAME, --strategy-option KEY=VALUE (repeatable; see `cpbot.bot.app.strategy_options`) and
+    --candidates K (its shorthand for `candidates=K`; `with_candidates` merges it)."""
     return _stack(
         click.option("--strategy", type=click.Choice(STRATEGY_NAMES), default=DEFAULT_STRATEGY, show_default=True),
         click.option(
@@ -49,6 +50,11 @@ def strategy_options(f: F) -> F:
             multiple=True,
             metavar="KEY=VALUE",
             help="A strategy option, repeatable (e.g. max_n=1000, count=false for cpbot).",
+        ),
+        click.option(
+            "--candidates",
+            type=click.IntRange(min=1),
+            help="cpbot: programs drawn at once and chosen among by what they do (--strategy-option candidates=K).",
         ),
     )(f)
 

@@ -21,13 +21,14 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict
 
 from cpbot.agents.envelopes import GeneratedTests
-from cpbot.agents.extract import ExtractionError, extract_code, find_blocks, guess_language
+from cpbot.agents.extract import ExtractionError, extract_code, family_of, find_blocks, guess_language
 from cpbot.agents.llm import ChatModel
 from cpbot.agents.prompts import render_prompt
 from cpbot.agents.roles.common import RoleError, fence_tag, language_name, problem_text
 from cpbot.agents.roles.constraints import problem_bounds
 from cpbot.agents.roles.stdio import classify_input
 from cpbot.core.errors import CpbotError
+from cpbot.core.registry import Family
 from cpbot.judge.build import build_solution
 from cpbot.judge.execute import execute
 from cpbot.judge.generator import check_uses_n, generate
@@ -42,6 +43,8 @@ MAX_INPUT_BYTES = 1 << 20
 BRUTE_TIME_MS = 5000
 GENERATOR_SIZES = (1, 3, 10)
 
+# a program asked for in one family may come in the other; either runs
+_OTHER_LANGUAGE: dict[Family, Language] = {Family.PYTHON: "cpp17", Family.CPP: "python3"}
 _NUMBER = re.compile(r"^-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$|^\s*\*\*(.+?)\*\*:?\s*$")
 
@@ -80,6 +83,8 @@ class TestgenDraft(BaseModel):
     generator: str | None = None
     brute: str | None = None
     problems: list[str] = []  # what could not be read
+    # the language each program was written in, when not the one asked for (a C++ brute force runs as well)
+    languages: dict[str, Language] = {}
 
 
 # ---- shape ---------------------------------------------------------------------------------------
@@ -168,15 +173,29 @@ def read_draft(text: str, language: Language) -> TestgenDraft:
     problems: list[str] = []
     if sections:
         inputs = [b.code for b in find_blocks(sections.get("inputs", "")) if b.language is None]
-        programs = {}
+        programs: dict[str, str | None] = {}
+        languages: dict[str, Language] = {}
         for key in ("generator", "brute"):
             try:
                 programs[key] = extract_code(sections.get(key, ""), language).code
             except ExtractionError as e:
                 programs[key] = None
-                label = "brute force" if key == "brute" else key
-                problems.append(f"no usable {label} ({e.message})")
-        return TestgenDraft(inputs=inputs, generator=programs["generator"], brute=programs["brute"], problems=problems)
+                other = _OTHER_LANGUAGE.get(family_of(language))
+                try:
+                    programs[key] = extract_code(sections.get(key, ""), other).code if other else None
+                    languages[key] = other  # type: ignore[assignment]
+                except ExtractionError:
+                    pass
+                if programs[key] is None:
+                    label = "brute force" if key == "brute" else key
+                    problems.append(f"no usable {label} ({e.message})")
+        return TestgenDraft(
+            inputs=inputs,
+            generator=programs["generator"],
+            brute=programs["brute"],
+            problems=problems,
+            languages=languages,
+        )
     blocks = find_blocks(text)
     inputs = [b.code for b in blocks if b.language is None and guess_language(b.code) is None]
     code = [b.code for b in blocks if b.language is not None and b.complete]
@@ -301,8 +320,12 @@ def check_draft(
     suite = check_suite(
         draft.inputs,
         problem,
-        brute=Solution(language=language, source=draft.brute) if draft.brute else None,
-        generator=Solution(language=language, source=draft.generator) if draft.generator else None,
+        brute=Solution(language=draft.languages.get("brute", language), source=draft.brute) if draft.brute else None,
+        generator=(
+            Solution(language=draft.languages.get("generator", language), source=draft.generator)
+            if draft.generator
+            else None
+        ),
         sandbox=sandbox,
     )
     return suite.model_copy(update={"dropped": [*draft.problems, *suite.dropped]})

@@ -32,20 +32,42 @@ evidence, so the result carries them for the submit gate. Every accepted fix add
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
-from cpbot.agents import verification
+from cpbot.agents import selection, verification
+from cpbot.agents.budget import BudgetExhausted
 from cpbot.agents.envelopes import CheckerDecision, CodeAttempt, JudgeFeedback, Payload, Plan, StressFeedback
-from cpbot.agents.roles import analyst, checker, coder, debugger, knowledge, optimizer, planner, pruner, testgen
+from cpbot.agents.extract import ExtractionError
+from cpbot.agents.parallel import gather
+from cpbot.agents.roles import (
+    analyst,
+    checker,
+    coder,
+    debugger,
+    distinguisher,
+    knowledge,
+    optimizer,
+    planner,
+    pruner,
+    testgen,
+)
 from cpbot.agents.roles.common import RoleError, feedback_text
 from cpbot.agents.roles.knowledge import Note
 from cpbot.agents.roles.stdio import pick_template
+from cpbot.agents.roles.stresser import runnable
+from cpbot.agents.selection import Group, Outcome, Probe
 from cpbot.agents.strategies import fallbacks
 from cpbot.agents.strategies.base import Lesson, SolveContext, regressions, source_key, verdict_line
+from cpbot.agents.tracing import SelectionEvent
 from cpbot.agents.verification import GateParams
 from cpbot.core.errors import CpbotError
-from cpbot.judge.model import JudgeReport, Problem, ProfileReport, Solution, TestCase, Verdict
+from cpbot.judge.build import build_solution
+from cpbot.judge.execute import execute
+from cpbot.judge.generator import generate
+from cpbot.judge.model import JudgeReport, Limits, Problem, ProfileReport, Solution, TestCase, Verdict
 
 _GATE = GateParams()
 
@@ -68,6 +90,13 @@ def _symptom(report: JudgeReport) -> str:
     if first is not None and first.diff is not None:
         return f"{first.verdict}: expected {first.diff.expected!r}, got {first.diff.got!r}"
     return verdict_line(report)
+
+
+# generator sizes every candidate runs on: small enough for most brute forces, then the statement's bound
+PROBE_SIZES = (2, 4, 8, 16, 32, 128, 512)
+PROBE_SEEDS = (1, 2)
+ORACLE_LIMITS = Limits(time_ms=2000, memory_mb=512)  # a brute force slower than this answers no larger size
+ARBITER_MAX_CHARS = 2000  # a longer input is beyond what a model can work out by hand
 
 
 @dataclass
@@ -113,6 +142,7 @@ class Cpbot:
     repeats: int = _GATE.repeats
     count: bool = _GATE.count
     optimizes: int = 1  # optimizer proposals per solve
+    candidates: int = 1  # programs drawn at once for the fast path and chosen among (1: a single program)
     name: str = "cpbot"
 
     @property
@@ -324,18 +354,267 @@ class Cpbot:
         parts.append(f"profile: {profile.reason}" if profile is not None else "not profiled")
         return "; ".join(parts)
 
+    # ---- selection among candidates -------------------------------------------------------------
+
+    def _emit(self, ctx: SolveContext, step: str, **fields: Any) -> None:
+        ctx.tracer.emit(SelectionEvent(task_id=ctx.task_id, step=step, **fields))
+
+    def _draw(self, ctx: SolveContext, lessons: list[Note]) -> dict[int, CodeAttempt]:
+        """`candidates` programs from the statement alone, asked for at once; by code iteration."""
+        ctx.route("coder", phase="candidates", k=self.candidates)
+        write = partial(
+            coder.write_code, ctx.model, ctx.problem, None, language=ctx.language, use_skeleton=False, knowledge=lessons
+        )
+        drawn: dict[int, CodeAttempt] = {}
+        failed: list[Exception] = []
+        for result in gather([write] * self.candidates):
+            if isinstance(result, ExtractionError | RoleError | BudgetExhausted):
+                failed.append(result)
+            elif isinstance(result, Exception):
+                raise result
+            else:
+                attempt, iteration = ctx.code(result, sender=coder.ROLE)
+                drawn[iteration] = attempt
+        self._emit(
+            ctx,
+            "drawn",
+            candidates=list(drawn),
+            reason=f"{len(drawn)} of {self.candidates} replies held a program"
+            + "".join(f"; {e.message}" for e in failed[:3] if isinstance(e, CpbotError)),
+        )
+        if not drawn:
+            raise failed[0]
+        return drawn
+
+    def _probes(self, run: _Run) -> list[Probe]:
+        """The inputs candidates are compared on: the generated tests, then generator inputs of growing
+        size (answered by the brute force while it keeps up), then the statement's largest size."""
+        ctx = run.ctx
+        evidence, problem, sandbox = ctx.evidence, ctx.problem, ctx.sandbox
+        floats = problem.checker.startswith("float")
+        probes = [
+            Probe(
+                input=t.input,
+                origin="generated",
+                oracle=selection.normalize(t.output, floats=floats) if t.output is not None else None,
+                oracle_from="brute" if t.output is not None else None,
+                expected=t.output,
+            )
+            for t in evidence.tests
+        ]
+        if evidence.generator is None or sandbox is None:
+            return probes
+        generator = build_solution(evidence.generator, sandbox).program
+        brute = build_solution(runnable(evidence.brute, problem), sandbox).program if evidence.brute else None
+        if generator is None:
+            return probes
+        largest = verification.profile_size(problem, self.gate)
+        sizes = [(n, "small") for n in PROBE_SIZES if largest is None or n < largest]
+        sizes += [(largest, "large")] if largest else []
+        for size, origin in sizes:
+            for seed in PROBE_SEEDS:
+                data = None
+                # a generator too slow at the largest size (a busy machine) still gives a tenth of it
+                for n in (size, size // 10) if origin == "large" else (size,):
+                    try:
+                        data, size = generate(generator, n, seed, sandbox), n
+                        break
+                    except CpbotError as e:
+                        ctx.note("probe not generated", size=n, seed=seed, error=e.message)
+                if data is None:
+                    continue
+                expected = None
+                if brute is not None and origin == "small":
+                    answer = execute(brute, data, sandbox, limits=ORACLE_LIMITS)
+                    if answer.verdict is None:
+                        expected = answer.stdout.decode(errors="replace")
+                    else:
+                        brute = None  # too slow (or failing) from this size on: no oracle for larger inputs
+                probes.append(
+                    Probe(
+                        input=data.decode(errors="replace"),
+                        origin=origin,  # type: ignore[arg-type]
+                        size=size,
+                        oracle=selection.normalize(expected, floats=floats) if expected is not None else None,
+                        oracle_from="brute" if expected is not None else None,
+                        expected=expected,
+                    )
+                )
+        return probes
+
+    def _observe(
+        self, run: _Run, drawn: dict[int, CodeAttempt], members: Sequence[int], probes: Sequence[Probe]
+    ) -> dict[int, list[Outcome]]:
+        """Each candidate's outcomes on `probes`; a program drawn twice runs once."""
+        ctx = run.ctx
+        assert ctx.sandbox is not None
+        floats = ctx.problem.checker.startswith("float")
+        seen: dict[str, list[Outcome]] = {}
+        behaviours = {}
+        for it in members:
+            solution = drawn[it].solution()
+            key = source_key(solution)
+            if key not in seen:
+                seen[key] = selection.observe(solution, ctx.problem, probes, ctx.sandbox, floats=floats)
+            behaviours[it] = list(seen[key])
+        return behaviours
+
+    def _distinguish(
+        self,
+        run: _Run,
+        drawn: dict[int, CodeAttempt],
+        probes: list[Probe],
+        behaviours: dict[int, list[Outcome]],
+        groups: list[Group],
+    ) -> list[Group]:
+        """The two best groups are tied on evidence: inputs written to tell them apart, answered by the
+        brute force (S*); then, if still tied, the model's word on one input where they differ."""
+        ctx = run.ctx
+        problem = ctx.problem
+        a, b = groups[0], groups[1]
+        if ctx.evidence.brute is not None:
+            ctx.route("distinguisher", groups=[a.representative, b.representative])
+            texts = distinguisher.distinguishing_inputs(
+                ctx.model,
+                problem,
+                drawn[a.representative].solution(),
+                drawn[b.representative].solution(),
+                selection.disagreements(groups, probes),
+            )
+            tests, _, dropped = testgen.validate_inputs(texts, problem, brute=ctx.evidence.brute, sandbox=ctx.sandbox)
+            floats = problem.checker.startswith("float")
+            new = [
+                Probe(
+                    input=t.input,
+                    origin="distinguishing",
+                    oracle=selection.normalize(t.output, floats=floats) if t.output is not None else None,
+                    oracle_from="brute" if t.output is not None else None,
+                    expected=t.output,
+                )
+                for t in tests
+            ]
+            for it, outcomes in self._observe(run, drawn, list(behaviours), new).items():
+                behaviours[it].extend(outcomes)
+            probes.extend(new)
+            groups = selection.rank_groups(selection.group_by_behaviour(behaviours), probes)
+            self._emit(
+                ctx,
+                "distinguished",
+                candidates=[a.representative, b.representative],
+                probes=len(new),
+                groups=groups,
+                disagreements=selection.disagreements(groups, probes),
+                reason=f"{len(new)} of {len(texts)} inputs kept" + "".join(f"; {d}" for d in dropped[:3]),
+            )
+            if len(groups) < 2 or selection.settled_by_evidence(groups[0], groups[1]):
+                return groups
+        a, b = groups[0], groups[1]
+        differ = [i for i in selection.differing(a, b) if len(probes[i].input) <= ARBITER_MAX_CHARS]
+        if not differ:
+            return groups
+        i = min(differ, key=lambda j: len(probes[j].input))
+        ctx.route("arbiter", groups=[a.representative, b.representative])
+        pick = distinguisher.pick_output(ctx.model, problem, probes[i].input, a.signature[i], b.signature[i])
+        if pick is not None:
+            chosen = (a if pick == "a" else b).signature[i]
+            probes[i] = probes[i].model_copy(update={"oracle": chosen, "oracle_from": "model"})
+            groups = selection.rank_groups(groups, probes)
+        self._emit(
+            ctx,
+            "arbitrated",
+            candidates=[a.representative, b.representative],
+            groups=groups,
+            disagreements=[selection.disagreement(i, probes, [a, b])],
+            reason="the model named neither output"
+            if pick is None
+            else f"the model says the group of candidate {(a if pick == 'a' else b).representative} is right",
+        )
+        return groups
+
+    def _adopt_probes(self, run: _Run, probes: Sequence[Probe], groups: Sequence[Group]) -> None:
+        """Probes the brute force answered where groups differ, or where the best group is wrong, become tests:
+        the chosen program is debugged and gated on them, and the final ranking sees every candidate fail them."""
+        best = groups[0]
+        differ = {i for g in groups[1:] for i in selection.differing(best, g)}
+        wrong = {i for i, p in enumerate(probes) if p.oracle_from == "brute" and best.signature[i] != p.oracle}
+        adopted = [
+            TestCase(input=p.input, output=p.expected, origin="generated", name=f"probe-{i + 1}")
+            for i, p in enumerate(probes)
+            if i in differ | wrong and p.oracle_from == "brute" and p.expected is not None
+        ]
+        if adopted:
+            run.ctx.adopt_tests(adopted)
+            run.tests.extend(adopted)
+
+    def _choose(self, run: _Run, lessons: list[Note]) -> _Outcome:
+        """Draw `candidates` programs, keep those that pass the samples, group them by behaviour, break ties
+        with the oracle and the distinguisher, and settle the best group's representative (see
+        `agents.selection`)."""
+        ctx = run.ctx
+        drawn = self._draw(ctx, lessons)
+        reports = {it: ctx.judge(attempt, it, branch="candidates") for it, attempt in drawn.items()}
+        kept = [it for it, report in reports.items() if report.accepted]
+        rejected = {it: verdict_line(report) for it, report in reports.items() if not report.accepted}
+        self._emit(ctx, "filtered", candidates=kept, rejected=rejected, reason=f"{len(kept)} pass the samples")
+        if not kept:
+            best = max(drawn, key=lambda it: (reports[it].passed, -it))
+            ctx.note("no candidate passes the samples", debugging=best)
+            return self._settle(run, drawn[best], best, None, "candidates")
+        groups = [Group(members=kept, signature=[])]
+        probes: list[Probe] = []
+        if len(kept) > 1 and self.verify and ctx.sandbox is not None and ctx.problem.kind != "interactive":
+            run.generated = True
+            self._generate(run, "candidates")
+            probes = self._probes(run)
+            behaviours = self._observe(run, drawn, kept, probes)
+            ctx.tracker.check()
+            groups = selection.rank_groups(selection.group_by_behaviour(behaviours), probes)
+            self._emit(
+                ctx,
+                "grouped",
+                candidates=kept,
+                probes=len(probes),
+                groups=groups,
+                disagreements=selection.disagreements(groups, probes),
+                reason=f"{len(groups)} groups by outputs on {len(probes)} inputs",
+            )
+            if len(groups) > 1 and not selection.settled_by_evidence(groups[0], groups[1]):
+                groups = self._distinguish(run, drawn, probes, behaviours, groups)
+            self._adopt_probes(run, probes, groups)
+        why = selection.why_chosen(groups) if probes else f"{len(kept)} candidates pass the samples; the first is kept"
+        self._emit(ctx, "chosen", candidates=[groups[0].representative], groups=groups, reason=why)
+        outcome = _Outcome(False, "no group settled")
+        tried = 0
+        for rank, group in enumerate(groups[:3]):
+            if rank and group.oracle_disagreed:
+                break  # a worse group is not worth debugging: plan instead
+            # the group's programs behave the same on the probes but may differ beyond them (speed, larger sizes):
+            # when the first cannot be settled, a different program of the same group is tried
+            distinct = {source_key(drawn[it].solution()): it for it in reversed(group.members)}
+            for it in sorted(distinct.values())[:2]:
+                if tried:
+                    ctx.note("next candidate", candidate=it, group=group.representative, why=outcome.reason)
+                tried += 1
+                outcome = self._settle(run, drawn[it], it, None, "candidates")
+                if outcome.done:
+                    return _Outcome(True, f"{outcome.reason}; chosen among {len(drawn)} candidates: {why}")
+        return outcome
+
     # ---- the workflow ---------------------------------------------------------------------------
 
     def run(self, ctx: SolveContext) -> str:
         """Fast path, then planned attempts, each settled by the loop above; see the module's docstring."""
         run = _Run(ctx=ctx, tests=list(ctx.problem.samples))
         lessons = _lessons_note(ctx)
-        ctx.route("coder", phase="fast")
-        attempt = coder.write_code(
-            ctx.model, ctx.problem, None, language=ctx.language, use_skeleton=False, knowledge=lessons
-        )
-        attempt, iteration = ctx.code(attempt, sender=coder.ROLE)
-        outcome = self._settle(run, attempt, iteration, None, "fast")
+        if self.candidates > 1:
+            outcome = self._choose(run, lessons)
+        else:
+            ctx.route("coder", phase="fast")
+            attempt = coder.write_code(
+                ctx.model, ctx.problem, None, language=ctx.language, use_skeleton=False, knowledge=lessons
+            )
+            attempt, iteration = ctx.code(attempt, sender=coder.ROLE)
+            outcome = self._settle(run, attempt, iteration, None, "fast")
         if outcome.done:
             return outcome.reason
         plan: Plan | None = None
@@ -389,5 +668,5 @@ def _feedback_note(feedback: Payload) -> Note:
 def make(**options: Any) -> Cpbot:
     """The registry's constructor (`debugs=`, `plans=`, `verify=`, `tests=`, `stress_rounds=`, `stress_runs=`,
     `stress_seconds=`, `stress_size=`, `ladder_seconds=`, `ladder_brute_ms=`, `ladder_seeds=`,
-    `profile=`, `max_n=`, `repeats=`, `count=`, `optimizes=`)."""
+    `profile=`, `max_n=`, `repeats=`, `count=`, `optimizes=`, `candidates=`)."""
     return Cpbot(**options)

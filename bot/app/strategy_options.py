@@ -33,6 +33,11 @@ def parse_strategy_options(strategy: str, items: tuple[str, ...] | list[str]) ->
     return options
 
 
+def with_candidates(items: tuple[str, ...] | list[str], candidates: int | None) -> tuple[str, ...]:
+    """The `--strategy-option` items with `--candidates K` added as `candidates=K` (when given)."""
+    return (*items, f"candidates={candidates}") if candidates is not None else tuple(items)
+
+
 _TRUE = ("true", "yes", "on", "1")
 _FALSE = ("false", "no", "off", "0")
 

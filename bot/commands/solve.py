@@ -66,6 +66,7 @@ def solve(
     source: str,
     strategy: str,
     strategy_option: tuple[str, ...],
+    candidates: int | None,
     language: str,
     model: str | None,
     base_url: str | None,
@@ -91,7 +92,7 @@ def solve(
     from cpbot.bot.app.problem_folder import place, problem_dirname, save_solution, solution_name
     from cpbot.bot.app.solving import solve_recorded
     from cpbot.bot.app.sources import load_source
-    from cpbot.bot.app.strategy_options import parse_strategy_options
+    from cpbot.bot.app.strategy_options import parse_strategy_options, with_candidates
     from cpbot.bot.browser import browser_settings
     from cpbot.bot.config import resolve_llm
     from cpbot.bot.redact import Redactor, secrets_from_env
@@ -109,7 +110,7 @@ def solve(
         temperature=temperature,
         reasoning_effort=reasoning_effort,
     )
-    options = parse_strategy_options(strategy, strategy_option)
+    options = parse_strategy_options(strategy, with_candidates(strategy_option, candidates))
     problem = load_source(source, site=site, cookies=cookies, browser=browser_settings(None))
     budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_seconds=max_seconds)
     with stop_on_interrupt() as interrupt:

@@ -63,7 +63,7 @@ def watch(
     from contextlib import ExitStack
     from datetime import UTC, datetime, timedelta
 
-    from cpbot.bot.app.strategy_options import parse_strategy_options
+    from cpbot.bot.app.strategy_options import parse_strategy_options, with_candidates
     from cpbot.bot.watch.render import follow, print_final, report
     from cpbot.bot.watch.rules import contest_key
     from cpbot.bot.watch.scheduler import Watcher, contest_row
@@ -79,7 +79,8 @@ def watch(
     list_failures: list[CpbotError] = []  # since the last listing that worked
     listed_once = threading.Event()  # some listing worked (with --contest: the contest was found)
     with ExitStack() as stack, stop_on_signals(stop):
-        strategy_options = parse_strategy_options(opts["strategy"], opts.pop("strategy_option"))
+        items = with_candidates(opts.pop("strategy_option"), opts.pop("candidates"))
+        strategy_options = parse_strategy_options(opts["strategy"], items)
         session = Session(stack, WatchOptions(**opts, strategy_options=strategy_options), stop)
         click.echo(plan_line(session), err=True)
         now = datetime.now(UTC)

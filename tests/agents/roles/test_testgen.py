@@ -7,6 +7,7 @@ import pytest
 from cpbot.agents.roles.common import RoleError
 from cpbot.agents.roles.testgen import (
     InputShape,
+    check_draft,
     format_issue,
     generate_tests,
     read_draft,
@@ -80,6 +81,22 @@ def test_a_reply_without_headings_is_read_by_what_its_blocks_hold():
     assert draft.inputs == ["5 6\n"]
     assert draft.generator is not None and "argv" in draft.generator
     assert draft.brute is not None and "assert a >= 1" in draft.brute
+
+
+def test_a_brute_force_in_the_other_language_is_kept_with_its_language(sandbox):
+    cpp_brute = (
+        "#include <iostream>\nint main() { long long a, b; std::cin >> a >> b; std::cout << a + b << std::endl; }\n"
+    )
+    text = (
+        f"## Inputs\n```text\n5 6\n```\n## Generator\n```python\n{GOOD_GENERATOR}```\n"
+        f"## Brute force\n```cpp\n{cpp_brute}```\n"
+    )
+    draft = read_draft(text, "python3")
+    assert draft.brute == cpp_brute and draft.languages == {"brute": "cpp17"} and not draft.problems
+    suite = check_draft(draft, sum_problem(), sandbox=sandbox)
+    assert suite.brute is not None and suite.brute.language == "cpp17"
+    assert suite.generator is not None and suite.generator.language == "python3"
+    assert [t.output for t in suite.tests.tests] == ["11\n"]
 
 
 def test_a_missing_program_is_reported_not_invented():

@@ -1,0 +1,246 @@
+"""Choosing one program among several candidates by what they do on the same inputs.
+
+The candidates that passed the samples run on a common set of probes (generated tests, generator inputs
+of small and large sizes, inputs written to tell two candidates apart). Candidates that print the same
+thing on every probe form one group (AlphaCode 2's clustering by behaviour). A brute force that passed
+the samples answers the small probes (ALGO's oracle); a group is ranked by how often it disagrees with
+that oracle, then by how often it crashed or ran out of time, then by its size (CodeT's agreement: many
+independent programs printing the same answers are more likely right), then by who was drawn first.
+When the two best groups cannot be told apart by this evidence, the strategy asks for inputs on which
+they differ and judges them with the oracle, or asks the model which output is right (S*).
+
+Everything here is pure (no model, no sandbox) except `observe`, which runs one program on the probes.
+Candidates are named by the iteration of their `code` envelope, so every event points at the transcript.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from cpbot.judge.model import Problem, Solution
+from cpbot.judge.sandbox import Sandbox
+
+# how much of an input or an output an event keeps
+SHOWN_CHARS = 300
+IDLE_RETRIES = 2  # runs again of a probe killed for wall time while it barely had the CPU
+
+
+class Probe(BaseModel):
+    """One input every candidate runs on, and the brute force's answer when it gave one."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    input: str
+    origin: Literal["generated", "small", "large", "distinguishing"]
+    size: int | None = None  # the generator's N, when the generator wrote it
+    oracle: str | None = None  # the right output as far as known, normalized (`Outcome.key` form)
+    oracle_from: Literal["brute", "model"] | None = None  # who said so: the brute force, or the arbiter
+    expected: str | None = None  # the brute force's output as printed, for a test made from the probe
+
+
+class Outcome(BaseModel):
+    """What one program did on one probe: its normalized output, or the verdict of a failed run."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    output: str = ""
+    failure: str = ""  # "TLE", "RE", "MLE", ... (empty when it ran to the end)
+
+    @property
+    def key(self) -> str:
+        """What grouping compares: the output, or the failure marked so it never equals an output."""
+        return f"!{self.failure}" if self.failure else self.output
+
+
+class Group(BaseModel):
+    """Candidates with the same behaviour on every probe, and the evidence about that behaviour."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    members: list[int]  # candidate iterations, in draw order
+    signature: list[str]  # `Outcome.key` per probe
+    oracle_agreed: int = 0
+    oracle_disagreed: int = 0
+    failures: int = 0  # probes where it crashed or ran out of time or memory
+
+    @property
+    def representative(self) -> int:
+        """The first drawn member."""
+        return self.members[0]
+
+
+class Disagreement(BaseModel):
+    """A probe on which two groups print different things (shortened for the transcript)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    probe: int  # index into the probes
+    origin: str
+    size: int | None = None
+    input: str
+    outputs: list[str]  # per group compared, in the order given
+    oracle: str | None = None
+
+
+def normalize(text: str, *, floats: bool = False) -> str:
+    """Output as its whitespace-separated tokens; with `floats`, decimals rounded to 6 significant digits
+    so that programs differing only in the last digits (which a float checker accepts) group together."""
+    tokens = text.split()
+    if floats:
+        tokens = [_round(t) for t in tokens]
+    return " ".join(tokens)
+
+
+def _round(token: str) -> str:
+    if not any(c in token for c in ".eE"):
+        return token
+    try:
+        return f"{float(token):.6g}"
+    except ValueError:
+        return token
+
+
+def group_by_behaviour(behaviours: Mapping[int, Sequence[Outcome]]) -> list[Group]:
+    """Candidates (iteration -> outcome per probe) grouped by identical outcomes, in order of first member."""
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for candidate in sorted(behaviours):
+        signature = tuple(o.key for o in behaviours[candidate])
+        groups.setdefault(signature, []).append(candidate)
+    return [Group(members=members, signature=list(signature)) for signature, members in groups.items()]
+
+
+def score(group: Group, probes: Sequence[Probe]) -> Group:
+    """`group` with its agreement with the oracle and its failures counted over `probes`."""
+    agreed = disagreed = failures = 0
+    for key, probe in zip(group.signature, probes, strict=True):
+        if key.startswith("!"):
+            failures += 1
+        if probe.oracle is not None:
+            if key == probe.oracle:
+                agreed += 1
+            else:
+                disagreed += 1
+    return group.model_copy(update={"oracle_agreed": agreed, "oracle_disagreed": disagreed, "failures": failures})
+
+
+def rank_key(group: Group) -> tuple[int, int, int, int]:
+    """Fewer disagreements with the oracle, then fewer failed runs, then more members, then drawn first."""
+    return (group.oracle_disagreed, group.failures, -len(group.members), group.representative)
+
+
+def rank_groups(groups: Sequence[Group], probes: Sequence[Probe]) -> list[Group]:
+    """The groups scored on `probes`, best first (see `rank_key`)."""
+    return sorted((score(g, probes) for g in groups), key=rank_key)
+
+
+def settled_by_evidence(best: Group, second: Group) -> bool:
+    """True when the oracle or failed runs put `best` ahead of `second` (size and draw order do not count)."""
+    return rank_key(best)[:2] < rank_key(second)[:2]
+
+
+def differing(a: Group, b: Group) -> list[int]:
+    """The probe indices where two groups' outcomes differ."""
+    return [i for i, (x, y) in enumerate(zip(a.signature, b.signature, strict=True)) if x != y]
+
+
+def disagreements(groups: Sequence[Group], probes: Sequence[Probe], limit: int = 3) -> list[Disagreement]:
+    """Up to `limit` probes where the first two groups differ (smallest inputs first), for the transcript
+    and the prompts."""
+    if len(groups) < 2:
+        return []
+    found = sorted(differing(groups[0], groups[1]), key=lambda i: len(probes[i].input))[:limit]
+    return [disagreement(i, probes, groups[:2]) for i in found]
+
+
+def disagreement(i: int, probes: Sequence[Probe], groups: Sequence[Group]) -> Disagreement:
+    """Probe `i` and what each of `groups` printed on it, shortened for the transcript."""
+    probe = probes[i]
+    return Disagreement(
+        probe=i,
+        origin=probe.origin,
+        size=probe.size,
+        input=probe.input[:SHOWN_CHARS],
+        outputs=[g.signature[i][:SHOWN_CHARS] for g in groups],
+        oracle=probe.oracle[:SHOWN_CHARS] if probe.oracle is not None else None,
+    )
+
+
+def oracle_tiebreak(a: Sequence[Outcome], b: Sequence[Outcome], probes: Sequence[Probe]) -> Literal["a", "b"] | None:
+    """Which of two programs the oracle supports on the probes where they differ: the one that matches it
+    more often (a failed run never matches); None when the oracle does not tell them apart."""
+    a_right = b_right = 0
+    for x, y, probe in zip(a, b, probes, strict=True):
+        if probe.oracle is None or x.key == y.key:
+            continue
+        a_right += x.key == probe.oracle
+        b_right += y.key == probe.oracle
+    if a_right == b_right:
+        return None
+    return "a" if a_right > b_right else "b"
+
+
+_CHOICE = re.compile(r"\banswer\b\W{0,3}\b(?:output\s+)?([AB])\b", re.IGNORECASE)
+
+
+def read_choice(text: str) -> Literal["a", "b"] | None:
+    """The model's pick between output A and output B: the last "Answer: A" (or B) it wrote, or a last line
+    that is only the letter; None when it names neither (a letter inside code or prose does not count)."""
+    picks = [m.group(1).upper() for m in _CHOICE.finditer(text) if m.group(1) in "AB"]
+    if not picks:
+        last = text.strip().splitlines()[-1].strip(" *.`") if text.strip() else ""
+        picks = [last] if last in ("A", "B") else []
+    if not picks:
+        return None
+    return "a" if picks[-1] == "A" else "b"
+
+
+def why_chosen(groups: Sequence[Group]) -> str:
+    """One sentence on why the first group won, for the transcript and the solve's reason."""
+    best = groups[0]
+    names = ", ".join(str(m) for m in best.members)
+    checked = best.oracle_agreed + best.oracle_disagreed
+    parts = [f"group of {len(best.members)} (candidates {names})"]
+    if checked:
+        parts.append(f"agrees with the oracle on {best.oracle_agreed} of {checked} inputs")
+    parts.append(f"{best.failures} failed runs" if best.failures else "no failed run")
+    if len(groups) == 1:
+        parts.append("every candidate behaves the same")
+    else:
+        other = groups[1]
+        if settled_by_evidence(best, other):
+            parts.append(
+                f"the next group disagrees with the oracle on {other.oracle_disagreed} and failed {other.failures} runs"
+            )
+        else:
+            parts.append(f"no evidence beyond agreement: the next group has {len(other.members)} members")
+    return "; ".join(parts)
+
+
+def observe(
+    solution: Solution, problem: Problem, probes: Sequence[Probe], sandbox: Sandbox, *, floats: bool = False
+) -> list[Outcome]:
+    """Run `solution` on every probe under the problem's limits (function problems through the harness)."""
+    from cpbot.agents.roles.stresser import runnable
+    from cpbot.judge.build import build_solution
+    from cpbot.judge.execute import execute
+
+    build = build_solution(runnable(solution, problem), sandbox)
+    if build.program is None:
+        return [Outcome(failure="CE") for _ in probes]
+    outcomes = []
+    for probe in probes:
+        run = execute(build.program, probe.input.encode(), sandbox, limits=problem.limits)
+        for _ in range(IDLE_RETRIES):
+            if not run.message.startswith("idle"):
+                break
+            # out of wall time while barely running: the machine is busy, not the program slow
+            run = execute(build.program, probe.input.encode(), sandbox, limits=problem.limits)
+        if run.verdict is not None:
+            outcomes.append(Outcome(failure=str(run.verdict)))
+        else:
+            outcomes.append(Outcome(output=normalize(run.stdout.decode(errors="replace"), floats=floats)))
+    return outcomes
