@@ -44,6 +44,19 @@ class LazyGroup(click.Group):
             self.add_command(self._load(cmd_name), cmd_name)
         return super().get_command(ctx, cmd_name)
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """As click's, with "did you mean" for a mistyped command."""
+        name = click.utils.make_str(args[0]) if args else ""
+        if args and self.get_command(ctx, name) is None and not name.startswith("-"):
+            import difflib
+
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=2, cutoff=0.6)
+            if close:
+                ctx.fail(f"No such command {name!r}. Did you mean {' or '.join(map(repr, close))}?")
+        return super().resolve_command(ctx, args)
+
     def _load(self, cmd_name: str) -> click.Command:
         module_name, _, attribute = self.lazy_commands[cmd_name].partition(":")
         command = getattr(importlib.import_module(module_name), attribute)

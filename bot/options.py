@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 import click
 
-from cpbot.core.registry import DEFAULT_LANGUAGE, DEFAULT_STRATEGY, LANGUAGE_NAMES, STRATEGY_NAMES
+from cpbot.core.registry import DEFAULT_LANGUAGE, DEFAULT_STRATEGY, LANGUAGE_ALIASES, LANGUAGE_NAMES, STRATEGY_NAMES
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -53,16 +53,34 @@ def strategy_options(f: F) -> F:
     )(f)
 
 
+class LanguageChoice(click.Choice):
+    """A registered language, or an alias of one (`cpp` -> `cpp17`, `python` -> `python3`), in any case."""
+
+    def __init__(self) -> None:
+        super().__init__(LANGUAGE_NAMES, case_sensitive=False)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str):
+            value = LANGUAGE_ALIASES.get(value.lower(), value)
+        return super().convert(value, param, ctx)
+
+
 def language_option(*, default: str | None = DEFAULT_LANGUAGE, help: str | None = None) -> Callable[[F], F]:
     """--lang, one of the registered languages, passed as `language`; `default=None` leaves it unset (the
     command then tells the language from the solution's file extension)."""
     return click.option(
         "--lang",
         "language",
-        type=click.Choice(LANGUAGE_NAMES),
+        type=LanguageChoice(),
         default=default,
         show_default=default is not None,
-        help=help if help or default is not None else "Default: from the file extension.",
+        help=(help or "")
+        + (" " if help else "")
+        + (
+            "cpp and python stand for cpp17 and python3."
+            if default is not None
+            else "Default: from the file extension (cpp and python stand for cpp17 and python3)."
+        ),
     )
 
 

@@ -1,7 +1,8 @@
 """Human-readable output on the terminal: reports, problems, contests, progress and outcomes as lines.
 
-The one place for the commands' terminal text; the live table of `cpbot watch` is `bot/watch/render.py`,
-the PNG plots `bot/plots.py`, the HTML export's SVG `bot/export/svg.py`.
+The one place for the commands' terminal text; `cpbot judge`'s streamed results are `bot/judge_view.py`,
+the live table of `cpbot watch` is `bot/watch/render.py`, the PNG plots `bot/plots.py`, the HTML
+export's SVG `bot/export/svg.py`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING
 import click
 
 from cpbot.bot.texts import tokens_text
-from cpbot.judge.model import JudgeReport, Limits, Problem, ProfileReport, StressReport, Verdict
+from cpbot.judge.model import Problem, ProfileReport, StressReport, Verdict
 
 if TYPE_CHECKING:
     from cpbot.agents.solve import SolveResult
@@ -29,34 +30,6 @@ COLORS = {Verdict.AC: "green", Verdict.IE: "magenta", Verdict.CE: "yellow", Verd
 
 def verdict_text(verdict: Verdict) -> str:
     return click.style(verdict.value, fg=COLORS.get(verdict, "red"), bold=True)
-
-
-def print_report(report: JudgeReport, limits: Limits) -> None:
-    """One line per test, the first difference of a failure, then the overall verdict."""
-    if report.verdict == Verdict.CE:
-        click.echo(report.compile_log.rstrip())
-    for r in report.results:
-        rerun = f"  (re-run {r.reruns}x)" if r.reruns else ""
-        click.echo(
-            f"{r.index:>4} {r.name:<16} {verdict_text(r.verdict):<4} "
-            f"{r.cpu_ms:>8.0f} ms {r.peak_kb / 1024:>8.1f} MB{rerun}"
-        )
-        if r.verdict != Verdict.AC:
-            if r.checker_message:
-                click.echo(f"       {r.checker_message}")
-            if r.diff:
-                where = f"line {r.diff.line}" + (f", token {r.diff.token}" if r.diff.token else "")
-                click.echo(f"       {where}: expected {r.diff.expected!r}, got {r.diff.got!r}")
-    checked = report.total - report.unchecked
-    summary = f"{verdict_text(report.verdict)} {report.passed}/{checked} checked tests"
-    if report.unchecked:
-        summary += f", {report.unchecked} ran unchecked (no expected output)"
-    summary += f"  (TL {limits.time_ms} ms, ML {limits.memory_mb} MB)"
-    click.echo(summary)
-    if report.verdict in (Verdict.IE,) and report.reason:
-        click.echo(f"judge error: {report.reason}", err=True)
-    if report.verdict == Verdict.RAN:
-        click.echo(f"not judged: {report.reason}", err=True)
 
 
 def print_profile(report: ProfileReport, width: int = 40) -> None:

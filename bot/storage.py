@@ -27,6 +27,21 @@ from cpbot.core.errors import CpbotError
 Step = Callable[[sqlite3.Connection], None]
 _STEP_NAME = re.compile(r"^m(\d{3})_\w+$")
 _DATA_DIR_HINT = "set CPBOT_DATA_DIR to a writable directory"
+_DISK_FULL_HINT = (
+    "free some space there, or set CPBOT_DATA_DIR to a directory on another disk; commands that only read "
+    "(judge, transcripts list/show) still work"
+)
+_ROOM_NEEDED = 64 * 1024  # less free space than this and SQLite cannot grow its file or make its WAL
+
+
+def disk_full(path: Path) -> bool:
+    """Whether the file system holding `path` has no room left (for this user: root may use reserved blocks)."""
+    try:
+        st = os.statvfs(path if path.is_dir() else path.parent)
+    except OSError:
+        return False
+    free_blocks = st.f_bfree if os.geteuid() == 0 else st.f_bavail
+    return free_blocks * st.f_frsize < _ROOM_NEEDED
 
 
 class StorageError(CpbotError):
@@ -83,26 +98,55 @@ class Database:
         *,
         synchronous: Literal["FULL", "NORMAL"] = "FULL",
         timeout_s: float = 30.0,
+        read_only: bool = False,
     ) -> None:
+        """`read_only` opens an existing file for reading only, as it is (no migration), also on a full disk."""
         self.path = Path(path)
         self.migrations = migrations
         self.error = migrations.error
         self.lock = threading.RLock()
         try:
-            _create_private(self.path)
-            # autocommit mode: transactions are explicit (BEGIN IMMEDIATE ... COMMIT)
-            self.connection = sqlite3.connect(
-                self.path, isolation_level=None, check_same_thread=False, timeout=timeout_s
-            )
+            if read_only:
+                self.connection = _connect_read_only(self.path, timeout_s)
+            else:
+                _create_private(self.path)
+                # autocommit mode: transactions are explicit (BEGIN IMMEDIATE ... COMMIT)
+                self.connection = sqlite3.connect(
+                    self.path, isolation_level=None, check_same_thread=False, timeout=timeout_s
+                )
         except (OSError, sqlite3.Error) as e:
-            raise self.error(f"cannot open the {migrations.store} {self.path}: {e}", hint=_DATA_DIR_HINT) from e
+            raise self._failed(f"cannot open the {migrations.store} {self.path}: {e}", _DATA_DIR_HINT) from e
         self.connection.row_factory = sqlite3.Row
         try:
-            self._pragmas(synchronous)
-            self.version = self._migrate()
+            if read_only:
+                self.version = self._read_version()
+            else:
+                self._pragmas(synchronous)
+                self.version = self._migrate()
         except BaseException:
             self.connection.close()
             raise
+
+    def _failed(self, message: str, hint: str) -> StorageError:
+        """The error of a failed open or write; one that says so when the disk is full."""
+        if disk_full(self.path):
+            return self.error(f"the disk is full: {message}", hint=_DISK_FULL_HINT)
+        return self.error(message, hint=hint)
+
+    def _read_version(self) -> int:
+        m = self.migrations
+        with self.read() as db:
+            found = (
+                db.execute(f"SELECT MAX(version) FROM {m.version_table}").fetchone()[0]
+                if table_exists(db, m.version_table)
+                else 0
+            )
+        if int(found or 0) != m.latest:
+            raise self.error(
+                f"{self.path} has {m.store} schema {found}; this cpbot reads {m.latest} and cannot update it now",
+                hint="run a command that writes to it (with free disk space) first",
+            )
+        return m.latest
 
     def _pragmas(self, synchronous: str) -> None:
         try:
@@ -111,9 +155,9 @@ class Database:
             self.connection.execute(f"PRAGMA synchronous={synchronous}")
             self.connection.execute("PRAGMA foreign_keys=ON")
         except sqlite3.Error as e:
-            raise self.error(
+            raise self._failed(
                 f"cannot open the {self.migrations.store} {self.path}: {e}",
-                hint="if it is not a cpbot database, move it away; otherwise " + _DATA_DIR_HINT,
+                "if it is not a cpbot database, move it away; otherwise " + _DATA_DIR_HINT,
             ) from e
 
     def _migrate(self) -> int:
@@ -154,9 +198,9 @@ class Database:
             try:
                 db.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as e:
-                raise self.error(
+                raise self._failed(
                     f"cannot write the {self.migrations.store} {self.path}: {e}",
-                    hint="another cpbot process may hold it; try again when it is done",
+                    "another cpbot process may hold it; try again when it is done",
                 ) from e
             try:
                 yield db
@@ -165,15 +209,31 @@ class Database:
                 if db.in_transaction:  # SQLite may already have rolled back (e.g. disk full)
                     db.execute("ROLLBACK")
                 if isinstance(e, sqlite3.Error):
-                    raise self.error(
-                        f"{self.migrations.store} write failed: {e}", hint="nothing of it was stored"
-                    ) from e
+                    raise self._failed(f"{self.migrations.store} write failed: {e}", "nothing of it was stored") from e
                 raise
 
     def close(self) -> None:
         """Close the connection (WAL contents stay safe on disk)."""
         with self.lock:
             self.connection.close()
+
+
+def _connect_read_only(path: Path, timeout_s: float) -> sqlite3.Connection:
+    """A reading connection to an existing file. SQLite reads a WAL file through a shared-memory file
+    beside it; where that cannot be made (a full disk) the file is read as it is on disk (immutable),
+    which is whole once the last writer closed it."""
+    if not path.is_file():
+        raise OSError(f"{path} does not exist")
+    uri = path.resolve().as_uri()
+    connection = sqlite3.connect(
+        f"{uri}?mode=ro", uri=True, isolation_level=None, check_same_thread=False, timeout=timeout_s
+    )
+    try:
+        connection.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+        return connection
+    except sqlite3.Error:
+        connection.close()
+        return sqlite3.connect(f"{uri}?immutable=1", uri=True, isolation_level=None, check_same_thread=False)
 
 
 def _create_private(path: Path) -> None:

@@ -244,12 +244,13 @@ class RunTranscript(BaseModel):
 class TranscriptStore:
     """The SQLite store; thread-safe; close it (or use `with`) when done."""
 
-    def __init__(self, path: Path | None = None, *, secrets: Iterable[str] = ()) -> None:
+    def __init__(self, path: Path | None = None, *, secrets: Iterable[str] = (), read_only: bool = False) -> None:
+        """`read_only`: an existing store opened for reading only (it works on a full disk too)."""
         self.path = Path(path) if path is not None else default_db_path()
         self.redactor = Redactor([*secrets_from_env(), *secrets])
         self.blob_dir = self.path.parent / BLOB_DIR
         # NORMAL: durable at checkpoints; a crash never corrupts (WAL), and events are written often
-        self.db = Database(self.path, MIGRATIONS, synchronous="NORMAL")
+        self.db = Database(self.path, MIGRATIONS, synchronous="NORMAL", read_only=read_only)
 
     def close(self) -> None:
         """Close the database (WAL contents stay safe on disk)."""
@@ -542,15 +543,15 @@ class TranscriptStore:
         return [self._summary(r) for r in rows]
 
     def resolve(self, run: str) -> str:
-        """The full id of run `run`, given whole or as an unambiguous prefix, or "last" for the newest
-        top-level run (a contest rather than its latest problem)."""
+        """The full id of run `run`, given whole or as any part of it that only one run has (its random
+        tail, its time), or "last" for the newest top-level run (a contest rather than its latest problem)."""
         with self.db.read() as db:
             if run == "last":
                 rows = db.execute(
                     "SELECT id FROM runs WHERE parent IS NULL ORDER BY started_at DESC, id DESC LIMIT 1"
                 ).fetchall()
             else:
-                pattern = run.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+                pattern = "%" + run.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
                 rows = db.execute(
                     "SELECT id FROM runs WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT 3", (pattern,)
                 ).fetchall()

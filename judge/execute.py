@@ -39,7 +39,15 @@ class Captured:
         return os.pread(self.stdout_fd, size, 0) if size else b""
 
     def read_stderr(self, limit: int) -> str:
-        return os.pread(self.stderr_fd, limit, 0).decode(errors="replace")
+        """Stderr, or when longer than `limit` its start and its end (where a traceback ends, where
+        `what()` and `MemoryError` are), each half of `limit`, with the bytes left out counted between."""
+        size = os.fstat(self.stderr_fd).st_size
+        if size <= limit:
+            return os.pread(self.stderr_fd, size, 0).decode(errors="replace")
+        half = limit // 2
+        head = os.pread(self.stderr_fd, half, 0).decode(errors="replace")
+        tail = os.pread(self.stderr_fd, half, size - half).decode(errors="replace")
+        return f"{head}\n[... {size - 2 * half} bytes left out ...]\n{tail}"
 
 
 @contextlib.contextmanager

@@ -10,7 +10,8 @@ import re
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
 
 from cpbot.core.registry import LOCAL_SITE, Family, LanguageName
 
@@ -19,10 +20,24 @@ from cpbot.core.registry import LOCAL_SITE, Family, LanguageName
 SNIPPET_KEYS: dict[Family, str] = {Family.CPP: "cpp", Family.PYTHON: "python3"}
 
 SCHEMA_VERSION = 1
+NEWER_SCHEMA = "newer_schema"  # the error type of a file written by a newer cpbot
 
 
 class Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _not_from_a_newer_cpbot(cls, data: Any) -> Any:
+        """A file of a newer layout is refused, not read as if it were this one (its new fields lost)."""
+        version = data.get("schema_version") if isinstance(data, dict) else None
+        if isinstance(version, int) and version > SCHEMA_VERSION:
+            raise PydanticCustomError(
+                NEWER_SCHEMA,
+                "written by a newer cpbot (schema_version {version}; this one reads up to {known})",
+                {"version": version, "known": SCHEMA_VERSION},
+            )
+        return data
 
 
 # Control characters but tab and newline, C1 included (U+009B is a terminal's CSI on its own).

@@ -217,19 +217,20 @@ def _counted(points: list[ProfilePoint], baseline: ProfilePoint) -> list[Profile
 
 
 def _refine(points: list[ProfilePoint], baseline: ProfilePoint, prof: _Profiler) -> list[ProfilePoint]:
-    """Add geometric midpoints where the cost visibly grows (up to the first TLE)."""
+    """Add geometric midpoints where the cost visibly grows, between sizes that ran within the limits:
+    once a size failed, nothing at or near it runs again (each such run costs the whole time limit)."""
     done = {p.size for p in points}
     added = []
     for lo, hi in itertools.pairwise(points):
-        if hi.status == "ok" and hi.cpu_ms - baseline.cpu_ms < MIN_MS_ABOVE_BASELINE / 4:
+        if hi.status != "ok":
+            break
+        if hi.cpu_ms - baseline.cpu_ms < MIN_MS_ABOVE_BASELINE / 4:
             continue
         mid = round(math.sqrt(lo.size * hi.size))
         if mid not in done and lo.size < mid < hi.size:
             point = prof.measure(mid)
             added.append(point)
             done.add(mid)
-        if hi.status != "ok":
-            break
     return sorted(points + added, key=lambda p: p.size)
 
 

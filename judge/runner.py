@@ -175,8 +175,49 @@ def prepare_tests(tests: list[TestCase]) -> list[PreparedTest]:
     ]
 
 
+OnResult = Callable[[TestResult], None]
+
+
+class _InOrder:
+    """Hands finished tests to `on_result` in test order, as soon as every test before them is final. A
+    near-limit TLE is not final (it is re-run alone at the end), so it holds back the tests after it."""
+
+    def __init__(self, prepared: list[PreparedTest], limits: Limits, on_result: OnResult | None) -> None:
+        self._order = [t.index for t in prepared]
+        self._next = 0
+        self._limits = limits
+        self._on_result = on_result
+        self._lock = threading.Lock()
+
+    def finished(self, outcomes: dict[int, tuple[TestResult, RunResult]]) -> None:
+        """Pass on what became final; called with each new outcome (from any worker)."""
+        with self._lock:
+            while self._next < len(self._order) and self._order[self._next] in outcomes:
+                result, run = outcomes[self._order[self._next]]
+                if is_borderline_tle(result.verdict, run, self._limits):
+                    return
+                self._emit(result)
+
+    def rest(self, results: dict[int, TestResult]) -> None:
+        """Pass on the final results of the tests held back (re-run ones and those after them)."""
+        with self._lock:
+            for index in self._order[self._next :]:
+                if index in results:
+                    self._emit(results[index])
+            self._next = len(self._order)
+
+    def _emit(self, result: TestResult) -> None:
+        self._next += 1
+        if self._on_result is not None:
+            self._on_result(result)
+
+
 def _run_all(
-    session: _Judging, prepared: list[PreparedTest], workers: int, stop_on_failure: bool
+    session: _Judging,
+    prepared: list[PreparedTest],
+    workers: int,
+    stop_on_failure: bool,
+    in_order: _InOrder,
 ) -> dict[int, tuple[TestResult, RunResult]]:
     """Every test's outcome by index (tests not run after a failure, with `stop_on_failure`, are missing).
 
@@ -197,6 +238,7 @@ def _run_all(
         outcomes[test.index] = (result, run)
         if result.verdict != Verdict.AC:
             failed.set()
+        in_order.finished(outcomes)
 
     def stream() -> None:
         session.run_stream(next_test, done)
@@ -225,8 +267,12 @@ def judge_program(
     sandbox: Sandbox | None = None,
     jobs: int | None = None,
     stop_on_failure: bool = False,
+    on_result: OnResult | None = None,
 ) -> JudgeReport:
-    """Judge an already built program. Tests run in parallel; near-limit TLEs are re-run alone."""
+    """Judge an already built program. Tests run in parallel; near-limit TLEs are re-run alone.
+
+    `on_result` gets each test's final result as soon as it and every test before it are done, in test
+    order (a test re-run for a near-limit TLE holds back those after it until its re-runs end)."""
     sandbox = sandbox or default_sandbox()
     # an interactive test runs two programs at once; a checker that runs a program needs a slot free
     per_test = 2 if interactor is not None else 1
@@ -234,7 +280,8 @@ def judge_program(
     workers = max(1, min(jobs or sandbox.size, usable // per_test, len(tests) or 1))
     session = _Judging(program, limits, checker, interactor, sandbox)
     prepared = prepare_tests(tests)
-    outcomes = _run_all(session, prepared, workers, stop_on_failure)
+    in_order = _InOrder(prepared, limits, on_result)
+    outcomes = _run_all(session, prepared, workers, stop_on_failure, in_order)
     results: list[TestResult] = []
     for test in prepared:
         if test.index not in outcomes:
@@ -247,6 +294,7 @@ def judge_program(
             result, run = session.run_test(test)
         result.reruns = reruns
         results.append(result)
+    in_order.rest({r.index: r for r in results})
     verdict = worst([r.verdict for r in results])
     first = next((r for r in results if r.verdict == verdict), None)
     unchecked = sum(t.answer is None for t in prepared) if interactor is None else 0
@@ -279,6 +327,7 @@ def judge_solution(
     jobs: int | None = None,
     stop_on_failure: bool = False,
     build_options: BuildOptions | None = None,
+    on_result: OnResult | None = None,
 ) -> JudgeReport:
     """Build and judge a solution. CE when it does not build; IE (with the reason) when the judge fails.
 
@@ -310,6 +359,7 @@ def judge_solution(
             sandbox=sandbox,
             jobs=jobs,
             stop_on_failure=stop_on_failure,
+            on_result=on_result,
         )
     except JudgeError as e:
         return JudgeReport(
@@ -334,6 +384,7 @@ def judge_problem(
     jobs: int | None = None,
     stop_on_failure: bool = False,
     build_options: BuildOptions | None = None,
+    on_result: OnResult | None = None,
 ) -> JudgeReport:
     """Judge a solution to a problem (its samples unless `tests` are given), whatever its kind.
 
@@ -363,6 +414,7 @@ def judge_problem(
             stop_on_failure=stop_on_failure,
             # the wrapped program is not the file on disk: it cannot be compiled in place
             build_options=dataclasses.replace(build_options, source_path=None) if build_options else None,
+            on_result=on_result,
         )
     return judge_solution(
         solution,
@@ -374,4 +426,5 @@ def judge_problem(
         jobs=jobs,
         stop_on_failure=stop_on_failure,
         build_options=build_options,
+        on_result=on_result,
     )

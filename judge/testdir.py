@@ -1,4 +1,5 @@
-"""Tests on disk in the layout online-judge-tools uses: NAME.in with NAME.out (or NAME.ans) beside it."""
+"""Tests on disk: the layout online-judge-tools uses (NAME.in with NAME.out or NAME.ans beside it), and
+cf-tool's (inN.txt with ansN.txt)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,35 @@ def load_tests_dir(directory: Path) -> list[TestCase]:
                 output=read_text_exact(answer) if answer else None,
                 origin="user",
                 name=inp.stem,
+            )
+        )
+    return tests
+
+
+_CF_TOOL_INPUT = re.compile(r"in(\d+)\.txt")
+
+
+def has_cf_tool_tests(directory: Path) -> bool:
+    """True when `directory` holds cf-tool's test files (in1.txt, ans1.txt, ...)."""
+    return any(_CF_TOOL_INPUT.fullmatch(p.name) for p in directory.glob("in*.txt"))
+
+
+def load_cf_tool_tests(directory: Path) -> list[TestCase]:
+    """cf-tool's tests in `directory`: inN.txt with ansN.txt beside it, by N."""
+    numbered = sorted(
+        (int(m.group(1)), p) for p in directory.glob("in*.txt") if (m := _CF_TOOL_INPUT.fullmatch(p.name))
+    )
+    if not numbered:
+        raise ConfigError(f"no tests in {directory}", hint="cf-tool's tests are inN.txt with ansN.txt beside them")
+    tests = []
+    for n, inp in numbered:
+        answer = directory / f"ans{n}.txt"
+        tests.append(
+            TestCase(
+                input=read_text_exact(inp),
+                output=read_text_exact(answer) if answer.exists() else None,
+                origin="user",
+                name=f"in{n}",
             )
         )
     return tests

@@ -1,15 +1,16 @@
-"""`cpbot judge`'s work: a solution file judged on a tests folder or a problem file's samples."""
+"""`cpbot judge`'s work: where a solution's tests are, and the solution file judged on them."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
-from cpbot.bot.app.problem_folder import load_problem
+from cpbot.bot.app.problem_folder import PROBLEM_FILE, load_problem
 from cpbot.core.errors import ConfigError
 from cpbot.judge.languages import BuildOptions, get_language, language_for
-from cpbot.judge.model import JudgeReport, Limits, Solution
-from cpbot.judge.runner import judge_problem, judge_solution
-from cpbot.judge.testdir import load_tests_dir, read_text_exact
+from cpbot.judge.model import JudgeReport, Limits, Problem, Solution, TestCase
+from cpbot.judge.runner import OnResult, judge_problem, judge_solution
+from cpbot.judge.testdir import has_cf_tool_tests, load_cf_tool_tests, load_tests_dir, read_text_exact
 
 
 def build_options(solution: Path, include_dirs: tuple[Path, ...], with_sources: tuple[Path, ...]) -> BuildOptions:
@@ -25,11 +26,70 @@ def build_options(solution: Path, include_dirs: tuple[Path, ...], with_sources: 
     )
 
 
+@dataclass(frozen=True)
+class FoundTests:
+    """What a solution is judged against: the tests, the problem file when there is one, and where they
+    were found, said to the user."""
+
+    tests: list[TestCase]
+    problem: Problem | None
+    where: str
+
+
+def _tests_in(directory: Path) -> list[TestCase]:
+    """A --tests folder: NAME.in/NAME.out, or cf-tool's inN.txt/ansN.txt when it has no .in file."""
+    if not any(directory.glob("*.in")) and has_cf_tool_tests(directory):
+        return load_cf_tool_tests(directory)
+    return load_tests_dir(directory)
+
+
+def _with_problem(problem_path: Path, tests_dir: Path | None) -> FoundTests:
+    problem = load_problem(problem_path)
+    if tests_dir is not None:
+        return FoundTests(load_tests_dir(tests_dir), problem, f"tests from {tests_dir}, limits from {problem_path}")
+    beside = problem_path.parent / "tests"
+    if beside.is_dir() and any(beside.glob("*.in")):
+        return FoundTests(load_tests_dir(beside), problem, f"tests from {beside}, limits from {problem_path}")
+    if not problem.samples:
+        raise ConfigError(f"{problem_path} has no samples", hint="pass --tests DIR")
+    return FoundTests(list(problem.samples), problem, f"the samples of {problem_path}")
+
+
+def find_tests(solution: Path, *, tests_dir: Path | None, problem_path: Path | None) -> FoundTests:
+    """The tests for `solution`: `--tests DIR`, `--problem` (a problem.json, or the folder holding one),
+    else what lies beside the solution, first found first: a problem.json (its tests/ folder, else its
+    samples), a `tests/` or `test/` folder (NAME.in/NAME.out, oj's sample-1.in/.out), cf-tool's
+    in1.txt/ans1.txt."""
+    if problem_path is not None and problem_path.is_dir():
+        folder = problem_path
+        problem_path = folder / PROBLEM_FILE
+        if not problem_path.is_file():
+            raise ConfigError(
+                f"{folder} has no {PROBLEM_FILE}", hint="pass the folder `cpbot fetch` wrote, or --tests DIR"
+            )
+    if problem_path is not None:
+        return _with_problem(problem_path, tests_dir)
+    if tests_dir is not None:
+        return FoundTests(_tests_in(tests_dir), None, f"tests from {tests_dir}")
+    here = solution.parent
+    if (here / PROBLEM_FILE).is_file():
+        return _with_problem(here / PROBLEM_FILE, None)
+    for name in ("tests", "test"):
+        if (here / name).is_dir() and any((here / name).glob("*.in")):
+            return FoundTests(load_tests_dir(here / name), None, f"tests from {here / name}")
+    if has_cf_tool_tests(here):
+        return FoundTests(load_cf_tool_tests(here), None, f"cf-tool's tests (inN.txt/ansN.txt) in {here}")
+    raise ConfigError(
+        f"nothing to judge {solution.name} against",
+        hint=f"pass --tests DIR or --problem problem.json; looked beside it in {here} for {PROBLEM_FILE}, tests/, "
+        "test/ (NAME.in/NAME.out) and in1.txt/ans1.txt",
+    )
+
+
 def judge_file(
     solution: Path,
+    found: FoundTests,
     *,
-    tests_dir: Path | None,
-    problem_file: Path | None,
     language: str | None = None,
     time_s: float | None = None,
     memory_mb: int | None = None,
@@ -38,16 +98,12 @@ def judge_file(
     jobs: int | None = None,
     include_dirs: tuple[Path, ...] = (),
     with_sources: tuple[Path, ...] = (),
+    on_result: OnResult | None = None,
 ) -> tuple[JudgeReport, Limits]:
-    """Judge `solution` (its language from its extension unless given) on `tests_dir`, else on the samples
-    of `problem_file`; the limits are the problem's (or the defaults) with `time_s`/`memory_mb` over them.
-    Returns the report and the limits it was judged with."""
-    if tests_dir is None and problem_file is None:
-        raise ConfigError("nothing to judge against", hint="pass --tests DIR or --problem problem.json")
-    problem = load_problem(problem_file) if problem_file else None
-    tests = load_tests_dir(tests_dir) if tests_dir else list(problem.samples if problem else [])
-    if not tests:
-        raise ConfigError(f"{problem_file} has no samples", hint="pass --tests DIR")
+    """Judge `solution` (its language from its extension unless given) on the tests `found`; the limits
+    are the problem's (or the defaults) with `time_s`/`memory_mb` over them. `on_result` gets each test's
+    result as it ends, in order. Returns the report and the limits it was judged with."""
+    problem, tests = found.problem, found.tests
     limits = problem.limits if problem else Limits()
     given = {"time_ms": round(time_s * 1000) if time_s else None, "memory_mb": memory_mb}
     limits = limits.model_copy(update={k: v for k, v in given.items() if v})
@@ -59,11 +115,12 @@ def judge_file(
     if problem is not None:
         problem = problem.model_copy(update={"limits": limits})
         report = judge_problem(
-            code, problem, tests, checker=checker, interactor=interactor, jobs=jobs, build_options=options
-        )
+            code, problem, tests, checker=checker, interactor=interactor, jobs=jobs, build_options=options,
+            on_result=on_result,
+        )  # fmt: skip
     else:
         report = judge_solution(
             code, tests, limits=limits, checker=checker or "tokens", interactor=interactor, jobs=jobs,
-            build_options=options,
+            build_options=options, on_result=on_result,
         )  # fmt: skip
     return report, limits

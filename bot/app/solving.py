@@ -39,7 +39,8 @@ def solve_recorded(
     say: Say,
 ) -> tuple[SolveResult, str]:
     """Solve `problem` and record it as a `solve` run; returns the result and the run's id. A run that
-    fails is stored as failed and its id said before the error goes on (`cpbot transcripts show` explains it)."""
+    fails is stored as failed and its id said before the error goes on (`cpbot transcripts show` explains it);
+    one stopped by Ctrl-C is stored as interrupted."""
     with TranscriptStore() as store, LLMClient(config) as client:
         store.add_secret(config.api_key.get_secret_value())
         run_id = store.start_run(
@@ -65,6 +66,10 @@ def solve_recorded(
                 tracer=tracer,
                 options=options,
             )
+        except KeyboardInterrupt:
+            store.finish_run(run_id, "interrupted", reason="stopped by the user (Ctrl-C)")
+            say(f"transcript: {run_id}")
+            raise
         except BaseException as e:
             store.finish_run(run_id, "error", reason=str(e))
             say(f"transcript: {run_id}")

@@ -12,8 +12,9 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cpbot.bot.app.problem_folder import load_problem
+from cpbot.bot.app.problem_folder import is_problem_file, load_problem
 from cpbot.core.errors import ConfigError
+from cpbot.core.registry import LOCAL_SITE
 from cpbot.judge.model import Problem
 
 if TYPE_CHECKING:
@@ -62,11 +63,36 @@ def load_problems(
         what = "is a directory, not a file" if path.is_dir() else "does not exist"
         raise ConfigError(f"{source} {what}", hint="give a problem URL (https://...) or a saved page")
     data = path.read_bytes()
-    if path.suffix == ".json" and b'"schema_version"' in data and b'"samples"' in data:
-        return [load_problem(path)]  # cpbot's own problem.json
+    if site == LOCAL_SITE or is_problem_file(path, data):
+        return [load_problem(path)]  # cpbot's own problem.json, or one written by hand
     if site is None and is_companion_payload(data):
         return [parse_companion(data)]
-    return parse_content(data, site, page_url)
+    problems = parse_content(data, site, page_url)
+    if page_url is not None:
+        _check_page_url(page_url, problems, parse_content(data, site))
+    return problems
+
+
+def _check_page_url(page_url: str, problems: list[Problem], as_saved: list[Problem]) -> None:
+    """A saved page's --url must name the problem on the page: the index it gives, and the problem the
+    page names itself (its own links), when it does. `as_saved` is the page parsed without the URL."""
+    from cpbot.scrapers.sites import site_for_url
+
+    try:
+        named = site_for_url(page_url).name_problem(page_url, "")
+    except ConfigError:
+        return  # no site's address: it names nothing to compare with
+    if named is None:
+        return
+    # a contest's address (no index) names each of its problems
+    fits = [p for p in problems if p.id == named.id or (named.index is None and p.index and p.id.startswith(named.id))]
+    own = [p.id for p in as_saved if not p.id.startswith(f"{LOCAL_SITE}:")]
+    if not fits or any(i not in {p.id for p in problems} for i in own):
+        on_page = ", ".join(own or [p.index or p.id for p in problems])
+        raise ConfigError(
+            f"--url {page_url} names {named.id}, but the page holds {on_page}",
+            hint="give the address the page was saved from, or leave --url out",
+        )
 
 
 def load_source(

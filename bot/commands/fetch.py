@@ -22,6 +22,7 @@ from cpbot.bot.site_option import site_option
     type=click.Path(file_okay=False, path_type=Path),
     help="Where to write (default: ./<problem> for one problem, ./ with a folder per problem for many).",
 )
+@click.option("--force", is_flag=True, help="Overwrite files of an existing folder that differ.")
 @click.option("--json", "as_json", is_flag=True, help="Print the parsed Problem as JSON.")
 @cookies_option
 @browser_option
@@ -30,6 +31,7 @@ def fetch(
     site: str | None,
     page_url: str | None,
     out_dir: Path | None,
+    force: bool,
     as_json: bool,
     cookies: Path | None,
     use_browser: bool | None,
@@ -38,11 +40,13 @@ def fetch(
 
     URL|FILE is a problem URL (a Codeforces contest URL fetches all its problems), a Codeforces page
     saved from the browser (one problem or the all-problems page), a LeetCode GraphQL answer, or a
-    Competitive Companion JSON. Writes problem.json and tests/sample-N.in|.out.
+    Competitive Companion JSON. Writes problem.json and tests/sample-N.in|.out. A folder whose files
+    would change (an edited sample, another problem) is kept: the problem goes beside it (NAME-2, ...)
+    unless --force is given.
     """
     import json
 
-    from cpbot.bot.app.problem_folder import problem_dirname, save_problem
+    from cpbot.bot.app.problem_folder import place, problem_dirname, save_problem
     from cpbot.bot.app.sources import load_problems
     from cpbot.bot.browser import browser_settings
     from cpbot.bot.render import describe_problem
@@ -55,7 +59,12 @@ def fetch(
     else:
         root = out_dir or Path(".")
         targets = [(p, root / problem_dirname(p)) for p in problems]
-    for problem, directory in targets:
+    for problem, wanted in targets:
+        directory, kept = place(problem, wanted, force=force)
+        if kept:
+            click.echo(
+                f"{wanted} kept ({', '.join(kept)} would change); wrote to {directory} (--force overwrites)", err=True
+            )
         save_problem(problem, directory)
         if not as_json:
             click.echo(f"{describe_problem(problem)} -> {directory}")

@@ -20,8 +20,8 @@ from cpbot.bot.options import include_option, language_option
 @click.option(
     "--problem",
     "problem_file",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="A problem.json: its samples, limits and checker.",
+    type=click.Path(exists=True, path_type=Path),
+    help="A problem.json, or the folder holding one: its tests/ (else its samples), limits and checker.",
 )
 @language_option(default=None)
 @click.option("--tl", type=click.FloatRange(min=0, min_open=True), help="Time limit in seconds (CPU time).")
@@ -57,16 +57,46 @@ def judge(
     with_sources: tuple[Path, ...],
     as_json: bool,
 ) -> int:
-    """Judge SOLUTION locally; exits 0 only when every checked test is AC and at least one was checked."""
-    from cpbot.bot.app.judging import judge_file
-    from cpbot.bot.render import print_report
+    """Judge SOLUTION locally; exits 0 only when every checked test is AC and at least one was checked.
 
-    report, limits = judge_file(
-        solution, tests_dir=tests_dir, problem_file=problem_file, language=language, time_s=tl, memory_mb=ml,
-        checker=checker, interactor=interactor, jobs=jobs, include_dirs=include_dirs, with_sources=with_sources,
-    )  # fmt: skip
-    if as_json:
-        click.echo(report.model_dump_json(indent=2))
+    Without --tests or --problem, the tests are found beside SOLUTION: a problem.json (what `cpbot fetch`
+    writes), a tests/ or test/ folder (NAME.in/NAME.out, oj's sample-1.in/.out), or cf-tool's
+    in1.txt/ans1.txt. Results are shown as each test ends; Ctrl-C stops at once and shows what finished.
+    """
+    from cpbot.bot.app.interrupt import EXIT_INTERRUPTED, interrupted, stop_on_interrupt
+    from cpbot.bot.app.judging import find_tests, judge_file
+    from cpbot.bot.judge_view import JudgeView
+    from cpbot.judge.languages import get_language, language_for
+    from cpbot.judge.model import TestResult
+
+    found = find_tests(solution, tests_dir=tests_dir, problem_path=problem_file)
+    language = get_language(language or language_for(solution)).name  # a user error before any output
+    view = None if as_json else JudgeView(found.tests)
+    if view is not None:
+        click.echo(f"judging {solution.name} on {len(found.tests)} tests: {found.where}", err=True)
+        view.status(f"compiling {solution.name}...")
+    with stop_on_interrupt() as interrupt:
+
+        def on_result(result: TestResult) -> None:
+            if view is not None and not interrupt.happened:
+                view.result(result)
+
+        try:
+            report, limits = judge_file(
+                solution, found, language=language, time_s=tl, memory_mb=ml, checker=checker,
+                interactor=interactor, jobs=jobs, include_dirs=include_dirs, with_sources=with_sources,
+                on_result=on_result,
+            )  # fmt: skip
+        except BaseException:  # Ctrl-C, or the sandbox dying under a run after it
+            if not interrupt.happened:
+                raise
+        if interrupt.happened:  # what ended after the press (runs killed under it) is no result
+            if view is not None:
+                view.interrupted()
+                return EXIT_INTERRUPTED
+            return interrupted("interrupted", as_json=True)
+    if view is not None:
+        view.finish(report, limits)
     else:
-        print_report(report, limits)
+        click.echo(report.model_dump_json(indent=2))
     return 0 if report.accepted else 1

@@ -58,20 +58,39 @@ def profile(
     as_json: bool,
 ) -> int:
     """Profile SOLUTION; exits 0 when it is predicted to fit the limits at --max-n."""
+    from cpbot.bot.app.interrupt import interrupted, stop_on_interrupt
     from cpbot.bot.plots import save_profile_png
     from cpbot.bot.render import print_profile
     from cpbot.judge.build import build_program_file
-    from cpbot.judge.model import Limits
+    from cpbot.judge.model import Limits, ProfilePoint
     from cpbot.judge.profile import profile_program
     from cpbot.judge.sandbox import default_sandbox
 
-    sandbox = default_sandbox()
-    program = build_program_file(solution, sandbox, role="solution", include_dirs=include_dirs)
-    gen = build_program_file(generator, sandbox, role="generator", include_dirs=include_dirs)
-    limits = Limits(time_ms=round(tl * 1000), memory_mb=ml)
-    report = profile_program(
-        program, gen, max_n=max_n, limits=limits, sandbox=sandbox, repeats=repeats, seed=seed, count=count
-    )
+    measured: list[ProfilePoint] = []  # what an interruption reports
+
+    with stop_on_interrupt() as interrupt:
+
+        def keep(point: ProfilePoint) -> None:
+            if not interrupt.happened:  # a run killed by Ctrl-C measured nothing
+                measured.append(point)
+
+        try:
+            sandbox = default_sandbox()
+            program = build_program_file(solution, sandbox, role="solution", include_dirs=include_dirs)
+            gen = build_program_file(generator, sandbox, role="generator", include_dirs=include_dirs)
+            limits = Limits(time_ms=round(tl * 1000), memory_mb=ml)
+            report = profile_program(
+                program, gen, max_n=max_n, limits=limits, sandbox=sandbox, repeats=repeats, seed=seed, count=count,
+                progress=keep,
+            )  # fmt: skip
+        except BaseException:  # Ctrl-C, or the sandbox dying under a run after it
+            if not interrupt.happened:
+                raise
+        if interrupt.happened:
+            for p in [] if as_json else sorted(measured, key=lambda p: p.size):
+                mark = "" if p.status == "ok" else f"  {p.status.upper()}"
+                click.echo(f"{p.size:>12} {p.cpu_ms:>10.1f} ms {p.peak_kb / 1024:>8.1f} MB{mark}")
+            return interrupted(f"interrupted: {len(measured)} sizes measured, no fit made", as_json=as_json)
     if plot is not None:
         save_profile_png(report, plot, time_limit_ms=limits.time_ms, title=f"{solution.name}: {report.complexity}")
     if as_json:

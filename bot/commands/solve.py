@@ -48,7 +48,9 @@ from cpbot.bot.site_option import site_option
     show_default=True,
     help="Budget: wall seconds.",
 )
-@site_option(help="The site, when it cannot be told from URL|FILE.")
+@site_option(
+    allow_local=True, help="The site, when it cannot be told from URL|FILE (local: a problem.json of no site)."
+)
 @cookies_option
 @click.option(
     "-o",
@@ -57,6 +59,7 @@ from cpbot.bot.site_option import site_option
     type=click.Path(file_okay=False, path_type=Path),
     help="Where to write problem.json and the solution (default: ./<problem>).",
 )
+@click.option("--force", is_flag=True, help="Overwrite files of the output folder that differ (your edits).")
 @click.option("--json", "as_json", is_flag=True, help="Print the SolveResult as JSON.")
 def solve(
     source: str,
@@ -76,13 +79,15 @@ def solve(
     site: str | None,
     cookies: Path | None,
     out_dir: Path | None,
+    force: bool,
     as_json: bool,
 ) -> int:
     """Solve one problem with a language model; exits 0 only when the answer passes every test tried."""
     import json
 
     from cpbot.agents.budget import Budget
-    from cpbot.bot.app.problem_folder import problem_dirname, save_solution
+    from cpbot.bot.app.interrupt import EXIT_INTERRUPTED, stop_on_interrupt
+    from cpbot.bot.app.problem_folder import place, problem_dirname, save_solution, solution_name
     from cpbot.bot.app.solving import solve_recorded
     from cpbot.bot.app.sources import load_source
     from cpbot.bot.app.strategy_options import parse_strategy_options
@@ -106,13 +111,27 @@ def solve(
     options = parse_strategy_options(strategy, strategy_option)
     problem = load_source(source, site=site, cookies=cookies, browser=browser_settings(None))
     budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_seconds=max_seconds)
-    say(f"solving {problem.id} with {strategy} ({language}, {config.model})")
-    result, run_id = solve_recorded(
-        problem, strategy=strategy, language=language, options=options, config=config, budget=budget, say=say
-    )
+    with stop_on_interrupt() as interrupt:
+        try:
+            say(f"solving {problem.id} with {strategy} ({language}, {config.model})")
+            result, run_id = solve_recorded(
+                problem, strategy=strategy, language=language, options=options, config=config, budget=budget,
+                say=say,
+            )  # fmt: skip
+        except BaseException:  # Ctrl-C, or the sandbox dying under a run after it
+            if not interrupt.happened:
+                raise
+        if interrupt.happened:  # solve_recorded stored the run as interrupted and said its id
+            say("interrupted")
+            return EXIT_INTERRUPTED
     path = None
     if result.solution is not None:
-        path = save_solution(problem, result.solution.source, language, out_dir or Path(problem_dirname(problem)))
+        wanted = out_dir or Path(problem_dirname(problem))
+        source_file = {solution_name(language): result.solution.source.encode()}
+        directory, kept = place(problem, wanted, force=force, extra=source_file)
+        if kept:
+            say(f"{wanted} kept ({', '.join(kept)} would change); wrote to {directory} (--force overwrites)")
+        path = save_solution(problem, result.solution.source, language, directory)
     if as_json:
         # what a model wrote (a reason, a solution, a test) may quote a key or a cookie: never print one
         redactor = Redactor([config.api_key.get_secret_value(), *secrets_from_env()])

@@ -45,6 +45,7 @@ def stress(
     as_json: bool,
 ) -> int:
     """Stress SOLUTION against BRUTE; exits 1 with the smallest failing input when they disagree."""
+    from cpbot.bot.app.interrupt import interrupted, stop_on_interrupt
     from cpbot.bot.render import print_stress
     from cpbot.judge.build import build_program_file
     from cpbot.judge.checkers import make_checker
@@ -52,21 +53,37 @@ def stress(
     from cpbot.judge.sandbox import default_sandbox
     from cpbot.judge.stress import stress_programs
 
-    sandbox = default_sandbox()
-    programs = [
-        build_program_file(p, sandbox, role=r, include_dirs=include_dirs)
-        for p, r in ((solution, "solution"), (brute, "brute force"), (generator, "generator"))
-    ]
-    report = stress_programs(
-        *programs,
-        checker=make_checker(checker, sandbox, include_dirs=include_dirs),
-        limits=Limits(time_ms=round(tl * 1000), memory_mb=ml),
-        sandbox=sandbox,
-        max_runs=budget,
-        max_seconds=seconds,
-        max_size=max_size,
-        seed=seed,
-    )
+    tried = {"inputs": 0, "size": 0}  # what an interruption reports
+
+    with stop_on_interrupt() as interrupt:
+
+        def progress(inputs: int, size: int) -> None:
+            if not interrupt.happened:  # a run killed by Ctrl-C compared nothing
+                tried.update(inputs=inputs, size=size)
+
+        try:
+            sandbox = default_sandbox()
+            programs = [
+                build_program_file(p, sandbox, role=r, include_dirs=include_dirs)
+                for p, r in ((solution, "solution"), (brute, "brute force"), (generator, "generator"))
+            ]
+            report = stress_programs(
+                *programs,
+                checker=make_checker(checker, sandbox, include_dirs=include_dirs),
+                limits=Limits(time_ms=round(tl * 1000), memory_mb=ml),
+                sandbox=sandbox,
+                max_runs=budget,
+                max_seconds=seconds,
+                max_size=max_size,
+                seed=seed,
+                progress=progress,
+            )
+        except BaseException:  # Ctrl-C, or the sandbox dying under a run after it
+            if not interrupt.happened:
+                raise
+        if interrupt.happened:
+            done = f"{tried['inputs']} inputs (sizes up to {tried['size']})" if tried["inputs"] else "no input"
+            return interrupted(f"interrupted: no difference in the {done} compared so far", as_json=as_json)
     if as_json:
         click.echo(report.model_dump_json(indent=2))
     else:

@@ -20,12 +20,19 @@ STALE_AFTER_S = 6 * 3600
 
 def _open() -> TranscriptStore | None:
     """The user's transcript store with dead runs marked stale, or None when nothing was recorded yet."""
+    from cpbot.bot.storage import StorageError, disk_full
     from cpbot.bot.transcripts import TranscriptStore, default_db_path
 
     path = default_db_path()
     if not path.exists():
         return None
-    store = TranscriptStore(path)
+    try:
+        store = TranscriptStore(path)
+    except StorageError:
+        if not disk_full(path):
+            raise
+        click.echo(f"note: the disk holding {path.parent} is full: reading the transcripts as they are", err=True)
+        return TranscriptStore(path, read_only=True)
     try:
         store.mark_stale(older_than_s=STALE_AFTER_S)
     except BaseException:

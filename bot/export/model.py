@@ -237,6 +237,24 @@ class StageView(BaseModel):
     seconds: float = 0.0
 
 
+class HiddenView(BaseModel):
+    """A bench problem's final program judged on the hidden tests: what "solved" means in a bench (the
+    solve's own status rests on the samples only)."""
+
+    verdict: str | None = None  # None: the solve returned no program
+    passed: int = 0
+    total: int = 0
+    public_pass: bool = False  # it passes every sample
+
+    @property
+    def tone(self) -> Tone:
+        return "ok" if self.verdict == "AC" else "bad"
+
+    @property
+    def text(self) -> str:
+        return f"hidden {self.verdict} {self.passed}/{self.total}" if self.verdict else "no program"
+
+
 class ProblemView(BaseModel):
     """One problem's run: statement, attempts, gate, submissions and remote verdicts, stage costs."""
 
@@ -258,6 +276,14 @@ class ProblemView(BaseModel):
     shadow: list[ShadowView] = []
     remote_verdicts: list[RemoteVerdictView] = []
     stages: list[StageView] = []
+    hidden: HiddenView | None = None  # a bench's problem: its program on the hidden tests
+
+    @property
+    def tone(self) -> Tone:
+        """How the run ended, for badges: a bench problem by its hidden verdict, never by the solve's word."""
+        if self.hidden is not None:
+            return self.hidden.tone
+        return "ok" if self.run.status == "solved" else "info" if self.run.status == "running" else "bad"
 
 
 class TimelineEntry(BaseModel):
@@ -325,6 +351,8 @@ def gather(store: TranscriptStore, run: str, *, now: datetime | None = None) -> 
         shown_contest.append(item)
     for p in problems:
         _join_verdicts(p)
+    if root.kind == "bench":
+        _join_hidden(problems, root_events)
     root_lane = root.kind if root.kind in ("contest", "bench") else "run"
     timeline = _timeline(root, problems, shown_contest, now or datetime.now(UTC), root_lane)
     end = max((t.offset_s for t in timeline), default=0.0)
@@ -608,6 +636,21 @@ def _add_problem_level(view: ProblemView, event: StoredEvent, origin: datetime) 
         view.epilogue.append(_event_view(event, origin))
 
 
+def _join_hidden(problems: list[ProblemView], bench_events: list[StoredEvent]) -> None:
+    """Each bench problem's hidden verdict, from the bench run's result events (a `ProblemOutcome` each)."""
+    by_run = {p.run.id: p for p in problems}
+    for event in bench_events:
+        if event.kind != "bench_result" or (view := by_run.get(str(event.payload.get("run_id")))) is None:
+            continue
+        final = event.payload.get("final") or {}
+        view.hidden = HiddenView(
+            verdict=final.get("verdict"),
+            passed=int(final.get("passed_tests") or 0),
+            total=int(final.get("total_tests") or 0),
+            public_pass=bool(event.payload.get("public_pass")),
+        )
+
+
 def _join_verdicts(view: ProblemView) -> None:
     """Each submission row carries the site's last verdict on it (the polls stay listed apart)."""
     last = {v.submission_id: v for v in sorted(view.remote_verdicts, key=lambda v: v.seq)}
@@ -685,14 +728,14 @@ def _timeline(
                 )
                 entries.append(TimelineEntry(offset_s=v.offset_s, lane=lane, kind="verdict", label=label, tone=v.tone))
         end = p.run.ended_at or now
-        status_tone: Tone = "ok" if p.run.status == "solved" else "info" if p.run.status == "running" else "bad"
+        hidden = f", {p.hidden.text}" if p.hidden else ""
         entries.append(
             TimelineEntry(
                 offset_s=round((end - origin).total_seconds(), 3),
                 lane=lane,
                 kind="end" if p.run.ended_at else "now",
-                label=f"{lane}: {p.run.status}",
-                tone=status_tone,
+                label=f"{lane}: {p.run.status}{hidden}",
+                tone=p.tone,
             )
         )
     return sorted(entries, key=lambda e: (e.offset_s, e.lane))

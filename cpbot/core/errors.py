@@ -46,7 +46,8 @@ class SubmitError(CpbotError):
 
 def first_problem(error: Exception) -> str:
     """The first complaint of a pydantic `ValidationError`, as "where: what" (e.g. "llm.timeout_s: Input
-    should be greater than 0"), for a `ConfigError` message. Duck-typed: core imports no pydantic."""
+    should be greater than 0"), or "what" alone when it is about the whole value, for a `ConfigError`
+    message. Duck-typed: core imports no pydantic."""
     first = error.errors()[0]  # type: ignore[attr-defined]
     where = ".".join(str(part) for part in first["loc"])
-    return f"{where}: {first['msg']}"
+    return f"{where}: {first['msg']}" if where else str(first["msg"])

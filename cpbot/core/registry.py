@@ -53,6 +53,18 @@ LanguageName = Literal[LANGUAGE_NAMES]  # type: ignore[valid-type]
 
 # The language a source file means by its extension when none is given.
 LANGUAGE_BY_EXTENSION: dict[str, str] = {".cpp": "cpp17", ".cc": "cpp17", ".cxx": "cpp17", ".py": "python3"}
+# What a user may type for a language (`--lang cpp`), as other tools name them.
+LANGUAGE_ALIASES: dict[str, str] = {
+    "cpp": "cpp17",
+    "c++": "cpp17",
+    "python": "python3",
+    "py": "python3",
+    "pypy": "pypy3",
+}
+# Extensions of languages cpbot does not judge, with what to do instead.
+UNJUDGED_EXTENSIONS: dict[str, str] = {
+    ".c": "C is not judged as C; most contest C compiles as C++: pass --lang cpp17 (or rename it .cpp)",
+}
 
 
 def language_spec(name: str) -> LanguageSpec:
@@ -66,6 +78,8 @@ def language_spec(name: str) -> LanguageSpec:
 def language_for_path(path: str | Path) -> str:
     """The language name a source file's extension means."""
     suffix = Path(path).suffix.lower()
+    if suffix in UNJUDGED_EXTENSIONS:
+        raise ConfigError(f"cpbot does not judge {Path(path).name} as C", hint=UNJUDGED_EXTENSIONS[suffix])
     if suffix not in LANGUAGE_BY_EXTENSION:
         raise ConfigError(
             f"cannot tell the language of {Path(path).name}", hint=f"pass --lang ({', '.join(LANGUAGE_NAMES)})"

@@ -8,7 +8,7 @@ with the seconds the server spent on it, so tests can assert what the client sen
 Run as a script, it serves the rules of a JSON file (see `RuleBook`) until interrupted, or while one
 command runs with `CPBOT_BASE_URL`, `CPBOT_MODEL` and `CPBOT_API_KEY` pointing at it:
 
-    python -m cpbot.testing.scripted_server RULES.json [--port 8765]
+    python -m cpbot.testing.scripted_server RULES.json [--port 8765] [-- COMMAND...]
     python -m cpbot.testing.scripted_server RULES.json -- cpbot bench DATASET ...
 """
 
@@ -327,11 +327,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="An OpenAI-compatible model on 127.0.0.1 answering from a rule file.")
     parser.add_argument("rules", type=Path, help="the JSON rule file (see RuleBook)")
     parser.add_argument("--port", type=int, default=None, help="default 8765; a free one when running a command")
-    parser.add_argument(
-        "command", nargs=argparse.REMAINDER, help="after --: a command to run against the model; its exit code is kept"
-    )
-    args = parser.parse_args(argv)
-    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    parser.usage = "%(prog)s RULES.json [--port N] [-- COMMAND...]"
+    # the command is what follows `--`, so the server's own options may come before or after the file
+    args_list = sys.argv[1:] if argv is None else argv
+    split = args_list.index("--") if "--" in args_list else len(args_list)
+    args = parser.parse_args(args_list[:split])
+    command = args_list[split + 1 :]
     book = RuleBook.load(args.rules)
     port = args.port if args.port is not None else (0 if command else 8765)
     with ScriptedServer(default=book, model=book.model, port=port) as server:

@@ -95,7 +95,7 @@ def test_compile_error_prints_the_compiler_message(tmp_path, tests_dir, capsys):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["judge", "{sol}"], "nothing to judge against"),
+        (["judge", "{alone}"], "nothing to judge sol.py against"),
         (["judge", "{sol}", "--tests", "{empty}"], "no tests in"),
         (["judge", "{odd}", "--tests", "{tests}"], "cannot tell the language"),
         (["judge", "{sol}", "--problem", "{odd}"], "is not a cpbot problem file"),
@@ -109,6 +109,8 @@ def test_user_errors_are_one_line_with_a_hint_and_exit_two(args, message, tmp_pa
         "empty": tmp_path / "empty",
     }
     paths["empty"].mkdir()
+    (tmp_path / "alone").mkdir()
+    paths["alone"] = write(tmp_path / "alone", "sol.py", SUM)
     code = main([a.format(**paths) for a in args])
     err = capsys.readouterr().err
     assert code == 2

@@ -117,3 +117,16 @@ def test_counted_sizes_spread_over_the_widest_range():
     picked = _spread(sizes, 6)
     assert picked == [1000000, 500000, 250000, 125000, 62500, 31250]
     assert _spread([10, 11, 12], 6) == [12], "too close together to add anything"
+
+
+
+def test_no_size_runs_after_the_first_one_past_the_limit(sandbox):
+    # README: sizes stop at the first run that fails; the midpoints added later lie between sizes that ran
+    measured = []
+    report = profile(
+        "stuck_above.cpp", sandbox, 1_000_000, generator="gen_n.cpp", tl=300, count=False, progress=measured.append
+    )
+    (failed,) = [p for p in measured if p.status != "ok"]  # one run past the limit, not one per midpoint
+    assert failed.status == "tle" and failed.size >= 3000
+    assert all(p.size < failed.size for p in measured if p is not failed)
+    assert report.efficient is False and f"TLE at n={failed.size}" in report.reason

@@ -46,13 +46,18 @@ def test_fetch_an_all_problems_page_writes_one_folder_per_problem(tmp_path: Path
     assert (tmp_path / "245042B" / "tests" / "sample-1.out").read_text() == "8\n198\n-17\n2999997\n0\n1\n"
 
 
-def test_refetching_replaces_old_samples_but_keeps_user_tests(tmp_path: Path) -> None:
-    tests = tmp_path / "tests"
-    tests.mkdir()
+def test_refetching_with_force_replaces_old_samples_but_keeps_user_tests(tmp_path: Path) -> None:
+    folder = tmp_path / "630B"
+    tests = folder / "tests"
+    tests.mkdir(parents=True)
     (tests / "sample-9.in").write_text("stale")
     (tests / "mine.in").write_text("1\n")
     page = fixture_path("codeforces", "cf_630B_old_br_0.5s_64mb_tex_span.html")
-    assert CliRunner().invoke(fetch, [str(page), "-o", str(tmp_path)]).exit_code == 0
+    # without --force the folder is kept as it is (a sample would go) and the problem goes beside it
+    assert CliRunner().invoke(fetch, [str(page), "-o", str(folder)]).exit_code == 0
+    assert sorted(p.name for p in tests.iterdir()) == ["mine.in", "sample-9.in"]
+    assert (tmp_path / "630B-2" / "tests" / "sample-1.in").is_file()
+    assert CliRunner().invoke(fetch, [str(page), "-o", str(folder), "--force"]).exit_code == 0
     assert sorted(p.name for p in tests.iterdir()) == ["mine.in", "sample-1.in", "sample-1.out"]
 
 

@@ -103,3 +103,42 @@ def test_only_embedded_images_survive_the_export() -> None:
     assert "tracker.example" not in html and "[image: graph]" in html
     assert '<img src="data:image/png;base64,iVBORw0KGgo=" alt="dot">' in html
     assert "<img" not in str(statement_html("![x](http://a.example/x.png)"))
+
+
+def _bench_with_hidden(path: Path) -> str:
+    """Two problems the solve called solved: one fails its hidden tests, one passes them."""
+    from cpbot.bot.bench.metrics import HiddenJudgement, ProblemOutcome
+
+    with TranscriptStore(path) as store:
+        bench = store.start_run("bench", strategy="direct", config={})
+        for key, verdict, passed in (("fails-hidden", "WA", 3), ("passes-hidden", "AC", 10)):
+            child = store.start_run("solve", problem_id=key, strategy="direct", parent=bench)
+            store.finish_run(child, "solved")
+            final = HiddenJudgement(verdict=verdict, passed_tests=passed, total_tests=10)
+            outcome = ProblemOutcome(
+                problem_id=key, key=key, strategy="direct", status="solved", public_pass=True, final=final, run_id=child
+            )
+            store.append(bench, "bench_result", outcome.model_dump(mode="json"))
+        store.finish_run(bench, "done")
+        return bench
+
+
+def test_a_bench_export_badges_by_the_hidden_verdict_and_sums_up_in_a_table(tmp_path):
+    path = tmp_path / DB_NAME
+    bench = _bench_with_hidden(path)
+    with TranscriptStore(path) as store:
+        report = gather(store, bench)
+    assert [(p.hidden.verdict, p.tone) for p in report.problems] == [("WA", "bad"), ("AC", "ok")]
+    soup = BeautifulSoup(render_html(report), "lxml")
+    failing, passing = soup.select("section.problem")
+    assert [b.get_text() for b in failing.h2.select("span.badge")] == ["hidden WA 3/10", "solve: solved"]
+    assert not failing.h2.select("span.badge.ok")  # never a green "solved" for a program that fails hidden tests
+    assert passing.h2.select_one("span.badge.ok").get_text() == "hidden AC 10/10"
+    rows = soup.select("#results table.bench-results tr")[1:]
+    assert [[td.get_text(strip=True) for td in row.select("td")][:5] for row in rows] == [
+        ["fails-hidden", "direct", "hidden WA 3/10", "pass", "solved"],
+        ["passes-hidden", "direct", "hidden AC 10/10", "pass", "solved"],
+    ]
+    assert "1 of 2" in soup.select_one("#results .headline").get_text()
+    end_labels = [t.label for t in report.timeline if t.kind == "end" and t.lane == "fails-hidden"]
+    assert end_labels == ["fails-hidden: solved, hidden WA 3/10"]

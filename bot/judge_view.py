@@ -1,0 +1,181 @@
+"""`cpbot judge` on the terminal: one line per test as it ends (in test order), what went wrong under a
+failed test, a live status line while tests run (on a terminal only), and the summary.
+
+What a failure shows: RE the last lines of stderr (the traceback, `what()`); WA and PE the input, cut to
+a few lines, then the expected and the received lines around the first difference; RAN (no expected
+output) the output. Colours and the live line only on a terminal; piped, the same lines in plain text.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from typing import TextIO
+
+import click
+
+from cpbot.bot.render import verdict_text
+from cpbot.judge.model import JudgeReport, Limits, TestCase, TestResult, Verdict
+
+INPUT_LINES = 6  # lines of a test's input shown under a failure
+STDERR_LINES = 8  # last lines of stderr shown under a runtime error
+CONTEXT = 2  # lines shown before the first differing line (and one after)
+OUTPUT_LINES = 6  # lines of output shown for a test without an expected output
+WIDTH = 100  # characters of one shown line
+INDENT = " " * 7
+
+
+def shown(text: str) -> str:
+    """A program's text made safe to print: control characters (bar tab) as visible escapes."""
+    return "".join(c if c.isprintable() or c == "\t" else repr(c)[1:-1] for c in text)
+
+
+def _cut(line: str) -> str:
+    line = shown(line)
+    return line if len(line) <= WIDTH else line[: WIDTH - 3] + "..."
+
+
+def test_line(r: TestResult) -> str:
+    rerun = f"  (re-run {r.reruns}x)" if r.reruns else ""
+    return (
+        f"{r.index:>4} {r.name:<16} {verdict_text(r.verdict):<4} {r.cpu_ms:>8.0f} ms {r.peak_kb / 1024:>8.1f} MB{rerun}"
+    )
+
+
+def _head(text: str, n: int, what: str) -> list[str]:
+    lines = text.splitlines()
+    shown_lines = [f"{INDENT}  {_cut(line)}" for line in lines[:n]]
+    more = len(lines) - n
+    if not lines:
+        return [f"{INDENT}{what}: empty"]
+    header = f"{INDENT}{what} ({len(lines)} line{'s' if len(lines) != 1 else ''}):"
+    return [header, *shown_lines, *([f"{INDENT}  ... {more} more"] if more > 0 else [])]
+
+
+def _numbered(lines: list[str], first: int, last: int, mark: int, color: str) -> list[str]:
+    out = []
+    for n in range(first, last + 1):
+        text = lines[n - 1] if n <= len(lines) else None
+        shown_text = "<end of output>" if text is None else _cut(text)
+        if n == mark:
+            out.append(click.style(f"{INDENT}> {n:>4}| {shown_text}", fg=color))
+        elif text is not None:
+            out.append(f"{INDENT}  {n:>4}| {shown_text}")
+    return out
+
+
+def _difference(r: TestResult, expected: str) -> list[str]:
+    """The expected and received lines around the first difference (or the first lines, without one)."""
+    want, got = expected.splitlines(), r.stdout.splitlines()
+    line = r.diff.line if r.diff else 1
+    first, last = max(1, line - CONTEXT), line + 1
+    out = [f"{INDENT}expected:", *_numbered(want, first, min(last, max(len(want), line)), line, "green")]
+    out += [f"{INDENT}received:", *_numbered(got, first, min(last, max(len(got), line)), line, "red")]
+    if line > len(got) and r.diff and r.diff.got != "<end of output>":
+        out.append(f"{INDENT}  (line {line} is past the part of the output kept; there it has {r.diff.got!r})")
+    return out
+
+
+def failure_lines(r: TestResult, test: TestCase | None) -> list[str]:
+    """What is shown under a test that is not AC."""
+    out = [f"{INDENT}{shown(r.checker_message)}"] if r.checker_message else []
+    if r.verdict == Verdict.RE and r.stderr.strip():
+        lines = r.stderr.rstrip().splitlines()[-STDERR_LINES:]
+        out.append(f"{INDENT}stderr (last {len(lines)} line{'s' if len(lines) != 1 else ''}):")
+        out += [f"{INDENT}  {_cut(line)}" for line in lines]
+    elif r.verdict in (Verdict.WA, Verdict.PE) and test is not None:
+        if r.diff:
+            where = f"line {r.diff.line}" + (f", token {r.diff.token}" if r.diff.token else "")
+            out.append(f"{INDENT}{where}: expected {shown(r.diff.expected)!r}, got {shown(r.diff.got)!r}")
+        out += _head(test.input, INPUT_LINES, "input")
+        if test.output is not None:
+            out += _difference(r, test.output)
+    elif r.verdict == Verdict.RAN:
+        out += _head(r.stdout, OUTPUT_LINES, "output")
+    return out
+
+
+def summary_line(report: JudgeReport, limits: Limits) -> str:
+    checked = report.total - report.unchecked
+    summary = f"{verdict_text(report.verdict)} {report.passed}/{checked} checked tests"
+    if report.unchecked:
+        summary += f", {report.unchecked} ran unchecked (no expected output)"
+    return summary + f"  (TL {limits.time_ms} ms, ML {limits.memory_mb} MB)"
+
+
+class JudgeView:
+    """Prints a judging as it goes; `result` may be called from any thread (one at a time, in order)."""
+
+    def __init__(self, tests: list[TestCase], *, stream: TextIO | None = None, live: bool | None = None) -> None:
+        self.tests = tests
+        self.results: list[TestResult] = []
+        self._stream = stream or sys.stdout
+        self._live = self._stream.isatty() if live is None else live
+        self._status_shown = False
+        self._lock = threading.Lock()
+
+    def _echo(self, line: str) -> None:
+        click.echo(line, file=self._stream)
+
+    def _clear_status(self) -> None:
+        if self._status_shown:
+            self._stream.write("\r\x1b[K")
+            self._status_shown = False
+
+    def status(self, text: str) -> None:
+        """The live line (a terminal only): replaced by the next one, cleared before any other output."""
+        if not self._live:
+            return
+        with self._lock:
+            self._clear_status()
+            self._stream.write(text[: WIDTH - 1])
+            self._stream.flush()
+            self._status_shown = True
+
+    def result(self, r: TestResult) -> None:
+        test = self.tests[r.index - 1] if 0 < r.index <= len(self.tests) else None
+        with self._lock:
+            self._clear_status()
+            self.results.append(r)
+            self._echo(test_line(r))
+            if r.verdict != Verdict.AC:
+                for line in failure_lines(r, test):
+                    self._echo(line)
+            self._stream.flush()
+        self.status(self._progress())
+
+    def _progress(self) -> str:
+        counts: dict[Verdict, int] = {}
+        for r in self.results:
+            counts[r.verdict] = counts.get(r.verdict, 0) + 1
+        tally = " ".join(f"{v.value} {n}" for v, n in counts.items())
+        return f"[{len(self.results)}/{len(self.tests)}] {tally}  running..."
+
+    def finish(self, report: JudgeReport, limits: Limits) -> None:
+        """The summary of a judging that ended (the tests were shown as they ended)."""
+        with self._lock:
+            self._clear_status()
+        if report.verdict == Verdict.CE:
+            self._echo(shown(report.compile_log.rstrip()))
+        shown_indexes = {r.index for r in self.results}
+        for r in report.results:  # none were streamed when the judging stopped before its tests (CE, IE)
+            if r.index not in shown_indexes:
+                self.result(r)
+        with self._lock:
+            self._clear_status()
+        self._echo(summary_line(report, limits))
+        if report.verdict == Verdict.IE and report.reason:
+            click.echo(f"judge error: {report.reason}", err=True)
+        if report.verdict == Verdict.RAN:
+            click.echo(f"not judged: {report.reason}", err=True)
+
+    def interrupted(self) -> None:
+        """The summary of a judging stopped by Ctrl-C: what finished, and how many did not."""
+        with self._lock:
+            self._clear_status()
+            counts: dict[Verdict, int] = {}
+            for r in self.results:
+                counts[r.verdict] = counts.get(r.verdict, 0) + 1
+            tally = ", ".join(f"{n} {verdict_text(v)}" for v, n in counts.items()) or "none finished"
+            self._echo(f"interrupted: {len(self.results)} of {len(self.tests)} tests finished ({tally})")
+            self._stream.flush()
