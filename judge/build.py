@@ -56,10 +56,13 @@ def build_program_file(path: Path, sandbox: Sandbox, role: str, include_dirs: Se
     if path.suffix.lower() in LANGUAGE_BY_EXTENSION:
         source = path.read_text()
         folder = path.resolve().parent
+        own = [folder]
         if not sandbox_can_read(folder):
             path = stage_with_headers(path, sandbox)
-            folder = path.parent
-        dirs = tuple(dict.fromkeys([folder, *(Path(d).resolve() for d in include_dirs)]))
+            # an include dir is bound into the sandbox whatever its parents, so the original folder stays on
+            # the path (`#include "../params.h"`) when programs may enter it; a 0700 one would stop the compiler
+            own = [path.parent, *([folder] if folder.stat().st_mode & 0o005 == 0o005 else [])]
+        dirs = tuple(dict.fromkeys([*own, *(Path(d).resolve() for d in include_dirs)]))
         options = BuildOptions(include_dirs=dirs, filename=path.name, source_path=path)
         build = get_language(LANGUAGE_BY_EXTENSION[path.suffix.lower()]).build(source, sandbox, options)
         if build.program is None:

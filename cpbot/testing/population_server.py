@@ -37,7 +37,9 @@ from typing import Any, Literal
 from cpbot.testing.scripted_server import COMMAND_HELP, Delay, Reply, ScriptedServer, run_with_server, split_command
 
 Family = Literal["cpp", "python"]
-Kind = Literal["program", "tests", "plan", "selector", "checker", "analyst", "optimizer", "unknown"]
+Kind = Literal[
+    "program", "tests", "plan", "selector", "checker", "analyst", "optimizer", "distinguisher", "arbiter", "unknown"
+]
 
 BAG_SIZE = 20  # draws per shuffled bag; pass_at_1 * BAG_SIZE of them are right (rounded)
 STATEMENT_KEY_CHARS = 120  # of the statement's start, to recognise a problem whose title is not in the request
@@ -152,6 +154,8 @@ _KINDS: dict[str, Kind] = {
     "error checker": "checker",
     "complexity analyst": "analyst",
     "optimizer": "optimizer",
+    "tester": "distinguisher",
+    "judge": "arbiter",
 }
 
 
@@ -239,6 +243,10 @@ class PopulationModel:
             return json.dumps({"complexity": guess.group(1) if guess else "O(n)", "why": "the measurements follow it"})
         if kind == "optimizer":
             return "OPTIMIZE: no"
+        if kind in ("distinguisher", "arbiter"):
+            return "I cannot tell."  # a sampling model's guess would be noise: selection rests on execution
+        if kind == "unknown":
+            return "I do not know what is asked."
         if kind == "selector":
             tags = re.search(r"use these names exactly\):\s*\n(.+)", text)
             first = tags.group(1).split(",")[0].strip() if tags else "implementation"

@@ -49,15 +49,6 @@ ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = {".cpp": "cpp17", ".py": "python3"}
 
 
-class QuietPopulation(PopulationModel):
-    """The population model, with "I cannot tell." for requests it has no answer for (instead of a draw)."""
-
-    def answer(self, text: str) -> str:
-        if "You are the tester of a" in text or "You are the judge of a" in text:
-            return "I cannot tell."
-        return super().answer(text)
-
-
 @dataclass
 class Lab:
     """One lab problem: the problem, its hidden tests, and the sources of its right programs."""
@@ -212,7 +203,7 @@ def main() -> int:
             with ExitStack() as stack:
                 servers = {
                     label: stack.enter_context(
-                        ScriptedServer(default=QuietPopulation(populations, pass_at_1=pass_at_1, seed=seed))
+                        ScriptedServer(default=PopulationModel(populations, pass_at_1=pass_at_1, seed=seed))
                     )
                     for label in strategies
                 }

@@ -127,6 +127,8 @@ def test_every_prompt_of_a_single_program_team_is_recognised():
         "checker": "checker",
         "analyst_classify": "analyst",
         "optimizer": "optimizer",
+        "distinguisher": "distinguisher",
+        "arbiter": "arbiter",
     }
     assert requested_family("Write the program in C++17, in one ```cpp block.") == "cpp"
 

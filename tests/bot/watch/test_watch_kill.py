@@ -32,11 +32,22 @@ def slow_model(body: dict) -> Delay:
     return Delay(0.3, model_answer(body))
 
 
+Aim = Callable[[dict[str, str]], bool]
+
+
 def _kill_and_restart(
-    tmp_path: Path, site, model: ScriptedServer, server: FakeSiteServer, args: list[str], rng: random.Random
+    tmp_path: Path,
+    site,
+    model: ScriptedServer,
+    server: FakeSiteServer,
+    args: list[str],
+    rng: random.Random,
+    aims: tuple[Aim, ...] = (),
 ) -> tuple[int, list[dict[str, str]], subprocess.Popen[bytes]]:
-    """Run `cpbot watch` (args), SIGKILL it at seeded moments and restart it, up to KILLS times; then let
-    a last process finish. Returns the kills made, the statuses each kill left, and the last process."""
+    """Run `cpbot watch` (args), SIGKILL it and restart it, up to KILLS times; then let a last process
+    finish. The first kills land at the stages `aims` name (each as soon as the state shows it, so that
+    every stage is hit however fast or loaded the machine is); the rest at seeded random moments. Returns
+    the kills made, the statuses each kill left, and the last process."""
     env = {**os.environ, **server.env(), "CPBOT_DATA_DIR": str(tmp_path / "data")}
 
     def start() -> subprocess.Popen[bytes]:
@@ -48,12 +59,17 @@ def _kill_and_restart(
     seen_at_kills: list[dict[str, str]] = []
     while kills < KILLS:
         proc = start()
-        # a random moment, seeded: after the process made 1-3 more requests (to the site or the
-        # model), plus up to 0.15 s; so every life makes some progress and kills hit every stage
-        if not _progressed(proc, lambda: len(site.requests) + len(model.requests), rng.randint(1, 3)):
-            assert proc.returncode == 0, (tmp_path / "stderr.txt").read_text()[-2000:]
-            break  # it finished by itself: the contest is done
-        time.sleep(rng.uniform(0.0, 0.15))
+        if kills < len(aims):
+            if not _reached(proc, tmp_path / "data", aims[kills]):
+                assert proc.returncode == 0, (tmp_path / "stderr.txt").read_text()[-2000:]
+                break
+        else:
+            # a random moment, seeded: after the process made 1-3 more requests (to the site or the
+            # model), plus up to 0.15 s; so every life makes some progress and kills hit every stage
+            if not _progressed(proc, lambda: len(site.requests) + len(model.requests), rng.randint(1, 3)):
+                assert proc.returncode == 0, (tmp_path / "stderr.txt").read_text()[-2000:]
+                break  # it finished by itself: the contest is done
+            time.sleep(rng.uniform(0.0, 0.15))
         if proc.poll() is not None:
             break
         proc.send_signal(signal.SIGKILL)
@@ -77,7 +93,8 @@ def test_watch_survives_twenty_kills_without_a_duplicate_submission(
         args = [sys.executable, "-m", "cpbot", *watch_args(model, cookies_txt(tmp_path / "c.txt", site), "--submit")]
         args[args.index("--verdict-poll") + 1] = "0.1"
         args += ["--jobs", "1"]  # one problem at a time: a longer contest, more moments to kill it
-        kills, seen_at_kills, final = _kill_and_restart(tmp_path, site, model, server, args, rng)
+        aims = (lambda statuses: statuses == {}, _at("solving"), _at("submitted"), _at("solved"))
+        kills, seen_at_kills, final = _kill_and_restart(tmp_path, site, model, server, args, rng, aims)
 
     assert final.returncode == 0, (tmp_path / "stderr.txt").read_text()[-2000:]
     assert kills == KILLS, f"the contest ended after {kills} kills; slow it down"
@@ -130,6 +147,19 @@ def _statuses(data: Path) -> dict[str, str]:
             return {}
 
 
+def _reached(proc: subprocess.Popen[bytes], data: Path, aim: Aim) -> bool:
+    """Wait until the state shows the stage `aim` looks for (True) or the process exited (False)."""
+    while not aim(_statuses(data)):
+        if proc.poll() is not None:
+            return False
+        time.sleep(0.005)
+    return True
+
+
+def _at(status: str) -> Aim:
+    return lambda statuses: status in statuses.values()
+
+
 def _progressed(proc: subprocess.Popen[bytes], requests: Callable[[], int], k: int) -> bool:
     """Wait until `k` more requests were made (True) or the process exited (False)."""
     target = requests() + k
@@ -161,7 +191,8 @@ def test_kills_across_the_shadow_phase_the_end_and_the_practice_phase_lose_and_r
         del args[i : i + 2]  # a rated round the rules forbid AI in: shadow, then practice
         args[args.index("--verdict-poll") + 1] = "0.1"
         args += ["--jobs", "1"]
-        kills, seen_at_kills, final = _kill_and_restart(tmp_path, site, model, server, args, rng)
+        aims = (_at("solving"), _at("shadowed"))
+        kills, seen_at_kills, final = _kill_and_restart(tmp_path, site, model, server, args, rng, aims)
 
     assert final.returncode == 0, (tmp_path / "stderr.txt").read_text()[-2000:]
     assert kills >= 10, f"only {kills} kills landed"

@@ -102,9 +102,10 @@ def test_watch_of_a_live_abc_shadows_posts_practice_after_the_end_and_rates_the_
     site = abc_site(start_in_s=2.0, duration_s=15)
     contest = site.contests[CONTEST]
     contest.start = float(int(contest.start) + 1)  # the pages give whole seconds
-    # the official standings: one participant ahead (both tasks at 0.5 s), five behind (task A only); all rated
-    # newcomers, so every APerf is ABC's centre value 800
-    contest.standings = [Entrant("fast", ("A", "B"), 0.5)] + [Entrant(f"u{i}", ("A",), 60.0 + i) for i in range(5)]
+    # the official standings: one participant ahead (both tasks 1 ms after the start, before cpbot can have
+    # fetched them however fast the machine), five behind (task A only); all rated newcomers, so every APerf
+    # is ABC's centre value 800
+    contest.standings = [Entrant("fast", ("A", "B"), 0.001)] + [Entrant(f"u{i}", ("A",), 60.0 + i) for i in range(5)]
     monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
     with served(site) as server, ScriptedServer(default=model_answer) as model:
         monkeypatch.setenv("CPBOT_ATCODER_URL", server.url)
