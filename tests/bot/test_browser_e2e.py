@@ -171,10 +171,10 @@ def test_fetch_and_contests_pass_the_challenge_headless_and_the_profile_keeps_th
     out, err = capsys.readouterr()
     assert "warning" not in err  # both sites answered
     assert {(c["site"], c["id"]) for c in json.loads(out)} == {("codeforces", "1900")}  # the one round not over
-    # Codeforces' profile still had its clearance; LeetCode's (a profile of its own) earned one
-    assert ws.wall.challenges_to(HEADLESS) == 2 and ws.wall.challenges_to("cpbot/") == 3
+    # Codeforces' profile still had its clearance; LeetCode's and AtCoder's (profiles of their own) earned one each
+    assert ws.wall.challenges_to(HEADLESS) == 3 and ws.wall.challenges_to("cpbot/") == 4
     assert main(["fetch", "--browser", LC_DECODE, "-o", "lc"]) == 0
-    assert ws.wall.challenges_to(HEADLESS) == 2
+    assert ws.wall.challenges_to(HEADLESS) == 3
     assert json.loads((Path("lc") / "problem.json").read_text())["id"] == "leetcode:decode-ways"
 
 
