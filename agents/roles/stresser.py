@@ -55,8 +55,6 @@ def stress_attempt(
     seed: int = 1,
 ) -> StressReport:
     """Compare `solution` with `brute` on inputs from `generator` (sizes 1..`max_size`) within the budget."""
-    if problem.kind == "interactive":
-        raise StressError(f"{problem.id} is interactive: stress testing needs an interactor")
     sandbox = sandbox or default_sandbox()
     sol, brute_program, gen = _programs(solution, brute, generator, problem, sandbox)
     try:
@@ -90,8 +88,6 @@ def ladder_attempt(
     seed: int = 1,
 ) -> StressReport:
     """Compare `solution` with `brute` at growing `sizes` while the brute force stays quick (`judge.stress`)."""
-    if problem.kind == "interactive":
-        raise StressError(f"{problem.id} is interactive: stress testing needs an interactor")
     sandbox = sandbox or default_sandbox()
     sol, brute_program, gen = _programs(solution, brute, generator, problem, sandbox)
     return stress_ladder(
@@ -112,6 +108,9 @@ def ladder_attempt(
 def _programs(
     solution: Solution, brute: Solution, generator: Solution, problem: Problem, sandbox: Sandbox
 ) -> tuple[Program, Program, Program]:
+    """The three programs built, for a problem stress testing can judge."""
+    if problem.kind == "interactive":
+        raise StressError(f"{problem.id} is interactive: stress testing needs an interactor")
     built = []
     for what, source in (
         ("solution", runnable(solution, problem)),
