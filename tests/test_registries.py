@@ -96,3 +96,56 @@ def test_languages_and_strategies_come_from_their_tables() -> None:
     assert STRATEGY_NAMES[0] == "cpbot"
     with pytest.raises(ConfigError, match="unknown strategy"):
         strategy_spec("nope")
+
+
+# --- problem kinds -----------------------------------------------------------------------------------
+
+KINDS_HOME = REPO / "judge" / "kinds"
+
+
+def _kind_offences(path: Path) -> list[str]:
+    """Comparisons of a problem's kind (`problem.kind`, `shape.kind`, a bare `kind`) with a kind's name."""
+    from cpbot.judge.kinds import KINDS
+
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        literal = any(isinstance(s, ast.Constant) and s.value in KINDS for s in sides)
+        of_problem = any(
+            (isinstance(s, ast.Name) and s.id == "kind")
+            or (isinstance(s, ast.Attribute) and s.attr == "kind" and "signature" not in ast.unparse(s.value))
+            for s in sides
+        )
+        if literal and of_problem:
+            found.append(f"{path.relative_to(REPO)}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_no_module_outside_the_kinds_compares_a_problem_kind_to_a_literal() -> None:
+    paths = [p for p in _sources() if KINDS_HOME not in p.parents]
+    offences = [o for path in paths for o in _kind_offences(path)]
+    assert offences == [], "ask cpbot.judge.kinds.problem_kind(...) instead:\n" + "\n".join(offences)
+
+
+def test_the_kind_grep_finds_a_planted_branch() -> None:
+    planted = REPO / "agents" / "_planted_kind_for_test.py"
+    planted.write_text(
+        'def f(problem, kind, signature):\n'
+        '    return problem.kind == "interactive" or kind != "function" or signature.kind == "function"\n'
+    )
+    try:
+        assert len(_kind_offences(planted)) == 2  # the signature's own kind ("function" / "design") is not one
+    finally:
+        planted.unlink()
+
+
+def test_every_problem_kind_of_the_model_has_a_kind_object() -> None:
+    from typing import get_args
+
+    from cpbot.judge.kinds import KINDS
+    from cpbot.judge.model import Problem
+
+    assert tuple(KINDS) == get_args(Problem.model_fields["kind"].annotation)

@@ -27,6 +27,7 @@ from cpbot.agents.roles.common import (
 from cpbot.agents.roles.knowledge import Note, notes_text
 from cpbot.agents.roles.stdio import StdioTemplate, pick_template
 from cpbot.core.registry import Family, languages_of
+from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import Language, Problem
 
 ROLE = "coder"
@@ -47,7 +48,7 @@ def function_snippet(problem: Problem, language: Language) -> str | None:
 
 def skeleton_text(problem: Problem, language: Language, template: StdioTemplate | None) -> str:
     """The part of the coder's prompt that hands over the starting code."""
-    if problem.kind == "function":
+    if problem_kind(problem.kind).wrapped:
         snippet = function_snippet(problem, language)
         lead = "Complete this class. The judge calls the method itself: do not read input and do not print."
         return f"{lead}\n{fenced(snippet, language)}" if snippet else lead
@@ -73,7 +74,7 @@ def write_code(
 ) -> CodeAttempt:
     """A program for `problem` following `plan`. Without a `template`, stdio and interactive problems get
     the picker's skeleton unless `use_skeleton` is False (a fast first attempt from the statement alone)."""
-    if template is None and use_skeleton and problem.kind != "function":
+    if template is None and use_skeleton and problem_kind(problem.kind).has_skeleton:
         template = pick_template(problem, language)
     messages = render_prompt(
         "coder",

@@ -26,6 +26,7 @@ from cpbot.agents.llm import ChatModel, LLMReply, StructuredOutputError
 from cpbot.agents.prompts import clip
 from cpbot.core.errors import ModelError
 from cpbot.core.registry import LANGUAGES, Family
+from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import JudgeReport, Language, Problem, TestCase, TestResult, Verdict
 
 M = TypeVar("M", bound=BaseModel)
@@ -103,11 +104,7 @@ def problem_text(problem: Problem, *, with_samples: bool = True) -> str:
         parts.append("## Input\n" + problem.input_spec.strip())
     if problem.output_spec.strip():
         parts.append("## Output\n" + problem.output_spec.strip())
-    if problem.kind == "interactive":
-        parts.append("This is an interactive problem: flush the output after every line you print.")
-    if problem.kind == "function" and problem.signature is not None:
-        methods = ", ".join(m.name for m in problem.signature.methods)
-        parts.append(f"Implement class {problem.signature.class_name} with: {methods}.")
+    parts.append(problem_kind(problem.kind).io_section(problem))
     parts.append(f"Limits: {limits_text(problem)} per test.")
     if with_samples:
         parts.append("## Examples\n" + samples_text(problem.samples))

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict
 
 from cpbot.agents.extract import family_of
 from cpbot.agents.roles.common import RoleError
+from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import Language, Problem, TestCase
 
 ROLE = "stdio"
@@ -156,24 +157,23 @@ def pick_template(problem: Problem, language: Language) -> StdioTemplate:
 
     Function problems (LeetCode) need no reading code: the judge's harness calls the method, so this
     raises `RoleError`; the coder starts from the problem's own code snippet instead."""
-    if problem.kind == "function":
+    kind = problem_kind(problem.kind)
+    if not kind.has_skeleton:
         raise RoleError(
-            f"{problem.id} is a function problem: it has no standard input to template",
+            f"{problem.id} is a {kind.name} problem: it has no standard input to template",
             hint="start from problem.code_snippets; the harness does the input and output",
         )
     family = family_of(language)
     guess = classify_input(problem)
+    name = kind.skeleton(guess.shape, _EXTENSIONS[family]) or ""
     notes: list[str] = []
     if guess.shape == "multi_block":
         notes.append("reset every per-case structure inside solve(); nothing may carry over between cases")
     if guess.cells is not None:
         notes.append(f"the sample rows are {'strings of characters' if guess.cells == 'chars' else 'numbers'}")
-    interactive = problem.kind == "interactive"
+    interactive = kind.needs_interactor
     if interactive:
         notes.append(f"interactive: flush after every line; the cases look {guess.shape.replace('_', '-')}")
-        name = f"interactive.{_EXTENSIONS[family]}"
-    else:
-        name = f"{guess.shape}.{_EXTENSIONS[family]}"
     return StdioTemplate(
         shape=guess.shape,
         family=family,

@@ -32,6 +32,7 @@ from cpbot.core.registry import Family
 from cpbot.judge.build import build_solution
 from cpbot.judge.execute import execute
 from cpbot.judge.generator import check_uses_n, generate
+from cpbot.judge.kinds import problem_kind
 from cpbot.judge.languages import Program
 from cpbot.judge.model import Language, Limits, Problem, Solution, TestCase, Verdict
 from cpbot.judge.runner import judge_problem
@@ -93,7 +94,7 @@ class TestgenDraft(BaseModel):
 def sample_shape(problem: Problem) -> InputShape:
     """The shape the samples of `problem` share."""
     samples = [s.input for s in problem.samples if s.input.strip()]
-    if problem.kind == "function":
+    if problem_kind(problem.kind).wrapped:
         counts = {len([ln for ln in s.splitlines() if ln.strip()]) for s in samples}
         return InputShape(kind="function", lines=counts.pop() if len(counts) == 1 else None)
     firsts = {len(s.strip().splitlines()[0].split()) for s in samples}
@@ -114,7 +115,7 @@ def format_issue(text: str, shape: InputShape) -> str | None:
         return "it is empty"
     if len(text.encode()) > MAX_INPUT_BYTES:
         return f"it is larger than {MAX_INPUT_BYTES >> 20} MB"
-    if shape.kind == "function":
+    if problem_kind(shape.kind).wrapped:
         lines = [ln for ln in text.splitlines() if ln.strip()]
         if shape.lines is not None and len(lines) != shape.lines:
             return f"it has {len(lines)} lines, the samples have {shape.lines}"
@@ -218,12 +219,7 @@ def _brute_program(brute: Solution, problem: Problem, sandbox: Sandbox) -> tuple
             None,
             f"brute force discarded: {report.verdict} on the samples ({report.reason or report.compile_log[:200]})",
         )
-    runnable = brute
-    if problem.kind == "function" and problem.signature is not None:
-        from cpbot.judge.harness import build_program
-
-        runnable = build_program(brute, problem.signature)
-    build = build_solution(runnable, sandbox)
+    build = build_solution(problem_kind(problem.kind).runnable(brute, problem), sandbox)
     return build.program, "" if build.program is not None else "brute force discarded: it does not build"
 
 
@@ -297,7 +293,7 @@ def generate_tests(
     sandbox: Sandbox | None = None,
 ) -> GeneratedSuite:
     """Ask for `count` inputs, a generator and a brute force in `language`; check them all; keep what passes."""
-    if problem.kind == "interactive":
+    if not problem_kind(problem.kind).stress_applies:
         raise RoleError(
             f"{problem.id} is interactive: generated inputs need an interactor, not a test file",
             hint="test interactive problems with an interactor program",

@@ -34,6 +34,7 @@ from cpbot.agents.roles.optimizer import keep_if_passing
 from cpbot.agents.roles.stdio import pick_template
 from cpbot.agents.strategies.base import Lesson, SolveContext, regressions, verdict_line
 from cpbot.agents.tracing import ReportEvent
+from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import JudgeReport, Problem, Solution, TestCase, Verdict
 
 Approach = Literal["question", "unit_test"]
@@ -154,7 +155,7 @@ class BlockChainCoder:
         ctx.route("optimizer", approach="question")
         template = (
             fenced(pick_template(ctx.problem, ctx.language).source, ctx.language)
-            if ctx.problem.kind != "function"
+            if problem_kind(ctx.problem.kind).has_skeleton
             else "(none: the judge calls the class)"
         )
         simpler = blockchain.simplify(ctx.model, ctx.problem, chain, template=template)

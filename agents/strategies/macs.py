@@ -20,6 +20,7 @@ from cpbot.agents.roles import coder, debugger, planner
 from cpbot.agents.roles.knowledge import Note
 from cpbot.agents.roles.stdio import pick_template
 from cpbot.agents.strategies.base import SolveContext, verdict_line
+from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import JudgeReport, Verdict
 
 RUN_FAILURES = (Verdict.RE, Verdict.CE, Verdict.TLE, Verdict.MLE, Verdict.OLE)
@@ -64,7 +65,7 @@ class Macs:
                 )
                 plan = planner.replan(ctx.model, ctx.problem, plan, feedback, language=ctx.language)
             plan_it = ctx.send(plan, sender=planner.ROLE).header.iteration
-            template = pick_template(ctx.problem, ctx.language) if ctx.problem.kind != "function" else None
+            template = pick_template(ctx.problem, ctx.language) if problem_kind(ctx.problem.kind).has_skeleton else None
             ctx.route("coder", cycle=cycle)
             attempt = coder.write_code(
                 ctx.model, ctx.problem, plan, language=ctx.language, template=template, plan_iteration=plan_it
