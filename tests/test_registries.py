@@ -67,6 +67,49 @@ def test_no_module_outside_the_registry_compares_a_site_or_language_name_to_a_li
     assert offences == [], "ask cpbot.core.registry instead:\n" + "\n".join(offences)
 
 
+# every spelling of a language: registered names, aliases, families and the fence words of their profiles
+def _language_spellings() -> frozenset[str]:
+    from cpbot.core.registry import LANGUAGE_ALIASES
+    from cpbot.judge.languages import PROFILES
+
+    words = {*LANGUAGE_NAMES, *LANGUAGE_ALIASES}
+    for profile in PROFILES.values():
+        words |= {profile.family.value, profile.fence, *profile.fence_tags}
+    return frozenset(words)
+
+
+def _prefix_offences(path: Path) -> list[str]:
+    """`x.startswith("cpp")`-style tests: a name's prefix standing for a language family."""
+    spellings = _language_spellings()
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        if node.func.attr != "startswith" or not node.args:
+            continue
+        arg = node.args[0]
+        literals = arg.elts if isinstance(arg, ast.Tuple) else [arg]
+        words = [c.value.lower() for c in literals if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+        if any(w and any(s.startswith(w) for s in spellings) for w in words):
+            found.append(f"{path.relative_to(REPO)}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_no_module_tells_a_language_family_by_a_name_prefix() -> None:
+    offences = [o for path in _sources() for o in _prefix_offences(path)]
+    assert offences == [], "ask cpbot.judge.languages.language_profile(...) instead:\n" + "\n".join(offences)
+
+
+def test_the_prefix_grep_finds_a_planted_test() -> None:
+    planted = REPO / "agents" / "_planted_prefix_for_test.py"
+    planted.write_text('def f(lang, line):\n    return lang.startswith(("cpp", "c++")) or line.startswith("# ")\n')
+    try:
+        assert len(_prefix_offences(planted)) == 1
+    finally:
+        planted.unlink()
+
+
 def test_the_grep_finds_a_planted_comparison(tmp_path: Path) -> None:
     planted = REPO / "judge" / "_planted_for_test.py"
     planted.write_text('def f(site, lang):\n    return site == "cf" or lang in ("pypy3",) or {"leetcode": 1}\n')

@@ -21,6 +21,7 @@ from cpbot.agents.envelopes import CodeAttempt
 from cpbot.agents.extract import ExtractionError, extract_code, family_of, find_blocks
 from cpbot.agents.roles.common import RoleError, fence_tag
 from cpbot.judge.kinds import problem_kind
+from cpbot.judge.languages import language_profile
 from cpbot.judge.model import JudgeReport, Language, Problem, Solution, TestCase, Verdict
 from cpbot.judge.runner import judge_solution
 from cpbot.judge.sandbox import Sandbox
@@ -92,7 +93,7 @@ class BlockChain(BaseModel):
 
     def text(self) -> str:
         """The blocks and their tests as marked fenced blocks, the way the model writes them."""
-        comment = "//" if family_of(self.language) == "cpp" else "#"
+        comment = language_profile(self.language).comment
         fence = fence_tag(self.language)
         parts = []
         for b in self.blocks:
@@ -104,7 +105,7 @@ class BlockChain(BaseModel):
 
 def format_rules(language: Language, kind: str) -> str:
     """How a reply must lay out blocks and unit tests, for the prompts."""
-    comment = "//" if family_of(language) == "cpp" else "#"
+    comment = language_profile(language).comment
     fence = fence_tag(language)
     main = problem_kind(kind).main_block
     lines = [

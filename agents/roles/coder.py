@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cpbot.agents.envelopes import CodeAttempt, Payload, Plan
-from cpbot.agents.extract import family_of
 from cpbot.agents.llm import ChatModel
 from cpbot.agents.prompts import render_prompt
 from cpbot.agents.roles.common import (
@@ -26,24 +25,21 @@ from cpbot.agents.roles.common import (
 )
 from cpbot.agents.roles.knowledge import Note, notes_text
 from cpbot.agents.roles.stdio import StdioTemplate, pick_template
-from cpbot.core.registry import Family, languages_of
+from cpbot.core.registry import languages_of
 from cpbot.judge.kinds import problem_kind
+from cpbot.judge.languages import language_profile
 from cpbot.judge.model import Language, Problem
 
 ROLE = "coder"
 
-# LeetCode's langSlug for a family first, then other spellings a saved problem may use
-_SNIPPET_KEYS = {
-    Family.CPP: ("cpp", "c++", *languages_of(Family.CPP)),
-    Family.PYTHON: (*languages_of(Family.PYTHON), "python"),
-}
 
 
 def function_snippet(problem: Problem, language: Language) -> str | None:
     """The site's starting code for a function problem in `language`'s family, if it gave one."""
-    return next(
-        (problem.code_snippets[k] for k in _SNIPPET_KEYS[family_of(language)] if k in problem.code_snippets), None
-    )
+    profile = language_profile(language)
+    # LeetCode's langSlug first, then other spellings a saved problem may use
+    keys = (profile.snippet_key, *profile.snippet_aliases, *languages_of(profile.family))
+    return next((problem.code_snippets[k] for k in keys if k in problem.code_snippets), None)
 
 
 def skeleton_text(problem: Problem, language: Language, template: StdioTemplate | None) -> str:

@@ -17,16 +17,16 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from cpbot.agents.extract import family_of
 from cpbot.agents.roles.common import RoleError
+from cpbot.core.registry import Family
 from cpbot.judge.kinds import problem_kind
+from cpbot.judge.languages import language_profile
 from cpbot.judge.model import Language, Problem, TestCase
 
 ROLE = "stdio"
 
 Shape = Literal["single", "multi_line", "multi_block", "matrix"]
 SHAPES: tuple[Shape, ...] = ("single", "multi_line", "multi_block", "matrix")
-_EXTENSIONS = {"cpp": "cpp", "python": "py"}
 
 _MULTI = re.compile(
     r"number of (?:the )?(?:test ?cases|tests|test sets|scenarios|queries to answer)|multiple test ?cases"
@@ -65,7 +65,7 @@ class StdioTemplate(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     shape: Shape
-    family: Literal["cpp", "python"]
+    family: Family
     interactive: bool = False
     name: str  # the template file, e.g. "multi_line.cpp"
     source: str
@@ -163,9 +163,11 @@ def pick_template(problem: Problem, language: Language) -> StdioTemplate:
             f"{problem.id} is a {kind.name} problem: it has no standard input to template",
             hint="start from problem.code_snippets; the harness does the input and output",
         )
-    family = family_of(language)
+    profile = language_profile(language)
+    if not profile.skeleton_extension:
+        raise RoleError(f"no STD-IO skeletons for {profile.title}", hint="write the input and output code yourself")
     guess = classify_input(problem)
-    name = kind.skeleton(guess.shape, _EXTENSIONS[family]) or ""
+    name = kind.skeleton(guess.shape, profile.skeleton_extension) or ""
     notes: list[str] = []
     if guess.shape == "multi_block":
         notes.append("reset every per-case structure inside solve(); nothing may carry over between cases")
@@ -176,7 +178,7 @@ def pick_template(problem: Problem, language: Language) -> StdioTemplate:
         notes.append(f"interactive: flush after every line; the cases look {guess.shape.replace('_', '-')}")
     return StdioTemplate(
         shape=guess.shape,
-        family=family,
+        family=profile.family,
         interactive=interactive,
         name=name,
         source=load_template(name),

@@ -28,7 +28,7 @@ from cpbot.agents.roles.common import RoleError, fence_tag, language_name, probl
 from cpbot.agents.roles.constraints import problem_bounds
 from cpbot.agents.roles.stdio import classify_input
 from cpbot.core.errors import CpbotError
-from cpbot.core.registry import Family
+from cpbot.core.registry import LANGUAGE_SPECS
 from cpbot.judge.build import build_solution
 from cpbot.judge.execute import execute
 from cpbot.judge.generator import check_uses_n, generate
@@ -44,8 +44,6 @@ MAX_INPUT_BYTES = 1 << 20
 BRUTE_TIME_MS = 5000
 GENERATOR_SIZES = (1, 3, 10)
 
-# a program asked for in one family may come in the other; either runs
-_OTHER_LANGUAGE: dict[Family, Language] = {Family.PYTHON: "cpp17", Family.CPP: "python3"}
 _NUMBER = re.compile(r"^-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$|^\s*\*\*(.+?)\*\*:?\s*$")
 
@@ -86,6 +84,13 @@ class TestgenDraft(BaseModel):
     problems: list[str] = []  # what could not be read
     # the language each program was written in, when not the one asked for (a C++ brute force runs as well)
     languages: dict[str, Language] = {}
+
+
+def _other_language(language: Language) -> Language | None:
+    """The first registered language of another family: a program asked for in one may come in another,
+    and either runs."""
+    family = family_of(language)
+    return next((spec.name for spec in LANGUAGE_SPECS if spec.family is not family), None)  # type: ignore[return-value]
 
 
 # ---- shape ---------------------------------------------------------------------------------------
@@ -181,7 +186,7 @@ def read_draft(text: str, language: Language) -> TestgenDraft:
                 programs[key] = extract_code(sections.get(key, ""), language).code
             except ExtractionError as e:
                 programs[key] = None
-                other = _OTHER_LANGUAGE.get(family_of(language))
+                other = _other_language(language)
                 try:
                     programs[key] = extract_code(sections.get(key, ""), other).code if other else None
                     languages[key] = other  # type: ignore[assignment]

@@ -41,7 +41,8 @@ from cpbot.judge.harness.dataset import fits_type, starter_signature, widen_to_l
 from cpbot.judge.harness.types import LcType
 from cpbot.judge.harness.values import BadValue, format_value
 from cpbot.judge.kinds import problem_kind
-from cpbot.judge.model import SNIPPET_KEYS, Limits, Method, Param, Problem, Signature, TestCase
+from cpbot.judge.languages import SNIPPET_KEYS
+from cpbot.judge.model import Limits, Method, Param, Problem, Signature, TestCase
 
 # LiveCodeBench runs each test with a 6 s timeout (its `--timeout` default); no memory limit is recorded.
 DEFAULT_TIME_LIMIT_MS = 6000

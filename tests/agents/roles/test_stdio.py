@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from cpbot.agents.extract import python_error
 from cpbot.agents.roles.common import RoleError
 from cpbot.agents.roles.stdio import SHAPES, classify_input, load_template, pick_template
 from cpbot.judge.build import build_solution
 from cpbot.judge.execute import execute
+from cpbot.judge.languages.python import python_error
 from cpbot.judge.model import Limits, Solution, TestCase
 from tests.agents.roles.helpers import GYM, codeforces, leetcode, sum_problem
 
