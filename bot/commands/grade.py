@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cpbot.bot.options import language_option, lcb_selection_options, python_option
+from cpbot.bot.cli.options import language_option, lcb_selection_options, python_option
 from cpbot.core.registry import Family, languages_of
 
 if TYPE_CHECKING:

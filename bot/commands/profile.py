@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from cpbot.bot.options import include_option
+from cpbot.bot.cli.options import include_option
 
 
 @click.command()

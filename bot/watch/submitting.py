@@ -7,7 +7,7 @@ import threading
 from contextlib import ExitStack
 from pathlib import Path
 
-from cpbot.bot.browser import tell_user
+from cpbot.bot.cli.browser import tell_user
 from cpbot.bot.submit.base import Submitter, submitter_for
 from cpbot.bot.submit.credentials import SiteCredentials, jar_secrets, load_credentials, session_jar
 from cpbot.bot.submit.ledger import SubmissionLedger

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cpbot.bot.cli import COMMANDS, cli
+from cpbot.bot.cli.main import COMMANDS, cli
 
 # top-level packages none of the three commands may load
 HEAVY = ("httpx", "openai", "apscheduler", "matplotlib", "rich", "pydantic", "bs4", "lxml", "jinja2", "ray", "numpy")
@@ -23,7 +23,7 @@ HEAVY_CPBOT = ("cpbot.agents", "cpbot.scrapers", "cpbot.judge", "cpbot.bot.trans
 
 PROBE = """
 import json, sys
-from cpbot.bot.cli import main
+from cpbot.bot.cli.main import main
 code = main(sys.argv[2:])
 json.dump({"code": code, "modules": sorted(sys.modules)}, open(sys.argv[1], "w"))
 """

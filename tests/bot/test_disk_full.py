@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import cpbot.bot.storage as storage
-from cpbot.bot.cli import main
+from cpbot.bot.cli.main import main
 from cpbot.bot.storage import StorageError, disk_full
 from cpbot.bot.transcripts import TranscriptStore, default_db_path
 

@@ -124,7 +124,7 @@ def _spin_tests(tmp_path: Path, fast: int, slow: int) -> Path:
 
 
 def _cpbot(*args: str) -> list[str]:
-    return [sys.executable, "-m", "cpbot.bot.cli", *args]
+    return [sys.executable, "-m", "cpbot.bot.cli.main", *args]
 
 
 def _sandbox_dirs(pid: int) -> list[Path]:

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from cpbot.bot.cli import main
+from cpbot.bot.cli.main import main
 from cpbot.bot.transcripts import TranscriptError, TranscriptStore
 from cpbot.judge.model import SCHEMA_VERSION, Problem, TestCase
 from tests.paths import CODEFORCES_PAGES
