@@ -25,9 +25,9 @@ from cpbot.agents.tracing import (
     SelectionEvent,
     TraceEvent,
 )
+from cpbot.bot.store.transcripts import StoredEvent
 from cpbot.bot.submit.events import GateEvent, RemoteVerdictEvent, SubmissionEvent
 from cpbot.bot.texts import clock, tokens_text
-from cpbot.bot.transcripts import StoredEvent
 from cpbot.bot.watch.events import ContestStateEvent, RulesEvent, ShadowSubmissionEvent, StandingEvent
 
 # The agents' events (every member of their union, whatever they add) and the bot's.

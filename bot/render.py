@@ -20,8 +20,8 @@ from cpbot.judge.model import Problem, ProfileReport, StressReport, Verdict
 if TYPE_CHECKING:
     from cpbot.agents.solve import SolveResult
     from cpbot.agents.tracing import LLMCallEvent, TraceEvent
+    from cpbot.bot.store.transcripts import RunSummary, RunTranscript, StoredEvent
     from cpbot.bot.submit.gate import GateDecision
-    from cpbot.bot.transcripts import RunSummary, RunTranscript, StoredEvent
     from cpbot.scrapers.listing import Contest
 
 EXCERPT = 160  # characters of a prompt or reply shown without --full

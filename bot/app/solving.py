@@ -10,7 +10,7 @@ from cpbot.agents.llm import LLMClient, LLMConfig
 from cpbot.agents.solve import SolveResult, solve
 from cpbot.agents.tracing import FanoutTracer, TraceEvent
 from cpbot.bot.render import trace_line
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.judge.model import Problem
 
 Say = Callable[[str], None]

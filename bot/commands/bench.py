@@ -110,7 +110,7 @@ def bench(
     from cpbot.bot.bench.task import BenchSettings
     from cpbot.bot.cli.config import resolve_llm
     from cpbot.bot.plots import save_bench_png
-    from cpbot.bot.transcripts import TranscriptStore
+    from cpbot.bot.store.transcripts import TranscriptStore
 
     data = open_dataset(dataset)
     if time_limit_ms is not None:

@@ -90,7 +90,7 @@ def grade(
     from cpbot.bot.bench.datasets import open_dataset
     from cpbot.bot.bench.grade import GradePlan, eval_all, markdown, read_generations, run_grade
     from cpbot.bot.bench.livecodebench import make_selection
-    from cpbot.bot.transcripts import TranscriptStore
+    from cpbot.bot.store.transcripts import TranscriptStore
     from cpbot.core.errors import ConfigError
     from cpbot.judge.sandbox import default_sandbox
 

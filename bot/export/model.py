@@ -26,8 +26,8 @@ from pydantic import BaseModel, Field, ValidationError
 from cpbot.bot.event_view import describe, load
 from cpbot.bot.export import svg
 from cpbot.bot.export.code import highlighted
+from cpbot.bot.store.transcripts import RunSummary, StoredEvent, TranscriptStore
 from cpbot.bot.submit.events import GateEvent, RemoteVerdictEvent, SubmissionEvent
-from cpbot.bot.transcripts import RunSummary, StoredEvent, TranscriptStore
 from cpbot.bot.watch.events import ShadowSubmissionEvent, StandingEvent
 from cpbot.bot.watch.standing import Standing
 from cpbot.judge.model import JudgeReport, ProfileReport

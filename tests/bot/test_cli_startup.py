@@ -19,7 +19,7 @@ from cpbot.bot.cli.main import COMMANDS, cli
 # top-level packages none of the three commands may load
 HEAVY = ("httpx", "openai", "apscheduler", "matplotlib", "rich", "pydantic", "bs4", "lxml", "jinja2", "ray", "numpy")
 # cpbot's own layers that reach the network, the model or the sandbox
-HEAVY_CPBOT = ("cpbot.agents", "cpbot.scrapers", "cpbot.judge", "cpbot.bot.transcripts", "cpbot.bot.watch")
+HEAVY_CPBOT = ("cpbot.agents", "cpbot.scrapers", "cpbot.judge", "cpbot.bot.store.transcripts", "cpbot.bot.watch")
 
 PROBE = """
 import json, sys

@@ -10,8 +10,8 @@ from cpbot.agents.tracing import NoteEvent
 from cpbot.bot.event_view import describe, load
 from cpbot.bot.export.model import _label
 from cpbot.bot.render import event_lines
+from cpbot.bot.store.transcripts import StoredEvent, TranscriptStore
 from cpbot.bot.submit.events import GateEvent, SubmissionEvent
-from cpbot.bot.transcripts import StoredEvent, TranscriptStore
 from cpbot.bot.watch.events import ShadowSubmissionEvent
 
 

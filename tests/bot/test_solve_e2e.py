@@ -16,7 +16,7 @@ import pytest
 
 import cpbot.bot.commands.solve as solve_module
 from cpbot.agents.solve import SolveResult
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.store.transcripts import TranscriptStore
 from tests.agents.support.scripted_server import Reply, ScriptedServer
 from tests.paths import CODEFORCES_PAGES
 

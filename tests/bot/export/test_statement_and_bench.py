@@ -9,7 +9,7 @@ from bs4 import BeautifulSoup
 from cpbot.bot.export import gather, render_html
 from cpbot.bot.export.statement import statement_html
 from cpbot.bot.export.svg import shorten
-from cpbot.bot.transcripts import DB_NAME, TranscriptStore
+from cpbot.bot.store.transcripts import DB_NAME, TranscriptStore
 
 STATEMENT = """Given **n** numbers, print their sum.
 
