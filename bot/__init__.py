@@ -8,6 +8,6 @@
 - `bot.app`: what commands do and share (problem sources and folders, strategy options, a recorded
   solve, a gated submission, judging a file)
 - `bot.cli.config`: config.toml as click's default_map, and the model endpoint it completes
-- output, one place per kind: `bot.render` (terminal text), `bot.watch.render` (the live table),
-  `bot.plots` (PNG), `bot.export` (the HTML page and its SVG)
+- output, one place per kind: `bot.report.render` (terminal text), `bot.watch.render` (the live table),
+  `bot.report.plots` (PNG), `bot.report.export` (the HTML page and its SVG)
 """

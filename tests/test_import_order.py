@@ -144,7 +144,7 @@ def test_every_import_points_down_the_layers() -> None:
 def test_the_checks_see_a_circle_and_a_lazy_import() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert circles(graph) == [["a", "b", "c"]]
-    lazy = ast.parse("def f():\n    from cpbot.bot import render\n")
-    assert "cpbot.bot.render" in set(_imports(lazy, "cpbot.bot.x", False))
-    hidden = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import cpbot.bot.render\n")
-    assert "cpbot.bot.render" not in set(_imports(hidden, "cpbot.bot.x", False))
+    lazy = ast.parse("def f():\n    from cpbot.bot.report import render\n")
+    assert "cpbot.bot.report.render" in set(_imports(lazy, "cpbot.bot.x", False))
+    hidden = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import cpbot.bot.report.render\n")
+    assert "cpbot.bot.report.render" not in set(_imports(hidden, "cpbot.bot.x", False))

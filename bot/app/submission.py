@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, SecretStr
 
-from cpbot.bot.render import decision_lines
+from cpbot.bot.report.render import decision_lines
 from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.bot.submit.base import RemoteVerdict, SubmissionRecord, source_sha256, submitter_for
 from cpbot.bot.submit.credentials import SiteCredentials

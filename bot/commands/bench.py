@@ -109,7 +109,7 @@ def bench(
     from cpbot.bot.bench.runner import check_same_dataset, make_plan, run_bench, start_bench, stored_plan
     from cpbot.bot.bench.task import BenchSettings
     from cpbot.bot.cli.config import resolve_llm
-    from cpbot.bot.plots import save_bench_png
+    from cpbot.bot.report.plots import save_bench_png
     from cpbot.bot.store.transcripts import TranscriptStore
 
     data = open_dataset(dataset)

@@ -27,7 +27,7 @@ def contests(
 
     from cpbot.bot.app.sources import open_client
     from cpbot.bot.cli.browser import browser_settings
-    from cpbot.bot.render import format_contest
+    from cpbot.bot.report.render import format_contest
     from cpbot.core.errors import CpbotError
     from cpbot.scrapers.listing import Contest
     from cpbot.scrapers.sites import get_site

@@ -49,7 +49,7 @@ def fetch(
     from cpbot.bot.app.problem_folder import place, problem_dirname, save_problem
     from cpbot.bot.app.sources import load_problems
     from cpbot.bot.cli.browser import browser_settings
-    from cpbot.bot.render import describe_problem
+    from cpbot.bot.report.render import describe_problem
 
     problems = load_problems(
         source, site=site, cookies=cookies, page_url=page_url, browser=browser_settings(use_browser)

@@ -101,7 +101,7 @@ def solve(
     from cpbot.bot.app.strategy_options import parse_strategy_options, with_candidates
     from cpbot.bot.cli.browser import browser_settings
     from cpbot.bot.cli.config import resolve_llm
-    from cpbot.bot.render import print_solve_result
+    from cpbot.bot.report.render import print_solve_result
     from cpbot.bot.store.redact import Redactor, secrets_from_env
 
     def say(line: str) -> None:

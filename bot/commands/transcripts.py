@@ -63,7 +63,7 @@ def transcripts() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print a RunList as JSON.")
 def list_runs(limit: int, kind: str | None, every: bool, as_json: bool) -> int:
     """List the latest runs, newest first; a contest counts its problems (`show CONTEST` lists them)."""
-    from cpbot.bot.render import run_table
+    from cpbot.bot.report.render import run_table
     from cpbot.bot.store.transcripts import RunList, RunSummary
 
     store = _open()
@@ -87,7 +87,7 @@ def list_runs(limit: int, kind: str | None, every: bool, as_json: bool) -> int:
 @click.option("--json", "as_json", is_flag=True, help="Print the RunTranscript as JSON.")
 def show(run: str, full: bool, as_json: bool) -> int:
     """Show run RUN (an id, a unique prefix of one, or `last`): its summary and every event in order."""
-    from cpbot.bot.render import transcript_lines
+    from cpbot.bot.report.render import transcript_lines
 
     store = _opened()
     with store:
@@ -109,7 +109,7 @@ def export(run: str, html_path: Path | None, json_path: Path | None) -> int:
     plots, gate decisions, remote verdicts, tokens and time per stage) and/or as JSON."""
     if html_path is None and json_path is None:
         raise click.UsageError("say where to write: --html FILE and/or --json FILE")
-    from cpbot.bot.export import gather, render_html
+    from cpbot.bot.report.export import gather, render_html
     from cpbot.bot.store.transcripts import TranscriptError
 
     store = _opened()

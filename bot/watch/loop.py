@@ -20,11 +20,11 @@ from typing import Any
 from cpbot.agents.budget import Budget
 from cpbot.agents.solve import SolveResult
 from cpbot.agents.strategies.base import KnowledgePool, Lesson
+from cpbot.bot.report.texts import clock
 from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.bot.submit.base import SubmitError, source_sha256
 from cpbot.bot.submit.events import GateEvent, RemoteVerdictEvent, SubmissionEvent
 from cpbot.bot.submit.gate import GateDecision, GateEvidence, gate
-from cpbot.bot.texts import clock
 from cpbot.bot.watch.events import ContestStateEvent, RulesEvent, ShadowSubmissionEvent, StandingEvent
 from cpbot.bot.watch.ports import ContestSite, LoopOptions, Solver, SubmitPort
 from cpbot.bot.watch.rules import Participation, decide

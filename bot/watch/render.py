@@ -17,8 +17,8 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from cpbot.bot.report.texts import clock
 from cpbot.bot.store.transcripts import TranscriptStore
-from cpbot.bot.texts import clock
 from cpbot.bot.watch.rules import Participation
 from cpbot.bot.watch.state import ContestRow, WatchState
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from cpbot.agents.tracing import LLMCallEvent
-from cpbot.bot.export import gather, render_html
+from cpbot.bot.report.export import gather, render_html
 from cpbot.bot.store.transcripts import TranscriptStore
 
 

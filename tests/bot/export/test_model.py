@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from cpbot.bot.export import EXPORT_SCHEMA_VERSION, ExportReport, gather
+from cpbot.bot.report.export import EXPORT_SCHEMA_VERSION, ExportReport, gather
 from cpbot.bot.store.transcripts import TranscriptStore
 from tests.bot.export.conftest import RIGHT, SLOW, WRONG, WRONG_PLANNED
 
