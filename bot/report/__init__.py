@@ -4,6 +4,5 @@
 - `bot.report.event_view`: one event-to-view mapping, for the terminal and the HTML alike
 - `bot.report.judge_view`: `cpbot judge` on the terminal, one line per test as it ends
 - `bot.report.plots`: the PNG plots (profile, bench accuracy against tokens)
-- `bot.report.texts`: numbers and times as every view prints them
 - `bot.report.export`: a run or a contest as the HTML page (and `--json`) for review
 """

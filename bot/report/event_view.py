@@ -25,10 +25,10 @@ from cpbot.agents.tracing import (
     SelectionEvent,
     TraceEvent,
 )
-from cpbot.bot.report.texts import clock, tokens_text
 from cpbot.bot.store.transcripts import StoredEvent
 from cpbot.bot.submit.events import GateEvent, RemoteVerdictEvent, SubmissionEvent
 from cpbot.bot.watch.events import ContestStateEvent, RulesEvent, ShadowSubmissionEvent, StandingEvent
+from cpbot.core.texts import clock, tokens_text
 
 # The agents' events (every member of their union, whatever they add) and the bot's.
 AGENT_EVENTS: tuple[type[TraceEvent], ...] = get_args(get_args(tracing.AnyEvent)[0])

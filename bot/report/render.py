@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cpbot.bot.report.texts import tokens_text
+from cpbot.core.texts import tokens_text
 from cpbot.judge.model import Problem, ProfileReport, StressReport, Verdict
 
 if TYPE_CHECKING:

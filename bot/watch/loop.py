@@ -20,7 +20,6 @@ from typing import Any
 from cpbot.agents.budget import Budget
 from cpbot.agents.solve import SolveResult
 from cpbot.agents.strategies.base import KnowledgePool, Lesson
-from cpbot.bot.report.texts import clock
 from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.bot.submit.base import SubmitError, source_sha256
 from cpbot.bot.submit.events import GateEvent, RemoteVerdictEvent, SubmissionEvent
@@ -39,6 +38,7 @@ from cpbot.bot.watch.state import (
     verdict_detail,
 )
 from cpbot.core.errors import CpbotError
+from cpbot.core.texts import clock
 from cpbot.judge.model import Problem, Verdict
 from cpbot.scrapers.listing import ContestProblem
 

@@ -12,13 +12,13 @@ from rich.console import Console
 
 from cpbot.agents.budget import Usage
 from cpbot.agents.tracing import LLMCallEvent
-from cpbot.bot.report.texts import clock
 from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.bot.submit.base import RemoteVerdict
 from cpbot.bot.submit.ledger import SubmissionLedger
 from cpbot.bot.watch.render import WatchReport, changes, duration, report, view
 from cpbot.bot.watch.rules import contest_key
 from cpbot.bot.watch.state import ContestRow, ProblemRow, WatchState
+from cpbot.core.texts import clock
 from cpbot.judge.model import Verdict
 
 KEY = contest_key("codeforces", "1900")
