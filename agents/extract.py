@@ -33,8 +33,6 @@ FAMILY_NAMES: dict[str, str] = {p.family: p.title for p in PROFILES.values()}
 
 # Info-string words (the first word after the fence, lower-cased) and the language they mean.
 _TAGS: dict[str, str] = {
-    **{tag: p.family.value for p in PROFILES.values() for tag in (p.fence, *p.fence_tags)},
-    **{spec.name: spec.family.value for spec in LANGUAGE_SPECS},  # cpp17, pypy3, ...
     **dict.fromkeys(["java"], "java"),
     **dict.fromkeys(["kotlin", "kt"], "kotlin"),
     **dict.fromkeys(["rust", "rs"], "rust"),
@@ -42,6 +40,9 @@ _TAGS: dict[str, str] = {
     **dict.fromkeys(["javascript", "js", "typescript", "ts", "node"], "javascript"),
     **dict.fromkeys(["csharp", "c#", "cs"], "c#"),
     **dict.fromkeys(["ruby", "rb", "swift", "scala", "haskell", "php", "pascal", "ocaml"], None),
+    # the judged families last: their profiles' words win over the guesses above
+    **{tag: p.family.value for p in PROFILES.values() for tag in (p.fence, *p.fence_tags)},
+    **{spec.name: spec.family.value for spec in LANGUAGE_SPECS},  # cpp17, pypy3, ...
 }
 # Info strings that announce data or prose, never a program.
 _NOT_CODE = {
@@ -102,14 +103,19 @@ def family_of(language: str) -> Family:
 
 # ---- recognising languages -----------------------------------------------------------------------
 
+# Telltales of languages cpbot does not judge, to say a reply is in the wrong language; a judged family's
+# profile replaces its entry here.
+_OTHER_SIGNS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("java", (r"public\s+static\s+void\s+main", r"\bSystem\.(?:out|in)\b", r"^\s*import\s+java\.")),
+    ("rust", (r"\bfn\s+main\s*\(\s*\)", r"\blet\s+mut\b", r"\bprintln!\s*\(")),
+    ("go", (r"^\s*package\s+main\b", r"\bfunc\s+main\s*\(\s*\)", r"\bfmt\.")),
+)
 _SIGNS: dict[str, list[re.Pattern[str]]] = {
-    **{p.family.value: [re.compile(sign, re.MULTILINE) for sign in p.signs] for p in PROFILES.values()},
-    "java": [
-        re.compile(p, re.MULTILINE)
-        for p in (r"public\s+static\s+void\s+main", r"\bSystem\.(?:out|in)\b", r"^\s*import\s+java\.")
-    ],
-    "rust": [re.compile(p, re.MULTILINE) for p in (r"\bfn\s+main\s*\(\s*\)", r"\blet\s+mut\b", r"\bprintln!\s*\(")],
-    "go": [re.compile(p, re.MULTILINE) for p in (r"^\s*package\s+main\b", r"\bfunc\s+main\s*\(\s*\)", r"\bfmt\.")],
+    name: [re.compile(sign, re.MULTILINE) for sign in signs]
+    for name, signs in (
+        *((p.family.value, p.signs) for p in PROFILES.values()),
+        *((name, signs) for name, signs in _OTHER_SIGNS if name not in PROFILES),
+    )
 }
 
 

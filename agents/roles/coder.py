@@ -24,7 +24,7 @@ from cpbot.agents.roles.common import (
     problem_text,
 )
 from cpbot.agents.roles.knowledge import Note, notes_text
-from cpbot.agents.roles.stdio import StdioTemplate, pick_template
+from cpbot.agents.roles.stdio import StdioTemplate, skeleton_for
 from cpbot.core.registry import languages_of
 from cpbot.judge.kinds import problem_kind
 from cpbot.judge.languages import language_profile
@@ -70,8 +70,8 @@ def write_code(
 ) -> CodeAttempt:
     """A program for `problem` following `plan`. Without a `template`, stdio and interactive problems get
     the picker's skeleton unless `use_skeleton` is False (a fast first attempt from the statement alone)."""
-    if template is None and use_skeleton and problem_kind(problem.kind).has_skeleton:
-        template = pick_template(problem, language)
+    if template is None and use_skeleton:
+        template = skeleton_for(problem, language)
     messages = render_prompt(
         "coder",
         problem=problem_text(problem),

@@ -152,6 +152,14 @@ def load_template(name: str) -> str:
         raise RoleError(f"no STD-IO template {name!r}", hint="templates live in templates/stdio/") from None
 
 
+def skeleton_for(problem: Problem, language: Language) -> StdioTemplate | None:
+    """The skeleton for `problem` in `language`, or None when its kind (function problems) or its language
+    family (one without `templates/stdio/` files) has none."""
+    if not problem_kind(problem.kind).has_skeleton or not language_profile(language).skeleton_extension:
+        return None
+    return pick_template(problem, language)
+
+
 def pick_template(problem: Problem, language: Language) -> StdioTemplate:
     """The skeleton for `problem` in `language`'s family (C++ or Python).
 

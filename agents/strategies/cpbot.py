@@ -56,7 +56,7 @@ from cpbot.agents.roles import (
 )
 from cpbot.agents.roles.common import RoleError, feedback_text
 from cpbot.agents.roles.knowledge import Note
-from cpbot.agents.roles.stdio import pick_template
+from cpbot.agents.roles.stdio import skeleton_for
 from cpbot.agents.roles.stresser import runnable
 from cpbot.agents.selection import Group, Outcome, Probe
 from cpbot.agents.strategies import fallbacks
@@ -638,7 +638,7 @@ class Cpbot:
                 ctx.route("planner", cycle=cycle, why="pruned")
                 plan = fallbacks.replan(ctx, plan, decision, tags=tags, knowledge=notes)
                 plan_it = ctx.send(plan, sender=planner.ROLE).header.iteration
-            template = pick_template(ctx.problem, ctx.language) if problem_kind(ctx.problem.kind).has_skeleton else None
+            template = skeleton_for(ctx.problem, ctx.language)
             ctx.route("coder", cycle=cycle)
             attempt = coder.write_code(
                 ctx.model,

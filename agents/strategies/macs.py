@@ -18,9 +18,8 @@ from typing import Any
 from cpbot.agents.envelopes import JudgeFeedback, Plan
 from cpbot.agents.roles import coder, debugger, planner
 from cpbot.agents.roles.knowledge import Note
-from cpbot.agents.roles.stdio import pick_template
+from cpbot.agents.roles.stdio import skeleton_for
 from cpbot.agents.strategies.base import SolveContext, verdict_line
-from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import JudgeReport, Verdict
 
 RUN_FAILURES = (Verdict.RE, Verdict.CE, Verdict.TLE, Verdict.MLE, Verdict.OLE)
@@ -65,7 +64,7 @@ class Macs:
                 )
                 plan = planner.replan(ctx.model, ctx.problem, plan, feedback, language=ctx.language)
             plan_it = ctx.send(plan, sender=planner.ROLE).header.iteration
-            template = pick_template(ctx.problem, ctx.language) if problem_kind(ctx.problem.kind).has_skeleton else None
+            template = skeleton_for(ctx.problem, ctx.language)
             ctx.route("coder", cycle=cycle)
             attempt = coder.write_code(
                 ctx.model, ctx.problem, plan, language=ctx.language, template=template, plan_iteration=plan_it
