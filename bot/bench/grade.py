@@ -38,6 +38,7 @@ from cpbot.bot.bench.pickled_text import UnsafePickle
 from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.core.errors import ConfigError, CpbotError
 from cpbot.core.registry import Family, language_spec
+from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import JudgeReport, Language, Solution, TestCase, Verdict
 from cpbot.judge.runner import judge_problem
 from cpbot.judge.sandbox import Sandbox
@@ -336,7 +337,7 @@ def grade(
             if same not in judged:
                 source = gen.source
                 python = language_spec(gen.language).family is Family.PYTHON
-                if lcb_preamble and python and item.problem.kind == "stdio":
+                if lcb_preamble and python and problem_kind(item.problem.kind).checks_output_text:
                     source = livecodebench.stdin_preamble() + source
                 solution = Solution(language=gen.language, source=source)
                 checker = livecodebench.exact_checker(item.problem) if lcb_exact else None
