@@ -175,7 +175,7 @@ def pick_template(problem: Problem, language: Language) -> StdioTemplate:
     if not profile.skeleton_extension:
         raise RoleError(f"no STD-IO skeletons for {profile.title}", hint="write the input and output code yourself")
     guess = classify_input(problem)
-    name = kind.skeleton(guess.shape, profile.skeleton_extension) or ""
+    name = kind.skeleton(guess.shape, profile.skeleton_extension)
     notes: list[str] = []
     if guess.shape == "multi_block":
         notes.append("reset every per-case structure inside solve(); nothing may carry over between cases")

@@ -40,9 +40,9 @@ class ProblemKind:
     # what the last block of a block chain is, for the block-chain prompts
     main_block: str = "the code that reads the input, calls the other blocks and prints the answer"
 
-    def skeleton(self, shape: str, extension: str) -> str | None:
-        """The file in `templates/stdio/` a solution starts from, for input of `shape`; None: no skeleton."""
-        return f"{shape}.{extension}" if self.has_skeleton else None
+    def skeleton(self, shape: str, extension: str) -> str:
+        """The file in `templates/stdio/` a solution starts from, for input of `shape` (when `has_skeleton`)."""
+        return f"{shape}.{extension}"
 
     def io_section(self, problem: Problem) -> str:
         """The prompt's note on how the solution reads and answers (empty: plain standard input/output)."""

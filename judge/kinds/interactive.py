@@ -9,7 +9,7 @@ from cpbot.judge.kinds.base import ProblemKind
 
 @dataclass(frozen=True)
 class Interactive(ProblemKind):
-    def skeleton(self, shape: str, extension: str) -> str | None:
+    def skeleton(self, shape: str, extension: str) -> str:
         return f"interactive.{extension}"
 
 

@@ -38,7 +38,7 @@ def test_the_checker_is_the_problems_spec_except_for_function_problems() -> None
 def test_only_stdin_kinds_get_a_skeleton_and_interactive_ones_the_interactive_skeleton() -> None:
     assert STDIO.skeleton("multi_line", "cpp") == "multi_line.cpp"
     assert INTERACTIVE.skeleton("multi_line", "py") == "interactive.py"
-    assert FUNCTION.skeleton("single", "cpp") is None
+    assert STDIO.has_skeleton and INTERACTIVE.has_skeleton and not FUNCTION.has_skeleton
 
 
 def test_the_io_section_of_the_prompt_comes_from_the_kind() -> None:
