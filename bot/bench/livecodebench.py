@@ -23,7 +23,6 @@ the strategy returns. LiveCodeBench's own platform strings are data of this form
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -36,6 +35,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 from cpbot.bot.bench.pickled_text import compressed_pickled_string
 from cpbot.core.errors import ConfigError, CpbotError
 from cpbot.core.registry import Family
+from cpbot.judge.checkers.tolerance import statement_tolerance
 from cpbot.judge.harness.checker import HarnessChecker, accepts_any_order, needs_special_judge
 from cpbot.judge.harness.dataset import fits_type, starter_signature, widen_to_long
 from cpbot.judge.harness.types import LcType
@@ -356,26 +356,10 @@ def stdin_preamble() -> str:
     return "\n".join(lines) + "\n"
 
 
-# "... absolute or relative error ... at most 10^{-6}" (AtCoder), "... does not exceed 10^{-9}" (Codeforces)
-_TOLERANCE = re.compile(
-    r"(?P<what>(?:absolute|relative)(?:\s+(?:or|and)\s+(?:absolute|relative))?)\s+errors?\b[^.]{0,160}?"
-    r"(?:10\s*\^\s*\{?\s*[-\u2212]\s*(?P<pow>\d+)\s*\}?|1e-(?P<e>\d+))",
-    re.IGNORECASE | re.DOTALL,
-)
-
-
 def statement_checker(statement: str) -> str:
-    """The checker a stdin statement asks for: `float[-abs|-rel]:EPS` when it allows an error, else
-    LiveCodeBench's line and decimal comparison (`decimal-lines`)."""
-    plain = statement.replace("$", "")
-    m = _TOLERANCE.search(plain)
-    if m is None:
-        return "decimal-lines"
-    exponent = m["pow"] or m["e"]
-    what = m[0].lower()  # "the absolute error or the relative error is at most ..." names both
-    modes = {(True, True): "float", (True, False): "float-abs", (False, True): "float-rel"}
-    mode = modes[("absolute" in what, "relative" in what)]
-    return f"{mode}:1e-{int(exponent)}"
+    """The checker a stdin statement asks for: the float checker when it allows an error
+    (`judge.checkers.tolerance`), else LiveCodeBench's line and decimal comparison (`decimal-lines`)."""
+    return statement_tolerance(statement) or "decimal-lines"
 
 
 def exact_checker(problem: Problem) -> str | HarnessChecker:
