@@ -82,8 +82,8 @@ class LcbTest(BaseModel):
     testtype: LcbTestType
 
 
-class LcbProblem(BaseModel):
-    """One release line, decoded."""
+class LcbHead(BaseModel):
+    """The fields of a release line before its tests: what an evaluation file repeats of a problem."""
 
     model_config = ConfigDict(extra="ignore")
 
@@ -95,9 +95,6 @@ class LcbProblem(BaseModel):
     contest_date: datetime
     starter_code: str = ""
     difficulty: Difficulty
-    public_test_cases: list[LcbTest]
-    private_test_cases: list[LcbTest]
-    metadata: dict[str, Any] = {}
 
     @field_validator("question_id", "contest_id", mode="before")
     @classmethod
@@ -113,6 +110,14 @@ class LcbProblem(BaseModel):
     @classmethod
     def _naive(cls, value: datetime) -> datetime:
         return naive_utc(value)
+
+
+class LcbProblem(LcbHead):
+    """One release line, decoded."""
+
+    public_test_cases: list[LcbTest]
+    private_test_cases: list[LcbTest]
+    metadata: dict[str, Any] = {}
 
     @property
     def functional(self) -> bool:
@@ -314,8 +319,9 @@ def _index(files: tuple[Path, ...], stamp: tuple[float, ...]) -> dict[str, Summa
 
 
 def index(path: Path) -> dict[str, Summary]:
-    """Every problem of the release file(s) at `path`, by question_id, in file order."""
-    files = tuple(release_files(path))
+    """Every problem of the release file(s) at `path`, by question_id, in file order (where each line is,
+    by absolute path: a Ray worker reads it from another working directory)."""
+    files = tuple(f.absolute() for f in release_files(path))
     return _index(files, tuple(f.stat().st_mtime for f in files))
 
 
@@ -325,15 +331,44 @@ def select(path: Path, selection: Selection | None = None) -> list[str]:
     return [qid for qid, summary in index(path).items() if chosen.takes(summary)]
 
 
-def read_problem(path: Path, question_id: str) -> LcbProblem:
-    """Problem `question_id` of the release file(s) at `path`."""
+def locate(path: Path, question_id: str) -> Summary:
+    """Where problem `question_id` of the release file(s) at `path` is (and what the filters look at)."""
     summary = index(path).get(question_id)
     if summary is None:
         raise ConfigError(f"no problem {question_id!r} in {path}", hint="keys are LiveCodeBench question_ids")
+    return summary
+
+
+def read_problem(path: Path, question_id: str) -> LcbProblem:
+    """Problem `question_id` of the release file(s) at `path`."""
+    return read_at(locate(path, question_id))
+
+
+def read_at(summary: Summary) -> LcbProblem:
+    """The problem whose line `summary` locates: that line is read, not the file (see `index`)."""
     with summary.file.open("rb") as f:
         f.seek(summary.offset)
         row = json.loads(f.readline())
     return decode_row(row, where=str(summary.file))
+
+
+def read_head_at(summary: Summary) -> LcbHead:
+    """The problem's fields before its tests, read without its tests where the line puts them first
+    (an evaluation file of a release whose tests run to gigabytes is then written in a moment)."""
+    head: bytes = b""
+    with summary.file.open("rb") as f:
+        f.seek(summary.offset)
+        while (cut := head.find(_TESTS_KEY)) < 0 and not head.endswith(b"\n"):
+            block = f.readline(1 << 16)
+            if not block:
+                break
+            head += block
+        if cut > 0:
+            try:
+                return LcbHead.model_validate(json.loads(head[:cut] + b"}"))
+            except (json.JSONDecodeError, ValidationError):
+                pass  # not the usual layout: read the whole line
+    return read_at(summary)
 
 
 # The modules LiveCodeBench's grader has imported (names and star-imports) before a Python stdin program
