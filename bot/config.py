@@ -247,7 +247,11 @@ JUDGE_TABLE = "judge"
 
 
 def python_choice(
-    flag: str | None = None, command_default: str | None = None, settings: Settings | None = None
+    flag: str | None = None,
+    command_default: str | None = None,
+    settings: Settings | None = None,
+    *,
+    command: str = JUDGE_TABLE,
 ) -> tuple[str, str] | None:
     """The interpreter judged CPython programs run with and what chose it, in cpbot's one order: the
     command's --python, then CPBOT_PYTHON, then the command's own table (`[grade] python`), then
@@ -259,8 +263,8 @@ def python_choice(
         return os.environ[PYTHON_VARIABLE], PYTHON_VARIABLE
     settings = settings or current_settings()
     where = f"{settings.path}" if settings.path else "config.toml"
-    if command_default:
-        return command_default, f"python in {where}"
+    if command_default:  # the table of the running `command`
+        return command_default, f"[{command}] python in {where}"
     configured = settings.commands.get(JUDGE_TABLE, {}).get("python")
     if configured:
         return str(configured), f"[{JUDGE_TABLE}] python in {where}"

@@ -104,7 +104,7 @@ def python_option(f: F) -> F:
         source = ctx.get_parameter_source(param.name or "python")
         flag = value if source is ParameterSource.COMMANDLINE else None
         table = value if source is ParameterSource.DEFAULT_MAP else None
-        choice = python_choice(flag, table)
+        choice = python_choice(flag, table, command=ctx.info_name or "")
         if choice is not None:
             use_python(*choice)
 

@@ -55,15 +55,23 @@ def use_python(path: str | Path, chosen_by: str = "--python") -> None:
     global _chosen_by
     real = Path(path).expanduser().absolute()
     if not (real.is_file() and os.access(real, os.X_OK)):
-        raise ConfigError(f"{chosen_by} {path}: no executable interpreter there", hint="give the path of a python3")
-    name = _cpython_spec().name
-    os.environ[f"CPBOT_{name.upper()}"] = str(real)
-    _chosen_by = chosen_by
+        raise ConfigError(
+            f"{path} (chosen by {chosen_by}): no executable interpreter there", hint="give the path of a python3"
+        )
     if not visible_in_sandbox(real.parent):
         root = real.parent.parent
         extra = [p for p in os.environ.get(ENV_READ_ONLY, "").split(os.pathsep) if p]
         if str(root) not in extra:
             os.environ[ENV_READ_ONLY] = os.pathsep.join([*extra, str(root)])
+    if not usable_by_sandbox(real):
+        raise ConfigError(
+            f"{path} (chosen by {chosen_by}): the sandbox cannot run it (it is {os.path.realpath(real)}: "
+            "outside the dirs programs see, or not readable by everyone)",
+            hint="make the environment from /usr/bin/python3 (`cpbot setup-python` does)",
+        )
+    name = _cpython_spec().name
+    os.environ[f"CPBOT_{name.upper()}"] = str(real)
+    _chosen_by = chosen_by
     from cpbot.judge.languages import LANGUAGES  # the language object (made at import) finds it again
 
     LANGUAGES[name].__dict__.pop("interpreter", None)
