@@ -8,7 +8,7 @@ import platform
 
 import click
 
-from cpbot.bot.options import python_option
+from cpbot.bot.cli.options import python_option
 
 
 @click.command()

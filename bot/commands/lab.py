@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from cpbot.bot.options import python_option
+from cpbot.bot.cli.options import python_option
 
 _DIR = click.Path(exists=True, file_okay=False, path_type=Path)
 

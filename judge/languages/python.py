@@ -49,7 +49,7 @@ _chosen_by = ""
 
 
 def use_python(path: str | Path, chosen_by: str = "--python") -> None:
-    """Judge CPython programs with this interpreter (`bot.config.python_choice` picks it: --python,
+    """Judge CPython programs with this interpreter (`bot.cli.config.python_choice` picks it: --python,
     CPBOT_PYTHON, `[judge] python`): its folder is shown read-only in the sandbox when it is not there
     already. Call before the sandbox starts."""
     global _chosen_by

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from cpbot.bot.cli import main
-from cpbot.bot.config import Settings, python_choice
+from cpbot.bot.cli.config import Settings, python_choice
+from cpbot.bot.cli.main import main
 from cpbot.judge.languages import LANGUAGES
 from tests.conftest import CACHE
 

@@ -22,8 +22,8 @@ from cpbot.bot.bench.grade import (
     start_grade,
 )
 from cpbot.bot.bench.livecodebench import Selection
-from cpbot.bot.cli import main
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.cli.main import main
+from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.judge.model import Verdict
 from tests.bot.bench.lcb_programs import RIGHT, SUM_EVEN, SUM_TWO
 from tests.paths import DATASETS

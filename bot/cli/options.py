@@ -29,7 +29,7 @@ def _stack(*decorators: Callable[[F], F]) -> Callable[[F], F]:
 
 
 def model_endpoint_options(f: F) -> F:
-    """--model, --base-url, --api-key: the OpenAI-compatible endpoint (see `cpbot.bot.config.resolve_llm`)."""
+    """--model, --base-url, --api-key: the OpenAI-compatible endpoint (see `cpbot.bot.cli.config.resolve_llm`)."""
     return _stack(
         click.option("--model", help="Model name (env CPBOT_MODEL)."),
         click.option(
@@ -92,13 +92,13 @@ def language_option(*, default: str | None = DEFAULT_LANGUAGE, help: str | None 
 
 def python_option(f: F) -> F:
     """--python PATH: the interpreter CPython programs are judged with. The flag, CPBOT_PYTHON and the
-    config's `[judge] python` are ranked in one place (`cpbot.bot.config.python_choice`); without any, the
+    config's `[judge] python` are ranked in one place (`cpbot.bot.cli.config.python_choice`); without any, the
     managed environment of `cpbot setup-python`, else the system's python3."""
 
     def apply(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
         from click.core import ParameterSource
 
-        from cpbot.bot.config import python_choice
+        from cpbot.bot.cli.config import python_choice
         from cpbot.judge.languages.python import use_python
 
         source = ctx.get_parameter_source(param.name or "python")
