@@ -24,6 +24,7 @@ from cpbot.judge.languages.python import judge_variables
 from cpbot.judge.sandbox import Sandbox
 
 Pair = tuple[str, str, int]  # (problem key, strategy, sample number)
+LOCAL_START_ATTEMPTS = 3
 R = TypeVar("R")
 
 
@@ -120,8 +121,19 @@ class RayExecutor:
             if address:
                 ray.init(address=address, **options)
             else:
-                ray.init(num_cpus=num_cpus, _node_ip_address="127.0.0.1", **options)
+                self._start_local(num_cpus, options)
             self.owned = True
+
+    def _start_local(self, num_cpus: int | None, options: dict[str, Any]) -> None:
+        """A local cluster; on a machine so busy that Ray's own 30 s wait for its raylet runs out, again."""
+        for attempt in range(1, LOCAL_START_ATTEMPTS + 1):
+            try:
+                self.ray.init(num_cpus=num_cpus, _node_ip_address="127.0.0.1", **options)
+                return
+            except Exception as e:  # Ray raises a bare Exception for this one
+                self.ray.shutdown()
+                if "timed out during startup" not in str(e) or attempt == LOCAL_START_ATTEMPTS:
+                    raise
 
     def results(self, function: Callable[..., R], arguments: Iterable[tuple[Any, ...]]) -> Iterator[R]:
         """Every call a task (Ray schedules them over the cluster's CPUs, one each; a worker judges in its
