@@ -35,6 +35,7 @@ from cpbot.bot.bench.executors import Executor, LocalExecutor
 from cpbot.bot.bench.metrics import difficulty_order
 from cpbot.bot.bench.passk import mean_pass_at_k, reportable_ks
 from cpbot.bot.bench.pickled_text import UnsafePickle
+from cpbot.bot.bench.runner import stored_config
 from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.core.errors import ConfigError, CpbotError
 from cpbot.core.registry import Family, language_spec
@@ -582,11 +583,8 @@ def start_grade(store: TranscriptStore, plan: GradePlan) -> str:
 
 def stored_grade_plan(store: TranscriptStore, run: str) -> tuple[str, GradePlan]:
     """The id and plan of the grading run `run` (an id, a prefix, or "last")."""
-    run_id = store.resolve(run)
-    summary = store.run(run_id)
-    if summary.kind != "grade" or "grade" not in summary.config:
-        raise ConfigError(f"run {run_id} is a {summary.kind} run, not a grading", hint="`cpbot transcripts list`")
-    return run_id, GradePlan.model_validate(summary.config["grade"])
+    run_id, config = stored_config(store, run, "grade")
+    return run_id, GradePlan.model_validate(config)
 
 
 def finished_grades(store: TranscriptStore, run_id: str) -> Done:

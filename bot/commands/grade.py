@@ -135,7 +135,7 @@ def grade(
     with TranscriptStore() as store:
         if resume:
             run_id, plan = stored_grade_plan(store, resume)
-            check_same_dataset(plan, data)
+            check_same_dataset(plan.dataset, data)
             if Path(plan.generations_file).resolve() != generations.resolve():
                 raise ConfigError(
                     f"the grading ran on {plan.generations_file}, not {generations}",
