@@ -24,11 +24,12 @@ import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, computed_field
 
 from cpbot.agents.extract import ExtractionError, extract_code
+from cpbot.agents.tracing import TraceEvent
 from cpbot.bot.bench import livecodebench
 from cpbot.bot.bench.datasets import BenchProblem, Dataset, lcb_problem_at
 from cpbot.bot.bench.executors import Executor, LocalExecutor
@@ -39,12 +40,12 @@ from cpbot.bot.bench.runner import stored_config
 from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.core.errors import ConfigError, CpbotError
 from cpbot.core.registry import Family, language_spec
+from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import JudgeReport, Language, Solution, TestCase, Verdict
 from cpbot.judge.runner import judge_problem
 from cpbot.judge.sandbox import Sandbox, default_sandbox
 
 SCHEMA_VERSION = 1
-RESULT_EVENT = "grade_result"
 TRUNCATE = 300  # LiveCodeBench cuts inputs and outputs in its metadata to this many characters
 
 # LiveCodeBench's error codes: -2 wrong answer, -3 time limit, -4 runtime error, -5 the grader failed
@@ -117,6 +118,21 @@ class ExactDifference(BaseModel):
     exact: Verdict
     default: Verdict
     why: str
+
+
+class GradeResultEvent(GenerationGrade, TraceEvent):
+    """How one generation fared, on the grade run: the problem, the program graded and its `GenerationGrade`,
+    why the problem cannot be judged (if so) and, under `--lcb-exact`, the default comparison's other
+    verdict. `--resume` rebuilds the run's results from these events."""
+
+    kind: Literal["grade_result"] = "grade_result"
+    question_id: str
+    source: str = ""
+    unjudged: str = ""
+    difference: ExactDifference | None = None
+
+
+RESULT_EVENT: str = GradeResultEvent.model_fields["kind"].default
 
 
 class GroupScore(BaseModel):
@@ -351,7 +367,7 @@ def grade_program(
     sandbox = sandbox or default_sandbox()
     source = first.source
     python = language_spec(first.language).family is Family.PYTHON
-    if settings.lcb_preamble and python and item.problem.kind == "stdio":
+    if settings.lcb_preamble and python and problem_kind(item.problem.kind).checks_output_text:
         source = livecodebench.stdin_preamble() + source
     solution = Solution(language=first.language, source=source)
     checker = livecodebench.exact_checker(item.problem) if settings.lcb_exact else None
@@ -590,15 +606,12 @@ def stored_grade_plan(store: TranscriptStore, run: str) -> tuple[str, GradePlan]
 def finished_grades(store: TranscriptStore, run_id: str) -> Done:
     """The generations a grading run recorded, by (question_id, index); the first record of one wins."""
     found: Done = {}
-    for event in store.events(run_id):
-        if event.kind == RESULT_EVENT:
-            payload = event.payload
-            grade_fields = {k: payload[k] for k in GenerationGrade.model_fields if k in payload}
+    for stored in store.events(run_id):
+        if stored.kind == RESULT_EVENT:
+            event = GradeResultEvent.model_validate(stored.fields())
+            grade = GenerationGrade.model_validate(event.model_dump(include=set(GenerationGrade.model_fields)))
             graded = Graded(
-                question_id=payload["question_id"],
-                grade=GenerationGrade.model_validate(grade_fields),
-                unjudged=payload.get("unjudged", ""),
-                difference=payload.get("difference"),
+                question_id=event.question_id, grade=grade, unjudged=event.unjudged, difference=event.difference
             )
             found.setdefault((graded.question_id, graded.grade.index), graded)
     return found
@@ -622,14 +635,11 @@ def run_grade(
     done = finished_grades(store, run_id)
 
     def record(gen: Generation, result: Graded) -> None:
-        payload = {
-            "question_id": gen.question_id,
-            "source": gen.source or "",
-            **result.grade.model_dump(mode="json"),
-            "unjudged": result.unjudged,
-            "difference": result.difference.model_dump(mode="json") if result.difference else None,
-        }
-        store.append(run_id, RESULT_EVENT, payload, task_id=gen.question_id)
+        event = GradeResultEvent(
+            task_id=gen.question_id, question_id=gen.question_id, source=gen.source or "", **dict(result.grade),
+            unjudged=result.unjudged, difference=result.difference,
+        )  # fmt: skip
+        store.record(run_id, event)
         if progress is not None:
             progress(gen, result)
 
