@@ -131,6 +131,7 @@ class RayExecutor:
                 self.ray.init(num_cpus=num_cpus, _node_ip_address="127.0.0.1", **options)
                 return
             except Exception as e:  # Ray raises a bare Exception for this one
+                _stop_unstarted_node(e)
                 self.ray.shutdown()
                 if "timed out during startup" not in str(e) or attempt == LOCAL_START_ATTEMPTS:
                     raise
@@ -161,6 +162,18 @@ class RayExecutor:
         if self.owned:
             self.ray.shutdown()
             self.owned = False
+
+
+def _stop_unstarted_node(error: BaseException) -> None:
+    """Stop (and reap) the processes of a Ray node that failed to start: it never became Ray's global
+    node, so `ray.shutdown` does not know them, and they would run on."""
+    frame = error.__traceback__
+    while frame is not None:
+        node = frame.tb_frame.f_locals.get("self")
+        if type(node).__name__ == "Node" and hasattr(node, "kill_all_processes"):
+            node.kill_all_processes(check_alive=False, allow_graceful=False, wait=True)
+            return
+        frame = frame.tb_next
 
 
 def _with_key(settings: BenchSettings) -> str:
