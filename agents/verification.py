@@ -25,6 +25,9 @@ from cpbot.judge.model import Problem, ProfileReport, Solution, StressReport
 from cpbot.judge.sandbox import Sandbox
 
 LADDER_TOP = 1024  # the ladder's top when the statement gives no size bound
+# the profile's largest size runs on this many generated inputs and keeps the slowest: a generator's rarer
+# shapes (a long path, a pattern that defeats a heuristic) decide the worst case, not its first input
+PROFILE_LARGEST_SEEDS = 3
 
 
 class GateParams(BaseModel):
@@ -47,7 +50,7 @@ class GateParams(BaseModel):
     ladder_brute_ms: int = Field(2000, ge=1)
     ladder_seeds: int = Field(2, ge=1)  # inputs per size
     profile: bool = True
-    max_n: int | None = None  # profile up to this size (default: the statement's largest bound)
+    max_n: int | None = None  # profile (and climb the ladder) up to at most this size (default: the statement's bound)
     repeats: int = Field(2, ge=1)
     count: bool = True  # profile by executed instructions where the judge can count them
 
@@ -156,8 +159,12 @@ def ladder_sizes(problem: Problem, params: GateParams) -> list[int]:
 
 
 def profile_size(problem: Problem, params: GateParams) -> int | None:
-    """The largest size to profile at: `params.max_n`, else the statement's largest bound (None: unknown)."""
-    return params.max_n or problem_bounds(problem).max_size()
+    """The largest size to profile at: the statement's largest bound, capped by `params.max_n` (either
+    alone when the other is unknown; None when both are)."""
+    bound = problem_bounds(problem).max_size()
+    if params.max_n and bound:
+        return min(params.max_n, bound)
+    return params.max_n or bound
 
 
 def profile(
@@ -172,6 +179,7 @@ def profile(
         sandbox=sandbox,
         repeats=params.repeats,
         count=params.count,
+        largest_seeds=PROFILE_LARGEST_SEEDS,
     )
 
 
