@@ -25,25 +25,32 @@ from cpbot.judge.model import Problem, ProfileReport, Solution, StressReport
 from cpbot.judge.sandbox import Sandbox
 
 LADDER_TOP = 1024  # the ladder's top when the statement gives no size bound
+# the profile's largest size runs on this many generated inputs and keeps the slowest: a generator's rarer
+# shapes (a long path, a pattern that defeats a heuristic) decide the worst case, not its first input
+PROFILE_LARGEST_SEEDS = 3
 
 
 class GateParams(BaseModel):
-    """How hard each check tries (the `cpbot` strategy's options of the same names)."""
+    """How hard each check tries (the `cpbot` strategy's options of the same names).
+
+    Every check is bounded by counts (runs, sizes, seeds) and CPU time, so a busy machine gets the same
+    checks as a quiet one, only later; the `*_seconds` are wall-clock safety nets, reported when hit."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     tests: int = Field(5, ge=0)  # generated inputs asked for
     stress_rounds: int = Field(3, ge=0)  # stress runs per solve
-    stress_runs: int = Field(200, ge=1)  # programs compared per stress run
-    stress_seconds: float = Field(5.0, gt=0)
+    stress_runs: int = Field(200, ge=1)  # programs compared per stress run (sizes 1..stress_size, 10 seeds each)
+    stress_seconds: float = Field(300.0, gt=0)  # safety net only
     stress_size: int = Field(8, ge=1)  # largest size of the small-input stress
     # the size ladder after a clean stress run: sizes doubling from 2 x stress_size to the statement's
-    # bound while the brute force answers within ladder_brute_ms; ladder_seconds=0 turns it off
-    ladder_seconds: float = Field(10.0, ge=0)
+    # bound, ladder_seeds inputs each, while the brute force answers within ladder_brute_ms of CPU time;
+    # ladder_seconds is a safety net only, and 0 turns the ladder off
+    ladder_seconds: float = Field(600.0, ge=0)
     ladder_brute_ms: int = Field(2000, ge=1)
     ladder_seeds: int = Field(2, ge=1)  # inputs per size
     profile: bool = True
-    max_n: int | None = None  # profile up to this size (default: the statement's largest bound)
+    max_n: int | None = None  # profile (and climb the ladder) up to at most this size (default: the statement's bound)
     repeats: int = Field(2, ge=1)
     count: bool = True  # profile by executed instructions where the judge can count them
 
@@ -98,7 +105,7 @@ def small_stress(
     seed: int = 1,
     sandbox: Sandbox | None = None,
 ) -> StressReport:
-    """The first part of `stress`: sizes 1..`stress_size` within `stress_runs` and `stress_seconds`."""
+    """The first part of `stress`: `stress_runs` runs at sizes 1..`stress_size` (`stress_seconds`: safety net)."""
     return stress_attempt(
         solution,
         brute,
@@ -152,8 +159,12 @@ def ladder_sizes(problem: Problem, params: GateParams) -> list[int]:
 
 
 def profile_size(problem: Problem, params: GateParams) -> int | None:
-    """The largest size to profile at: `params.max_n`, else the statement's largest bound (None: unknown)."""
-    return params.max_n or problem_bounds(problem).max_size()
+    """The largest size to profile at: the statement's largest bound, capped by `params.max_n` (either
+    alone when the other is unknown; None when both are)."""
+    bound = problem_bounds(problem).max_size()
+    if params.max_n and bound:
+        return min(params.max_n, bound)
+    return params.max_n or bound
 
 
 def profile(
@@ -168,6 +179,7 @@ def profile(
         sandbox=sandbox,
         repeats=params.repeats,
         count=params.count,
+        largest_seeds=PROFILE_LARGEST_SEEDS,
     )
 
 

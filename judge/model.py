@@ -263,3 +263,5 @@ class StressReport(Model):
     failure: StressFailure | None = None
     first_failure_size: int | None = None  # where it was first seen, before shrinking
     reason: str = ""
+    time_limited: bool = False  # the wall-clock safety net stopped the search before its count of runs
+    starved: int = 0  # inputs skipped because a program was starved of CPU on every try

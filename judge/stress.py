@@ -5,10 +5,16 @@ shrinker then retries every smaller size with a range of seeds and keeps the sma
 Everything is a function of the seed, so a run can be reproduced exactly.
 
 `stress_ladder` goes on where small inputs stop: the same comparison at sizes that double, as long as
-the brute force answers quickly. Some wrong programs agree with the brute force on every small input:
+the brute force answers within a CPU-time cut-off. Some wrong programs agree with the brute force on every small input:
 a 32-bit sum or count that overflows only past a few dozen large values, a product past size 8, a
 greedy whose counterexample needs more elements than small random inputs hold, an off-by-one at a
 block or buffer boundary.
+
+Both are bounded by counts (runs, sizes, seeds per size) and by CPU time, never by the clock, so a
+busy machine gets the same checks as a quiet one, only later: a run the machine starved of CPU (killed
+at its wall-clock limit while waiting for a processor) is run again, and skipped (and reported) if it
+starves every time. A wall-clock bound (`max_seconds`) stays as a safety net only; the report says
+when it stopped a search early (`StressReport.time_limited`).
 """
 
 from __future__ import annotations
@@ -21,14 +27,16 @@ from pathlib import Path
 
 from cpbot.core.errors import CpbotError
 from cpbot.judge.checkers import Checker, CheckInput
-from cpbot.judge.execute import execute
+from cpbot.judge.execute import Execution, execute
 from cpbot.judge.generator import GENERATOR_TIME_MS, GeneratorError, check_uses_n, generate
 from cpbot.judge.languages import Program
 from cpbot.judge.model import Limits, StressFailure, StressReport, Verdict
-from cpbot.judge.sandbox import Sandbox
+from cpbot.judge.sandbox import RunLimits, Sandbox
+from cpbot.judge.verdicts import STARVED_RETRIES, is_starved, run_limits
 
 SEEDS_PER_SIZE = 10
 SHRINK_SEEDS = 40
+LADDER_BRUTE_WALL_FACTOR = 10  # the ladder's brute force is cut off by CPU time; wall time only stops a hang
 
 
 class BruteForceError(CpbotError):
@@ -47,24 +55,42 @@ class _Stress:
         workdir: Path,
         generator_time_ms: int,
         brute_limits: Limits | None = None,
+        brute_run_limits: RunLimits | None = None,
     ) -> None:
         self.generator_time_ms = generator_time_ms
         self.solution, self.brute, self.generator = solution, brute, generator
         self.checker, self.limits, self.sandbox, self.workdir = checker, limits, sandbox, workdir
         self.brute_limits = brute_limits or limits
+        self.brute_run_limits = brute_run_limits
         self.runs = 0
+        self.starved = 0  # inputs skipped: a program starved of CPU on every try
+
+    def _execute(self, program: Program, data: bytes, limits: Limits, override: RunLimits | None = None) -> Execution:
+        """Run `program`; again when the machine starved it of CPU (its verdict would be the machine's)."""
+        for _ in range(STARVED_RETRIES):
+            ex = execute(program, data, self.sandbox, limits=limits, run_limits_override=override)
+            if not is_starved(ex.run):
+                return ex
+        return execute(program, data, self.sandbox, limits=limits, run_limits_override=override)
 
     def failure(self, size: int, seed: int) -> StressFailure | None:
-        """Run one generated case; the failure it shows, or None when the solution agrees."""
+        """Run one generated case; the failure it shows, or None when the solution agrees (or when the
+        machine starved a program of CPU on every try: the input is skipped and counted in `starved`)."""
         self.runs += 1
         data = generate(self.generator, size, seed, self.sandbox, self.generator_time_ms)
-        brute = execute(self.brute, data, self.sandbox, limits=self.brute_limits)
+        brute = self._execute(self.brute, data, self.brute_limits, self.brute_run_limits)
+        if is_starved(brute.run):
+            self.starved += 1
+            return None
         if brute.verdict is not None:
             raise BruteForceError(
                 f"the brute force failed for n={size}, seed={seed}: {brute.verdict} ({brute.message})",
                 hint="the brute force must solve every generated input; check it, or lower --max-size",
             )
-        sol = execute(self.solution, data, self.sandbox, limits=self.limits)
+        sol = self._execute(self.solution, data, self.limits)
+        if is_starved(sol.run):
+            self.starved += 1
+            return None
         verdict, message = sol.verdict, sol.message
         if verdict is None:
             inp, out, ans = (self.workdir / name for name in ("input", "output", "answer"))
@@ -94,14 +120,15 @@ def stress_programs(
     checker: Checker,
     limits: Limits,
     sandbox: Sandbox,
-    max_runs: int = 2000,
-    max_seconds: float = 20.0,
+    max_runs: int = 200,
+    max_seconds: float | None = None,
     max_size: int = 10,
     seed: int = 1,
     progress: Callable[[int, int], None] | None = None,
     generator_time_ms: int = GENERATOR_TIME_MS,
 ) -> StressReport:
-    """Search for an input where `solution` and `brute` disagree; shrink the first one found."""
+    """Search for an input where `solution` and `brute` disagree within `max_runs` runs (`max_seconds`
+    is a safety net only); shrink the first one found."""
     started = time.monotonic()
     workdir = Path(tempfile.mkdtemp(prefix="stress-", dir=sandbox.root))
     try:
@@ -109,7 +136,11 @@ def stress_programs(
         st = _Stress(solution, brute, generator, checker, limits, sandbox, workdir, generator_time_ms)
         found: StressFailure | None = None
         i = 0
-        while i < max_runs and time.monotonic() - started < max_seconds:
+        time_limited = False
+        while i < max_runs:
+            if max_seconds is not None and time.monotonic() - started >= max_seconds:
+                time_limited = True
+                break
             size = min(max_size, 1 + i // SEEDS_PER_SIZE)
             found = st.failure(size, seed + i)
             i += 1
@@ -118,11 +149,15 @@ def stress_programs(
             if found:
                 break
         if found is None:
+            largest = min(max_size, 1 + max(0, i - 1) // SEEDS_PER_SIZE)
             return StressReport(
                 status="clean",
                 runs=st.runs,
                 seconds=round(time.monotonic() - started, 2),
-                reason=f"no difference in {st.runs} runs (sizes 1..{max_size})",
+                time_limited=time_limited,
+                starved=st.starved,
+                reason=f"no difference in {st.runs} runs (sizes 1..{largest})"
+                + _cut_short(st, time_limited, max_seconds, f"of {max_runs}"),
             )
         first_size = found.size
         found = _shrink(st, found, seed)
@@ -132,10 +167,21 @@ def stress_programs(
             seconds=round(time.monotonic() - started, 2),
             failure=found,
             first_failure_size=first_size,
+            starved=st.starved,
             reason=f"{found.verdict} on n={found.size}, seed={found.seed}: {found.message}",
         )
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _cut_short(st: _Stress, time_limited: bool, max_seconds: float | None, planned: str) -> str:
+    """What a clean report must admit: runs skipped for want of CPU, a search stopped by the safety net."""
+    notes = []
+    if time_limited:
+        notes.append(f"stopped by the {max_seconds:g} s safety net after {st.runs} runs {planned}")
+    if st.starved:
+        notes.append(f"{st.starved} skipped: starved of CPU on every try")
+    return f" ({'; '.join(notes)})" if notes else ""
 
 
 def _shrink(st: _Stress, found: StressFailure, seed: int) -> StressFailure:
@@ -164,24 +210,31 @@ def stress_ladder(
     sizes: list[int],
     seeds_per_size: int = 2,
     brute_ms: int = 2000,
-    max_seconds: float = 10.0,
+    max_seconds: float | None = None,
     seed: int = 1,
     generator_time_ms: int = GENERATOR_TIME_MS,
 ) -> StressReport:
     """Compare `solution` with `brute` at each of `sizes` in turn (`seeds_per_size` inputs each) until
-    they disagree, the brute force needs more than `brute_ms` (or fails: it cannot be trusted beyond),
-    or `max_seconds` pass. A failure is reported at its size, not shrunk."""
+    they disagree or the brute force needs more than `brute_ms` of CPU time (or fails: it cannot be
+    trusted beyond); `max_seconds` is a safety net only. A failure is reported at its size, not shrunk."""
     started = time.monotonic()
     workdir = Path(tempfile.mkdtemp(prefix="ladder-", dir=sandbox.root))
     brute_limits = Limits(time_ms=brute_ms, memory_mb=max(limits.memory_mb, 1024), output_mb=limits.output_mb)
-    st = _Stress(solution, brute, generator, checker, limits, sandbox, workdir, generator_time_ms, brute_limits)
+    brute_run_limits = run_limits(brute_limits).model_copy(
+        update={"wall_ms": LADDER_BRUTE_WALL_FACTOR * brute_ms + 1000}
+    )
+    st = _Stress(
+        solution, brute, generator, checker, limits, sandbox, workdir, generator_time_ms, brute_limits, brute_run_limits
+    )
     reached = 0
     stop = "every size tried"
+    time_limited = False
     try:
         for i, size in enumerate(sizes):
             for k in range(seeds_per_size):
-                if time.monotonic() - started >= max_seconds:
-                    stop = f"{max_seconds:g} s used"
+                if max_seconds is not None and time.monotonic() - started >= max_seconds:
+                    time_limited = True
+                    stop = f"stopped by the {max_seconds:g} s safety net"
                     break
                 try:
                     found = st.failure(size, seed + i * seeds_per_size + k)
@@ -195,17 +248,21 @@ def stress_ladder(
                         seconds=round(time.monotonic() - started, 2),
                         failure=found,
                         first_failure_size=size,
+                        starved=st.starved,
                         reason=f"{found.verdict} on n={size}, seed={found.seed} (size ladder): {found.message}",
                     )
             else:
                 reached = size
                 continue
             break
+        starved = f"; {st.starved} skipped: starved of CPU on every try" if st.starved else ""
         return StressReport(
             status="clean",
             runs=st.runs,
             seconds=round(time.monotonic() - started, 2),
-            reason=f"no difference in {st.runs} runs at sizes up to {reached} ({stop})",
+            time_limited=time_limited,
+            starved=st.starved,
+            reason=f"no difference in {st.runs} runs at sizes up to {reached} ({stop}{starved})",
         )
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

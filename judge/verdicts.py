@@ -15,6 +15,7 @@ from cpbot.judge.sandbox.pool import DEFAULT_WORKDIR_MB
 # program run this far past the limit so that a near miss can be told from a real TLE.
 RERUN_MARGIN = 0.15
 WALL_FACTOR = 3
+STARVED_RETRIES = 2  # a run the machine starved of CPU (`is_starved`) is run again this many times
 NPROC = 128
 # What the LeetCode harness's driver prints (exit code 3) when a test's own text is malformed:
 # a fault in the test, not in the solution.

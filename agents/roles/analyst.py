@@ -201,10 +201,12 @@ def profile_attempt(
     repeats: int = 3,
     seed: int = 1,
     count: bool = True,
+    largest_seeds: int = 1,
 ) -> ProfileReport:
     """Build `attempt` and the input `generator` (run as `GENERATOR N SEED`) and profile the attempt up to
     `max_n` (by default the statement's largest size bound); `count=False` reads growth from CPU time
-    only, without counting instructions (much quicker, noisier)."""
+    only, without counting instructions (much quicker, noisier); the largest size runs on
+    `largest_seeds` inputs and keeps the slowest."""
     sandbox = sandbox or default_sandbox()
     max_n = max_n or problem_bounds(problem).max_size()
     if not max_n:
@@ -224,4 +226,5 @@ def profile_attempt(
         repeats=repeats,
         seed=seed,
         count=count,
+        largest_seeds=largest_seeds,
     )

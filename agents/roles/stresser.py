@@ -43,11 +43,12 @@ def stress_attempt(
     *,
     sandbox: Sandbox | None = None,
     max_runs: int = 200,
-    max_seconds: float = 5.0,
+    max_seconds: float | None = None,
     max_size: int = 8,
     seed: int = 1,
 ) -> StressReport:
-    """Compare `solution` with `brute` on inputs from `generator` (sizes 1..`max_size`) within the budget."""
+    """Compare `solution` with `brute` on `max_runs` inputs from `generator` (sizes 1..`max_size`);
+    `max_seconds` is a wall-clock safety net only."""
     sandbox = sandbox or default_sandbox()
     sol, brute_program, gen = _programs(solution, brute, generator, problem, sandbox)
     try:
@@ -77,10 +78,11 @@ def ladder_attempt(
     sandbox: Sandbox | None = None,
     seeds_per_size: int = 2,
     brute_ms: int = 2000,
-    max_seconds: float = 10.0,
+    max_seconds: float | None = None,
     seed: int = 1,
 ) -> StressReport:
-    """Compare `solution` with `brute` at growing `sizes` while the brute force stays quick (`judge.stress`)."""
+    """Compare `solution` with `brute` at growing `sizes` while the brute force stays within `brute_ms` of CPU
+    time (`judge.stress`); `max_seconds` is a wall-clock safety net only."""
     sandbox = sandbox or default_sandbox()
     sol, brute_program, gen = _programs(solution, brute, generator, problem, sandbox)
     return stress_ladder(

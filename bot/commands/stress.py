@@ -16,13 +16,12 @@ _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 @click.argument("solution", type=_FILE)
 @click.option("--brute", required=True, type=_FILE, help="A slow but surely right solution.")
 @click.option("--gen", "generator", required=True, type=_FILE, help="Generator run as `GEN N SEED`.")
-@click.option("--budget", type=click.IntRange(min=1), default=2000, show_default=True, help="Most runs to try.")
+@click.option("--budget", type=click.IntRange(min=1), default=500, show_default=True, help="Runs to try.")
 @click.option(
     "--seconds",
     type=click.FloatRange(min=0, min_open=True),
-    default=20.0,
-    show_default=True,
-    help="Most time to spend searching.",
+    default=None,
+    help="A wall-clock safety net: stop after this long even with runs left (reported). Default: none.",
 )
 @click.option("--max-size", type=click.IntRange(min=1), default=10, show_default=True, help="Largest n tried.")
 @click.option("--seed", type=int, default=1, show_default=True, help="First seed; the same seed, the same run.")
@@ -36,7 +35,7 @@ def stress(
     brute: Path,
     generator: Path,
     budget: int,
-    seconds: float,
+    seconds: float | None,
     max_size: int,
     seed: int,
     checker: str,

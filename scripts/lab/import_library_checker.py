@@ -47,6 +47,17 @@ PROBLEMS = {
     "enumerative_combinatorics/number_of_subsequences": 500_000,
     "data_structure/unionfind": 200_000,
     "graph/counting_c4": 300_000,
+    "graph/k_shortest_walk": 300_000,
+    "data_structure/range_affine_point_get": 500_000,
+    "tree/jump_on_tree": 500_000,
+    "tree/cartesian_tree": 1_000_000,
+    "convolution/gcd_convolution": 1_000_000,
+    "convolution/lcm_convolution": 1_000_000,
+    "convolution/convolution_mod": 524_288,
+    "convolution/convolution_mod_1000000007": 524_288,
+    "data_structure/deque_operate_all_composite": 500_000,
+    "convolution/bitwise_xor_convolution": 20,
+    "convolution/bitwise_and_convolution": 20,
 }
 KIND = {"WA": "wa", "TLE": "tle", "RE": "re", "MLE": "re"}
 HIDDEN_SIZES = (1, 2, 3, 5, 8, 10, 30, 100, 1000, 10_000)
@@ -131,8 +142,8 @@ def import_problem(repo: Path, commit: str, where: str, max_n: int, out: Path) -
         if f"{where}/sol/{file}" not in files or file == "correct.cpp":
             continue
         expect = sol.get("expect")
-        if expect is None and sol.get("allow_tle"):
-            continue  # may or may not be fast enough: no label
+        if (expect is None and sol.get("allow_tle")) or sol.get("function"):
+            continue  # may or may not be fast enough: no label; or a function without main
         (folder / "candidates" / file).write_text(show(f"{where}/sol/{file}"))
         label = "wrong" if expect in KIND else "right"
         entry = {
@@ -150,7 +161,7 @@ def import_problem(repo: Path, commit: str, where: str, max_n: int, out: Path) -
         else []
     )
     top = min(max_n, HIDDEN_TOP)
-    sizes = [*HIDDEN_SIZES, top // 10, top, top]
+    sizes = [*sorted({n for n in HIDDEN_SIZES if n < top} | {top // 10}), top, top]
     lab = {
         "schema_version": 1,
         "origin": "library-checker",
@@ -171,10 +182,12 @@ def main() -> None:
     parser.add_argument("repo", type=Path, help="a git clone or mirror of library-checker-problems")
     parser.add_argument("--out", type=Path, default=Path("tests/fixtures/lab"))
     parser.add_argument("--commit", default="HEAD")
+    parser.add_argument("--problem", action="append", help="only this problem (its folder name; repeatable)")
     args = parser.parse_args()
     commit = git(args.repo, "rev-parse", args.commit).strip()
     for where, max_n in PROBLEMS.items():
-        import_problem(args.repo, commit, where, max_n, args.out)
+        if not args.problem or where.rsplit("/", 1)[1] in args.problem:
+            import_problem(args.repo, commit, where, max_n, args.out)
 
 
 if __name__ == "__main__":

@@ -202,6 +202,90 @@ for _ in range(m):
     u, v = random.sample(range(n), 2)
     print(u, v)
 """,
+    "k_shortest_walk": """n = max(n, 2)
+c_hi = random.choice([0, 10, 10**7])
+print(n, n, R(0, n - 1), R(0, n - 1), R(1, n))
+for _ in range(n):
+    print(R(0, n - 1), R(0, n - 1), R(0, c_hi))
+""",
+    "range_affine_point_get": """MOD = 998244353
+hi = random.choice([2, MOD - 1])
+print(n, n)
+print(*(R(0, hi) for _ in range(n)))
+for _ in range(n):
+    if R(0, 1):
+        l = R(0, n - 1)
+        print(0, l, R(l + 1, n), R(1, hi), R(0, hi))
+    else:
+        print(1, R(0, n - 1))
+""",
+    "jump_on_tree": """n = max(n, 2)
+print(n, n)
+chains = random.random() < 0.25  # long paths
+for i in range(1, n):
+    print(max(0, i - 2) if chains else R(max(0, i - random.choice([1, 3, i])), i - 1), i)
+for _ in range(n):
+    print(R(0, n - 1), R(0, n - 1), R(0, n - 1) if R(0, 1) else R(0, min(n - 1, 3)))
+""",
+    "cartesian_tree": """hi = random.choice([n, 10**9])
+print(n)
+print(*random.sample(range(hi + 1), n) if random.random() < 0.8 else sorted(random.sample(range(hi + 1), n)))
+""",
+    "gcd_convolution": """MOD = 998244353
+hi = random.choice([3, MOD - 1])
+print(n)
+print(*(R(0, hi) for _ in range(n)))
+print(*(R(0, hi) for _ in range(n)))
+""",
+    "lcm_convolution": """MOD = 998244353
+hi = random.choice([3, MOD - 1])
+print(n)
+print(*(R(0, hi) for _ in range(n)))
+print(*(R(0, hi) for _ in range(n)))
+""",
+    "convolution_mod": """MOD = 998244353
+hi = random.choice([3, MOD - 1])
+m = R(1, n)
+print(n, m)
+print(*(R(0, hi) for _ in range(n)))
+print(*(R(0, hi) for _ in range(m)))
+""",
+    "convolution_mod_1000000007": """MOD = 1000000007
+hi = random.choice([3, MOD - 1])
+m = R(1, n)
+print(n, m)
+print(*(R(0, hi) for _ in range(n)))
+print(*(R(0, hi) for _ in range(m)))
+""",
+    "deque_operate_all_composite": """MOD = 998244353
+hi = random.choice([3, MOD - 1])
+print(n)
+size = 0
+for _ in range(n):
+    t = R(0, 4) if size else random.choice([0, 1, 4])
+    if t <= 1:
+        size += 1
+        print(t, R(1, max(1, hi)), R(0, hi))
+    elif t <= 3:
+        size -= 1
+        print(t)
+    else:
+        print(4, R(0, hi))
+""",
+    "bitwise_xor_convolution": """MOD = 998244353
+e = min(n, 20)
+hi = random.choice([3, MOD - 1])
+print(e)
+print(*(R(0, hi) for _ in range(1 << e)))
+print(*(R(0, hi) for _ in range(1 << e)))
+""",
+    "bitwise_and_convolution": """MOD = 998244353
+e = min(n, 20)
+hi = random.choice([3, MOD - 1])
+print(e)
+print(*(R(0, hi) for _ in range(1 << e)))
+print(*(R(0, hi) for _ in range(1 << e)))
+""",
 }
 
 # brute forces for the problems Library Checker has no right naive solution for (Python, as the test
@@ -275,5 +359,164 @@ for _ in range(q):
     else:
         out.append(1 if comp[u] == comp[v] else 0)
 print("\\n".join(map(str, out)))
+""",
+    "k_shortest_walk": """import heapq
+import sys
+d = iter(sys.stdin.read().split())
+n, m, s, t, k = (int(next(d)) for _ in range(5))
+adj = [[] for _ in range(n)]
+for _ in range(m):
+    u, v, c = int(next(d)), int(next(d)), int(next(d))
+    adj[u].append((v, c))
+# the i-th time a vertex leaves the queue is its i-th shortest walk from s; no vertex needs more than k
+popped, found, heap = [0] * n, [], [(0, s)]
+while heap and len(found) < k:
+    dist, u = heapq.heappop(heap)
+    if popped[u] >= k:
+        continue
+    popped[u] += 1
+    if u == t:
+        found.append(dist)
+    for v, c in adj[u]:
+        heapq.heappush(heap, (dist + c, v))
+print("\\n".join(map(str, found + [-1] * (k - len(found)))))
+""",
+    "range_affine_point_get": """import sys
+MOD = 998244353
+d = iter(sys.stdin.read().split())
+n, q = int(next(d)), int(next(d))
+a = [int(next(d)) for _ in range(n)]
+out = []
+for _ in range(q):
+    if next(d) == "0":
+        l, r, b, c = (int(next(d)) for _ in range(4))
+        for i in range(l, r):
+            a[i] = (b * a[i] + c) % MOD
+    else:
+        out.append(a[int(next(d))] % MOD)
+print("\\n".join(map(str, out)))
+""",
+    "jump_on_tree": """import sys
+from collections import deque
+d = iter(sys.stdin.read().split())
+n, q = int(next(d)), int(next(d))
+adj = [[] for _ in range(n)]
+for _ in range(n - 1):
+    a, b = int(next(d)), int(next(d))
+    adj[a].append(b)
+    adj[b].append(a)
+out = []
+for _ in range(q):
+    s, t, i = int(next(d)), int(next(d)), int(next(d))
+    parent = [-2] * n
+    parent[t] = -1
+    todo = deque([t])
+    while todo:
+        u = todo.popleft()
+        for v in adj[u]:
+            if parent[v] == -2:
+                parent[v] = u
+                todo.append(v)
+    path = [s]
+    while path[-1] != t:
+        path.append(parent[path[-1]])
+    out.append(path[i] if i < len(path) else -1)
+print("\\n".join(map(str, out)))
+""",
+    "cartesian_tree": """n = int(input())
+a = list(map(int, input().split()))
+parent = []
+for i in range(n):
+    left = next((j for j in range(i - 1, -1, -1) if a[j] < a[i]), None)
+    right = next((j for j in range(i + 1, n) if a[j] < a[i]), None)
+    options = [j for j in (left, right) if j is not None]
+    parent.append(max(options, key=lambda j: a[j]) if options else i)
+print(*parent)
+""",
+    "gcd_convolution": """from math import gcd
+MOD = 998244353
+n = int(input())
+a = list(map(int, input().split()))
+b = list(map(int, input().split()))
+c = [0] * (n + 1)
+for i in range(1, n + 1):
+    for j in range(1, n + 1):
+        c[gcd(i, j)] += a[i - 1] * b[j - 1]
+print(*(x % MOD for x in c[1:]))
+""",
+    "lcm_convolution": """from math import gcd
+MOD = 998244353
+n = int(input())
+a = list(map(int, input().split()))
+b = list(map(int, input().split()))
+c = [0] * (n + 1)
+for i in range(1, n + 1):
+    for j in range(1, n + 1):
+        k = i * j // gcd(i, j)
+        if k <= n:
+            c[k] += a[i - 1] * b[j - 1]
+print(*(x % MOD for x in c[1:]))
+""",
+    "convolution_mod": """MOD = 998244353
+n, m = map(int, input().split())
+a = list(map(int, input().split()))
+b = list(map(int, input().split()))
+c = [0] * (n + m - 1)
+for i in range(n):
+    for j in range(m):
+        c[i + j] += a[i] * b[j]
+print(*(x % MOD for x in c))
+""",
+    "convolution_mod_1000000007": """MOD = 1000000007
+n, m = map(int, input().split())
+a = list(map(int, input().split()))
+b = list(map(int, input().split()))
+c = [0] * (n + m - 1)
+for i in range(n):
+    for j in range(m):
+        c[i + j] += a[i] * b[j]
+print(*(x % MOD for x in c))
+""",
+    "deque_operate_all_composite": """import sys
+MOD = 998244353
+d = iter(sys.stdin.read().split())
+q = int(next(d))
+f, out = [], []
+for _ in range(q):
+    t = int(next(d))
+    if t == 0:
+        f.insert(0, (int(next(d)), int(next(d))))
+    elif t == 1:
+        f.append((int(next(d)), int(next(d))))
+    elif t == 2:
+        f.pop(0)
+    elif t == 3:
+        f.pop()
+    else:
+        x = int(next(d))
+        for a, b in f:
+            x = (a * x + b) % MOD
+        out.append(x)
+print("\\n".join(map(str, out)))
+""",
+    "bitwise_xor_convolution": """MOD = 998244353
+e = int(input())
+a = list(map(int, input().split()))
+b = list(map(int, input().split()))
+c = [0] * (1 << e)
+for i in range(1 << e):
+    for j in range(1 << e):
+        c[i ^ j] += a[i] * b[j]
+print(*(x % MOD for x in c))
+""",
+    "bitwise_and_convolution": """MOD = 998244353
+e = int(input())
+a = list(map(int, input().split()))
+b = list(map(int, input().split()))
+c = [0] * (1 << e)
+for i in range(1 << e):
+    for j in range(1 << e):
+        c[i & j] += a[i] * b[j]
+print(*(x % MOD for x in c))
 """,
 }

@@ -7,7 +7,9 @@ type narrowed to 32 bits, an edge-case guard dropped), the sites are shuffled wi
 seed and taken round-robin over the kinds; each mutant is judged on the samples (it must pass) and on
 the hidden tests (it must fail one). Kept mutants are written to `candidates/m<NN>_<kind>.cpp` and
 listed in lab.json with origin `mutant` and a note saying what changed. Deterministic: the same
-reference gives the same mutants (earlier mutants of the problem are replaced).
+reference gives the same mutants (earlier mutants of the problem are replaced, or kept with `--add`, which
+adds new ones numbered after them). Operators: a changed comparison, an off-by-one, a 64-bit type
+narrowed or a widening dropped (`1LL *`, a cast), an edge-case guard dropped, a loop made quadratic.
 """
 
 from __future__ import annotations
@@ -37,8 +39,22 @@ OPERATORS: dict[str, list[tuple[str, str]]] = {
         (r"(?<=[\w)\]])\s*>(?![>=])(?=\s*[\w(])", " >="),
     ],
     "off_by_one": [(r"\s*\+\s*1\b(?!\d)", ""), (r"\s*-\s*1\b(?!\d)", ""), (r"(?<=\w)\+\+(?=\w)", "")],
-    "overflow": [(r"\bunsigned long long\b", "unsigned int"), (r"\blong long\b", "int"), (r"\bu?int64_t\b", "int")],
+    "overflow": [
+        (r"\bunsigned long long\b", "unsigned int"),
+        (r"\blong long\b", "int"),
+        (r"\bu?int64_t\b", "int"),
+        (r"\b1LL\s*\*\s*", ""),  # the widening of a product dropped
+        (r"\((?:long long|ll|i64|u64|uint64_t|int64_t)\)\s*(?=\w)", ""),  # a cast to 64 bits dropped
+    ],
     "edge": [(r"\bif\s*\((.*)\)(?=\s*(?:return|continue|break)\b)", "if (false)")],
+    # a loop over 0..n gets a hidden inner loop over 0..i: right answers, quadratic time
+    "tle": [
+        (
+            r"for\s*\(\s*(?:int|long long|ll|size_t)\s+(\w+)\s*=\s*0\s*;"
+            r"\s*\1\s*<\s*\w+\s*;\s*(?:\+\+\1|\1\+\+)\s*\)\s*\{",
+            r"\g<0> for (volatile int q_ = 0; q_ < \1; q_ = q_ + 1) {}",
+        )
+    ],
 }
 
 
@@ -54,8 +70,9 @@ def sites(source: str) -> dict[str, list[tuple[int, int, int, str, str]]]:
                 if replacement == " >=" and re.search(rf"<\s*(?:{_TYPES})\b", code):
                     continue  # a template's closing bracket, not a comparison
                 for m in re.finditer(pattern, code):
-                    what = f"line {number + 1}: {m.group(0).strip()!r} -> {replacement!r}"
-                    found[kind].append((number, m.start(), m.end(), replacement, what))
+                    replaced = m.expand(replacement)
+                    what = f"line {number + 1}: {m.group(0).strip()!r} -> {replaced.strip()!r}"
+                    found[kind].append((number, m.start(), m.end(), replaced, what))
     return found
 
 
@@ -72,6 +89,7 @@ def main() -> None:
     parser.add_argument("--problem", action="append")
     parser.add_argument("--tries", type=int, default=16, help="mutants judged per problem")
     parser.add_argument("--keep", type=int, default=8, help="mutants kept per problem")
+    parser.add_argument("--add", action="store_true", help="keep the problem's mutants and add new ones after them")
     args = parser.parse_args()
     sandbox = default_sandbox()
     for lab in load_dataset(args.root, set(args.problem) if args.problem else None):
@@ -85,7 +103,8 @@ def main() -> None:
             (k, s) for round_ in zip_longest(*per_kind.values()) for k, s in zip(per_kind, round_, strict=True) if s
         ]
         hidden = hidden_tests(lab, sandbox)
-        kept, seen = [], set()
+        earlier = [c for c in lab.spec.candidates if c.origin == "mutant"] if args.add else []
+        kept, seen = [], {(lab.folder / c.file).read_text() for c in earlier}
         for kind, site in order[: args.tries]:
             source = mutate(reference, site)
             if source in seen:
@@ -108,10 +127,13 @@ def main() -> None:
             if len(kept) >= args.keep:
                 break
         folder = lab.folder / "candidates"
-        for old in folder.glob("m[0-9][0-9]_*.cpp"):
+        for old in folder.glob("m[0-9][0-9]_*.cpp") if not args.add else ():
             old.unlink()
-        candidates = [c.model_dump(exclude_defaults=True) for c in lab.spec.candidates if c.origin != "mutant"]
-        for i, (kind, what, source, failure) in enumerate(kept, start=1):
+        candidates = [
+            c.model_dump(exclude_defaults=True) for c in lab.spec.candidates if c.origin != "mutant" or args.add
+        ]
+        first = 1 + max((int(Path(c.file).name[1:3]) for c in earlier), default=0)
+        for i, (kind, what, source, failure) in enumerate(kept, start=first):
             name = f"candidates/m{i:02d}_{kind}.cpp"
             (lab.folder / name).write_text(source)
             candidates.append(

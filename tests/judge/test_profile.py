@@ -130,3 +130,14 @@ def test_no_size_runs_after_the_first_one_past_the_limit(sandbox):
     assert failed.status == "tle" and failed.size >= 3000
     assert all(p.size < failed.size for p in measured if p is not failed)
     assert report.efficient is False and f"TLE at n={failed.size}" in report.reason
+
+
+def test_the_largest_size_runs_on_several_inputs_and_keeps_the_slowest(sandbox):
+    # the generator's third seed makes the one input this program cannot finish
+    one = profile("rare_slow.cpp", sandbox, 2000, generator="gen_rare.py", tl=300, count=False, repeats=1)
+    assert one.efficient is True and all(p.status == "ok" for p in one.points)
+    three = profile(
+        "rare_slow.cpp", sandbox, 2000, generator="gen_rare.py", tl=300, count=False, repeats=1, largest_seeds=3
+    )
+    assert three.efficient is False and three.points[-1].status == "tle" and three.points[-1].size == 2000
+    assert "TLE at n=2000" in three.reason

@@ -73,3 +73,34 @@ def test_a_failing_brute_force_is_an_error_not_a_verdict(sandbox):
 def test_bad_generators_give_a_clear_error_naming_size_and_seed(generator, message, sandbox):
     with pytest.raises(GeneratorError, match=message):
         run("sum_right.cpp", "sum_brute.py", sandbox, generator=generator, generator_time_ms=500)
+
+
+def test_the_search_is_bounded_by_runs_and_the_clock_only_as_a_reported_safety_net(sandbox):
+    counted = run("sum_right.cpp", "sum_brute.py", sandbox, max_runs=25)
+    assert counted.runs == 25 and not counted.time_limited and "safety net" not in counted.reason
+    # a safety net already used up when the search starts: no run, and the report says why
+    netted = run("sum_right.cpp", "sum_brute.py", sandbox, max_runs=25, max_seconds=1e-9)
+    assert netted.status == "clean" and netted.time_limited and netted.runs == 0
+    assert "safety net" in netted.reason
+
+
+def test_a_run_starved_of_cpu_is_run_again_and_skipped_if_it_always_starves(sandbox, monkeypatch):
+    import cpbot.judge.stress as stress_module
+
+    real = stress_module.execute
+    calls = {"brute": 0}
+
+    def starving_brute(program, data, sandbox, **kw):
+        ex = real(program, data, sandbox, **kw)
+        if "python" in program.argv[0]:  # the brute force (the solution is C++; the generator runs elsewhere)
+            calls["brute"] += 1
+            busy = {"killed": "wall", "wall_ms": 9000.0, "cpu_ms": 5.0, "waited_ms": 8000.0}
+            starved = ex.run.model_copy(update=busy)
+            return type(ex)(starved, ex.stdout, ex.stderr, Verdict.TLE, "starved")
+        return ex
+
+    monkeypatch.setattr(stress_module, "execute", starving_brute)
+    report = run("sum_overflow.cpp", "sum_brute.py", sandbox, max_runs=4)
+    assert report.status == "clean" and report.runs == 4 and report.starved == 4, "no verdict from a starved brute"
+    assert calls["brute"] == 4 * (1 + stress_module.STARVED_RETRIES)
+    assert "4 skipped: starved of CPU" in report.reason
