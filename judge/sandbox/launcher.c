@@ -374,6 +374,21 @@ static int enter_identity_userns(void) {
     return 0;
 }
 
+/* How far a run's process limit is its own: per slot in a user namespace, except that a normal user's
+ * processes of every judge also share that user's hard limit, which no unprivileged process can lift. */
+static void note_fork_limit(int own_userns) {
+    struct rlimit nproc;
+    char text[96];
+    if (!own_userns) {
+        note("fork_limit", "rlimit-nproc(shared-by-all-processes-of-the-user)");
+    } else if (geteuid() != 0 && getrlimit(RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_max != RLIM_INFINITY) {
+        snprintf(text, sizeof text, "rlimit-nproc-per-slot(all-judges-of-the-user-share:%lu)", (unsigned long)nproc.rlim_max);
+        note("fork_limit", text);
+    } else {
+        note("fork_limit", "rlimit-nproc-per-slot");
+    }
+}
+
 /* Isolate the server once; every run inherits this and adds its own PID, mount and IPC namespaces. */
 static void isolate(const char *root, char **ro, int nro, char **hide, int nhide, int namespaces) {
     uid_t uid = geteuid();
@@ -392,8 +407,18 @@ static void isolate(const char *root, char **ro, int nro, char **hide, int nhide
         own_userns = enter_identity_userns();
         ok = unshare(ns) == 0;
     } else {
-        /* A normal user gets the rights to make namespaces from a user namespace mapping itself. */
+        /* A normal user gets the rights to make namespaces from a user namespace mapping itself. Its
+         * processes count against a limit of their own there (the run's RLIMIT_NPROC), and against the
+         * user's as a whole as well: up to the soft limit in force when the namespace is made, so it is
+         * raised to the hard one first (else a fork storm in one judge's run, well within its own
+         * limit, could use up what a low soft limit leaves the user and starve another judge's run). */
+        struct rlimit nproc;
+        if (getrlimit(RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_cur < nproc.rlim_max) {
+            nproc.rlim_cur = nproc.rlim_max;
+            setrlimit(RLIMIT_NPROC, &nproc);
+        }
         ok = unshare(CLONE_NEWUSER | ns) == 0;
+        own_userns = ok;
         if (ok) {
             write_file("/proc/self/setgroups", "deny");
             snprintf(map, sizeof map, "%u %u 1", uid, uid);
@@ -463,7 +488,7 @@ static void isolate(const char *root, char **ro, int nro, char **hide, int nhide
         note_failure("nested_userns", "seccomp");
         note_failure("file_locks", "seccomp");
     }
-    note("fork_limit", own_userns ? "rlimit-nproc-per-slot" : "rlimit-nproc");
+    note_fork_limit(own_userns);
     note("workdir", allowlist_root && use_mountns ? "tmpfs-per-run" : "shared-dir-emptied-per-run");
     note("shm", allowlist_root && use_mountns ? "tmpfs-per-run" : allowlist_root ? "none" : "host");
     note("box", box);
