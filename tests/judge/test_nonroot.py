@@ -69,6 +69,9 @@ def test_normal_user_gets_network_filesystem_and_fork_isolation(world_dir: Path)
         # the launcher's client (this user's other process) is in no group a program can signal or renice
         "trap '' TERM HUP INT; renice -n 19 -g 0 >/dev/null 2>&1; kill -TERM 0; kill -HUP 0; echo signalled",
         "python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", 9), timeout=1)' 2>&1 | tail -1",
+        # runs are sampled here (no cgroup): a memfd is refused, a file in /dev/shm is counted as memory
+        "python3 -c 'import os; os.memfd_create(\"m\")' 2>&1 | tail -1",
+        "head -c 40000000 /dev/zero > /dev/shm/held && echo held",
     ]
     proc = subprocess.run(
         [
@@ -93,8 +96,11 @@ def test_normal_user_gets_network_filesystem_and_fork_isolation(world_dir: Path)
     assert not (outside / "escaped").exists()
     assert "spawned" not in out, "the fork limit stopped 200 background processes"
     assert "Network is unreachable" in out
-    assert "forked-20" in out
+    assert "forked-20" in out, out
     assert "signalled" in out and "client-alive 0" in out
+    assert "PermissionError: [Errno 1] Operation not permitted" in out
+    held = out.splitlines()[out.splitlines().index("held") - 1]
+    assert int(held.split("all_peak_kb=")[1].split()[0]) >= 39000, held
     leftover = subprocess.run(["pgrep", "-f", "sleep 66.5"], capture_output=True, text=True).stdout
     assert leftover == ""
 
