@@ -28,7 +28,7 @@ CLIENT = textwrap.dedent("""
     print(ours.recv(4096).decode(), flush=True)
     def run(script):
         out = os.memfd_create("out")
-        items = ["cpu_ms=2000", "wall_ms=4000", "nproc=40", "env=PATH=/usr/bin:/bin",
+        items = ["cpu_ms=20000", "wall_ms=120000", "nproc=40", "env=PATH=/usr/bin:/bin",
                  "arg=/bin/sh", "arg=-c", "arg=" + script]
         payload = b"".join(i.encode() + b"\\0" for i in items)
         socket.send_fds(ours, [payload], [os.open("/dev/null", os.O_RDONLY), out, out])
@@ -87,7 +87,7 @@ def test_normal_user_gets_network_filesystem_and_fork_isolation(world_dir: Path)
         ],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=600,  # a safety net only: no script waits on the clock
     )
     out = proc.stdout
     ready = "ready user=self root=allowlist network=namespace-per-run processes=pid-namespace session=own-per-run"
