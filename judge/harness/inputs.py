@@ -20,12 +20,14 @@ from cpbot.judge.harness.types import LcType
 
 _RANGES = {"integer": (-(2**31), 2**31 - 1, "an integer"), "long": (-(2**63), 2**63 - 1, "a long")}
 _SCALARS: dict[str, tuple[Callable[[Any, bool], bool], str]] = {
-    "double": (lambda v, cpp: _is_int(v) or isinstance(v, float), "a number"),
-    "boolean": (lambda v, cpp: isinstance(v, bool), "true or false"),
-    "string": (lambda v, cpp: isinstance(v, str), "a string"),
-    # a C++ char is one byte of UTF-8
+    "double": (lambda v, fixed_width: _is_int(v) or isinstance(v, float), "a number"),
+    "boolean": (lambda v, fixed_width: isinstance(v, bool), "true or false"),
+    "string": (lambda v, fixed_width: isinstance(v, str), "a string"),
+    # a fixed-width driver (C++) reads a character as one byte of UTF-8
     "character": (
-        lambda v, cpp: isinstance(v, str) and len(v.encode("utf-8", "surrogatepass") if cpp else v) == 1,
+        lambda v, fixed_width: (
+            isinstance(v, str) and len(v.encode("utf-8", "surrogatepass") if fixed_width else v) == 1
+        ),
         "one character",
     ),
 }
@@ -40,13 +42,13 @@ class _Bad(ValueError):
         self.path = path
 
 
-def input_problem(text: str, parsed: Parsed, *, cpp: bool) -> str | None:
-    """Why `text` is not one test of this signature for a driver (C++ when `cpp`), or None when it is."""
+def input_problem(text: str, parsed: Parsed, *, fixed_width: bool) -> str | None:
+    """Why `text` is not one test of this signature for a driver (C++ when `fixed_width`), or None when it is."""
     try:
         if parsed.kind == "design":
-            _check_design(text, parsed, cpp)
+            _check_design(text, parsed, fixed_width)
         else:
-            _check_function(text, parsed.method, cpp)
+            _check_function(text, parsed.method, fixed_width)
     except _Bad as e:
         return str(e)
     return None
@@ -61,18 +63,18 @@ def _lines(text: str, count: int, what: str) -> list[str]:
     return lines
 
 
-def _check_function(text: str, method: Call, cpp: bool) -> None:
+def _check_function(text: str, method: Call, fixed_width: bool) -> None:
     names = ", ".join(name for name, _ in method.params)
     lines = _lines(text, len(method.params), f"one per parameter: {names}" if method.params else "no parameters")
     for i, (name, t) in enumerate(method.params):
         where = f"line {i + 1} (parameter {name}: {t})"
-        _located(where, lambda line=lines[i], t=t: _fits(t, _parse(line), cpp))
+        _located(where, lambda line=lines[i], t=t: _fits(t, _parse(line), fixed_width))
 
 
-def _check_design(text: str, parsed: Parsed, cpp: bool) -> None:
+def _check_design(text: str, parsed: Parsed, fixed_width: bool) -> None:
     ops_line, args_line = _lines(text, 2, "the operations, then their arguments")
     ops = _located("line 1 (operations)", lambda: _parse(ops_line))
-    _located("line 1 (operations)", lambda: _fits(LcType("array", LcType("string")), ops, cpp))
+    _located("line 1 (operations)", lambda: _fits(LcType("array", LcType("string")), ops, fixed_width))
     args = _located("line 2 (arguments)", lambda: _parse(args_line))
     if not isinstance(args, list):
         raise _Bad(f"line 2 (arguments): expected an array, got {_brief(args)}")
@@ -97,7 +99,7 @@ def _check_design(text: str, parsed: Parsed, cpp: bool) -> None:
             )
         for j, ((name, t), value) in enumerate(zip(call.params, values, strict=True)):
             where = f"line 2 (argument {name} of {op}: {t})"
-            _located(where, lambda t=t, value=value: _fits(t, value, cpp), prefix=(i, j))
+            _located(where, lambda t=t, value=value: _fits(t, value, fixed_width), prefix=(i, j))
 
 
 def _located(where: str, check: Any, prefix: tuple[int, ...] = ()) -> Any:
@@ -124,7 +126,7 @@ def _parse(line: str) -> Any:
     return value
 
 
-def _fits(t: LcType, v: Any, cpp: bool) -> None:
+def _fits(t: LcType, v: Any, fixed_width: bool) -> None:
     """Raise `_Bad` (with the path inside `v`) unless `v` is a value of type `t` for the driver."""
     kind = t.kind
     if kind == "array" or kind in ("ListNode", "TreeNode"):
@@ -133,23 +135,23 @@ def _fits(t: LcType, v: Any, cpp: bool) -> None:
         if kind == "array":
             assert t.elem is not None
             for i, x in enumerate(v):
-                _at(i, lambda x=x: _fits(t.elem, x, cpp))
+                _at(i, lambda x=x: _fits(t.elem, x, fixed_width))
             return
         for i, x in enumerate(v):
             if not (x is None and kind == "TreeNode"):
-                _at(i, lambda x=x: _fits(LcType("integer"), x, cpp))
+                _at(i, lambda x=x: _fits(LcType("integer"), x, fixed_width))
         if kind == "TreeNode":
             _level_order(v)
         return
     if kind in _RANGES:
         lo, hi, what = _RANGES[kind]
         if not _is_int(v):
-            raise _Bad(f"expected {what if cpp else 'an integer'}, got {_brief(v)}")
-        if cpp and not lo <= v <= hi:
+            raise _Bad(f"expected {what if fixed_width else 'an integer'}, got {_brief(v)}")
+        if fixed_width and not lo <= v <= hi:
             raise _Bad(f"{v} does not fit in {what}")
     elif kind in _SCALARS:
         fits, what = _SCALARS[kind]
-        if not fits(v, cpp):
+        if not fits(v, fixed_width):
             raise _Bad(f"expected {what}, got {_brief(v)}")
 
 

@@ -37,29 +37,29 @@ ADD = parse_signature(
     ],
 )
 def test_a_malformed_function_input_is_named_by_line_and_parameter(text: str, needle: str) -> None:
-    for cpp in (False, True):
-        why = input_problem(text, ADD, cpp=cpp)
-        assert why is not None and needle in why, (cpp, why)
+    for fixed_width in (False, True):
+        why = input_problem(text, ADD, fixed_width=fixed_width)
+        assert why is not None and needle in why, (fixed_width, why)
 
 
 def test_cpp_is_held_to_its_types_where_python_is_not() -> None:
-    assert input_problem("1\n3000000000\n", ADD, cpp=False) is None
-    assert input_problem("1\n3000000000\n", ADD, cpp=True) == (
+    assert input_problem("1\n3000000000\n", ADD, fixed_width=False) is None
+    assert input_problem("1\n3000000000\n", ADD, fixed_width=True) == (
         "line 2 (parameter b: integer): 3000000000 does not fit in an integer"
     )
     grid = parse_signature(load_problem("number-of-islands").signature)
-    assert input_problem('[["1","é"]]\n', grid, cpp=False) is None
-    assert "element [0][1]: expected one character" in input_problem('[["1","é"]]\n', grid, cpp=True)
+    assert input_problem('[["1","é"]]\n', grid, fixed_width=False) is None
+    assert "element [0][1]: expected one character" in input_problem('[["1","é"]]\n', grid, fixed_width=True)
 
 
 def test_nested_elements_and_trees_are_located() -> None:
     grid = parse_signature(load_problem("number-of-islands").signature)
-    why = input_problem('[["1","0"],["1","ab"]]\n', grid, cpp=False)
+    why = input_problem('[["1","0"],["1","ab"]]\n', grid, fixed_width=False)
     assert why == 'line 1 (parameter grid: character[][]), element [1][1]: expected one character, got "ab"'
     tree = parse_signature(load_problem("invert-binary-tree").signature)
-    assert input_problem("[1,null,2,null,null,null,null]\n", tree, cpp=True) is None
+    assert input_problem("[1,null,2,null,null,null,null]\n", tree, fixed_width=True) is None
     assert "value 5 at position 5 has no parent in level order" in input_problem(
-        "[1,null,2,null,null,5]\n", tree, cpp=True
+        "[1,null,2,null,null,5]\n", tree, fixed_width=True
     )
 
 
@@ -76,7 +76,7 @@ def test_nested_elements_and_trees_are_located() -> None:
 )
 def test_a_malformed_design_input_names_the_operation(text: str, needle: str) -> None:
     lru = parse_signature(load_problem("lru-cache").signature)
-    why = input_problem(text, lru, cpp=True)
+    why = input_problem(text, lru, fixed_width=True)
     assert why is not None and needle in why, why
 
 
