@@ -98,21 +98,27 @@ def make_plan(
     )
 
 
-def stored_plan(store: TranscriptStore, run: str) -> tuple[str, BenchPlan]:
-    """The id and plan of the bench run `run` (an id, a prefix, or "last")."""
+def stored_config(store: TranscriptStore, run: str, kind: str) -> tuple[str, dict[str, Any]]:
+    """The id of the `kind` run `run` (an id, a prefix, or "last": a bench or a grading) and the part of
+    its config under `kind` (its plan)."""
     run_id = store.resolve(run)
     summary = store.run(run_id)
-    if summary.kind != "bench" or "bench" not in summary.config:
-        raise ConfigError(f"run {run_id} is a {summary.kind} run, not a bench", hint="`cpbot transcripts list`")
-    return run_id, BenchPlan.model_validate(summary.config["bench"])
+    if summary.kind != kind or kind not in summary.config:
+        raise ConfigError(f"run {run_id} is a {summary.kind} run, not a {kind} run", hint="`cpbot transcripts list`")
+    return run_id, summary.config[kind]
 
 
-def check_same_dataset(plan: BenchPlan, dataset: Dataset) -> None:
-    """Refuse to resume a bench on another dataset than the one it started on."""
-    if plan.dataset.kind != dataset.kind or Path(plan.dataset.path).resolve() != Path(dataset.path).resolve():
+def stored_plan(store: TranscriptStore, run: str) -> tuple[str, BenchPlan]:
+    """The id and plan of the bench run `run` (an id, a prefix, or "last")."""
+    run_id, config = stored_config(store, run, "bench")
+    return run_id, BenchPlan.model_validate(config)
+
+
+def check_same_dataset(started: Dataset, dataset: Dataset) -> None:
+    """Refuse to resume a bench or a grading on another dataset than the one it `started` on."""
+    if started.kind != dataset.kind or Path(started.path).resolve() != Path(dataset.path).resolve():
         raise ConfigError(
-            f"the bench ran on {plan.dataset.path}, not {dataset.path}",
-            hint="give the same DATASET with --resume",
+            f"the run used {started.path}, not {dataset.path}", hint="give the same DATASET with --resume"
         )
 
 

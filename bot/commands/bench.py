@@ -120,7 +120,7 @@ def bench(
     with TranscriptStore() as store:
         if resume:
             run_id, plan = stored_plan(store, resume)
-            check_same_dataset(plan, data)
+            check_same_dataset(plan.dataset, data)
             click.echo(f"resuming bench {run_id}", err=True)
         else:
             plan = None

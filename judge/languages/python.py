@@ -45,21 +45,51 @@ def managed_python() -> Path | None:
     return path if (python_env_dir() / "pyvenv.cfg").is_file() and path.exists() else None
 
 
-def use_python(path: str | Path) -> None:
-    """Judge CPython programs with this interpreter (`--python`, `[judge] python`): its folder is shown
-    read-only in the sandbox when it is not there already. Call before the sandbox starts."""
+# how the interpreter given to `use_python` was chosen ("--python", "CPBOT_PYTHON", a config file's
+# setting), for `judged_python`
+_chosen_by = ""
+
+
+def use_python(path: str | Path, chosen_by: str = "--python") -> None:
+    """Judge CPython programs with this interpreter (`bot.cli.config.python_choice` picks it: --python,
+    CPBOT_PYTHON, `[judge] python`): its folder is shown read-only in the sandbox when it is not there
+    already. Call before the sandbox starts."""
+    global _chosen_by
     real = Path(path).expanduser().absolute()
     if not (real.is_file() and os.access(real, os.X_OK)):
-        raise ConfigError(f"--python {path}: no executable interpreter there", hint="give the path of a python3")
-    os.environ[f"CPBOT_{_cpython_spec().name.upper()}"] = str(real)
+        raise ConfigError(
+            f"{path} (chosen by {chosen_by}): no executable interpreter there", hint="give the path of a python3"
+        )
     if not visible_in_sandbox(real.parent):
         root = real.parent.parent
         extra = [p for p in os.environ.get(ENV_READ_ONLY, "").split(os.pathsep) if p]
-        os.environ[ENV_READ_ONLY] = os.pathsep.join([*extra, str(root)])
+        if str(root) not in extra:
+            os.environ[ENV_READ_ONLY] = os.pathsep.join([*extra, str(root)])
+    if not usable_by_sandbox(real):
+        raise ConfigError(
+            f"{path} (chosen by {chosen_by}): the sandbox cannot run it (it is {os.path.realpath(real)}: "
+            "outside the dirs programs see, or not readable by everyone)",
+            hint="make the environment from /usr/bin/python3 (`cpbot setup-python` does)",
+        )
+    name = _cpython_spec().name
+    os.environ[f"CPBOT_{name.upper()}"] = str(real)
+    _chosen_by = chosen_by
+    from cpbot.judge.languages import LANGUAGES  # the language object (made at import) finds it again
+
+    LANGUAGES[name].__dict__.pop("interpreter", None)
+
+
+def judge_variables() -> dict[str, str]:
+    """The environment variables that carry this process's interpreter choices (`CPBOT_<LANGUAGE>`, the
+    sandbox's extra read-only dirs), for the processes that judge on its behalf (Ray workers)."""
+    names = [f"CPBOT_{s.name.upper()}" for s in LANGUAGE_SPECS] + [ENV_READ_ONLY]
+    return {n: os.environ[n] for n in names if os.environ.get(n)}
 
 
 def _cpython_spec() -> LanguageSpec:
     return next(s for s in LANGUAGE_SPECS if s.family is Family.PYTHON and s.runtime == "cpython")
+
+
 SYNTAX_CHECK = (
     "import sys, traceback\n"
     "path, shown = sys.argv[1], sys.argv[2]\n"
@@ -175,8 +205,9 @@ def judged_python() -> str:
     interp = Python(_cpython_spec()).interpreter
     if interp is None:
         return "none found"
-    if os.environ.get(f"CPBOT_{_cpython_spec().name.upper()}"):
-        source = "chosen with --python / CPBOT_PYTHON"
+    variable = f"CPBOT_{_cpython_spec().name.upper()}"
+    if os.environ.get(variable) and Path(interp) == Path(os.environ[variable]):
+        source = f"chosen by {_chosen_by or variable}"
     elif managed_python() is not None and Path(interp) == managed_python():
         source = "the managed environment of cpbot setup-python"
     else:
