@@ -402,8 +402,11 @@ def judge_problem(
             )
         try:
             wrapped = kind.runnable(solution, problem)
+            malformed = kind.malformed_tests(tests, problem, solution.language)
         except JudgeError as e:
             return JudgeReport(verdict=Verdict.IE, total=len(tests), language=solution.language, reason=e.message)
+        if malformed:
+            return _malformed_report(tests, malformed, solution.language)
         return judge_solution(
             wrapped,
             tests,
@@ -427,4 +430,26 @@ def judge_problem(
         stop_on_failure=stop_on_failure,
         build_options=build_options,
         on_result=on_result,
+    )
+
+
+def _malformed_report(tests: list[TestCase], malformed: list[tuple[int, str]], language: str) -> JudgeReport:
+    """IE before any run: tests whose input does not fit the function's signature (the tests' fault)."""
+    results = [
+        TestResult(
+            index=i,
+            name=tests[i - 1].name or f"test-{i}",
+            verdict=Verdict.IE,
+            checker_message=f"the test input is malformed: {why}",
+        )
+        for i, why in malformed
+    ]
+    first = results[0]
+    more = f" ({len(results) - 1} more malformed)" if len(results) > 1 else ""
+    return JudgeReport(
+        verdict=Verdict.IE,
+        results=results,
+        total=len(tests),
+        language=language,
+        reason=f"IE on test {first.index} ({first.name}): {first.checker_message}{more}; no test was run",
     )

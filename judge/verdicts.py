@@ -17,9 +17,6 @@ RERUN_MARGIN = 0.15
 WALL_FACTOR = 3
 STARVED_RETRIES = 2  # a run the machine starved of CPU (`is_starved`) is run again this many times
 NPROC = 128
-# What the LeetCode harness's driver prints (exit code 3) when a test's own text is malformed:
-# a fault in the test, not in the solution.
-HARNESS_BAD_INPUT = "cpbot-harness: bad input"
 _ALLOCATION_FAILURE = re.compile(r"std::bad_alloc|MemoryError|Cannot allocate memory|out of memory", re.I)
 
 
@@ -45,7 +42,10 @@ def workdir_mb(limits: Limits) -> int:
 def classify(run: RunResult, limits: Limits, stderr: str, output_bytes: int) -> tuple[Verdict | None, str]:
     """The verdict the run alone decides (None: it ran fine, the checker decides) and why.
 
-    The order is the fixed priority: judge failure, time, memory, output, crash.
+    The order is the fixed priority: judge failure, time, memory, output, crash. Nothing the program
+    printed makes a verdict the judge's own (IE): a function problem's tests are checked against the
+    signature before any run (`cpbot.judge.harness.malformed_tests`), so a driver's "bad input" line
+    seen here is the program's.
     """
     tl, ml_kb = limits.time_ms, limits.memory_mb * 1024
     if run.status == "error":
@@ -66,9 +66,6 @@ def classify(run: RunResult, limits: Limits, stderr: str, output_bytes: int) -> 
     if run.signal == signal.SIGXFSZ or output_bytes >= limits.output_mb << 20:
         return Verdict.OLE, f"output exceeds the limit of {limits.output_mb} MB"
     if run.signal or run.exit_code:
-        if run.exit_code == 3 and HARNESS_BAD_INPUT in stderr:
-            line = next(x for x in stderr.splitlines() if HARNESS_BAD_INPUT in x)
-            return Verdict.IE, f"the test input is malformed: {line.strip()}"
         if _ALLOCATION_FAILURE.search(stderr):
             return (
                 Verdict.MLE,

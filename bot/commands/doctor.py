@@ -44,8 +44,10 @@ def doctor(as_json: bool) -> int:
         info["launcher"] = str(launcher_path())
         with Sandbox(2) as sandbox:
             info["isolation"] = sandbox.isolation
-        # what this machine could not give (a container without mount rights, no user namespaces)
-        info["isolation_gaps"] = [f"{k}: {v}" for k, v in sandbox.isolation.items() if v.startswith("none")]
+        # what this machine could not give (a container without mount rights, no user namespaces), and
+        # what runs share with every process of the user (a normal user's hard process limit)
+        gaps = [f"{k}: {v}" for k, v in sandbox.isolation.items() if v.startswith("none") or "share" in v]
+        info["isolation_gaps"] = gaps
     except JudgeError as e:
         info["isolation"] = {}
         problems.append(e.message)

@@ -18,10 +18,11 @@ from cpbot.judge.harness.checker import (
     checker_for,
     needs_special_judge,
 )
+from cpbot.judge.harness.inputs import input_problem
 from cpbot.judge.harness.signature import parse_signature
 from cpbot.judge.harness.types import LcType, parse_type
 from cpbot.judge.languages import language_profile
-from cpbot.judge.model import Signature, Solution
+from cpbot.judge.model import Signature, Solution, TestCase
 
 __all__ = [
     "SPECIAL_JUDGE_PREFIX",
@@ -31,6 +32,7 @@ __all__ = [
     "accepts_any_order",
     "build_program",
     "checker_for",
+    "malformed_tests",
     "needs_special_judge",
     "parse_type",
 ]
@@ -49,3 +51,18 @@ def build_program(solution: Solution, signature: Signature) -> Solution:
         raise JudgeError(f"the LeetCode harness does not support {solution.language}")
     source = importlib.import_module(driver).build(solution.source, parsed)
     return Solution(language=solution.language, source=source)
+
+
+def malformed_tests(tests: list[TestCase], signature: Signature, language: str) -> list[tuple[int, str]]:
+    """The tests (1-based index, why) whose input the driver of `language` could not read.
+
+    Checked here, in the judge's process, before any run: a program's own output (the drivers' "bad
+    input" line included) is only ever a verdict on the program, since the program can print it too."""
+    parsed = parse_signature(signature)
+    fixed_width = language_profile(language).harness_fixed_width
+    found = []
+    for i, test in enumerate(tests, start=1):
+        why = input_problem(test.input, parsed, fixed_width=fixed_width)
+        if why is not None:
+            found.append((i, why))
+    return found

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from cpbot.judge.checkers import Checker
-    from cpbot.judge.model import Problem, Solution
+    from cpbot.judge.model import Problem, Solution, TestCase
     from cpbot.judge.sandbox import Sandbox
 
 
@@ -51,6 +51,11 @@ class ProblemKind:
     def runnable(self, solution: Solution, problem: Problem) -> Solution:
         """`solution` as a program that reads one test from stdin."""
         return solution
+
+    def malformed_tests(self, tests: list[TestCase], problem: Problem, language: str) -> list[tuple[int, str]]:
+        """The tests (1-based index, why) the judge itself finds malformed before any run: none for a program
+        that reads its input itself (what it makes of a test is its own verdict)."""
+        return []
 
     def checker_spec(self, problem: Problem) -> str | Checker:
         """The checker the judge uses for `problem` unless told otherwise: a spec or a checker."""

@@ -10,7 +10,7 @@ from cpbot.judge.kinds.base import ProblemKind
 
 if TYPE_CHECKING:
     from cpbot.judge.checkers import Checker
-    from cpbot.judge.model import Problem, Solution
+    from cpbot.judge.model import Problem, Solution, TestCase
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,15 @@ class Function(ProblemKind):
         from cpbot.judge.harness import build_program
 
         return build_program(solution, problem.signature)
+
+    def malformed_tests(self, tests: list[TestCase], problem: Problem, language: str) -> list[tuple[int, str]]:
+        """Tests whose input does not fit the signature, in the drivers' words: the driver's own "bad input"
+        line is the program's output, which a solution can forge, so it is never taken as the judge's."""
+        if problem.signature is None:
+            return []
+        from cpbot.judge.harness import malformed_tests
+
+        return malformed_tests(tests, problem.signature, language)
 
     def checker_spec(self, problem: Problem) -> str | Checker:
         from cpbot.judge.harness import checker_for

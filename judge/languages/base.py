@@ -97,6 +97,7 @@ class FamilyProfile:
     is_cut: Callable[[str], bool]  # the code visibly stops before its end
     skeleton_extension: str = ""  # templates/stdio/<shape>.<ext>; empty: no skeletons, the model writes I/O
     harness_driver: str = ""  # the module whose `build(source, parsed)` wraps a LeetCode class; empty: none
+    harness_fixed_width: bool = False  # that driver's integers have fixed widths and its characters one byte
     syntax_error: Callable[[str], SyntaxError | None] | None = None  # a cheap syntax check, where there is one
     # a reply with no fence: the program runs from the first line matching this to the last closing brace
     # and must match `unfenced_whole`; empty: the whole reply, when it reads as this language

@@ -272,6 +272,7 @@ PROFILE = FamilyProfile(
     is_cut=cpp_is_cut,
     skeleton_extension="cpp",
     harness_driver="cpbot.judge.harness.cpp_driver",
+    harness_fixed_width=True,
     unfenced_start=r"\s*#\s*include\b",
     unfenced_whole=r"\bmain\s*\(|\bclass\s+\w+",
 )

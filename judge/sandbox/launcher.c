@@ -54,6 +54,7 @@
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -66,6 +67,7 @@
 #define NOBODY 65534
 #define BOX "/box"
 #define DEFAULT_BOX_KB (256L * 1024)
+#define RUN_NOFILE 64
 #define SHM_KB (64L * 1024)
 #define BOX_REMOUNT_FLAGS (MS_REMOUNT | MS_NOSUID | MS_NODEV)
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -293,9 +295,42 @@ static struct sock_filter FILTER[] = {
     BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 };
 
+/* Stacked on FILTER where no cgroup counts the runs (a normal user): what samples of the run's processes
+ * cannot see is refused. A memfd's memory is in no process's RSS; bigger socket or pipe buffers hold
+ * memory in the kernel (the default ones, times the run's open-file limit, stay small). Still unseen there:
+ * the CPU time of children the kernel reaps itself (their parent ignores SIGCHLD or sets SA_NOCLDWAIT)
+ * past the last sample; refusing SIGCHLD actions would break every shell's `wait`. */
+#define LOAD(field) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, field))
+static struct sock_filter SAMPLED_FILTER[] = {
+    LOAD(nr), DENY(SYS_memfd_create),
+    /* setsockopt(fd, SOL_SOCKET, SO_SNDBUF | SO_RCVBUF | SO_SNDBUFFORCE | SO_RCVBUFFORCE, ...) */
+    LOAD(nr),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_setsockopt, 0, 9),
+    LOAD(args[1]),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SOL_SOCKET, 0, 6),
+    LOAD(args[2]),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SO_SNDBUF, 3, 0),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SO_RCVBUF, 2, 0),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SO_SNDBUFFORCE, 1, 0),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SO_RCVBUFFORCE, 0, 1),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    /* fcntl(fd, F_SETPIPE_SZ, ...) */
+    LOAD(nr),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_fcntl, 0, 3),
+    LOAD(args[1]),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 1031 /* F_SETPIPE_SZ */, 0, 1),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+};
+
+static int use_cgroups = 0;
+
 static int install_filter(void) {
     struct sock_fprog prog = {(unsigned short)(sizeof FILTER / sizeof *FILTER), FILTER};
-    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+    struct sock_fprog sampled = {(unsigned short)(sizeof SAMPLED_FILTER / sizeof *SAMPLED_FILTER), SAMPLED_FILTER};
+    if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0) return -1;
+    return use_cgroups ? 0 : prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &sampled, 0, 0);
 }
 #else
 static int install_filter(void) {
@@ -374,6 +409,21 @@ static int enter_identity_userns(void) {
     return 0;
 }
 
+/* How far a run's process limit is its own: per slot in a user namespace, except that a normal user's
+ * processes of every judge also share that user's hard limit, which no unprivileged process can lift. */
+static void note_fork_limit(int own_userns) {
+    struct rlimit nproc;
+    char text[96];
+    if (!own_userns) {
+        note("fork_limit", "rlimit-nproc(shared-by-all-processes-of-the-user)");
+    } else if (geteuid() != 0 && getrlimit(RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_max != RLIM_INFINITY) {
+        snprintf(text, sizeof text, "rlimit-nproc-per-slot(all-judges-of-the-user-share:%lu)", (unsigned long)nproc.rlim_max);
+        note("fork_limit", text);
+    } else {
+        note("fork_limit", "rlimit-nproc-per-slot");
+    }
+}
+
 /* Isolate the server once; every run inherits this and adds its own PID, mount and IPC namespaces. */
 static void isolate(const char *root, char **ro, int nro, char **hide, int nhide, int namespaces) {
     uid_t uid = geteuid();
@@ -392,8 +442,18 @@ static void isolate(const char *root, char **ro, int nro, char **hide, int nhide
         own_userns = enter_identity_userns();
         ok = unshare(ns) == 0;
     } else {
-        /* A normal user gets the rights to make namespaces from a user namespace mapping itself. */
+        /* A normal user gets the rights to make namespaces from a user namespace mapping itself. Its
+         * processes count against a limit of their own there (the run's RLIMIT_NPROC), and against the
+         * user's as a whole as well: up to the soft limit in force when the namespace is made, so it is
+         * raised to the hard one first (else a fork storm in one judge's run, well within its own
+         * limit, could use up what a low soft limit leaves the user and starve another judge's run). */
+        struct rlimit nproc;
+        if (getrlimit(RLIMIT_NPROC, &nproc) == 0 && nproc.rlim_cur < nproc.rlim_max) {
+            nproc.rlim_cur = nproc.rlim_max;
+            setrlimit(RLIMIT_NPROC, &nproc);
+        }
         ok = unshare(CLONE_NEWUSER | ns) == 0;
+        own_userns = ok;
         if (ok) {
             write_file("/proc/self/setgroups", "deny");
             snprintf(map, sizeof map, "%u %u 1", uid, uid);
@@ -463,7 +523,7 @@ static void isolate(const char *root, char **ro, int nro, char **hide, int nhide
         note_failure("nested_userns", "seccomp");
         note_failure("file_locks", "seccomp");
     }
-    note("fork_limit", own_userns ? "rlimit-nproc-per-slot" : "rlimit-nproc");
+    note_fork_limit(own_userns);
     note("workdir", allowlist_root && use_mountns ? "tmpfs-per-run" : "shared-dir-emptied-per-run");
     note("shm", allowlist_root && use_mountns ? "tmpfs-per-run" : allowlist_root ? "none" : "host");
     note("box", box);
@@ -536,6 +596,9 @@ static int enter_program(struct request *rq) {
     if (chdir(rq->cwd ? rq->cwd : box) < 0) return -1;
     set_limit(RLIMIT_STACK, -1);
     set_limit(RLIMIT_CORE, 0);
+    /* open files (and fds in flight over unix sockets, counted against the same limit): bounds the
+     * kernel memory a run can hold in pipe and socket buffers */
+    set_limit(RLIMIT_NOFILE, RUN_NOFILE);
     if (rq->as_kb > 0) set_limit(RLIMIT_AS, rq->as_kb * 1024);
     if (rq->fsize > 0) set_limit(RLIMIT_FSIZE, rq->fsize);
     if (rq->nproc > 0) set_limit(RLIMIT_NPROC, rq->nproc);
@@ -802,7 +865,6 @@ enum { CG_CPU, CG_MEM, CG_PIDS };
 static const char *CG_CONTROLLERS[NCG] = {"cpuacct", "memory", "pids"};
 static int cg_slot[NCG] = {-1, -1, -1}; /* this slot's dir in each hierarchy */
 static char cg_slot_name[32];
-static int use_cgroups = 0;
 
 struct accounting {
     int cpu_fd, peak_fd, usage_fd, limit_fd, pids_max_fd, pids_events_fd;
@@ -812,6 +874,7 @@ struct accounting {
     struct rusage children_base;
     long warm_before_us; /* a warm program's CPU time before its turn, in the samples but not its own */
     long sampled_cpu_ticks, sampled_peak_kb;
+    long unmapped_base_kb; /* what the work dir, /dev/shm and System V memory held at the start */
     int procs_peak;
 };
 
@@ -976,6 +1039,29 @@ static int keep_output_file(int fd) {
     return use_cgroups && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fcntl(fd, F_DUPFD_CLOEXEC, 3) : -1;
 }
 
+/* Memory of the run in no process's RSS (kB), where no cgroup counts it: files in its own tmpfs work dir
+ * and /dev/shm, and System V shared memory of its own IPC namespace that no process has attached (an
+ * attached segment is in the RSS of the processes that attach it). */
+static long unmapped_kb(void) {
+    static const char *dirs[] = {BOX, "/dev/shm"};
+    long kb = 0;
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+        struct statfs fs;
+        if (statfs(dirs[i], &fs) == 0) kb += (long)((fs.f_blocks - fs.f_bfree) * (unsigned long)fs.f_bsize / 1024);
+    }
+    FILE *f = fopen("/proc/sysvipc/shm", "re");
+    if (!f) return kb;
+    char line[512];
+    unsigned long nattch, rss;
+    /* key shmid perms size cpid lpid nattch uid gid cuid cgid atime dtime ctime rss swap */
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "%*d %*d %*o %*u %*d %*d %lu %*u %*u %*u %*u %*u %*u %*u %lu", &nattch, &rss) == 2
+            && nattch == 0)
+            kb += (long)(rss / 1024);
+    fclose(f);
+    return kb;
+}
+
 /* Just before the program starts: the baselines every figure is measured from. */
 static void start_accounting(const struct request *rq, struct accounting *acct) {
     acct->sampled_cpu_ticks = acct->sampled_peak_kb = 0;
@@ -986,7 +1072,10 @@ static void start_accounting(const struct request *rq, struct accounting *acct) 
     acct->stdout_base = file_size(acct->stdout_fd);
     acct->stderr_base = file_size(acct->stderr_fd);
     getrusage(RUSAGE_CHILDREN, &acct->children_base);
-    if (!use_cgroups) return;
+    if (!use_cgroups) {
+        acct->unmapped_base_kb = can_sample() ? unmapped_kb() : 0; /* the files put in for it */
+        return;
+    }
     if (pwrite(acct->peak_fd, "0", 1, 0) < 0) { /* the peak restarts from the usage now */
     }
     acct->mem_base = read_long_fd(acct->usage_fd);
@@ -995,7 +1084,7 @@ static void start_accounting(const struct request *rq, struct accounting *acct) 
 }
 
 /* Every process of the run but its init, from the run's own /proc: CPU ticks (with their waited-for
- * children's), resident memory, and how many there are. */
+ * children's), resident memory, and how many there are; and the run's memory outside them. */
 static void sample_processes(struct accounting *acct) {
     if (!can_sample()) return;
     DIR *proc = opendir("/proc");
@@ -1025,7 +1114,7 @@ static void sample_processes(struct accounting *acct) {
     }
     closedir(proc);
     acct->sampled_cpu_ticks = ticks;
-    long kb = rss_pages * (sysconf(_SC_PAGESIZE) / 1024);
+    long kb = rss_pages * (sysconf(_SC_PAGESIZE) / 1024) + unmapped_kb() - acct->unmapped_base_kb;
     if (kb > acct->sampled_peak_kb) acct->sampled_peak_kb = kb;
     if (count > acct->procs_peak) acct->procs_peak = count;
 }
