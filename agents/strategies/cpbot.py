@@ -144,7 +144,9 @@ class Cpbot:
     repeats: int = _GATE.repeats
     count: bool = _GATE.count
     optimizes: int = 1  # optimizer proposals per solve
-    candidates: int = 1  # programs drawn at once for the fast path and chosen among (1: a single program)
+    # programs drawn at once for the fast path and chosen among (1: one program, settled alone); 8 is what the
+    # population figures support (docs/strategies.md)
+    candidates: int = 8
     name: str = "cpbot"
 
     @property

@@ -56,7 +56,7 @@ def run(make_client, server, tracer, sandbox, problem=None, pool=None, **options
         tracer=tracer,
         sandbox=sandbox,
         knowledge=pool,
-        options=options,
+        options={"candidates": 1, **options},  # one program at a time: the script answers each call in turn
     )
 
 
