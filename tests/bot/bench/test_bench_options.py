@@ -8,7 +8,7 @@ import pytest
 from cpbot.bot.app.strategy_options import bench_options
 from cpbot.bot.bench.runner import BenchPlan, make_plan
 from cpbot.bot.bench.task import run_task
-from cpbot.bot.cli import main
+from cpbot.bot.cli.main import main
 from cpbot.core.errors import ConfigError
 from tests.bot.bench.conftest import settings_for
 from tests.bot.bench.support import KS_KEYS
