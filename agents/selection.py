@@ -50,6 +50,7 @@ class Outcome(BaseModel):
 
     output: str = ""
     failure: str = ""  # "TLE", "RE", "MLE", ... (empty when it ran to the end)
+    cpu_ms: float = 0.0  # not compared: programs that print the same are told apart by speed only within a group
 
     @property
     def key(self) -> str:
@@ -216,6 +217,13 @@ def doubt_oracle(
     ], outvoted
 
 
+def fastest_first(members: Sequence[int], behaviours: Mapping[int, Sequence[Outcome]]) -> list[int]:
+    """Programs of one group (the same outputs everywhere), the one that used the least CPU time on the probes
+    first (then draw order): a program as right as the others but slower may still run out of time where the
+    probes did not reach (a profile cut short on a busy machine)."""
+    return sorted(members, key=lambda m: (sum(o.cpu_ms for o in behaviours.get(m, ())), m))
+
+
 def differing(a: Group, b: Group) -> list[int]:
     """The probe indices where two groups' outcomes differ."""
     return [i for i, (x, y) in enumerate(zip(a.signature, b.signature, strict=True)) if x != y]
@@ -316,5 +324,6 @@ def observe(
         if run.verdict is not None:
             outcomes.append(Outcome(failure=str(run.verdict)))
         else:
-            outcomes.append(Outcome(output=normalize(run.stdout.decode(errors="replace"), floats=floats)))
+            output = normalize(run.stdout.decode(errors="replace"), floats=floats)
+            outcomes.append(Outcome(output=output, cpu_ms=run.run.cpu_ms))
     return outcomes

@@ -652,6 +652,7 @@ class Cpbot:
             return self._settle(run, drawn[best], best, None, "candidates")
         groups = [Group(members=kept, signature=[])]
         probes: list[Probe] = []
+        behaviours: dict[int, list[Outcome]] = {}
         if len(kept) > 1 and self.verify and ctx.sandbox is not None and ctx.problem.kind != "interactive":
             if not run.generated:
                 run.generated = True
@@ -685,9 +686,9 @@ class Cpbot:
             if rank and group.oracle_disagreed:
                 break  # a worse group is not worth debugging: plan instead
             # the group's programs behave the same on the probes but may differ beyond them (speed, larger sizes):
-            # when the first cannot be settled, a different program of the same group is tried
+            # the fastest is settled first, and when it cannot be, a different program of the same group
             distinct = {source_key(drawn[it].solution()): it for it in reversed(group.members)}
-            for it in sorted(distinct.values())[:2]:
+            for it in selection.fastest_first(sorted(distinct.values()), behaviours)[:2]:
                 if tried:
                     ctx.note("next candidate", candidate=it, group=group.representative, why=outcome.reason)
                 tried += 1

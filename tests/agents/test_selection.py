@@ -9,6 +9,7 @@ from cpbot.agents.selection import (
     differing,
     disagreements,
     doubt_oracle,
+    fastest_first,
     group_by_behaviour,
     normalize,
     oracle_tiebreak,
@@ -180,3 +181,13 @@ def test_a_selection_step_reads_as_one_line_in_transcripts_show():
     stored = StoredEvent(seq=1, ts=datetime.now(UTC), kind=event.kind, payload=event.model_dump(mode="json"))
     assert isinstance(stored.trace_event(), SelectionEvent)
     assert event_lines(stored, full=False) == ["selection chosen [3]: group of 2 (candidates 3, 5)"]
+
+
+def test_within_a_group_the_program_that_used_the_least_cpu_time_comes_first():
+    # the same outputs: one group, whatever the times; the slow one (a missing optimisation) goes last
+    slow = [Outcome(output="5", cpu_ms=10.0), Outcome(output="9", cpu_ms=900.0)]
+    quick = [Outcome(output="5", cpu_ms=12.0), Outcome(output="9", cpu_ms=40.0)]
+    behaviours = {1: slow, 2: quick, 3: quick}
+    assert [g.members for g in group_by_behaviour(behaviours)] == [[1, 2, 3]]
+    assert fastest_first([1, 2, 3], behaviours) == [2, 3, 1]  # ties by draw order
+    assert fastest_first([3, 1], {}) == [1, 3]  # nothing observed: draw order
