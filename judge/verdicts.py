@@ -82,7 +82,7 @@ def classify(run: RunResult, limits: Limits, stderr: str, output_bytes: int) -> 
             return Verdict.RE, (
                 f"exit code {run.exit_code}: the program imports {missing[1]}, which the judge's Python does not "
                 "have; `cpbot setup-python` makes an environment with the usual contest libraries "
-                "(or give --python an interpreter that has it)"
+                "(or name an interpreter that has it: --python, or [judge] python in config.toml)"
             )
         return Verdict.RE, f"exit code {run.exit_code}"
     return None, ""

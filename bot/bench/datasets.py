@@ -246,6 +246,11 @@ def leetcode_problem(row: dict[str, object]) -> BenchProblem:
 
 def lcb_problem(path: Path, question_id: str, time_limit_ms: int) -> BenchProblem:
     """A LiveCodeBench problem: the public tests are shown; public and private tests are judged."""
-    row = livecodebench.read_problem(path, question_id)
+    return lcb_problem_at(livecodebench.locate(path, question_id), time_limit_ms)
+
+
+def lcb_problem_at(summary: livecodebench.Summary, time_limit_ms: int) -> BenchProblem:
+    """The LiveCodeBench problem whose release line `summary` locates (that line is all that is read)."""
+    row = livecodebench.read_at(summary)
     problem, tests = livecodebench.to_problem(row, time_limit_ms=time_limit_ms)
-    return BenchProblem(key=question_id, problem=problem, hidden=tests, case_counts=[1] * len(tests))
+    return BenchProblem(key=row.question_id, problem=problem, hidden=tests, case_counts=[1] * len(tests))

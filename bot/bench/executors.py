@@ -1,7 +1,11 @@
-"""Where bench tasks run: threads of this process (`local`) or Ray tasks on a cluster (`ray`).
+"""Where bench and grade tasks run: threads of this process (`local`) or Ray tasks on a cluster (`ray`).
 
-An executor takes the bench settings and the (problem key, strategy, sample) tasks still to do and yields each
-`TaskResult` as it finishes, in any order. Ray tasks get only the settings and a key (the dataset is
+An executor's `results(function, arguments)` calls `function(*args, sandbox=...)` for every tuple of
+arguments and yields the return values as they finish, in any order: in threads sharing the executor's
+sandbox (the judge's slot pool), or as Ray tasks whose workers judge in their process's default sandbox
+(`function` must then be a module-level function and the arguments and results picklable). `run` is
+the bench's use of it: the bench settings and the (problem key, strategy, sample) tasks still to do, each
+`TaskResult` yielded as it finishes. Ray bench tasks get only the settings and a key (the dataset is
 rebuilt inside the task from its path) and return JSON, so nothing unpicklable crosses to a worker.
 Ray is optional (`pip install cpbot[ray]`); the local executor needs nothing more.
 """
@@ -10,24 +14,31 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from cpbot.bot.bench.task import BenchSettings, TaskResult, run_task
 from cpbot.core.errors import ConfigError
+from cpbot.judge.languages.python import judge_variables
 from cpbot.judge.sandbox import Sandbox
 
 Pair = tuple[str, str, int]  # (problem key, strategy, sample number)
+LOCAL_START_ATTEMPTS = 3
+R = TypeVar("R")
 
 
 class Executor(Protocol):
-    """Runs bench tasks and yields their results as they finish."""
+    """Runs tasks and yields their results as they finish."""
 
     name: str
 
+    def results(self, function: Callable[..., R], arguments: Iterable[tuple[Any, ...]]) -> Iterator[R]:
+        """`function(*args, sandbox=...)` for every tuple of `arguments`; the values as they come."""
+        ...
+
     def run(self, settings: BenchSettings, pairs: Sequence[Pair]) -> Iterator[TaskResult]:
-        """Run every pair; yield results as they come."""
+        """Run every bench pair; yield results as they come."""
         ...
 
     def close(self) -> None:
@@ -44,16 +55,18 @@ class LocalExecutor:
         self.jobs = max(1, jobs)
         self.sandbox = sandbox
 
-    def run(self, settings: BenchSettings, pairs: Sequence[Pair]) -> Iterator[TaskResult]:
-        """Run the pairs in a thread pool; a task that raises stops the bench (finished results are kept)."""
-        todo = list(pairs)
-        pool = ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="bench")
-        running: set[Future[TaskResult]] = set()
+    def results(self, function: Callable[..., R], arguments: Iterable[tuple[Any, ...]]) -> Iterator[R]:
+        """The calls in a thread pool, `jobs` at once; one that raises stops the rest (what finished was
+        yielded)."""
+        todo = iter(arguments)
+        pool = ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="task")
+        running: set[Future[R]] = set()
         try:
-            while todo or running:
-                while todo and len(running) < self.jobs:
-                    key, strategy, sample = todo.pop(0)
-                    running.add(pool.submit(run_task, settings, key, strategy, sample=sample, sandbox=self.sandbox))
+            while True:
+                while len(running) < self.jobs and (args := next(todo, None)) is not None:
+                    running.add(pool.submit(function, *args, sandbox=self.sandbox))
+                if not running:
+                    return
                 done, running = wait(running, return_when=FIRST_COMPLETED)
                 for future in done:
                     yield future.result()
@@ -62,11 +75,19 @@ class LocalExecutor:
                 future.cancel()
             pool.shutdown(wait=True, cancel_futures=True)
 
+    def run(self, settings: BenchSettings, pairs: Sequence[Pair]) -> Iterator[TaskResult]:
+        """Run the pairs in a thread pool; a task that raises stops the bench (finished results are kept)."""
+        return self.results(_local_task, [(settings, *pair) for pair in pairs])
+
     def close(self) -> None:
         """Nothing to free."""
 
 
-def _ray_task(settings_json: str, key: str, strategy: str, sample: int = 0) -> str:
+def _local_task(settings: BenchSettings, key: str, strategy: str, sample: int, sandbox: Sandbox | None) -> TaskResult:
+    return run_task(settings, key, strategy, sample=sample, sandbox=sandbox)
+
+
+def _ray_task(settings_json: str, key: str, strategy: str, sample: int = 0, sandbox: None = None) -> str:
     """A Ray task: one bench task in a worker, the result as JSON."""
     settings = BenchSettings.model_validate_json(settings_json)
     return run_task(settings, key, strategy, sample=sample).model_dump_json()
@@ -94,32 +115,65 @@ class RayExecutor:
         if not ray.is_initialized():
             os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no usage reports leave the machine
             options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+            # the workers judge with the interpreters chosen here (--python, [judge] python)
+            if variables := judge_variables():
+                options["runtime_env"] = {"env_vars": variables}
             if address:
                 ray.init(address=address, **options)
             else:
-                ray.init(num_cpus=num_cpus, _node_ip_address="127.0.0.1", **options)
+                self._start_local(num_cpus, options)
             self.owned = True
 
-    def run(self, settings: BenchSettings, pairs: Sequence[Pair]) -> Iterator[TaskResult]:
-        """Submit every pair as a task (Ray schedules them over the cluster's CPUs); yield as they finish."""
+    def _start_local(self, num_cpus: int | None, options: dict[str, Any]) -> None:
+        """A local cluster; on a machine so busy that Ray's own 30 s wait for its raylet runs out, again."""
+        for attempt in range(1, LOCAL_START_ATTEMPTS + 1):
+            try:
+                self.ray.init(num_cpus=num_cpus, _node_ip_address="127.0.0.1", **options)
+                return
+            except Exception as e:  # Ray raises a bare Exception for this one
+                _stop_unstarted_node(e)
+                self.ray.shutdown()
+                if "timed out during startup" not in str(e) or attempt == LOCAL_START_ATTEMPTS:
+                    raise
+
+    def results(self, function: Callable[..., R], arguments: Iterable[tuple[Any, ...]]) -> Iterator[R]:
+        """Every call a task (Ray schedules them over the cluster's CPUs, one each; a worker judges in its
+        process's default sandbox); the values as they finish."""
         ray = self.ray
-        remote = ray.remote(num_cpus=1, max_retries=0)(_ray_task)
-        # the API key travels inside the settings, to the cluster's workers only
-        payload = _with_key(settings)
-        pending = [remote.remote(payload, key, strategy, sample) for key, strategy, sample in pairs]
+        remote = ray.remote(num_cpus=1, max_retries=0)(function)
+        pending = [remote.remote(*args) for args in arguments]
         try:
             while pending:
                 done, pending = ray.wait(pending, num_returns=1)
-                yield TaskResult.model_validate_json(ray.get(done[0]))
+                yield ray.get(done[0])
         finally:
             for ref in pending:
                 ray.cancel(ref, force=True)
+
+    def run(self, settings: BenchSettings, pairs: Sequence[Pair]) -> Iterator[TaskResult]:
+        """Submit every pair as a task; yield as they finish."""
+        # the API key travels inside the settings, to the cluster's workers only
+        payload = _with_key(settings)
+        for result in self.results(_ray_task, [(payload, *pair) for pair in pairs]):
+            yield TaskResult.model_validate_json(result)
 
     def close(self) -> None:
         """Stop the local cluster if this executor started it."""
         if self.owned:
             self.ray.shutdown()
             self.owned = False
+
+
+def _stop_unstarted_node(error: BaseException) -> None:
+    """Stop (and reap) the processes of a Ray node that failed to start: it never became Ray's global
+    node, so `ray.shutdown` does not know them, and they would run on."""
+    frame = error.__traceback__
+    while frame is not None:
+        node = frame.tb_frame.f_locals.get("self")
+        if type(node).__name__ == "Node" and hasattr(node, "kill_all_processes"):
+            node.kill_all_processes(check_alive=False, allow_graceful=False, wait=True)
+            return
+        frame = frame.tb_next
 
 
 def _with_key(settings: BenchSettings) -> str:

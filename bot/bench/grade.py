@@ -17,32 +17,35 @@ with pass@1 overall and by difficulty and pass@k for the k every problem has sam
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, computed_field
 
 from cpbot.agents.extract import ExtractionError, extract_code
+from cpbot.agents.tracing import TraceEvent
 from cpbot.bot.bench import livecodebench
-from cpbot.bot.bench.datasets import BenchProblem, Dataset
+from cpbot.bot.bench.datasets import BenchProblem, Dataset, lcb_problem_at
+from cpbot.bot.bench.executors import Executor, LocalExecutor
 from cpbot.bot.bench.metrics import difficulty_order
 from cpbot.bot.bench.passk import mean_pass_at_k, reportable_ks
 from cpbot.bot.bench.pickled_text import UnsafePickle
+from cpbot.bot.bench.runner import stored_config
 from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.core.errors import ConfigError, CpbotError
 from cpbot.core.registry import Family, language_spec
+from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import JudgeReport, Language, Solution, TestCase, Verdict
 from cpbot.judge.runner import judge_problem
-from cpbot.judge.sandbox import Sandbox
+from cpbot.judge.sandbox import Sandbox, default_sandbox
 
 SCHEMA_VERSION = 1
-RESULT_EVENT = "grade_result"
 TRUNCATE = 300  # LiveCodeBench cuts inputs and outputs in its metadata to this many characters
 
 # LiveCodeBench's error codes: -2 wrong answer, -3 time limit, -4 runtime error, -5 the grader failed
@@ -117,6 +120,21 @@ class ExactDifference(BaseModel):
     why: str
 
 
+class GradeResultEvent(GenerationGrade, TraceEvent):
+    """How one generation fared, on the grade run: the problem, the program graded and its `GenerationGrade`,
+    why the problem cannot be judged (if so) and, under `--lcb-exact`, the default comparison's other
+    verdict. `--resume` rebuilds the run's results from these events."""
+
+    kind: Literal["grade_result"] = "grade_result"
+    question_id: str
+    source: str = ""
+    unjudged: str = ""
+    difference: ExactDifference | None = None
+
+
+RESULT_EVENT: str = GradeResultEvent.model_fields["kind"].default
+
+
 class GroupScore(BaseModel):
     """pass@k of a group of problems (all, or one difficulty)."""
 
@@ -141,8 +159,9 @@ class GradeReport(BaseModel):
     verdicts: dict[str, int]
     missing: list[str]  # selected problems the file has no generation for (not graded)
     unjudged: dict[str, str] = {}  # problems cpbot cannot judge (e.g. a type the harness lacks): why
-    seconds: float
+    seconds: float  # this run's grading (a resumed run: since it resumed)
     judged: int  # distinct programs judged (a repeated program is judged once per problem)
+    resumed: int = 0  # generations graded before the run was resumed (recorded in its transcript)
     problems: list[ProblemGrade]
     lcb_exact: bool = False  # verdicts from LiveCodeBench's exact comparison, not cpbot's default
     exact_differences: list[ExactDifference] = []  # with lcb_exact: where the default would differ
@@ -150,8 +169,8 @@ class GradeReport(BaseModel):
     @computed_field  # type: ignore[prop-decorator]
     @property
     def per_minute(self) -> float:
-        """Generations graded per minute of wall time."""
-        total = sum(p.n for p in self.problems)
+        """Generations graded per minute of wall time (a resumed run: those graded since it resumed)."""
+        total = sum(p.n for p in self.problems) - self.resumed
         return 60.0 * total / self.seconds if self.seconds > 0 else 0.0
 
 
@@ -250,33 +269,140 @@ def lcb_metadata(report: JudgeReport | None, tests: Sequence[TestCase], note: st
     return data
 
 
-class _Problems:
-    """Bench problems loaded once each, from any thread; a problem that cannot be made is its error."""
+class GradeSettings(BaseModel):
+    """What grading any program of a run needs besides the program: the dataset and how to compare.
+    Small and picklable: it travels with every grading task (to a Ray worker too)."""
 
-    def __init__(self, dataset: Dataset) -> None:
-        self.dataset = dataset
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    dataset: Dataset
+    lcb_preamble: bool = False
+    lcb_exact: bool = False
+
+
+class Graded(BaseModel):
+    """One generation graded, as a grading task hands it back; also the `grade_result` event's payload
+    (with the generation's source), from which `--resume` takes the generations already graded."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question_id: str
+    grade: GenerationGrade
+    unjudged: str = ""  # why cpbot cannot judge the problem (the grade is then IE)
+    difference: ExactDifference | None = None  # with lcb_exact: the default comparison's other verdict
+
+
+class _ProblemCache:
+    """The problems a process is grading, each read from its own release line (the file is never read
+    whole here: the driver indexed it) by one thread while others asking for it wait; the last few are
+    kept, since tasks come problem by problem. A problem cpbot cannot judge is its error."""
+
+    SIZE = 4
+
+    def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._loaded: dict[str, BenchProblem | CpbotError] = {}
+        self._loading: dict[tuple[Any, ...], threading.Lock] = {}
+        self._kept: OrderedDict[tuple[Any, ...], BenchProblem | CpbotError] = OrderedDict()
 
-    def get(self, key: str) -> BenchProblem | CpbotError:
+    def get(self, dataset: Dataset, summary: livecodebench.Summary) -> BenchProblem | CpbotError:
+        key = (dataset, summary.file, summary.offset)
         with self._lock:
-            if key not in self._loaded:
-                try:
-                    self._loaded[key] = self.dataset.load(key)
-                except UnsafePickle:
-                    raise  # a file that tries to run code is not graded at all
-                except CpbotError as e:
-                    self._loaded[key] = e
-            return self._loaded[key]
+            loading = self._loading.setdefault(key, threading.Lock())
+        with loading:
+            with self._lock:
+                if key in self._kept:
+                    self._kept.move_to_end(key)
+                    return self._kept[key]
+            try:
+                item: BenchProblem | CpbotError = lcb_problem_at(
+                    summary, dataset.time_limit_ms or livecodebench.DEFAULT_TIME_LIMIT_MS
+                )
+            except UnsafePickle:
+                raise  # a file that tries to run code is not graded at all
+            except CpbotError as e:
+                item = e
+            with self._lock:
+                self._kept[key] = item
+                while len(self._kept) > self.SIZE:
+                    self._kept.popitem(last=False)
+                self._loading.pop(key, None)
+            return item
 
 
-Progress = Callable[[Generation, GenerationGrade], None]
+_problems = _ProblemCache()  # one per process: the driver's threads, or a Ray worker's tasks
+
+
+def grade_program(
+    settings: GradeSettings,
+    summary: livecodebench.Summary,
+    generations: Sequence[Generation],
+    sandbox: Sandbox | None = None,
+) -> list[Graded]:
+    """Generations of one problem that share one program (language and source, or none), judged once
+    on the problem's public and private tests, stopping at the first failure. A task of `grade`: it runs
+    in a thread of the driver or in a Ray worker (then in that process's default sandbox)."""
+    item = _problems.get(settings.dataset, summary)
+    first = generations[0]
+
+    def each(unjudged: str = "", difference: tuple[Verdict, str] | None = None, **fields: Any) -> list[Graded]:
+        """The same grade for every generation of the program."""
+        found = []
+        for g in generations:
+            other = None
+            if difference is not None:
+                default, why = difference
+                other = ExactDifference(
+                    question_id=g.question_id, index=g.index, exact=fields["verdict"], default=default, why=why
+                )
+            grade = GenerationGrade(index=g.index, language=g.language, **fields)
+            found.append(Graded(question_id=g.question_id, grade=grade, unjudged=unjudged, difference=other))
+        return found
+
+    if isinstance(item, CpbotError):
+        error = {"error": item.message, "error_code": -5, "error_message": "TestRunnerError"}
+        return each(item.message, passed=False, verdict=Verdict.IE, metadata=error)
+    if first.source is None:
+        metadata = lcb_metadata(None, item.hidden, first.note)
+        return each(passed=False, verdict=None, total_tests=len(item.hidden), metadata=metadata)
+    sandbox = sandbox or default_sandbox()
+    source = first.source
+    python = language_spec(first.language).family is Family.PYTHON
+    if settings.lcb_preamble and python and problem_kind(item.problem.kind).checks_output_text:
+        source = livecodebench.stdin_preamble() + source
+    solution = Solution(language=first.language, source=source)
+    checker = livecodebench.exact_checker(item.problem) if settings.lcb_exact else None
+    report = judge_problem(
+        solution, item.problem, item.hidden, checker=checker, sandbox=sandbox, jobs=1, stop_on_failure=True
+    )
+    difference = None
+    why = livecodebench.lenient_where(item.problem) if settings.lcb_exact else None
+    if why is not None:
+        default = judge_problem(solution, item.problem, item.hidden, sandbox=sandbox, jobs=1, stop_on_failure=True)
+        if default.accepted != report.accepted:
+            difference = (default.verdict, why)
+    return each(
+        difference=difference, passed=report.accepted, verdict=report.verdict, passed_tests=report.passed,
+        total_tests=report.total, metadata=lcb_metadata(report, item.hidden),
+    )  # fmt: skip
+
+
+def programs(generations: Sequence[Generation]) -> list[list[Generation]]:
+    """A problem's generations grouped by program (language and source; those without one by why), in
+    the order each first appears: a program repeated for a problem is judged once."""
+    groups: dict[tuple[str, str | None, str], list[Generation]] = {}
+    for gen in generations:
+        groups.setdefault((gen.language, gen.source, gen.note if gen.source is None else ""), []).append(gen)
+    return list(groups.values())
+
+
+Progress = Callable[[Generation, Graded], None]
+Done = dict[tuple[str, int], Graded]  # by (question_id, generation index)
 
 
 def grade(
     dataset: Dataset,
     generations: Mapping[str, list[Generation]],
-    sandbox: Sandbox,
+    sandbox: Sandbox | None = None,
     *,
     selection: livecodebench.Selection | None = None,
     jobs: int | None = None,
@@ -284,9 +410,13 @@ def grade(
     generations_file: str = "",
     lcb_preamble: bool = False,
     lcb_exact: bool = False,
+    executor: Executor | None = None,
+    done: Done | None = None,
 ) -> GradeReport:
-    """Judge every generation of every selected problem that has some; `jobs` at once (default: one
-    per judge slot). A problem cpbot cannot judge fails each of its generations with the reason
+    """Judge every generation of every selected problem that has some; each distinct program of a
+    problem is one task (`grade_program`), `jobs` at once in threads sharing `sandbox` (default: one per
+    judge slot) or spread by `executor` (a Ray cluster). Generations in `done` (a resumed run's) are
+    not graded again. A problem cpbot cannot judge fails each of its generations with the reason
     (LiveCodeBench's error code -5) and is listed in `unjudged`. `lcb_preamble` starts Python stdin
     programs with the imports and recursion limit LiveCodeBench's grader gives them. `lcb_exact` compares
     outputs as LiveCodeBench does, with no tolerance; where cpbot's default comparison is more lenient
@@ -294,112 +424,63 @@ def grade(
     verdicts that differ are listed in `exact_differences`."""
     if dataset.kind != "livecodebench":
         raise ConfigError(f"{dataset.name} is not a LiveCodeBench dataset", hint="grade against test*.jsonl")
+    summaries = livecodebench.index(dataset.path)
     selected = dataset.problem_keys(selection)
-    known = set(dataset.problem_keys())
-    unknown = sorted(set(generations) - known)
+    unknown = sorted(set(generations) - set(summaries))
     if unknown:
         raise ConfigError(
             f"{len(unknown)} question_ids of the generations are not in {dataset.path}: {', '.join(unknown[:5])}",
             hint="grade against the release file the generations were made from",
         )
     keys = [k for k in selected if generations.get(k)]
-    problems = _Problems(dataset)
-    judged: dict[tuple[str, str, str], tuple[JudgeReport, list[TestCase]]] = {}
-    defaults: dict[tuple[str, str, str], tuple[Verdict, str]] = {}  # with lcb_exact: the default's verdict
-    locks: dict[tuple[str, str, str], threading.Lock] = {}
-    guard = threading.Lock()
-
-    def one(gen: Generation) -> GenerationGrade:
-        item = problems.get(gen.question_id)
-        if isinstance(item, CpbotError):
-            error = {"error": item.message, "error_code": -5, "error_message": "TestRunnerError"}
-            return GenerationGrade(
-                index=gen.index, language=gen.language, passed=False, verdict=Verdict.IE, metadata=error
-            )
-        if gen.source is None:
-            return GenerationGrade(
-                index=gen.index, language=gen.language, passed=False, verdict=None,
-                total_tests=len(item.hidden), metadata=lcb_metadata(None, item.hidden, gen.note),
-            )  # fmt: skip
-        same = (gen.question_id, gen.language, gen.source)
-        with guard:
-            lock = locks.setdefault(same, threading.Lock())
-        with lock:  # a program repeated for a problem is judged once
-            if same not in judged:
-                source = gen.source
-                python = language_spec(gen.language).family is Family.PYTHON
-                if lcb_preamble and python and item.problem.kind == "stdio":
-                    source = livecodebench.stdin_preamble() + source
-                solution = Solution(language=gen.language, source=source)
-                checker = livecodebench.exact_checker(item.problem) if lcb_exact else None
-                report = judge_problem(
-                    solution, item.problem, item.hidden, checker=checker, sandbox=sandbox, jobs=1,
-                    stop_on_failure=True,
-                )  # fmt: skip
-                judged[same] = (report, item.hidden)
-                why = livecodebench.lenient_where(item.problem) if lcb_exact else None
-                if why is not None:
-                    default = judge_problem(
-                        solution, item.problem, item.hidden, sandbox=sandbox, jobs=1, stop_on_failure=True
-                    )
-                    defaults[same] = (default.verdict, why)
-        report, tests = judged[same]
-        return GenerationGrade(
-            index=gen.index,
-            language=gen.language,
-            passed=report.accepted,
-            verdict=report.verdict,
-            passed_tests=report.passed,
-            total_tests=report.total,
-            metadata=lcb_metadata(report, tests),
-        )
-
-    todo = [g for k in keys for g in generations[k]]
+    settings = GradeSettings(dataset=dataset, lcb_preamble=lcb_preamble, lcb_exact=lcb_exact)
+    graded: Done = {k: v for k, v in (done or {}).items() if k[0] in generations}
+    resumed = len(graded)
+    tasks = []
+    for key in keys:
+        for group in programs([g for g in generations[key] if (key, g.index) not in graded]):
+            tasks.append((settings, summaries[key], group))
+    if executor is None:
+        sandbox = sandbox or default_sandbox()
+        executor = LocalExecutor(jobs or sandbox.size, sandbox=sandbox)
+    by_index = {(g.question_id, g.index): g for group in (t[2] for t in tasks) for g in group}
     started = time.monotonic()
-    grades: dict[tuple[str, int], GenerationGrade] = {}
-    with ThreadPoolExecutor(max_workers=max(1, jobs or sandbox.size), thread_name_prefix="grade") as pool:
-        for gen, result in zip(todo, pool.map(one, todo), strict=True):
-            grades[(gen.question_id, gen.index)] = result
+    for results in executor.results(grade_program, tasks):
+        for result in results:
+            graded[(result.question_id, result.grade.index)] = result
             if progress is not None:
-                progress(gen, result)
+                progress(by_index[(result.question_id, result.grade.index)], result)
     seconds = time.monotonic() - started
-    graded = []
-    summaries = livecodebench.index(dataset.path)
-    for key in keys:
-        graded.append(
-            ProblemGrade(
-                question_id=key,
-                difficulty=summaries[key].difficulty,
-                platform=summaries[key].platform.value,
-                generations=[grades[(key, g.index)] for g in generations[key]],
-            )
+    problems = [
+        ProblemGrade(
+            question_id=key,
+            difficulty=summaries[key].difficulty,
+            platform=summaries[key].platform.value,
+            generations=[graded[(key, g.index)].grade for g in generations[key]],
         )
-    unjudged = {k: e.message for k in keys if isinstance(e := problems.get(k), CpbotError)}
-    differences = []
-    for key in keys:
-        for gen in generations[key]:
-            found = defaults.get((key, gen.language, gen.source or ""))
-            exact = grades[(key, gen.index)].verdict
-            if found is not None and exact is not None and (found[0] == Verdict.AC) != (exact == Verdict.AC):
-                differences.append(
-                    ExactDifference(question_id=key, index=gen.index, exact=exact, default=found[0], why=found[1])
-                )
-    verdicts = Counter(str(g.verdict or "no code") for p in graded for g in p.generations)
+        for key in keys
+    ]
+    every = [(g, graded[(key, g.index)]) for key in keys for g in generations[key]]
+    unjudged = {g.question_id: r.unjudged for g, r in every if r.unjudged}
+    judged = {(g.question_id, g.language, g.source) for g, r in every if g.source is not None and not r.unjudged}
+    verdicts = Counter(str(r.grade.verdict or "no code") for _, r in every)
     return GradeReport(
         dataset=dataset.name,
         generations_file=generations_file,
-        overall=score(graded),
+        overall=score(problems),
         by_difficulty={
-            d: score([p for p in graded if p.difficulty == d]) for d in difficulty_order(p.difficulty for p in graded)
+            d: score([p for p in problems if p.difficulty == d])
+            for d in difficulty_order(p.difficulty for p in problems)
         },
         verdicts=dict(sorted(verdicts.items())),
         missing=[k for k in selected if not generations.get(k)],
         unjudged=unjudged,
         seconds=round(seconds, 3),
         judged=len(judged),
-        problems=graded,
+        resumed=resumed,
+        problems=problems,
         lcb_exact=lcb_exact,
-        exact_differences=differences,
+        exact_differences=[r.difference for _, r in every if r.difference is not None],
     )
 
 
@@ -420,7 +501,7 @@ def eval_all(
     """LiveCodeBench's `_eval_all.json` content: one entry per graded problem, by question_id."""
     entries = []
     for graded in sorted(report.problems, key=lambda p: p.question_id):
-        p = livecodebench.read_problem(dataset.path, graded.question_id)
+        p = livecodebench.read_head_at(livecodebench.locate(dataset.path, graded.question_id))
         gens = generations[graded.question_id]
         flags = [g.passed for g in graded.generations]
         entries.append(
@@ -478,35 +559,87 @@ def markdown(report: GradeReport) -> str:
 
 
 class GradePlan(BaseModel):
-    """What a grading does, stored with its transcript run."""
+    """What a grading does, stored with its transcript run so `--resume` grades exactly the same."""
 
     model_config = ConfigDict(extra="forbid")
 
     schema_version: int = SCHEMA_VERSION
     dataset: Dataset
     generations_file: str
+    generations_sha256: str = ""  # the file a resumed run must find again
     selection: livecodebench.Selection
     default_language: Language
+    extract: bool = False
     lcb_preamble: bool = False
     lcb_exact: bool = False
+
+    def generations(self) -> dict[str, list[Generation]]:
+        """The generations the plan grades, read again from its file; a changed file is refused."""
+        path = Path(self.generations_file)
+        if self.generations_sha256 and file_sha256(path) != self.generations_sha256:
+            raise ConfigError(
+                f"{path} changed since the grading started", hint="resume with the generations file it started on"
+            )
+        return read_generations(path, self.default_language, extract=self.extract)
+
+
+def file_sha256(path: Path) -> str:
+    """The file's SHA-256, read a megabyte at a time."""
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        while block := f.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def start_grade(store: TranscriptStore, plan: GradePlan) -> str:
+    """Open the grading's transcript run (kind `grade`, its plan in the config)."""
+    return store.start_run("grade", config={"grade": plan.model_dump(mode="json")})
+
+
+def stored_grade_plan(store: TranscriptStore, run: str) -> tuple[str, GradePlan]:
+    """The id and plan of the grading run `run` (an id, a prefix, or "last")."""
+    run_id, config = stored_config(store, run, "grade")
+    return run_id, GradePlan.model_validate(config)
+
+
+def finished_grades(store: TranscriptStore, run_id: str) -> Done:
+    """The generations a grading run recorded, by (question_id, index); the first record of one wins."""
+    found: Done = {}
+    for stored in store.events(run_id):
+        if stored.kind == RESULT_EVENT:
+            event = GradeResultEvent.model_validate(stored.fields())
+            grade = GenerationGrade.model_validate(event.model_dump(include=set(GenerationGrade.model_fields)))
+            graded = Graded(
+                question_id=event.question_id, grade=grade, unjudged=event.unjudged, difference=event.difference
+            )
+            found.setdefault((graded.question_id, graded.grade.index), graded)
+    return found
 
 
 def run_grade(
     store: TranscriptStore,
+    run_id: str,
     plan: GradePlan,
     generations: Mapping[str, list[Generation]],
-    sandbox: Sandbox,
+    sandbox: Sandbox | None = None,
     *,
     jobs: int | None = None,
     progress: Progress | None = None,
+    executor: Executor | None = None,
 ) -> GradeReport:
-    """`grade` as a transcript run of kind `grade`: one `grade_result` event per generation (its
-    program, verdict and metadata), then the run's end with the scores."""
-    run_id = store.start_run("grade", config={"grade": plan.model_dump(mode="json")})
+    """`grade` as the transcript run `run_id`: one `grade_result` event per generation (its program,
+    verdict, metadata and, with lcb_exact, the default's other verdict), then the run's end with the
+    scores. The generations the run recorded already (it was stopped, and is resumed) are not graded
+    again; a generation recorded twice counts once."""
+    done = finished_grades(store, run_id)
 
-    def record(gen: Generation, result: GenerationGrade) -> None:
-        payload = {"question_id": gen.question_id, "source": gen.source or "", **result.model_dump(mode="json")}
-        store.append(run_id, RESULT_EVENT, payload, task_id=gen.question_id)
+    def record(gen: Generation, result: Graded) -> None:
+        event = GradeResultEvent(
+            task_id=gen.question_id, question_id=gen.question_id, source=gen.source or "", **dict(result.grade),
+            unjudged=result.unjudged, difference=result.difference,
+        )  # fmt: skip
+        store.record(run_id, event)
         if progress is not None:
             progress(gen, result)
 
@@ -514,6 +647,7 @@ def run_grade(
         report = grade(
             plan.dataset, generations, sandbox, selection=plan.selection, jobs=jobs, progress=record,
             generations_file=plan.generations_file, lcb_preamble=plan.lcb_preamble, lcb_exact=plan.lcb_exact,
+            executor=executor, done=done,
         )  # fmt: skip
     except BaseException as e:
         store.finish_run(run_id, "interrupted" if isinstance(e, KeyboardInterrupt) else "error", reason=str(e)[:500])

@@ -23,7 +23,6 @@ the strategy returns. LiveCodeBench's own platform strings are data of this form
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -36,11 +35,14 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 from cpbot.bot.bench.pickled_text import compressed_pickled_string
 from cpbot.core.errors import ConfigError, CpbotError
 from cpbot.core.registry import Family
+from cpbot.judge.checkers.tolerance import statement_tolerance
 from cpbot.judge.harness.checker import HarnessChecker, accepts_any_order, needs_special_judge
 from cpbot.judge.harness.dataset import fits_type, starter_signature, widen_to_long
 from cpbot.judge.harness.types import LcType
 from cpbot.judge.harness.values import BadValue, format_value
-from cpbot.judge.model import SNIPPET_KEYS, Limits, Method, Param, Problem, Signature, TestCase
+from cpbot.judge.kinds import problem_kind
+from cpbot.judge.languages import SNIPPET_KEYS
+from cpbot.judge.model import Limits, Method, Param, Problem, Signature, TestCase
 
 # LiveCodeBench runs each test with a 6 s timeout (its `--timeout` default); no memory limit is recorded.
 DEFAULT_TIME_LIMIT_MS = 6000
@@ -82,8 +84,8 @@ class LcbTest(BaseModel):
     testtype: LcbTestType
 
 
-class LcbProblem(BaseModel):
-    """One release line, decoded."""
+class LcbHead(BaseModel):
+    """The fields of a release line before its tests: what an evaluation file repeats of a problem."""
 
     model_config = ConfigDict(extra="ignore")
 
@@ -95,9 +97,6 @@ class LcbProblem(BaseModel):
     contest_date: datetime
     starter_code: str = ""
     difficulty: Difficulty
-    public_test_cases: list[LcbTest]
-    private_test_cases: list[LcbTest]
-    metadata: dict[str, Any] = {}
 
     @field_validator("question_id", "contest_id", mode="before")
     @classmethod
@@ -113,6 +112,14 @@ class LcbProblem(BaseModel):
     @classmethod
     def _naive(cls, value: datetime) -> datetime:
         return naive_utc(value)
+
+
+class LcbProblem(LcbHead):
+    """One release line, decoded."""
+
+    public_test_cases: list[LcbTest]
+    private_test_cases: list[LcbTest]
+    metadata: dict[str, Any] = {}
 
     @property
     def functional(self) -> bool:
@@ -314,8 +321,9 @@ def _index(files: tuple[Path, ...], stamp: tuple[float, ...]) -> dict[str, Summa
 
 
 def index(path: Path) -> dict[str, Summary]:
-    """Every problem of the release file(s) at `path`, by question_id, in file order."""
-    files = tuple(release_files(path))
+    """Every problem of the release file(s) at `path`, by question_id, in file order (where each line is,
+    by absolute path: a Ray worker reads it from another working directory)."""
+    files = tuple(f.absolute() for f in release_files(path))
     return _index(files, tuple(f.stat().st_mtime for f in files))
 
 
@@ -325,15 +333,44 @@ def select(path: Path, selection: Selection | None = None) -> list[str]:
     return [qid for qid, summary in index(path).items() if chosen.takes(summary)]
 
 
-def read_problem(path: Path, question_id: str) -> LcbProblem:
-    """Problem `question_id` of the release file(s) at `path`."""
+def locate(path: Path, question_id: str) -> Summary:
+    """Where problem `question_id` of the release file(s) at `path` is (and what the filters look at)."""
     summary = index(path).get(question_id)
     if summary is None:
         raise ConfigError(f"no problem {question_id!r} in {path}", hint="keys are LiveCodeBench question_ids")
+    return summary
+
+
+def read_problem(path: Path, question_id: str) -> LcbProblem:
+    """Problem `question_id` of the release file(s) at `path`."""
+    return read_at(locate(path, question_id))
+
+
+def read_at(summary: Summary) -> LcbProblem:
+    """The problem whose line `summary` locates: that line is read, not the file (see `index`)."""
     with summary.file.open("rb") as f:
         f.seek(summary.offset)
         row = json.loads(f.readline())
     return decode_row(row, where=str(summary.file))
+
+
+def read_head_at(summary: Summary) -> LcbHead:
+    """The problem's fields before its tests, read without its tests where the line puts them first
+    (an evaluation file of a release whose tests run to gigabytes is then written in a moment)."""
+    head: bytes = b""
+    with summary.file.open("rb") as f:
+        f.seek(summary.offset)
+        while (cut := head.find(_TESTS_KEY)) < 0 and not head.endswith(b"\n"):
+            block = f.readline(1 << 16)
+            if not block:
+                break
+            head += block
+        if cut > 0:
+            try:
+                return LcbHead.model_validate(json.loads(head[:cut] + b"}"))
+            except (json.JSONDecodeError, ValidationError):
+                pass  # not the usual layout: read the whole line
+    return read_at(summary)
 
 
 # The modules LiveCodeBench's grader has imported (names and star-imports) before a Python stdin program
@@ -356,39 +393,23 @@ def stdin_preamble() -> str:
     return "\n".join(lines) + "\n"
 
 
-# "... absolute or relative error ... at most 10^{-6}" (AtCoder), "... does not exceed 10^{-9}" (Codeforces)
-_TOLERANCE = re.compile(
-    r"(?P<what>(?:absolute|relative)(?:\s+(?:or|and)\s+(?:absolute|relative))?)\s+errors?\b[^.]{0,160}?"
-    r"(?:10\s*\^\s*\{?\s*[-\u2212]\s*(?P<pow>\d+)\s*\}?|1e-(?P<e>\d+))",
-    re.IGNORECASE | re.DOTALL,
-)
-
-
 def statement_checker(statement: str) -> str:
-    """The checker a stdin statement asks for: `float[-abs|-rel]:EPS` when it allows an error, else
-    LiveCodeBench's line and decimal comparison (`decimal-lines`)."""
-    plain = statement.replace("$", "")
-    m = _TOLERANCE.search(plain)
-    if m is None:
-        return "decimal-lines"
-    exponent = m["pow"] or m["e"]
-    what = m[0].lower()  # "the absolute error or the relative error is at most ..." names both
-    modes = {(True, True): "float", (True, False): "float-abs", (False, True): "float-rel"}
-    mode = modes[("absolute" in what, "relative" in what)]
-    return f"{mode}:1e-{int(exponent)}"
+    """The checker a stdin statement asks for: the float checker when it allows an error
+    (`judge.checkers.tolerance`), else LiveCodeBench's line and decimal comparison (`decimal-lines`)."""
+    return statement_tolerance(statement) or "decimal-lines"
 
 
 def exact_checker(problem: Problem) -> str | HarnessChecker:
     """LiveCodeBench's own comparison, with no tolerance (`grade --lcb-exact`): stdin outputs line by
     line, equal as text or as decimals; function results equal as values (a tuple as a list), in order."""
-    if problem.kind != "function" or problem.signature is None:
+    if not problem_kind(problem.kind).wrapped or problem.signature is None:
         return "decimal-lines"
     return HarnessChecker(problem.signature, tolerance=0.0)
 
 
 def lenient_where(problem: Problem) -> str | None:
     """Why cpbot's default comparison of this problem accepts more than LiveCodeBench's, or None."""
-    if problem.kind != "function" or problem.signature is None:
+    if not problem_kind(problem.kind).wrapped or problem.signature is None:
         checker = problem.checker or "decimal-lines"
         return None if checker == "decimal-lines" else f"the statement allows an error ({checker})"
     if accepts_any_order(problem.statement):

@@ -22,14 +22,14 @@ from cpbot.agents.tracing import load_event
 from cpbot.bot.bench.datasets import Dataset
 from cpbot.bot.bench.executors import Executor
 from cpbot.bot.bench.livecodebench import Selection
-from cpbot.bot.bench.metrics import ProblemOutcome, StrategyMetrics, by_strategy
+from cpbot.bot.bench.metrics import BenchResultEvent, ProblemOutcome, StrategyMetrics, by_strategy
 from cpbot.bot.bench.task import BenchSettings, TaskResult
 from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.core.errors import ConfigError
 from cpbot.judge.model import Language
 
 SCHEMA_VERSION = 1
-RESULT_EVENT = "bench_result"
+RESULT_EVENT: str = BenchResultEvent.model_fields["kind"].default
 
 Progress = Callable[[ProblemOutcome, int, int], None]
 
@@ -101,21 +101,27 @@ def make_plan(
     )
 
 
-def stored_plan(store: TranscriptStore, run: str) -> tuple[str, BenchPlan]:
-    """The id and plan of the bench run `run` (an id, a prefix, or "last")."""
+def stored_config(store: TranscriptStore, run: str, kind: str) -> tuple[str, dict[str, Any]]:
+    """The id of the `kind` run `run` (an id, a prefix, or "last": a bench or a grading) and the part of
+    its config under `kind` (its plan)."""
     run_id = store.resolve(run)
     summary = store.run(run_id)
-    if summary.kind != "bench" or "bench" not in summary.config:
-        raise ConfigError(f"run {run_id} is a {summary.kind} run, not a bench", hint="`cpbot transcripts list`")
-    return run_id, BenchPlan.model_validate(summary.config["bench"])
+    if summary.kind != kind or kind not in summary.config:
+        raise ConfigError(f"run {run_id} is a {summary.kind} run, not a {kind} run", hint="`cpbot transcripts list`")
+    return run_id, summary.config[kind]
 
 
-def check_same_dataset(plan: BenchPlan, dataset: Dataset) -> None:
-    """Refuse to resume a bench on another dataset than the one it started on."""
-    if plan.dataset.kind != dataset.kind or Path(plan.dataset.path).resolve() != Path(dataset.path).resolve():
+def stored_plan(store: TranscriptStore, run: str) -> tuple[str, BenchPlan]:
+    """The id and plan of the bench run `run` (an id, a prefix, or "last")."""
+    run_id, config = stored_config(store, run, "bench")
+    return run_id, BenchPlan.model_validate(config)
+
+
+def check_same_dataset(started: Dataset, dataset: Dataset) -> None:
+    """Refuse to resume a bench or a grading on another dataset than the one it `started` on."""
+    if started.kind != dataset.kind or Path(started.path).resolve() != Path(dataset.path).resolve():
         raise ConfigError(
-            f"the bench ran on {plan.dataset.path}, not {dataset.path}",
-            hint="give the same DATASET with --resume",
+            f"the run used {started.path}, not {dataset.path}", hint="give the same DATASET with --resume"
         )
 
 
@@ -127,7 +133,7 @@ def finished_outcomes(store: TranscriptStore, run_id: str) -> Done:
     found: Done = {}
     for event in store.events(run_id):
         if event.kind == RESULT_EVENT:
-            outcome = ProblemOutcome.model_validate(event.payload)
+            outcome = BenchResultEvent.model_validate(event.fields()).outcome()
             found.setdefault((outcome.key, outcome.strategy, outcome.sample), outcome)
     return found
 
@@ -178,7 +184,7 @@ def record_result(store: TranscriptStore, run_id: str, plan: BenchPlan, result: 
         totals={"calls": outcome.calls, "tokens": outcome.prompt_tokens + outcome.completion_tokens},
     )
     outcome = outcome.model_copy(update={"run_id": child})
-    store.append(run_id, RESULT_EVENT, outcome.model_dump(mode="json"))
+    store.record(run_id, BenchResultEvent.of(outcome))
     return outcome
 
 

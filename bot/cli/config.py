@@ -20,12 +20,16 @@ Precedence is command line > `CPBOT_*` environment > this file > built-in defaul
     strategy = "cpbot"
     lang = "python3"
 
+    [judge]                    # `cpbot judge`'s options; `python` is every command's judged Python
+    python = "~/envs/contest/bin/python"
+
 Command tables become click's `default_map`, which click ranks below the command line and the
 option's environment variable and above the option's own default.
 """
 
 from __future__ import annotations
 
+import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -236,6 +240,35 @@ def current_settings() -> Settings:
             return ctx.obj["settings"]
         ctx = ctx.parent
     return load_settings()
+
+
+PYTHON_VARIABLE = "CPBOT_PYTHON"
+JUDGE_TABLE = "judge"
+
+
+def python_choice(
+    flag: str | None = None,
+    command_default: str | None = None,
+    settings: Settings | None = None,
+    *,
+    command: str = JUDGE_TABLE,
+) -> tuple[str, str] | None:
+    """The interpreter judged CPython programs run with and what chose it, in cpbot's one order: the
+    command's --python, then CPBOT_PYTHON, then the command's own table (`[grade] python`), then
+    `[judge] python` (every command's). None leaves the judge's default: the managed environment of
+    `cpbot setup-python`, else the system's python3. `cpbot doctor` shows the outcome."""
+    if flag:
+        return flag, "--python"
+    if os.environ.get(PYTHON_VARIABLE):
+        return os.environ[PYTHON_VARIABLE], PYTHON_VARIABLE
+    settings = settings or current_settings()
+    where = f"{settings.path}" if settings.path else "config.toml"
+    if command_default:  # the table of the running `command`
+        return command_default, f"[{command}] python in {where}"
+    configured = settings.commands.get(JUDGE_TABLE, {}).get("python")
+    if configured:
+        return str(configured), f"[{JUDGE_TABLE}] python in {where}"
+    return None
 
 
 def resolve_llm(*, base_url: str | None, api_key: str | None, model: str | None, **options: Any) -> LLMConfig:

@@ -94,22 +94,30 @@ def language_option(*, default: str | None = DEFAULT_LANGUAGE, help: str | None 
 
 
 def python_option(f: F) -> F:
-    """--python PATH (env CPBOT_PYTHON, config `[judge] python`): the interpreter CPython programs are
-    judged with (by default the managed environment of `cpbot setup-python`, else the system's python3)."""
+    """--python PATH: the interpreter CPython programs are judged with. The flag, CPBOT_PYTHON and the
+    config's `[judge] python` are ranked in one place (`cpbot.bot.cli.config.python_choice`); without any, the
+    managed environment of `cpbot setup-python`, else the system's python3."""
 
     def apply(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
-        if value:
-            from cpbot.judge.languages.python import use_python
+        from click.core import ParameterSource
 
-            use_python(value)
+        from cpbot.bot.cli.config import python_choice
+        from cpbot.judge.languages.python import use_python
+
+        source = ctx.get_parameter_source(param.name or "python")
+        flag = value if source is ParameterSource.COMMANDLINE else None
+        table = value if source is ParameterSource.DEFAULT_MAP else None
+        choice = python_choice(flag, table, command=ctx.info_name or "")
+        if choice is not None:
+            use_python(*choice)
 
     return click.option(
         "--python",
         "python",
-        envvar="CPBOT_PYTHON",
         expose_value=False,
         callback=apply,
-        help="The Python interpreter (or environment's) judged programs run with (env CPBOT_PYTHON).",
+        help="The Python interpreter (or environment's) judged programs run with "
+        "(env CPBOT_PYTHON, config [judge] python).",
     )(f)
 
 
@@ -121,8 +129,6 @@ def cookies_option(f: F) -> F:
         envvar="CPBOT_COOKIES",
         help="A Netscape cookies.txt exported from your browser (env CPBOT_COOKIES).",
     )(f)
-
-
 
 
 def include_option(f: F) -> F:

@@ -137,7 +137,7 @@ def bench(
             if strategy_option or candidates is not None:
                 raise ConfigError("--resume keeps the bench's own strategy options", hint="drop --strategy-option")
             run_id, plan = stored_plan(store, resume)
-            check_same_dataset(plan, data)
+            check_same_dataset(plan.dataset, data)
             click.echo(f"resuming bench {run_id}", err=True)
         else:
             plan = None

@@ -8,8 +8,11 @@ import platform
 
 import click
 
+from cpbot.bot.cli.options import python_option
+
 
 @click.command()
+@python_option
 @click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
 def doctor(as_json: bool) -> int:
     """Check the judge's languages and sandbox and print the isolation achieved."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,12 +13,13 @@ from cpbot.bot.cli.options import language_option, lcb_selection_options, python
 from cpbot.core.registry import Family, languages_of
 
 if TYPE_CHECKING:
-    from cpbot.bot.bench.grade import Generation, GenerationGrade
+    from cpbot.bot.bench.grade import Generation, Graded
 
 
-def _progress(gen: Generation, result: GenerationGrade) -> None:
-    verdict = result.verdict or "no code"
-    click.echo(f"{gen.question_id} #{gen.index}: {verdict} ({result.passed_tests}/{result.total_tests})", err=True)
+def _progress(gen: Generation, result: Graded) -> None:
+    grade = result.grade
+    verdict = grade.verdict or "no code"
+    click.echo(f"{gen.question_id} #{gen.index}: {verdict} ({grade.passed_tests}/{grade.total_tests})", err=True)
 
 
 def default_output(generations: Path) -> Path:
@@ -56,7 +58,23 @@ def default_output(generations: Path) -> Path:
     help="Compare outputs exactly as LiveCodeBench does (no float tolerance, no any-order); "
     "the report lists the verdicts cpbot's default comparison would give otherwise.",
 )
-@click.option("-j", "--jobs", type=click.IntRange(min=1), help="Generations judged at once (default: one per slot).")
+@click.option(
+    "-j", "--jobs", type=click.IntRange(min=1), help="Programs judged at once (default: one per slot; ray: its CPUs)."
+)
+@click.option(
+    "--executor",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="Judge here, or spread the programs over a Ray cluster (each node needs DATASET at the same path).",
+)
+@click.option("--address", help="Ray cluster address (default: start a local cluster of -j CPUs).")
+@click.option(
+    "--resume",
+    metavar="RUN",
+    help="Continue the grading run RUN (id, prefix or 'last') with its own settings: the generations it "
+    "recorded are not graded again.",
+)
 @click.option(
     "-o",
     "--output",
@@ -77,6 +95,9 @@ def grade(
     lcb_preamble: bool,
     lcb_exact: bool,
     jobs: int | None,
+    executor: str,
+    address: str | None,
+    resume: str | None,
     output: Path | None,
     as_json: bool,
 ) -> int:
@@ -88,8 +109,19 @@ def grade(
     generations) overall and by difficulty.
     """
     from cpbot.bot.bench.datasets import open_dataset
-    from cpbot.bot.bench.grade import GradePlan, eval_all, markdown, read_generations, run_grade
+    from cpbot.bot.bench.executors import make_executor
+    from cpbot.bot.bench.grade import (
+        GradePlan,
+        eval_all,
+        file_sha256,
+        markdown,
+        read_generations,
+        run_grade,
+        start_grade,
+        stored_grade_plan,
+    )
     from cpbot.bot.bench.livecodebench import make_selection
+    from cpbot.bot.bench.runner import check_same_dataset
     from cpbot.bot.store.transcripts import TranscriptStore
     from cpbot.core.errors import ConfigError
     from cpbot.judge.sandbox import default_sandbox
@@ -100,20 +132,39 @@ def grade(
             f"{dataset} is not a LiveCodeBench release file", hint="give test*.jsonl, or livecodebench:PATH"
         )
     data = data.model_copy(update={"time_limit_ms": time_limit_ms})
-    selection = make_selection(since, until, platforms, difficulties)
-    found = read_generations(generations, language, extract=extract)
-    plan = GradePlan(
-        dataset=data,
-        generations_file=str(generations),
-        selection=selection,
-        default_language=language,  # type: ignore[arg-type]
-        lcb_preamble=lcb_preamble,
-        lcb_exact=lcb_exact,
-    )
     with TranscriptStore() as store:
-        report = run_grade(store, plan, found, default_sandbox(), jobs=jobs, progress=_progress)
+        if resume:
+            run_id, plan = stored_grade_plan(store, resume)
+            check_same_dataset(plan.dataset, data)
+            if Path(plan.generations_file).resolve() != generations.resolve():
+                raise ConfigError(
+                    f"the grading ran on {plan.generations_file}, not {generations}",
+                    hint="give the same GENERATIONS with --resume",
+                )
+            found = plan.generations()
+            click.echo(f"resuming grading {run_id}", err=True)
+        else:
+            found = read_generations(generations, language, extract=extract)
+            plan = GradePlan(
+                dataset=data,
+                generations_file=str(generations),
+                generations_sha256=file_sha256(generations),
+                selection=make_selection(since, until, platforms, difficulties),
+                default_language=language,  # type: ignore[arg-type]
+                extract=extract,
+                lcb_preamble=lcb_preamble,
+                lcb_exact=lcb_exact,
+            )
+            run_id = start_grade(store, plan)
+        sandbox = default_sandbox() if executor == "local" else None  # a Ray worker judges in its own
+        workers = jobs or (sandbox.size if sandbox is not None else os.cpu_count() or 1)
+        runner = make_executor(executor, jobs=workers, address=address, sandbox=sandbox)
+        try:
+            report = run_grade(store, run_id, plan, found, sandbox, executor=runner, progress=_progress)
+        finally:
+            runner.close()
     target = output or default_output(generations)
-    target.write_text(json.dumps(eval_all(data, report, found), indent=4) + "\n", encoding="utf-8")
+    target.write_text(json.dumps(eval_all(plan.dataset, report, found), indent=4) + "\n", encoding="utf-8")
     click.echo(report.model_dump_json(indent=2) if as_json else markdown(report))
     click.echo(f"evaluation: {target}", err=True)
     click.echo(f"transcript: {report.run_id}", err=True)

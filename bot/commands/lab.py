@@ -6,10 +6,13 @@ from pathlib import Path
 
 import click
 
+from cpbot.bot.cli.options import python_option
+
 _DIR = click.Path(exists=True, file_okay=False, path_type=Path)
 
 
 @click.command()
+@python_option
 @click.argument("directory", type=_DIR)
 @click.option("--problem", "only", multiple=True, help="Only this problem folder (repeatable).")
 @click.option(

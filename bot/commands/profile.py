@@ -6,10 +6,11 @@ from pathlib import Path
 
 import click
 
-from cpbot.bot.cli.options import include_option
+from cpbot.bot.cli.options import include_option, python_option
 
 
 @click.command()
+@python_option
 @click.argument("solution", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option(
     "--gen",

@@ -6,12 +6,13 @@ from pathlib import Path
 
 import click
 
-from cpbot.bot.cli.options import include_option
+from cpbot.bot.cli.options import include_option, python_option
 
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 
 
 @click.command()
+@python_option
 @click.argument("solution", type=_FILE)
 @click.option("--brute", required=True, type=_FILE, help="A slow but surely right solution.")
 @click.option("--gen", "generator", required=True, type=_FILE, help="Generator run as `GEN N SEED`.")

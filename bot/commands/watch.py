@@ -7,12 +7,19 @@ from typing import Any
 import click
 
 from cpbot.bot.cli.browser import browser_option
-from cpbot.bot.cli.options import cookies_option, language_option, model_endpoint_options, strategy_options
+from cpbot.bot.cli.options import (
+    cookies_option,
+    language_option,
+    model_endpoint_options,
+    python_option,
+    strategy_options,
+)
 from cpbot.bot.cli.site_option import ALL_SITES, chosen_sites, site_option
 from cpbot.bot.submit.checks import CHECKS
 
 
 @click.command("watch")
+@python_option
 @site_option("--site", "site_name", allow_all=True, default=ALL_SITES, show_default=True)
 @click.option("--contest", "contest_id", metavar="ID", help="Work on this contest only (live, finished or virtual).")
 @strategy_options

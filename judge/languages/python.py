@@ -8,13 +8,15 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
+import warnings
 from pathlib import Path
 
 from cpbot.core.dirs import python_env_dir
 from cpbot.core.errors import ConfigError
 from cpbot.core.registry import LANGUAGE_SPECS, Family, LanguageSpec
-from cpbot.judge.languages.base import Build, BuildOptions, Program, usable_by_sandbox
+from cpbot.judge.languages.base import Build, BuildOptions, FamilyProfile, Program, usable_by_sandbox
 from cpbot.judge.sandbox import RunLimits, Sandbox
 from cpbot.judge.sandbox.pool import ENV_READ_ONLY, WarmPython, set_default_warm_python, visible_in_sandbox
 
@@ -43,21 +45,51 @@ def managed_python() -> Path | None:
     return path if (python_env_dir() / "pyvenv.cfg").is_file() and path.exists() else None
 
 
-def use_python(path: str | Path) -> None:
-    """Judge CPython programs with this interpreter (`--python`, `[judge] python`): its folder is shown
-    read-only in the sandbox when it is not there already. Call before the sandbox starts."""
+# how the interpreter given to `use_python` was chosen ("--python", "CPBOT_PYTHON", a config file's
+# setting), for `judged_python`
+_chosen_by = ""
+
+
+def use_python(path: str | Path, chosen_by: str = "--python") -> None:
+    """Judge CPython programs with this interpreter (`bot.cli.config.python_choice` picks it: --python,
+    CPBOT_PYTHON, `[judge] python`): its folder is shown read-only in the sandbox when it is not there
+    already. Call before the sandbox starts."""
+    global _chosen_by
     real = Path(path).expanduser().absolute()
     if not (real.is_file() and os.access(real, os.X_OK)):
-        raise ConfigError(f"--python {path}: no executable interpreter there", hint="give the path of a python3")
-    os.environ[f"CPBOT_{_cpython_spec().name.upper()}"] = str(real)
+        raise ConfigError(
+            f"{path} (chosen by {chosen_by}): no executable interpreter there", hint="give the path of a python3"
+        )
     if not visible_in_sandbox(real.parent):
         root = real.parent.parent
         extra = [p for p in os.environ.get(ENV_READ_ONLY, "").split(os.pathsep) if p]
-        os.environ[ENV_READ_ONLY] = os.pathsep.join([*extra, str(root)])
+        if str(root) not in extra:
+            os.environ[ENV_READ_ONLY] = os.pathsep.join([*extra, str(root)])
+    if not usable_by_sandbox(real):
+        raise ConfigError(
+            f"{path} (chosen by {chosen_by}): the sandbox cannot run it (it is {os.path.realpath(real)}: "
+            "outside the dirs programs see, or not readable by everyone)",
+            hint="make the environment from /usr/bin/python3 (`cpbot setup-python` does)",
+        )
+    name = _cpython_spec().name
+    os.environ[f"CPBOT_{name.upper()}"] = str(real)
+    _chosen_by = chosen_by
+    from cpbot.judge.languages import LANGUAGES  # the language object (made at import) finds it again
+
+    LANGUAGES[name].__dict__.pop("interpreter", None)
+
+
+def judge_variables() -> dict[str, str]:
+    """The environment variables that carry this process's interpreter choices (`CPBOT_<LANGUAGE>`, the
+    sandbox's extra read-only dirs), for the processes that judge on its behalf (Ray workers)."""
+    names = [f"CPBOT_{s.name.upper()}" for s in LANGUAGE_SPECS] + [ENV_READ_ONLY]
+    return {n: os.environ[n] for n in names if os.environ.get(n)}
 
 
 def _cpython_spec() -> LanguageSpec:
     return next(s for s in LANGUAGE_SPECS if s.family is Family.PYTHON and s.runtime == "cpython")
+
+
 SYNTAX_CHECK = (
     "import sys, traceback\n"
     "path, shown = sys.argv[1], sys.argv[2]\n"
@@ -173,8 +205,9 @@ def judged_python() -> str:
     interp = Python(_cpython_spec()).interpreter
     if interp is None:
         return "none found"
-    if os.environ.get(f"CPBOT_{_cpython_spec().name.upper()}"):
-        source = "chosen with --python / CPBOT_PYTHON"
+    variable = f"CPBOT_{_cpython_spec().name.upper()}"
+    if os.environ.get(variable) and Path(interp) == Path(os.environ[variable]):
+        source = f"chosen by {_chosen_by or variable}"
     elif managed_python() is not None and Path(interp) == managed_python():
         source = "the managed environment of cpbot setup-python"
     else:
@@ -190,3 +223,67 @@ def cpython_candidates() -> list[str]:
 RUNTIME_CANDIDATES = {"cpython": cpython_candidates, "pypy": lambda: ["pypy3"]}
 
 set_default_warm_python(default_warm_python)
+
+
+# ---- recognising Python in a model's reply -------------------------------------------------------
+
+_compile_lock = threading.Lock()
+
+
+def python_error(code: str) -> SyntaxError | None:
+    """The syntax error in `code`, or None if it compiles."""
+    # compiling may warn (e.g. about escapes in strings); that is the program's business, not ours,
+    # and the warnings filter is global, hence the lock
+    with _compile_lock, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            compile(code, "<reply>", "exec", dont_inherit=True)
+        except SyntaxError as e:
+            return e
+        except ValueError as e:  # source with NUL bytes
+            return SyntaxError(str(e))
+    return None
+
+
+def python_is_cut(code: str) -> bool:
+    """True when Python code fails to compile because it stops early (open bracket, block or string)."""
+    error = python_error(code)
+    if error is None:
+        return False
+    message = (error.msg or "").lower()
+    if any(s in message for s in ("never closed", "unterminated triple-quoted", "unexpected eof")):
+        return True
+    last_line = len(code.rstrip("\n").splitlines())
+    return error.lineno is not None and error.lineno >= last_line and "expected an indented block" in message
+
+
+PROFILE = FamilyProfile(
+    family=Family.PYTHON,
+    title="Python",
+    fence="python",
+    fence_tags=("python", "py", "py3", "pypy"),
+    comment="#",
+    checklist=(
+        "read the whole input at once (sys.stdin.buffer.read().split()) and print once at the end",
+        "no deep recursion: the default limit is 1000 calls; iterate, or raise sys.setrecursionlimit",
+        "state reset before each test case when the input has several",
+        "loops of more than about 1e7 steps are too slow: find a better complexity or use built-ins",
+    ),
+    snippet_key="python3",
+    snippet_aliases=("python",),
+    builder=Python,
+    signs=(
+        r"^\s*def\s+\w+\s*\(.*\)\s*(?:->\s*[^:]+)?:\s*$",
+        r"^\s*(?:import\s+\w|from\s+[\w.]+\s+import\s)",
+        r"\binput\s*\(\s*\)|\bsys\.stdin\b",
+        r"\bprint\s*\(",
+        r"^\s*(?:for|while|if|elif)\b[^\n;{]*:\s*$",
+        r"\bself\b|\bNone\b|\bTrue\b|\bFalse\b",
+    ),
+    min_signs=2,  # one weak sign (a lone `print(`) is not enough to call a block Python
+    whole_program=r"\binput\s*\(|\bsys\.stdin\b|^\s*(?:def|class)\s",
+    is_cut=python_is_cut,
+    skeleton_extension="py",
+    harness_driver="cpbot.judge.harness.python_driver",
+    syntax_error=python_error,
+)

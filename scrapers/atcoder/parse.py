@@ -23,8 +23,8 @@ from lxml.html import HtmlElement
 from pydantic import ValidationError
 
 from cpbot.core.errors import ConfigError, ParseError
+from cpbot.judge.checkers.tolerance import statement_tolerance
 from cpbot.judge.model import Limits, Problem, TestCase
-from cpbot.scrapers.atcoder.tolerance import statement_checker
 from cpbot.scrapers.atcoder.urls import ROOT, AtCoderRef, parse_atcoder_url, task_letter
 from cpbot.scrapers.htmltools import collapse, find_class, first_class, is_element, load_html
 from cpbot.scrapers.ids import local_id
@@ -105,7 +105,7 @@ def parse_task_page(html: bytes | str, url: str | None = None) -> Problem:
         limits=limits,
         samples=samples,
         kind="interactive" if interactive else "stdio",
-        checker=statement_checker(f"{output_spec}\n{statement}") or "tokens",
+        checker=statement_tolerance(f"{output_spec}\n{statement}") or "tokens",
         contest=contest,
         raw=text,
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -28,21 +29,47 @@ PROGRAMS = {
 OUTPUTS = {"numpy": "6\n", "scipy": "15\n", "sortedcontainers": "5\n"}  # on "1 2 3"
 
 
+def local_pip_sources() -> list[str] | None:
+    """pip options that install from this machine only: the find-links dirs and file:// indexes pip is
+    configured with (its config and PIP_* variables), with the rest ignored. None when it has none."""
+    listed = subprocess.run([sys.executable, "-m", "pip", "config", "list"], capture_output=True, text=True).stdout
+    indexes, links = [], []
+    for line in listed.splitlines():
+        key, _, value = line.partition("=")
+        values = value.strip().strip("'\"").split()
+        if key.endswith("index-url"):
+            indexes += [v for v in values if v.startswith("file:")]
+        elif key.endswith("find-links"):
+            links += [v for v in values if not v.startswith(("http:", "https:"))]
+    if not indexes and not links:
+        return None
+    options = ["--isolated", *(["--index-url", indexes[0]] if indexes else ["--no-index"])]
+    options += [option for url in indexes[1:] for option in ("--extra-index-url", url)]
+    return options + [option for path in dict.fromkeys(links) for option in ("--find-links", path)]
+
+
 @pytest.fixture(scope="session")
 def environment():
-    """An environment with the managed environment's packages, made as `cpbot setup-python` makes it."""
+    """An environment with the managed environment's packages, made as `cpbot setup-python` makes it but
+    offline: from the wheels pip finds on this machine (kept between runs); skipped without them."""
     python = ENV / "bin" / "python"
     check = [str(python), "-c", "import numpy, scipy, sortedcontainers"]
     if python.exists() and subprocess.run(check, capture_output=True).returncode == 0:
         return python
+    sources = local_pip_sources()
+    if sources is None:
+        pytest.skip("pip has no local wheels (find-links or a file:// index) and the test stays offline")
     tmp = ENV.with_name(f"python-env.tmp{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
     made = subprocess.run(["/usr/bin/python3", "-m", "venv", str(tmp)], capture_output=True, text=True)
-    pip = [str(tmp / "bin" / "python"), "-m", "pip", "install", "-q", *ENVIRONMENT_PACKAGES]
+    pip = [str(tmp / "bin" / "python"), "-m", "pip", "install", "-q", *sources, *ENVIRONMENT_PACKAGES]
     if made.returncode != 0 or (installed := subprocess.run(pip, capture_output=True, text=True)).returncode != 0:
         shutil.rmtree(tmp, ignore_errors=True)
         why = made.stderr if made.returncode else installed.stderr
-        pytest.skip(f"a Python environment with {', '.join(ENVIRONMENT_PACKAGES)} could not be built: {why[-300:]}")
+        pytest.skip(
+            f"no offline environment with {', '.join(ENVIRONMENT_PACKAGES)} from pip's local wheels "
+            f"({' '.join(sources)}): {why[-300:]}"
+        )
     shutil.rmtree(ENV, ignore_errors=True)
     os.rename(tmp, ENV)
     ENV.chmod(0o755)
