@@ -274,7 +274,7 @@ def test_lessons_reach_the_coder_of_the_next_problem(scripted_server, make_clien
             tracer=tracer,
             sandbox=sandbox,
             knowledge=pool,
-            options={"verify": False},
+            options={"verify": False, "candidates": 1},
         )
     third = sent_text(server.requests[3])
     assert "Lessons from earlier problems" in third and "expected '30', got '3'" in third
