@@ -698,13 +698,19 @@ class LLMClient:
             params["extra_body"] = extra
         return sent, params
 
-    def _adapt(self, dialect: Dialect, failure: _Failure, fmt: object, params: dict[str, Any]) -> str:
-        """Change the dialect as the server's error asks; what changed ("" when nothing can)."""
+    def _adapt(
+        self, dialect: Dialect, failure: _Failure, fmt: object, params: dict[str, Any], *, known: int = -1
+    ) -> str:
+        """Change the dialect as the server's error asks; what changed ("" when nothing can). `known`: how many
+        changes the dialect had when the failed request was built; when a concurrent request has changed it
+        since, the request is only asked again, in the dialect as it is now."""
         complaint = read_complaint(failure.detail)
         if complaint is None or failure.kind not in ("bad_request", "server"):
             return ""
         kind, name = complaint
         with self._endpoint.lock:
+            if 0 <= known < len(dialect.learned):
+                return f"a request sent at the same time learned meanwhile that {dialect.learned[-1]}"
             if kind == "structured" and fmt is not None and dialect.structured != "prompt":
                 old = dialect.structured
                 dialect.structured = next_structured(old)
@@ -751,6 +757,7 @@ class LLMClient:
                 if left <= 0:
                     raise BudgetExhausted(f"wall time: the budget's {budget.budget.max_seconds:g} s are used up")
                 timeout = min(timeout, left)
+            known = len(dialect.learned)
             sent, params = self._request(model, messages, fmt, settings, dialect)
             with self.limit.slot(timeout=left) as slot:
                 if slot is None:
@@ -813,7 +820,7 @@ class LLMClient:
             event.tries.append(tried)
             if failure.overload and failure.retry_after:
                 self.limit.pause(failure.retry_after)  # the others wait too; this caller waits below
-            change = self._adapt(dialect, failure, fmt, params) if adaptations < MAX_ADAPTATIONS else ""
+            change = self._adapt(dialect, failure, fmt, params, known=known) if adaptations < MAX_ADAPTATIONS else ""
             if change:
                 adaptations += 1
                 tried.error += f" ({change}; asking again)"

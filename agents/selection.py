@@ -40,6 +40,7 @@ class Probe(BaseModel):
     oracle: str | None = None  # the right output as far as known, normalized (`Outcome.key` form)
     oracle_from: Literal["brute", "model"] | None = None  # who said so: the brute force, or the arbiter
     expected: str | None = None  # the brute force's output as printed, for a test made from the probe
+    doubted: str | None = None  # the brute force's answer, set aside because the candidates outvoted it
 
 
 class Outcome(BaseModel):
@@ -49,6 +50,7 @@ class Outcome(BaseModel):
 
     output: str = ""
     failure: str = ""  # "TLE", "RE", "MLE", ... (empty when it ran to the end)
+    cpu_ms: float = 0.0  # not compared: programs that print the same are told apart by speed only within a group
 
     @property
     def key(self) -> str:
@@ -66,6 +68,12 @@ class Group(BaseModel):
     oracle_agreed: int = 0
     oracle_disagreed: int = 0
     failures: int = 0  # probes where it crashed or ran out of time or memory
+    programs: int = 0  # distinct programs among the members (a program drawn twice is one vote); 0: not counted
+
+    @property
+    def independent(self) -> int:
+        """How many independent programs behave this way (the members when sources were not told)."""
+        return self.programs or len(self.members)
 
     @property
     def representative(self) -> int:
@@ -104,13 +112,23 @@ def _round(token: str) -> str:
         return token
 
 
-def group_by_behaviour(behaviours: Mapping[int, Sequence[Outcome]]) -> list[Group]:
-    """Candidates (iteration -> outcome per probe) grouped by identical outcomes, in order of first member."""
+def group_by_behaviour(
+    behaviours: Mapping[int, Sequence[Outcome]], sources: Mapping[int, str] | None = None
+) -> list[Group]:
+    """Candidates (iteration -> outcome per probe) grouped by identical outcomes, in order of first member;
+    with `sources` (iteration -> program key) each group also counts its distinct programs."""
     groups: dict[tuple[str, ...], list[int]] = {}
     for candidate in sorted(behaviours):
         signature = tuple(o.key for o in behaviours[candidate])
         groups.setdefault(signature, []).append(candidate)
-    return [Group(members=members, signature=list(signature)) for signature, members in groups.items()]
+    return [
+        Group(
+            members=members,
+            signature=list(signature),
+            programs=len({sources[m] for m in members}) if sources is not None else 0,
+        )
+        for signature, members in groups.items()
+    ]
 
 
 def score(group: Group, probes: Sequence[Probe]) -> Group:
@@ -140,6 +158,70 @@ def rank_groups(groups: Sequence[Group], probes: Sequence[Probe]) -> list[Group]
 def settled_by_evidence(best: Group, second: Group) -> bool:
     """True when the oracle or failed runs put `best` ahead of `second` (size and draw order do not count)."""
     return rank_key(best)[:2] < rank_key(second)[:2]
+
+
+MAJORITY = 2  # how many times the independent programs of another group a group needs to win on numbers alone
+
+
+def unsupported(groups: Sequence[Group]) -> str:
+    """Why the first group's lead is not supported by the evidence ("" when it is): against every other group,
+    the oracle or failed runs must put it ahead, or it must have at least `MAJORITY` times as many independent
+    programs (CodeT's agreement). A lead by draw order, or by one more vote, is a guess."""
+    if not groups:
+        return ""
+    best = groups[0]
+    for other in groups[1:]:
+        if settled_by_evidence(best, other) or best.independent >= MAJORITY * other.independent:
+            continue
+        return (
+            f"the group of candidate {best.representative} ({best.independent} programs) and the group of candidate "
+            f"{other.representative} ({other.independent}) differ and nothing tells which is right"
+        )
+    return ""
+
+
+def doubt_oracle(
+    probes: Sequence[Probe], behaviours: Mapping[int, Sequence[Outcome]], sources: Mapping[int, str], brute: str = ""
+) -> tuple[list[Probe], list[int]]:
+    """The probes with the brute force's answers set aside where the candidates outvote it, and the probes where
+    they did. The oracle is outvoted on a probe when no independent candidate (a distinct program, not the brute
+    force itself, `brute` being its key) prints its answer while at least two print one same other answer: a
+    brute force that passed the samples can still be wrong for the class (a guard that prints 0 beyond some
+    size, a search cut short). From the smallest size where it is outvoted, its answers on every larger
+    generated probe are set aside too: what breaks a brute force at one size breaks it beyond."""
+    outvoted = []
+    for i, probe in enumerate(probes):
+        if probe.oracle is None or probe.oracle_from != "brute":
+            continue
+        votes: dict[str, set[str]] = {}
+        for it, outcomes in behaviours.items():
+            if sources[it] != brute:
+                votes.setdefault(outcomes[i].key, set()).add(sources[it])
+        others = [len(programs) for key, programs in votes.items() if key != probe.oracle and not key.startswith("!")]
+        if probe.oracle not in votes and max(others, default=0) >= 2:
+            outvoted.append(i)
+    if not outvoted:
+        return list(probes), []
+    sizes = [probes[i].size for i in outvoted if probes[i].size is not None]
+    beyond = min(sizes) if sizes else None
+    doubted = set(outvoted) | {
+        i
+        for i, p in enumerate(probes)
+        if beyond is not None and p.size is not None and p.size >= beyond and p.oracle_from == "brute"
+    }
+    return [
+        p.model_copy(update={"oracle": None, "oracle_from": None, "expected": None, "doubted": p.oracle})
+        if i in doubted
+        else p
+        for i, p in enumerate(probes)
+    ], outvoted
+
+
+def fastest_first(members: Sequence[int], behaviours: Mapping[int, Sequence[Outcome]]) -> list[int]:
+    """Programs of one group (the same outputs everywhere), the one that used the least CPU time on the probes
+    first (then draw order): a program as right as the others but slower may still run out of time where the
+    probes did not reach (a profile cut short on a busy machine)."""
+    return sorted(members, key=lambda m: (sum(o.cpu_ms for o in behaviours.get(m, ())), m))
 
 
 def differing(a: Group, b: Group) -> list[int]:
@@ -242,5 +324,6 @@ def observe(
         if run.verdict is not None:
             outcomes.append(Outcome(failure=str(run.verdict)))
         else:
-            outcomes.append(Outcome(output=normalize(run.stdout.decode(errors="replace"), floats=floats)))
+            output = normalize(run.stdout.decode(errors="replace"), floats=floats)
+            outcomes.append(Outcome(output=output, cpu_ms=run.run.cpu_ms))
     return outcomes

@@ -139,6 +139,7 @@ def solve(
     ctx.send(task, sender="", iteration=0)
     reason = _run_rounds(chosen, ctx)
     _rank_on_all_tests(ctx)
+    _refute_unsupported(ctx)
     best = ctx.best.best
     if best is not None and best.refuted:
         reason = f"{reason}; not solved: {best.refuted}"
@@ -268,6 +269,24 @@ def _rank_on_all_tests(ctx: SolveContext) -> None:
         kept = chosen.model_copy(update={"report": _report_on(ctx, chosen.solution, samples, chosen.iteration)})
     ctx.best = BestAttempt()
     ctx.best.offer(kept)
+
+
+def _refute_unsupported(ctx: SolveContext) -> None:
+    """The kept attempt is not called solved when the evidence does not support it: its own profile says it is
+    too slow for the limits (whatever the tests said), or the solve found its evidence in conflict
+    (`Evidence.doubt`: selection outvoted the brute force, or chose between candidates on a guess)."""
+    best = ctx.best.best
+    if best is None or not best.accepted:
+        return
+    profile = ctx.evidence.profiles.get(source_key(best.solution), best.profile)
+    why = ""
+    if profile is not None and profile.efficient is False:
+        why = "its profile says it is too slow" + (f": {profile.reason}" if profile.reason else "")
+    elif ctx.evidence.doubt:
+        why = ctx.evidence.doubt
+    if why:
+        ctx.best = BestAttempt()
+        ctx.best.offer(best.model_copy(update={"refuted": why}))
 
 
 def _report_on(ctx: SolveContext, solution: Solution, tests: list[TestCase], iteration: int) -> JudgeReport:

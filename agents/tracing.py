@@ -114,7 +114,7 @@ class SelectionEvent(TraceEvent):
     iteration of their code envelope."""
 
     kind: Literal["selection"] = "selection"
-    step: Literal["drawn", "filtered", "grouped", "distinguished", "arbitrated", "chosen"]
+    step: Literal["drawn", "filtered", "grouped", "doubted", "distinguished", "arbitrated", "chosen"]
     candidates: list[int] = []  # the candidates the step is about (drawn, kept, chosen)
     rejected: dict[int, str] = {}  # candidate -> why it was left out (failed a sample, an unusable reply)
     probes: int = 0  # inputs the candidates were compared on

@@ -91,6 +91,7 @@ class Evidence:
     profiles: dict[str, ProfileReport] = field(default_factory=dict)
     reports: dict[tuple[str, str], JudgeReport] = field(default_factory=dict)
     programs: dict[str, tuple[Solution, int]] = field(default_factory=dict)  # every judged program, by key
+    doubt: str = ""  # why the evidence conflicts, so that no answer of this solve is called solved (selection)
 
     def report_for(self, solution: Solution, tests: Sequence[TestCase]) -> JudgeReport | None:
         """The report of `solution` on exactly `tests`, if it was judged on them."""

@@ -32,7 +32,7 @@ evidence, so the result carries them for the submit gate. Every accepted fix add
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -111,6 +111,8 @@ class _Run:
     optimizes: int = 0
     profiled: dict[str, tuple[ProfileReport, analyst.Analysis]] = field(default_factory=dict)
     previous_profile: ProfileReport | None = None
+    # the size from which the candidates outvoted the brute force (0: at a generated test): no stress from there
+    oracle_below: int | None = None
 
 
 @dataclass
@@ -143,7 +145,9 @@ class Cpbot:
     repeats: int = _GATE.repeats
     count: bool = _GATE.count
     optimizes: int = 1  # optimizer proposals per solve
-    candidates: int = 1  # programs drawn at once for the fast path and chosen among (1: a single program)
+    # programs drawn at once for the fast path and chosen among (1: one program, settled alone); 8 is what the
+    # population figures support (docs/strategies.md)
+    candidates: int = 8
     name: str = "cpbot"
 
     @property
@@ -239,7 +243,14 @@ class Cpbot:
             ctx.note("no generated tests", why=kind.why_not_stressed)
             return False
         ctx.route("testgen", phase=phase)
-        suite = testgen.generate_tests(ctx.model, ctx.problem, count=self.tests, sandbox=ctx.sandbox)
+        return self._adopt_suite(run, self._ask_tests(ctx))
+
+    def _ask_tests(self, ctx: SolveContext) -> testgen.GeneratedSuite:
+        return testgen.generate_tests(ctx.model, ctx.problem, count=self.tests, sandbox=ctx.sandbox)
+
+    def _adopt_suite(self, run: _Run, suite: testgen.GeneratedSuite) -> bool:
+        """The checked tests, generator and brute force join the solve's evidence; True when any test joined."""
+        ctx = run.ctx
         ctx.send(suite.tests, sender=testgen.ROLE)
         if suite.dropped:
             ctx.note("generated tests dropped", reasons=suite.dropped)
@@ -258,6 +269,14 @@ class Cpbot:
         if run.stress_runs >= self.stress_rounds:
             ctx.note("not stressed", phase=phase, why=f"{self.stress_rounds} stress runs used")
             return None
+        gate = self.gate
+        if run.oracle_below is not None:
+            # the brute force is wrong from that size on: stress below it only, and no ladder up to the bound
+            if run.oracle_below <= 1:
+                ctx.note("not stressed", phase=phase, why="the candidates outvoted the brute force on small inputs")
+                return None
+            smaller = min(gate.stress_size, run.oracle_below - 1)
+            gate = gate.model_copy(update={"ladder_seconds": 0, "stress_size": smaller})
         run.stress_runs += 1
         ctx.route("stress", phase=phase)
         try:
@@ -266,7 +285,7 @@ class Cpbot:
                 evidence.brute,
                 evidence.generator,
                 ctx.problem,
-                self.gate,
+                gate,
                 seed=run.stress_runs,
                 sandbox=ctx.sandbox,
             )
@@ -361,15 +380,30 @@ class Cpbot:
     def _emit(self, ctx: SolveContext, step: str, **fields: Any) -> None:
         ctx.tracer.emit(SelectionEvent(task_id=ctx.task_id, step=step, **fields))
 
-    def _draw(self, ctx: SolveContext, lessons: list[Note]) -> dict[int, CodeAttempt]:
-        """`candidates` programs from the statement alone, asked for at once; by code iteration."""
+    def _draw(self, run: _Run, lessons: list[Note]) -> dict[int, CodeAttempt]:
+        """`candidates` programs from the statement alone, asked for at once, with the test designer's inputs,
+        generator and brute force (which do not depend on the programs); by code iteration."""
+        ctx = run.ctx
         ctx.route("coder", phase="candidates", k=self.candidates)
         write = partial(
             coder.write_code, ctx.model, ctx.problem, None, language=ctx.language, use_skeleton=False, knowledge=lessons
         )
+        calls: list[Callable[[], Any]] = [write] * self.candidates
+        if self.verify and problem_kind(ctx.problem.kind).stress_applies and not run.generated:
+            ctx.route("testgen", phase="candidates")
+            calls.append(partial(self._ask_tests, ctx))
+        results = gather(calls)
+        for suite in results[self.candidates :]:
+            if isinstance(suite, testgen.GeneratedSuite):
+                run.generated = True
+                self._adopt_suite(run, suite)
+            elif isinstance(suite, ExtractionError | RoleError | BudgetExhausted):
+                ctx.note("generated tests not usable yet", error=suite.message)  # asked again when settling
+            else:
+                raise suite
         drawn: dict[int, CodeAttempt] = {}
         failed: list[Exception] = []
-        for result in gather([write] * self.candidates):
+        for result in results[: self.candidates]:
             if isinstance(result, ExtractionError | RoleError | BudgetExhausted):
                 failed.append(result)
             elif isinstance(result, Exception):
@@ -461,6 +495,62 @@ class Cpbot:
             behaviours[it] = list(seen[key])
         return behaviours
 
+    def _rank(
+        self, drawn: dict[int, CodeAttempt], probes: Sequence[Probe], behaviours: dict[int, list[Outcome]]
+    ) -> list[Group]:
+        """The candidates grouped by behaviour and ranked (a program drawn twice counts once as a vote)."""
+        sources = {it: source_key(drawn[it].solution()) for it in behaviours}
+        return selection.rank_groups(selection.group_by_behaviour(behaviours, sources), probes)
+
+    def _weigh_oracle(
+        self, run: _Run, drawn: dict[int, CodeAttempt], probes: list[Probe], behaviours: dict[int, list[Outcome]]
+    ) -> list[Probe]:
+        """The probes with the brute force's answers set aside where the candidates outvote it
+        (`selection.doubt_oracle`). Then the tests made from those answers are dropped, the stress stays
+        below the size where it was outvoted, and the solve is not called solved: the evidence conflicts."""
+        ctx = run.ctx
+        brute = ctx.evidence.brute
+        sources = {it: source_key(drawn[it].solution()) for it in behaviours}
+        weighed, outvoted = selection.doubt_oracle(probes, behaviours, sources, source_key(brute) if brute else "")
+        if not outvoted:
+            return weighed
+        doubted = {p.input for p in weighed if p.doubted is not None}
+        run.tests = [t for t in run.tests if t in ctx.problem.samples or t.input not in doubted]
+        ctx.evidence.tests[:] = [t for t in ctx.evidence.tests if t.input not in doubted]
+        sizes = [weighed[i].size for i in outvoted]
+        below = min(sizes) if None not in sizes else 0  # type: ignore[type-var]
+        run.oracle_below = below if run.oracle_below is None else min(run.oracle_below, below)
+        first = outvoted[0]
+        votes: dict[str, list[int]] = {}
+        for it, outcomes in behaviours.items():
+            votes.setdefault(outcomes[first].key, []).append(it)
+        majority = max((k for k in votes if not k.startswith("!")), key=lambda k: len(votes[k]))
+        shown = probes[first]
+        why = (
+            f"the brute force was outvoted on {_count(len(outvoted), 'input')}"
+            + (f" from size {below}" if below else "")
+            + f": no candidate prints its answer, {len(votes[majority])} print another"
+        )
+        ctx.evidence.doubt = ctx.evidence.doubt or why
+        self._emit(
+            ctx,
+            "doubted",
+            candidates=sorted(votes[majority]),
+            probes=len(outvoted),
+            disagreements=[
+                selection.Disagreement(
+                    probe=first,
+                    origin=shown.origin,
+                    size=shown.size,
+                    input=shown.input[: selection.SHOWN_CHARS],
+                    outputs=[majority[: selection.SHOWN_CHARS]],
+                    oracle=(shown.oracle or "")[: selection.SHOWN_CHARS],
+                )
+            ],
+            reason=f"{why}; its answers there and beyond are set aside, and no stress runs from there",
+        )
+        return weighed
+
     def _distinguish(
         self,
         run: _Run,
@@ -497,8 +587,8 @@ class Cpbot:
             ]
             for it, outcomes in self._observe(run, drawn, list(behaviours), new).items():
                 behaviours[it].extend(outcomes)
-            probes.extend(new)
-            groups = selection.rank_groups(selection.group_by_behaviour(behaviours), probes)
+            probes[:] = self._weigh_oracle(run, drawn, [*probes, *new], behaviours)
+            groups = self._rank(drawn, probes, behaviours)
             self._emit(
                 ctx,
                 "distinguished",
@@ -553,7 +643,7 @@ class Cpbot:
         with the oracle and the distinguisher, and settle the best group's representative (see
         `agents.selection`)."""
         ctx = run.ctx
-        drawn = self._draw(ctx, lessons)
+        drawn = self._draw(run, lessons)
         reports = {it: ctx.judge(attempt, it, branch="candidates") for it, attempt in drawn.items()}
         kept = [it for it, report in reports.items() if report.accepted]
         rejected = {it: verdict_line(report) for it, report in reports.items() if not report.accepted}
@@ -564,13 +654,16 @@ class Cpbot:
             return self._settle(run, drawn[best], best, None, "candidates")
         groups = [Group(members=kept, signature=[])]
         probes: list[Probe] = []
+        behaviours: dict[int, list[Outcome]] = {}
         if len(kept) > 1 and self.verify and ctx.sandbox is not None and problem_kind(ctx.problem.kind).stress_applies:
-            run.generated = True
-            self._generate(run, "candidates")
+            if not run.generated:
+                run.generated = True
+                self._generate(run, "candidates")
             probes = self._probes(run)
             behaviours = self._observe(run, drawn, kept, probes)
             ctx.tracker.check()
-            groups = selection.rank_groups(selection.group_by_behaviour(behaviours), probes)
+            probes = self._weigh_oracle(run, drawn, probes, behaviours)
+            groups = self._rank(drawn, probes, behaviours)
             self._emit(
                 ctx,
                 "grouped",
@@ -584,6 +677,10 @@ class Cpbot:
                 groups = self._distinguish(run, drawn, probes, behaviours, groups)
             self._adopt_probes(run, probes, groups)
         why = selection.why_chosen(groups) if probes else f"{len(kept)} candidates pass the samples; the first is kept"
+        guess = selection.unsupported(groups) if probes else ""
+        if guess:
+            ctx.evidence.doubt = ctx.evidence.doubt or f"chosen among candidates on a guess: {guess}"
+            why += f"; not solved on this alone: {guess}"
         self._emit(ctx, "chosen", candidates=[groups[0].representative], groups=groups, reason=why)
         outcome = _Outcome(False, "no group settled")
         tried = 0
@@ -591,9 +688,9 @@ class Cpbot:
             if rank and group.oracle_disagreed:
                 break  # a worse group is not worth debugging: plan instead
             # the group's programs behave the same on the probes but may differ beyond them (speed, larger sizes):
-            # when the first cannot be settled, a different program of the same group is tried
+            # the fastest is settled first, and when it cannot be, a different program of the same group
             distinct = {source_key(drawn[it].solution()): it for it in reversed(group.members)}
-            for it in sorted(distinct.values())[:2]:
+            for it in selection.fastest_first(sorted(distinct.values()), behaviours)[:2]:
                 if tried:
                     ctx.note("next candidate", candidate=it, group=group.representative, why=outcome.reason)
                 tried += 1

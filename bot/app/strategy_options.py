@@ -1,4 +1,5 @@
-"""`--strategy-option KEY=VALUE` (on `cpbot solve` and `cpbot watch`) turned into a strategy's options."""
+"""`--strategy-option KEY=VALUE` (on `cpbot solve`, `cpbot watch` and `cpbot bench`) turned into a strategy's
+options."""
 
 from __future__ import annotations
 
@@ -36,6 +37,37 @@ def parse_strategy_options(strategy: str, items: tuple[str, ...] | list[str]) ->
 def with_candidates(items: tuple[str, ...] | list[str], candidates: int | None) -> tuple[str, ...]:
     """The `--strategy-option` items with `--candidates K` added as `candidates=K` (when given)."""
     return (*items, f"candidates={candidates}") if candidates is not None else tuple(items)
+
+
+def bench_options(strategies: list[str], items: tuple[str, ...] | list[str]) -> dict[str, dict[str, Any]]:
+    """`cpbot bench`'s `--strategy-option [STRATEGY:]KEY=VALUE` -> the options of each strategy: an item naming
+    a strategy goes to it alone, one that does not to every strategy of the bench that takes the option (so
+    `candidates=8` reaches `cpbot` and not `direct`). An item no strategy takes is an error."""
+    chosen: dict[str, list[str]] = {name: [] for name in strategies}
+    for item in items:
+        head, colon, rest = item.partition(":")
+        named = colon and "=" not in head
+        targets = [head.strip()] if named else [s for s in strategies if _takes(s, item)]
+        if named and targets[0] not in chosen:
+            raise ConfigError(
+                f"--strategy-option {item!r} names {targets[0]}, which this bench does not run",
+                hint=f"the bench runs: {', '.join(strategies)}",
+            )
+        if not targets:
+            key = item.partition("=")[0].strip()
+            raise ConfigError(
+                f"no strategy of this bench ({', '.join(strategies)}) has the option {key!r}",
+                hint="prefix an option with its strategy to check it: cpbot:candidates=8",
+            )
+        for target in targets:
+            chosen[target].append(rest if named else item)
+    return {name: parse_strategy_options(name, found) for name, found in chosen.items() if found}
+
+
+def _takes(strategy: str, item: str) -> bool:
+    made = get_strategy(strategy)
+    key = item.partition("=")[0].strip().replace("-", "_")
+    return dataclasses.is_dataclass(made) and key in {f.name for f in dataclasses.fields(made)} and key != "name"  # type: ignore[arg-type]
 
 
 _TRUE = ("true", "yes", "on", "1")

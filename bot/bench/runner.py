@@ -49,6 +49,7 @@ class BenchPlan(BaseModel):
     k: int = 3
     samples: int = 1  # independent solves of each (problem, strategy), for LiveCodeBench's pass@k
     selection: Selection = Selection()  # how the keys were chosen (LiveCodeBench files), for the record
+    options: dict[str, dict[str, Any]] = {}  # strategy -> its options (`--strategy-option`, `--candidates`)
 
 
 class BenchReport(BaseModel):
@@ -79,6 +80,7 @@ def make_plan(
     limit: int | None = None,
     selection: Selection | None = None,
     samples: int = 1,
+    options: dict[str, dict[str, Any]] | None = None,
 ) -> BenchPlan:
     """A new bench over the first `limit` problems of `dataset` that `selection` takes."""
     keys = dataset.problem_keys(selection)[:limit]
@@ -95,6 +97,7 @@ def make_plan(
         k=k,
         samples=samples,
         selection=selection or Selection(),
+        options=options or {},
     )
 
 

@@ -43,6 +43,7 @@ class BenchSettings(BaseModel):
     k: int = 3  # SOLVED@<=k: how many of the first programs are judged on the hidden tests
     llm_slots: int = 4  # LLM calls at once on one node
     judge_slots: int = 2  # hidden judgings at once on one node
+    options: dict[str, dict[str, Any]] = {}  # strategy -> its options (the plan's)
 
 
 class TaskResult(BaseModel):
@@ -181,6 +182,7 @@ def run_task(
             budget=settings.budget,
             tracer=tracer,
             sandbox=sandbox,
+            options=settings.options.get(strategy),
         )
     except CpbotError as e:
         tracer.emit(NoteEvent(task_id=problem.id, message="bench: the solve failed", data={"error": e.message}))

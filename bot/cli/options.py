@@ -54,7 +54,10 @@ def strategy_options(f: F) -> F:
         click.option(
             "--candidates",
             type=click.IntRange(min=1),
-            help="cpbot: programs drawn at once and chosen among by what they do (--strategy-option candidates=K).",
+            help=(
+                "cpbot: programs drawn at once and chosen among by what they do (default 8; 1: one program at "
+                "a time; --strategy-option candidates=K)."
+            ),
         ),
     )(f)
 

@@ -70,6 +70,18 @@ def _progress(outcome: ProblemOutcome, done: int, total: int) -> None:
 @click.option(
     "--judge-slots", type=click.IntRange(min=1), default=os.cpu_count() or 1, help="Hidden judgings at once per node."
 )
+@click.option(
+    "--strategy-option",
+    "strategy_option",
+    multiple=True,
+    metavar="[STRATEGY:]KEY=VALUE",
+    help="A strategy option, repeatable: for the named strategy, or for every one of the bench that takes it.",
+)
+@click.option(
+    "--candidates",
+    type=click.IntRange(min=1),
+    help="cpbot: programs drawn at once and chosen among (default 8; 1: one at a time); cpbot:candidates=K.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the BenchReport as JSON.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path), help="Write a PNG here.")
 def bench(
@@ -96,12 +108,15 @@ def bench(
     max_seconds: float,
     llm_slots: int,
     judge_slots: int,
+    strategy_option: tuple[str, ...],
+    candidates: int | None,
     as_json: bool,
     plot_path: Path | None,
 ) -> int:
     """Run strategies on DATASET (a folder of problems, the Kick Start folder, LeetCodeDataset's .jsonl.gz, or
     LiveCodeBench's release files)."""
     from cpbot.agents.budget import Budget
+    from cpbot.bot.app.strategy_options import bench_options
     from cpbot.bot.bench.datasets import open_dataset
     from cpbot.bot.bench.executors import make_executor
     from cpbot.bot.bench.livecodebench import make_selection
@@ -119,6 +134,8 @@ def bench(
         data = data.model_copy(update={"time_limit_ms": time_limit_ms})
     with TranscriptStore() as store:
         if resume:
+            if strategy_option or candidates is not None:
+                raise ConfigError("--resume keeps the bench's own strategy options", hint="drop --strategy-option")
             run_id, plan = stored_plan(store, resume)
             check_same_dataset(plan.dataset, data)
             click.echo(f"resuming bench {run_id}", err=True)
@@ -128,9 +145,13 @@ def bench(
         store.add_secret(config.api_key.get_secret_value())
         if plan is None:
             budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_seconds=max_seconds)
+            names = parse_strategies(strategies)
+            items = (*strategy_option, *([f"cpbot:candidates={candidates}"] if candidates is not None else []))
+            if candidates is not None and "cpbot" not in names:
+                raise ConfigError("--candidates is an option of the cpbot strategy", hint="add cpbot to --strategy")
             plan = make_plan(
                 data,
-                parse_strategies(strategies),
+                names,
                 language=language,  # type: ignore[arg-type]
                 model=config.model,
                 budget=budget,
@@ -138,6 +159,7 @@ def bench(
                 limit=limit,
                 selection=make_selection(since, until, platforms, difficulties),
                 samples=samples,
+                options=bench_options(names, items),
             )
             run_id = start_bench(store, plan, config.public())
             click.echo(f"bench {run_id}: {len(plan.keys)} problems x {len(plan.strategies)} strategies", err=True)
@@ -149,6 +171,7 @@ def bench(
             k=plan.k,
             llm_slots=llm_slots,
             judge_slots=judge_slots,
+            options=plan.options,
         )
         runner = make_executor(executor, jobs=jobs, address=address)
         try:

@@ -184,7 +184,7 @@ def main() -> int:
     shared = parse_strategy_options("cpbot", args.cpbot_option)
     strategies = {
         f"cpbot candidates={args.candidates} (selection)": ("cpbot", {**shared, "candidates": args.candidates}),
-        "cpbot (sequential, today)": ("cpbot", shared),
+        "cpbot candidates=1 (sequential)": ("cpbot", {**shared, "candidates": 1}),
         "direct": ("direct", {}),
     }
     if args.only:

@@ -10,6 +10,7 @@ DeepSeek's reasoner (refusing two user messages in a row), a Gemma-style templat
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable
 from itertools import pairwise
 from typing import Any
@@ -216,3 +217,25 @@ def test_cpbot_solve_reaches_ac_through_each_family(family, tmp_path, monkeypatc
     rc = solve_module.solve.main(args, prog_name="cpbot solve", standalone_mode=False)
     result = SolveResult.model_validate_json(capsys.readouterr().out)
     assert rc == 0 and result.status == "solved" and result.verdict == "AC"
+
+
+def test_requests_sent_together_all_follow_what_one_of_them_learned(scripted_server, make_client):
+    # four requests leave before the server's first refusal: each is refused for its system role, and each is
+    # asked again without it (the one that learned it, and the three that were in flight meanwhile)
+    from cpbot.agents.parallel import gather
+
+    arrived = threading.Barrier(4)
+
+    def strict(body):
+        if any(m["role"] == "system" for m in body["messages"]):
+            arrived.wait(timeout=60)  # every request is in flight, built with the system role, before any refusal
+            return HTTPFailure(400, "System role not supported")
+        return answer(body)
+
+    client = make_client(scripted_server(default=strict), model="gemma-like")
+    messages = [{"role": "system", "content": "You write programs."}, {"role": "user", "content": "Add a and b."}]
+    results = gather([lambda: client.complete("coder", messages)] * 4)
+    assert all(not isinstance(r, Exception) for r in results), results
+    assert client.dialect("gemma-like").learned == [
+        "the chat template has no system role: the system prompt goes into the first user message"
+    ]

@@ -94,6 +94,8 @@ def test_solve_finds_the_failing_case_debugs_it_and_records_everything(
             "-o",
             str(out),
             "--json",
+            "--candidates",
+            "1",  # one program at a time: the script answers each call in turn
         ]
         rc = solve_module.solve.main(args, prog_name="cpbot solve", standalone_mode=False)
         requests = model.requests
@@ -166,7 +168,7 @@ def test_solve_json_never_prints_a_secret(
     leaky = RIGHT + f"# the key I was called with: {KEY}\n"
     with ScriptedServer([code(leaky, 300, 40), TESTS]) as model:
         args = [URL, "--lang", "python3", "--base-url", model.base_url, "--model", "m", "--api-key", KEY]
-        args += ["-o", str(tmp_path / "out"), "--json"]
+        args += ["-o", str(tmp_path / "out"), "--json", "--candidates", "1"]
         solve_module.solve.main(args, prog_name="cpbot solve", standalone_mode=False)
     captured = capsys.readouterr()
     assert KEY not in captured.out and KEY not in captured.err

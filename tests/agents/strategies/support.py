@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import threading
+from collections.abc import Callable
 from typing import Any
 
 from cpbot.agents.tracing import InMemoryTracer, LLMCallEvent, NoteEvent
@@ -32,3 +34,20 @@ def roles(tracer: InMemoryTracer) -> list[str]:
 def routes(tracer: InMemoryTracer) -> list[str]:
     """Where the strategy routed, in order."""
     return [e.data["to"] for e in tracer.of_kind(NoteEvent) if e.message == "route"]
+
+
+def by_kind(**replies: list[Reply]) -> Callable[[dict], Reply]:
+    """A scripted model answering each kind of request from its own queue (kinds as
+    `population_server.request_kind` names them: program, tests, checker, distinguisher, arbiter, ...), for
+    requests that go out together and so arrive in no fixed order (the candidates and the test designer)."""
+    from cpbot.testing.population_server import request_kind
+
+    left = {kind: list(queue) for kind, queue in replies.items()}
+    lock = threading.Lock()
+
+    def answer(body: dict) -> Reply:
+        kind = request_kind("\n".join(str(m.get("content") or "") for m in body["messages"]))
+        with lock:
+            return left[kind].pop(0)
+
+    return answer

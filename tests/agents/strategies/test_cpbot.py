@@ -56,7 +56,7 @@ def run(make_client, server, tracer, sandbox, problem=None, pool=None, **options
         tracer=tracer,
         sandbox=sandbox,
         knowledge=pool,
-        options=options,
+        options={"candidates": 1, **options},  # one program at a time: the script answers each call in turn
     )
 
 
@@ -191,6 +191,30 @@ def test_a_too_slow_algorithm_goes_to_the_planner(scripted_server, make_client, 
     assert result.status == "solved" and result.profile is not None and result.profile.efficient
 
 
+def test_a_program_its_own_profile_calls_too_slow_is_never_returned_as_solved(
+    scripted_server, make_client, tracer, sandbox
+):
+    # the plan brings the same slow program back: it passes every test, and no plan is left
+    selection = json.dumps({"branches": [{"tags": ["math"], "rationale": "arithmetic"}]})
+    server = scripted_server(
+        [
+            code(SLOW),
+            suite_reply("3 4\n"),
+            Reply(json.dumps({"complexity": "O(2^n)"})),
+            Reply(selection),
+            plan_reply(),
+            code(SLOW),
+        ]
+    )
+    problem = sum_problem(limits=Limits(time_ms=200, memory_mb=256))
+    result = run(make_client, server, tracer, sandbox, problem=problem, plans=1, **NO_STRESS)
+    assert roles(tracer) == ["coder", "testgen", "analyst", "selector", "planner", "coder"]
+    assert result.solution is not None and result.solution.source == SLOW
+    assert result.report is not None and result.report.accepted  # every test passes...
+    assert result.profile is not None and result.profile.efficient is False  # ...and its profile says too slow
+    assert result.status == "best_effort" and "its profile says it is too slow" in result.reason
+
+
 def test_rethink_goes_back_to_the_planner(scripted_server, make_client, tracer, sandbox):
     selection = json.dumps({"branches": [{"tags": ["math"], "rationale": "arithmetic"}]})
     server = scripted_server(
@@ -250,7 +274,7 @@ def test_lessons_reach_the_coder_of_the_next_problem(scripted_server, make_clien
             tracer=tracer,
             sandbox=sandbox,
             knowledge=pool,
-            options={"verify": False},
+            options={"verify": False, "candidates": 1},
         )
     third = sent_text(server.requests[3])
     assert "Lessons from earlier problems" in third and "expected '30', got '3'" in third

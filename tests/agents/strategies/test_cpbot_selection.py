@@ -1,8 +1,9 @@
 """`cpbot` with `candidates=K`: programs drawn at once, filtered on the samples, grouped by behaviour, and the
 right one chosen among wrong ones that pass the samples (by the brute force, the distinguisher or the arbiter).
 
-The scripted server answers the K concurrent coder requests in whatever order they arrive, so the tests
-assert which program was chosen, never which iteration it had.
+The K coder requests and the test designer's go out together: the scripted model answers each kind of
+request from its own queue, in whatever order they arrive, so the tests assert which program was chosen,
+never which iteration it had, and count the first calls' roles rather than order them.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from cpbot.agents.tracing import SelectionEvent, load_event
 from cpbot.judge.model import Problem
 from cpbot.testing.population_server import PopulationModel, load_lab
 from tests.agents.roles.helpers import sent_text, sum_problem
-from tests.agents.strategies.support import RIGHT, WRONG, code, roles
+from tests.agents.strategies.support import RIGHT, WRONG, by_kind, code, roles
 from tests.agents.strategies.test_cpbot import BRUTE, FAST, GENERATOR
 from tests.agents.support.scripted_server import Reply
 
@@ -46,6 +47,18 @@ def run(make_client, server, tracer, sandbox, **options):
     )
 
 
+def first_roles(tracer, k: int) -> list[str]:
+    """The roles of the first k + 1 calls (the candidates and the test designer, at once), sorted."""
+    return sorted(roles(tracer)[: k + 1])
+
+
+def request_of(server, kind: str) -> str:
+    """What the first request of a kind (as `by_kind` names it) sent."""
+    from cpbot.testing.population_server import request_kind
+
+    return next(sent_text(r) for r in server.requests if request_kind(sent_text(r)) == kind)
+
+
 def iteration_of(tracer, source: str) -> list[int]:
     return [
         e.header.iteration
@@ -57,10 +70,11 @@ def iteration_of(tracer, source: str) -> list[int]:
 def test_the_brute_force_chooses_the_right_program_over_a_larger_group_of_wrong_ones(
     scripted_server, make_client, tracer, sandbox
 ):
-    server = scripted_server([code(MID_BUG), code(RIGHT), code(MID_BUG), code(WRONG), suite("3 4\n")])
+    model = by_kind(program=[code(MID_BUG), code(RIGHT), code(MID_BUG), code(WRONG)], tests=[suite("3 4\n")])
+    server = scripted_server([], default=model)
     result = run(make_client, server, tracer, sandbox, candidates=4)
     assert result.status == "solved" and result.solution is not None and result.solution.source == RIGHT
-    assert roles(tracer) == ["coder"] * 4 + ["testgen"]  # no distinguisher: the oracle settled it
+    assert sorted(roles(tracer)) == ["coder"] * 4 + ["testgen"]  # no distinguisher: the oracle settled it
     steps = selection_steps(tracer)
     assert [s.step for s in steps] == ["drawn", "filtered", "grouped", "chosen"]
     drawn, filtered, grouped, chosen = steps
@@ -85,10 +99,13 @@ def test_inputs_written_to_tell_two_groups_apart_are_judged_by_the_brute_force(
 ):
     # BIG_BUG agrees with RIGHT up to a = 999: only the statement-size probe (no oracle there) shows it
     distinguishing = Reply("They differ for large a.\n```text\n1500 3\n```\n")
-    server = scripted_server([code(BIG_BUG), code(RIGHT), code(BIG_BUG), suite("3 4\n"), distinguishing])
+    model = by_kind(
+        program=[code(BIG_BUG), code(RIGHT), code(BIG_BUG)], tests=[suite("3 4\n")], distinguisher=[distinguishing]
+    )
+    server = scripted_server([], default=model)
     result = run(make_client, server, tracer, sandbox, candidates=3, max_n=2000)
-    assert roles(tracer) == ["coder"] * 3 + ["testgen", "distinguisher"]
-    prompt = sent_text(server.requests[4])
+    assert first_roles(tracer, 3) == ["coder"] * 3 + ["testgen"] and roles(tracer)[4:] == ["distinguisher"]
+    prompt = request_of(server, "distinguisher")
     assert BIG_BUG.strip() in prompt and RIGHT.strip() in prompt and "2000" in prompt  # the input where they differ
     steps = {s.step: s for s in selection_steps(tracer)}
     assert [g.members for g in steps["grouped"].groups] == [iteration_of(tracer, BIG_BUG), iteration_of(tracer, RIGHT)]
@@ -99,11 +116,14 @@ def test_inputs_written_to_tell_two_groups_apart_are_judged_by_the_brute_force(
 
 
 def test_without_a_brute_force_the_model_says_which_output_is_right(scripted_server, make_client, tracer, sandbox):
-    server = scripted_server(
-        [code(BIG_BUG), code(RIGHT), code(BIG_BUG), suite("3 4\n", brute=BAD_BRUTE), Reply("2000+x...\nAnswer: B")]
+    model = by_kind(
+        program=[code(BIG_BUG), code(RIGHT), code(BIG_BUG)],
+        tests=[suite("3 4\n", brute=BAD_BRUTE)],
+        arbiter=[Reply("2000+x...\nAnswer: B")],
     )
+    server = scripted_server([], default=model)
     result = run(make_client, server, tracer, sandbox, candidates=3, max_n=2000)
-    assert roles(tracer) == ["coder"] * 3 + ["testgen", "arbiter"]
+    assert first_roles(tracer, 3) == ["coder"] * 3 + ["testgen"] and roles(tracer)[4:] == ["arbiter"]
     arbitrated = next(s for s in selection_steps(tracer) if s.step == "arbitrated")
     assert arbitrated.disagreements[0].outputs[0] != arbitrated.disagreements[0].outputs[1]
     assert "is right" in arbitrated.reason
@@ -112,9 +132,10 @@ def test_without_a_brute_force_the_model_says_which_output_is_right(scripted_ser
 
 def test_when_no_candidate_passes_the_samples_the_best_one_is_debugged(scripted_server, make_client, tracer, sandbox):
     fix = Reply('{"analysis": "subtracts", "error": "subtracts", "guidance": "", "decision": "FIX"}')
-    server = scripted_server([code(WRONG), code(WRONG), fix, code(RIGHT), suite("3 4\n")])
+    model = by_kind(program=[code(WRONG), code(WRONG), code(RIGHT)], tests=[suite("3 4\n")], checker=[fix])
+    server = scripted_server([], default=model)
     result = run(make_client, server, tracer, sandbox, candidates=2, profile=False)
-    assert roles(tracer)[:4] == ["coder", "coder", "checker", "debugger"]
+    assert first_roles(tracer, 2) == ["coder", "coder", "testgen"] and roles(tracer)[3:5] == ["checker", "debugger"]
     filtered = next(s for s in selection_steps(tracer) if s.step == "filtered")
     assert filtered.candidates == [] and len(filtered.rejected) == 2
     assert result.status == "solved" and result.solution is not None and result.solution.source == RIGHT
@@ -123,7 +144,7 @@ def test_when_no_candidate_passes_the_samples_the_best_one_is_debugged(scripted_
 def test_the_candidates_share_the_solves_call_budget(scripted_server, make_client, tracer, sandbox):
     from cpbot.agents.budget import Budget
 
-    server = scripted_server([code(RIGHT)] * 5)
+    server = scripted_server([], default=by_kind(program=[code(RIGHT)] * 5, tests=[suite("3 4\n")]))
     result = solve(
         sum_problem(),
         language="python3",
@@ -184,12 +205,66 @@ def test_when_every_candidate_is_wrong_the_same_way_the_best_is_debugged_on_the_
     scripted_server, make_client, tracer, sandbox
 ):
     fix = Reply('{"analysis": "adds one", "error": "adds one from 12 on", "guidance": "", "decision": "FIX"}')
-    server = scripted_server([code(MID_BUG), code(MID_BUG), suite("3 4\n"), fix, code(RIGHT)])
+    model = by_kind(program=[code(MID_BUG), code(MID_BUG), code(RIGHT)], tests=[suite("3 4\n")], checker=[fix])
+    server = scripted_server([], default=model)
     result = run(make_client, server, tracer, sandbox, candidates=2, profile=False)
-    assert roles(tracer) == ["coder", "coder", "testgen", "checker", "debugger"]
+    assert first_roles(tracer, 2) == ["coder", "coder", "testgen"] and roles(tracer)[3:] == ["checker", "debugger"]
     grouped = next(s for s in selection_steps(tracer) if s.step == "grouped")
     assert len(grouped.groups) == 1 and grouped.groups[0].oracle_disagreed > 0
     debug_prompt = sent_text(server.requests[4])
     probe = next(t for t in result.generated_tests if t.name.startswith("probe-"))
     assert int(probe.input.split()[0]) >= 12 and probe.input.strip() in debug_prompt
     assert result.status == "solved" and result.solution is not None and result.solution.source == RIGHT
+
+
+GUARDED_BRUTE = "a, b = map(int, input().split())\nprint(a + b if a < 12 else 0)\n"  # wrong from a = 12 on
+RIGHT_TOO = "print(sum(map(int, input().split())))\n"
+
+
+def test_a_brute_force_the_candidates_outvote_is_set_aside_and_the_answer_is_not_called_solved(
+    scripted_server, make_client, tracer, sandbox
+):
+    # the brute force passes the samples (a = 1, 10) and prints 0 from a = 12 on: the generator's probes of
+    # size 16 show it; two different right programs agree with each other there, MID_BUG adds one
+    distinguishing = Reply("They differ for a >= 12.\n```text\n20 3\n```\n")
+    model = by_kind(
+        program=[code(RIGHT), code(RIGHT_TOO), code(MID_BUG)],
+        tests=[suite("3 4\n", brute=GUARDED_BRUTE)],
+        distinguisher=[distinguishing],
+        arbiter=[Reply("I cannot tell.")],
+    )
+    server = scripted_server([], default=model)
+    result = run(make_client, server, tracer, sandbox, candidates=3)
+    steps = {s.step: s for s in selection_steps(tracer)}
+    doubted = next(s for s in selection_steps(tracer) if s.step == "doubted")  # then again on the distinguisher's
+    assert sorted(doubted.candidates) == sorted(iteration_of(tracer, RIGHT) + iteration_of(tracer, RIGHT_TOO))
+    assert doubted.disagreements[0].oracle == "0" and doubted.disagreements[0].size == 16
+    assert "outvoted" in doubted.reason
+    grouped = steps["grouped"]
+    assert all(g.oracle_disagreed == 0 for g in grouped.groups)  # the wrong answers no longer count
+    assert grouped.groups[0].members == sorted(iteration_of(tracer, RIGHT) + iteration_of(tracer, RIGHT_TOO))
+    # the right program is the answer, but the evidence conflicts: not solved, and never gated on the wrong answers
+    assert result.solution is not None and result.solution.source in (RIGHT, RIGHT_TOO)
+    assert result.status == "best_effort" and "outvoted" in result.reason
+    assert all(t.output != "0\n" for t in result.generated_tests)
+    assert result.stress is None or result.stress.failure is None
+
+
+def test_a_choice_between_two_single_programs_on_draw_order_alone_is_not_called_solved(
+    scripted_server, make_client, tracer, sandbox
+):
+    # BIG_BUG differs from RIGHT only at the statement size, where no brute force answers; the distinguisher's
+    # input is one the brute force answers the same for both, and the arbiter cannot tell
+    model = by_kind(
+        program=[code(BIG_BUG), code(RIGHT)],
+        tests=[suite("3 4\n")],
+        distinguisher=[Reply("```text\n5 6\n```\n")],
+        arbiter=[Reply("I cannot tell.")],
+    )
+    server = scripted_server([], default=model)
+    # no ladder: whichever is chosen passes every check (the size ladder would catch BIG_BUG alone)
+    result = run(make_client, server, tracer, sandbox, candidates=2, max_n=2000, ladder_seconds=0)
+    assert first_roles(tracer, 2) == ["coder"] * 2 + ["testgen"] and roles(tracer)[3:] == ["distinguisher", "arbiter"]
+    chosen = next(s for s in selection_steps(tracer) if s.step == "chosen")
+    assert "nothing tells which is right" in chosen.reason
+    assert result.status == "best_effort" and "on a guess" in result.reason
