@@ -72,6 +72,9 @@ WARM_MODULES = [
     "array", "bisect", "collections", "copy", "datetime", "decimal", "fractions", "functools", "heapq", "io",
     "itertools", "json", "math", "operator", "random", "re", "statistics", "string", "typing",
 ]  # fmt: skip
+# imported ahead for the programs that import them, where the interpreter has them (the managed
+# environment): numpy takes a fresh interpreter 0.1-0.3 s to import
+WARM_HEAVY_MODULES = ["numpy"]
 CHECK_LIMITS = RunLimits(cpu_ms=20_000, wall_ms=40_000, address_space_kb=2 << 20, output_bytes=1 << 20)
 
 
@@ -165,7 +168,9 @@ def default_warm_python() -> WarmPython | None:
     """The warm interpreter for the sandbox: the CPython language's, started as the judge starts programs
     (None without one; PyPy programs always start afresh)."""
     interp = Python(_cpython_spec()).interpreter
-    return WarmPython(prefix=[interp, *run_flags(interp)], modules=WARM_MODULES) if interp else None
+    if not interp:
+        return None
+    return WarmPython(prefix=[interp, *run_flags(interp)], modules=WARM_MODULES, heavy_modules=WARM_HEAVY_MODULES)
 
 
 def judged_python() -> str:
