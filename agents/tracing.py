@@ -1,6 +1,6 @@
 """Trace events and the `Tracer` protocol: every LLM call, envelope and report of a solve goes to one.
 
-Agents only know the protocol; `bot.transcripts.TranscriptTracer` writes events to the transcript
+Agents only know the protocol; `bot.store.transcripts.TranscriptTracer` writes events to the transcript
 store, `InMemoryTracer` keeps them in a list for tests. Events are pydantic models with a `kind`.
 """
 

@@ -1,13 +1,14 @@
 """The user's layer: the `cpbot` command, its settings, storage, contest mode and submitters.
 
-- `bot.cli`: the lazy click group (a command's module is imported when that command is used)
+A package per job; imports point down this list (tests/test_import_order.py checks it):
 - `bot.commands.<name>`: one module per command, click declarations only; the work is imported
-  inside the command's body from the modules below, so `cpbot --help` stays quick
-- `bot.options`: the options several commands share, declared once (model endpoint, strategy,
-  language, cookies)
-- `bot.app`: what commands do and share (problem sources and folders, strategy options, a recorded
-  solve, a gated submission, judging a file)
-- `bot.config`: config.toml as click's default_map, and the model endpoint it completes
-- output, one place per kind: `bot.render` (terminal text), `bot.watch.render` (the live table),
-  `bot.plots` (PNG), `bot.export` (the HTML page and its SVG)
+  inside the command's body from the packages below, so `cpbot --help` stays quick
+- `bot.app`: the one-problem work the commands share (problem sources and folders, strategy options,
+  a recorded solve, a gated submission, judging a file)
+- `bot.bench`, `bot.lab`: research (benchmarks, grading, the strategy lab)
+- `bot.report`: what people read (terminal text, `cpbot judge`'s view, plots, the HTML export)
+- `bot.watch`: contest mode (scheduler, loop, crash-safe state, standings, the live table)
+- `bot.submit`: the submission ledger, the gate and its checks, credentials
+- `bot.cli`: the lazy click group, the options commands share, config.toml
+- `bot.store`: the SQLite files, the transcript store, redaction
 """

@@ -2,6 +2,6 @@
 
 import sys
 
-from cpbot.bot.cli import main
+from cpbot.bot.cli.main import main
 
 sys.exit(main())

@@ -29,6 +29,19 @@ ALLOWED = {
     "cpbot.agents": {"cpbot.core", "cpbot.judge"},
     "cpbot.bot": {"cpbot.core", "cpbot.judge", "cpbot.scrapers", "cpbot.agents", "cpbot.testing"},
 }
+# Inside `bot/`, a package per job (docs/design.md, "Bot"); each may import the packages listed for it.
+# `commands` (one lazy module per command) sits on top and may import them all.
+BOT_ALLOWED = {
+    "cpbot.bot.store": set(),
+    "cpbot.bot.cli": set(),
+    "cpbot.bot.submit": {"cpbot.bot.store"},
+    "cpbot.bot.watch": {"cpbot.bot.store", "cpbot.bot.cli", "cpbot.bot.submit"},
+    "cpbot.bot.report": {"cpbot.bot.store", "cpbot.bot.submit", "cpbot.bot.watch"},
+    "cpbot.bot.app": {"cpbot.bot.store", "cpbot.bot.cli", "cpbot.bot.submit", "cpbot.bot.watch", "cpbot.bot.report"},
+    "cpbot.bot.bench": {"cpbot.bot.store", "cpbot.bot.cli", "cpbot.bot.report"},
+    "cpbot.bot.lab": {"cpbot.bot.store", "cpbot.bot.cli", "cpbot.bot.report", "cpbot.bot.bench"},
+}
+BOT_TOP = "cpbot.bot.commands"
 
 
 def module_files() -> dict[str, Path]:
@@ -126,6 +139,11 @@ def layer(module: str) -> str:
     return ".".join(module.split(".")[:2])
 
 
+def bot_package(module: str) -> str:
+    """The package of `bot/` a module belongs to (`cpbot.bot.watch`, ...); `cpbot.bot` for bot/__init__."""
+    return ".".join(module.split(".")[:3])
+
+
 def test_no_module_imports_itself_through_others() -> None:
     assert circles(import_graph()) == []
 
@@ -141,10 +159,30 @@ def test_every_import_points_down_the_layers() -> None:
     assert wrong == []
 
 
+def test_bot_holds_only_its_job_packages() -> None:
+    loose = sorted(p.name for p in (REPO / "bot").glob("*.py") if p.name != "__init__.py")
+    packages = sorted(f"cpbot.bot.{p.name}" for p in (REPO / "bot").iterdir() if (p / "__init__.py").exists())
+    assert loose == []
+    assert packages == sorted([*BOT_ALLOWED, BOT_TOP])
+
+
+def test_inside_bot_imports_point_down_the_job_packages() -> None:
+    wrong = [
+        f"{module} imports {target}"
+        for module, targets in import_graph().items()
+        if layer(module) == "cpbot.bot" and bot_package(module) != BOT_TOP
+        for target in sorted(targets)
+        if layer(target) == "cpbot.bot"
+        and bot_package(target) != bot_package(module)
+        and bot_package(target) not in BOT_ALLOWED.get(bot_package(module), set())
+    ]
+    assert wrong == []
+
+
 def test_the_checks_see_a_circle_and_a_lazy_import() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert circles(graph) == [["a", "b", "c"]]
-    lazy = ast.parse("def f():\n    from cpbot.bot import render\n")
-    assert "cpbot.bot.render" in set(_imports(lazy, "cpbot.bot.x", False))
-    hidden = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import cpbot.bot.render\n")
-    assert "cpbot.bot.render" not in set(_imports(hidden, "cpbot.bot.x", False))
+    lazy = ast.parse("def f():\n    from cpbot.bot.report import render\n")
+    assert "cpbot.bot.report.render" in set(_imports(lazy, "cpbot.bot.x", False))
+    hidden = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import cpbot.bot.report.render\n")
+    assert "cpbot.bot.report.render" not in set(_imports(hidden, "cpbot.bot.x", False))

@@ -9,15 +9,15 @@ from cpbot.agents.budget import Budget
 from cpbot.agents.llm import LLMClient, LLMConfig
 from cpbot.agents.solve import SolveResult, solve
 from cpbot.agents.tracing import FanoutTracer, TraceEvent
-from cpbot.bot.render import trace_line
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.report.render import trace_line
+from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.judge.model import Problem
 
 Say = Callable[[str], None]
 
 
 class ProgressTracer:
-    """A tracer that says one line per LLM call and per judge report (see `bot.render.trace_line`)."""
+    """A tracer that says one line per LLM call and per judge report (see `bot.report.render.trace_line`)."""
 
     def __init__(self, say: Say) -> None:
         self.say = say

@@ -8,13 +8,13 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, SecretStr
 
-from cpbot.bot.render import decision_lines
+from cpbot.bot.report.render import decision_lines
+from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.bot.submit.base import RemoteVerdict, SubmissionRecord, source_sha256, submitter_for
 from cpbot.bot.submit.credentials import SiteCredentials
 from cpbot.bot.submit.events import GateEvent, RemoteVerdictEvent, SubmissionEvent
 from cpbot.bot.submit.gate import GateConfig, GateDecision, GateEvidence, gate
 from cpbot.bot.submit.ledger import SubmissionLedger
-from cpbot.bot.transcripts import TranscriptStore
 from cpbot.core.errors import ConfigError
 from cpbot.judge.build import build_program_file
 from cpbot.judge.checkers import make_checker

@@ -34,7 +34,7 @@ from cpbot.bot.bench.datasets import BenchProblem, Dataset
 from cpbot.bot.bench.metrics import difficulty_order
 from cpbot.bot.bench.passk import mean_pass_at_k, reportable_ks
 from cpbot.bot.bench.pickled_text import UnsafePickle
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.core.errors import ConfigError, CpbotError
 from cpbot.core.registry import Family, language_spec
 from cpbot.judge.model import JudgeReport, Language, Solution, TestCase, Verdict

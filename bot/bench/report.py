@@ -1,4 +1,4 @@
-"""A bench report as Markdown tables (its PNG of accuracy against tokens is `bot.plots.save_bench_png`)."""
+"""A bench report as Markdown tables (its PNG of accuracy against tokens is `bot.report.plots.save_bench_png`)."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ from cpbot.bot.bench.executors import Executor
 from cpbot.bot.bench.livecodebench import Selection
 from cpbot.bot.bench.metrics import ProblemOutcome, StrategyMetrics, by_strategy
 from cpbot.bot.bench.task import BenchSettings, TaskResult
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.core.errors import ConfigError
 from cpbot.judge.model import Language
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cpbot.bot.options import language_option, lcb_selection_options, model_endpoint_options, python_option
+from cpbot.bot.cli.options import language_option, lcb_selection_options, model_endpoint_options, python_option
 from cpbot.core.errors import ConfigError
 from cpbot.core.registry import DEFAULT_STRATEGY, STRATEGY_NAMES
 
@@ -108,9 +108,9 @@ def bench(
     from cpbot.bot.bench.report import markdown
     from cpbot.bot.bench.runner import check_same_dataset, make_plan, run_bench, start_bench, stored_plan
     from cpbot.bot.bench.task import BenchSettings
-    from cpbot.bot.config import resolve_llm
-    from cpbot.bot.plots import save_bench_png
-    from cpbot.bot.transcripts import TranscriptStore
+    from cpbot.bot.cli.config import resolve_llm
+    from cpbot.bot.report.plots import save_bench_png
+    from cpbot.bot.store.transcripts import TranscriptStore
 
     data = open_dataset(dataset)
     if time_limit_ms is not None:

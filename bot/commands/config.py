@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from cpbot.bot.config import config_path, current_settings, resolve_llm
+from cpbot.bot.cli.config import config_path, current_settings, resolve_llm
 from cpbot.core.errors import ConfigError
 
 # Where each endpoint setting may come from, in the order the resolution tries them (after the flags).

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import click
 
-from cpbot.bot.browser import browser_option
-from cpbot.bot.options import cookies_option
-from cpbot.bot.site_option import ALL_SITES, chosen_sites, site_option
+from cpbot.bot.cli.browser import browser_option
+from cpbot.bot.cli.options import cookies_option
+from cpbot.bot.cli.site_option import ALL_SITES, chosen_sites, site_option
 
 
 @click.command("contests")
@@ -26,8 +26,8 @@ def contests(
     from datetime import UTC, datetime
 
     from cpbot.bot.app.sources import open_client
-    from cpbot.bot.browser import browser_settings
-    from cpbot.bot.render import format_contest
+    from cpbot.bot.cli.browser import browser_settings
+    from cpbot.bot.report.render import format_contest
     from cpbot.core.errors import CpbotError
     from cpbot.scrapers.listing import Contest
     from cpbot.scrapers.sites import get_site

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import click
 
-from cpbot.bot.browser import browser_option
-from cpbot.bot.options import cookies_option
-from cpbot.bot.site_option import site_option
+from cpbot.bot.cli.browser import browser_option
+from cpbot.bot.cli.options import cookies_option
+from cpbot.bot.cli.site_option import site_option
 
 
 @click.command("fetch")
@@ -48,8 +48,8 @@ def fetch(
 
     from cpbot.bot.app.problem_folder import place, problem_dirname, save_problem
     from cpbot.bot.app.sources import load_problems
-    from cpbot.bot.browser import browser_settings
-    from cpbot.bot.render import describe_problem
+    from cpbot.bot.cli.browser import browser_settings
+    from cpbot.bot.report.render import describe_problem
 
     problems = load_problems(
         source, site=site, cookies=cookies, page_url=page_url, browser=browser_settings(use_browser)

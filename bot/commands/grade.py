@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cpbot.bot.options import language_option, lcb_selection_options, python_option
+from cpbot.bot.cli.options import language_option, lcb_selection_options, python_option
 from cpbot.core.registry import Family, languages_of
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ def grade(
     from cpbot.bot.bench.datasets import open_dataset
     from cpbot.bot.bench.grade import GradePlan, eval_all, markdown, read_generations, run_grade
     from cpbot.bot.bench.livecodebench import make_selection
-    from cpbot.bot.transcripts import TranscriptStore
+    from cpbot.bot.store.transcripts import TranscriptStore
     from cpbot.core.errors import ConfigError
     from cpbot.judge.sandbox import default_sandbox
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from cpbot.bot.options import include_option, language_option
+from cpbot.bot.cli.options import include_option, language_option
 
 
 @click.command()
@@ -65,7 +65,7 @@ def judge(
     """
     from cpbot.bot.app.interrupt import EXIT_INTERRUPTED, interrupted, stop_on_interrupt
     from cpbot.bot.app.judging import find_tests, judge_file
-    from cpbot.bot.judge_view import JudgeView
+    from cpbot.bot.report.judge_view import JudgeView
     from cpbot.judge.languages import get_language, language_for
     from cpbot.judge.model import TestResult
 

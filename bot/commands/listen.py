@@ -32,7 +32,7 @@ def listen(port: int | None, out_dir: Path, batches: int, as_json: bool, force: 
     import threading
 
     from cpbot.bot.app.problem_folder import free_dir, problem_dirname, save_problem
-    from cpbot.bot.render import describe_problem
+    from cpbot.bot.report.render import describe_problem
     from cpbot.scrapers.companion_server import DEFAULT_PORT, CompanionServer, Received
 
     lock = threading.Lock()

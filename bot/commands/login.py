@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cpbot.bot.site_option import site_option
+from cpbot.bot.cli.site_option import site_option
 from cpbot.core.errors import ConfigError
 from cpbot.core.registry import site_spec
 
@@ -71,7 +71,7 @@ def login(site: str, cookies: Path | None, handle: str | None, show: bool, forge
 
     name = site
     if in_browser:
-        from cpbot.bot.browser_login import browser_login
+        from cpbot.bot.cli.browser_login import browser_login
 
         return browser_login(name, forget=forget)
     if forget:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from cpbot.bot.options import include_option
+from cpbot.bot.cli.options import include_option
 
 
 @click.command()
@@ -59,8 +59,8 @@ def profile(
 ) -> int:
     """Profile SOLUTION; exits 0 when it is predicted to fit the limits at --max-n."""
     from cpbot.bot.app.interrupt import interrupted, stop_on_interrupt
-    from cpbot.bot.plots import save_profile_png
-    from cpbot.bot.render import print_profile
+    from cpbot.bot.report.plots import save_profile_png
+    from cpbot.bot.report.render import print_profile
     from cpbot.judge.build import build_program_file
     from cpbot.judge.model import Limits, ProfilePoint
     from cpbot.judge.profile import profile_program

@@ -6,8 +6,14 @@ from pathlib import Path
 
 import click
 
-from cpbot.bot.options import cookies_option, language_option, model_endpoint_options, python_option, strategy_options
-from cpbot.bot.site_option import site_option
+from cpbot.bot.cli.options import (
+    cookies_option,
+    language_option,
+    model_endpoint_options,
+    python_option,
+    strategy_options,
+)
+from cpbot.bot.cli.site_option import site_option
 
 
 @click.command("solve")
@@ -93,10 +99,10 @@ def solve(
     from cpbot.bot.app.solving import solve_recorded
     from cpbot.bot.app.sources import load_source
     from cpbot.bot.app.strategy_options import parse_strategy_options, with_candidates
-    from cpbot.bot.browser import browser_settings
-    from cpbot.bot.config import resolve_llm
-    from cpbot.bot.redact import Redactor, secrets_from_env
-    from cpbot.bot.render import print_solve_result
+    from cpbot.bot.cli.browser import browser_settings
+    from cpbot.bot.cli.config import resolve_llm
+    from cpbot.bot.report.render import print_solve_result
+    from cpbot.bot.store.redact import Redactor, secrets_from_env
 
     def say(line: str) -> None:
         click.echo(line, err=True)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from cpbot.bot.options import include_option
+from cpbot.bot.cli.options import include_option
 
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 
@@ -46,7 +46,7 @@ def stress(
 ) -> int:
     """Stress SOLUTION against BRUTE; exits 1 with the smallest failing input when they disagree."""
     from cpbot.bot.app.interrupt import interrupted, stop_on_interrupt
-    from cpbot.bot.render import print_stress
+    from cpbot.bot.report.render import print_stress
     from cpbot.judge.build import build_program_file
     from cpbot.judge.checkers import make_checker
     from cpbot.judge.model import Limits

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from cpbot.bot.browser import browser_option
-from cpbot.bot.options import cookies_option, language_option
+from cpbot.bot.cli.browser import browser_option
+from cpbot.bot.cli.options import cookies_option, language_option
 from cpbot.bot.submit.checks import CHECKS
 
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
@@ -64,10 +64,10 @@ def submit(
     """
     from cpbot.bot.app.sources import is_url, load_source
     from cpbot.bot.app.submission import run_submission
-    from cpbot.bot.browser import browser_settings, tell_user
+    from cpbot.bot.cli.browser import browser_settings, tell_user
+    from cpbot.bot.store.transcripts import TranscriptStore
     from cpbot.bot.submit.credentials import load_credentials, register_secrets, session_jar
     from cpbot.bot.submit.gate import GateConfig
-    from cpbot.bot.transcripts import TranscriptStore
     from cpbot.judge.languages import get_language, language_for
     from cpbot.judge.model import Solution, Verdict
     from cpbot.judge.testdir import read_text_exact

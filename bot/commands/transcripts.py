@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:
-    from cpbot.bot.transcripts import TranscriptStore
+    from cpbot.bot.store.transcripts import TranscriptStore
 
 # A running run whose owner cannot be checked (another host, an old store) is stale after this long idle.
 STALE_AFTER_S = 6 * 3600
@@ -20,8 +20,8 @@ STALE_AFTER_S = 6 * 3600
 
 def _open() -> TranscriptStore | None:
     """The user's transcript store with dead runs marked stale, or None when nothing was recorded yet."""
-    from cpbot.bot.storage import StorageError, disk_full
-    from cpbot.bot.transcripts import TranscriptStore, default_db_path
+    from cpbot.bot.store.storage import StorageError, disk_full
+    from cpbot.bot.store.transcripts import TranscriptStore, default_db_path
 
     path = default_db_path()
     if not path.exists():
@@ -43,7 +43,7 @@ def _open() -> TranscriptStore | None:
 
 def _opened() -> TranscriptStore:
     """`_open()`, or an error saying that nothing was recorded yet."""
-    from cpbot.bot.transcripts import TranscriptError, default_db_path
+    from cpbot.bot.store.transcripts import TranscriptError, default_db_path
 
     store = _open()
     if store is None:
@@ -63,8 +63,8 @@ def transcripts() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print a RunList as JSON.")
 def list_runs(limit: int, kind: str | None, every: bool, as_json: bool) -> int:
     """List the latest runs, newest first; a contest counts its problems (`show CONTEST` lists them)."""
-    from cpbot.bot.render import run_table
-    from cpbot.bot.transcripts import RunList, RunSummary
+    from cpbot.bot.report.render import run_table
+    from cpbot.bot.store.transcripts import RunList, RunSummary
 
     store = _open()
     runs: list[RunSummary] = []
@@ -87,7 +87,7 @@ def list_runs(limit: int, kind: str | None, every: bool, as_json: bool) -> int:
 @click.option("--json", "as_json", is_flag=True, help="Print the RunTranscript as JSON.")
 def show(run: str, full: bool, as_json: bool) -> int:
     """Show run RUN (an id, a unique prefix of one, or `last`): its summary and every event in order."""
-    from cpbot.bot.render import transcript_lines
+    from cpbot.bot.report.render import transcript_lines
 
     store = _opened()
     with store:
@@ -109,8 +109,8 @@ def export(run: str, html_path: Path | None, json_path: Path | None) -> int:
     plots, gate decisions, remote verdicts, tokens and time per stage) and/or as JSON."""
     if html_path is None and json_path is None:
         raise click.UsageError("say where to write: --html FILE and/or --json FILE")
-    from cpbot.bot.export import gather, render_html
-    from cpbot.bot.transcripts import TranscriptError
+    from cpbot.bot.report.export import gather, render_html
+    from cpbot.bot.store.transcripts import TranscriptError
 
     store = _opened()
     with store:

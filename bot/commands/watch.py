@@ -6,9 +6,9 @@ from typing import Any
 
 import click
 
-from cpbot.bot.browser import browser_option
-from cpbot.bot.options import cookies_option, language_option, model_endpoint_options, strategy_options
-from cpbot.bot.site_option import ALL_SITES, chosen_sites, site_option
+from cpbot.bot.cli.browser import browser_option
+from cpbot.bot.cli.options import cookies_option, language_option, model_endpoint_options, strategy_options
+from cpbot.bot.cli.site_option import ALL_SITES, chosen_sites, site_option
 from cpbot.bot.submit.checks import CHECKS
 
 

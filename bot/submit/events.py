@@ -1,6 +1,6 @@
 """What `cpbot submit` and `cpbot watch` record about a submission, as typed trace events.
 
-They are written with the store's `record` and read back through `bot.event_view.load` (one union with
+They are written with the store's `record` and read back through `bot.report.event_view.load` (one union with
 the agents' events). Their fields are the flat payloads the store held before they were typed, so old
 transcripts read as they are.
 """

@@ -19,7 +19,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from cpbot.bot.storage import Database, Migrations, StorageError, run_script
+from cpbot.bot.store.storage import Database, Migrations, StorageError, run_script
 from cpbot.bot.submit.base import DuplicateSubmission, RemoteVerdict, SubmitTooSoon
 from cpbot.core.dirs import data_dir
 

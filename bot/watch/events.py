@@ -2,7 +2,7 @@
 steps of its loop (contest_state), the submissions it only would have made (shadow) and the standing
 they earned.
 
-They are written with the store's `record` and read back through `bot.event_view.load`. Their fields are
+They are written with the store's `record` and read back through `bot.report.event_view.load`. Their fields are
 the flat payloads the store held before they were typed, so old transcripts read as they are; the shadow
 submission's hash, once written as `sha256`, is read under both names.
 """

@@ -20,11 +20,10 @@ from typing import Any
 from cpbot.agents.budget import Budget
 from cpbot.agents.solve import SolveResult
 from cpbot.agents.strategies.base import KnowledgePool, Lesson
+from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.bot.submit.base import SubmitError, source_sha256
 from cpbot.bot.submit.events import GateEvent, RemoteVerdictEvent, SubmissionEvent
 from cpbot.bot.submit.gate import GateDecision, GateEvidence, gate
-from cpbot.bot.texts import clock
-from cpbot.bot.transcripts import TranscriptStore
 from cpbot.bot.watch.events import ContestStateEvent, RulesEvent, ShadowSubmissionEvent, StandingEvent
 from cpbot.bot.watch.ports import ContestSite, LoopOptions, Solver, SubmitPort
 from cpbot.bot.watch.rules import Participation, decide
@@ -39,6 +38,7 @@ from cpbot.bot.watch.state import (
     verdict_detail,
 )
 from cpbot.core.errors import CpbotError
+from cpbot.core.texts import clock
 from cpbot.judge.model import Problem, Verdict
 from cpbot.scrapers.listing import ContestProblem
 

@@ -17,10 +17,10 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from cpbot.bot.texts import clock
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.bot.watch.rules import Participation
 from cpbot.bot.watch.state import ContestRow, WatchState
+from cpbot.core.texts import clock
 
 if TYPE_CHECKING:
     from cpbot.bot.watch.scheduler import Watcher

@@ -19,12 +19,12 @@ from cpbot.agents.llm import LLMClient, LLMConfig
 from cpbot.agents.solve import SolveResult
 from cpbot.agents.strategies.base import KnowledgePool
 from cpbot.agents.tracing import Tracer
-from cpbot.bot.browser import browser_settings, tell_user
-from cpbot.bot.config import resolve_llm
+from cpbot.bot.cli.browser import browser_settings, tell_user
+from cpbot.bot.cli.config import resolve_llm
+from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.bot.submit.checks import CHECKS
 from cpbot.bot.submit.credentials import jar_secrets
 from cpbot.bot.submit.gate import GateConfig
-from cpbot.bot.transcripts import TranscriptStore
 from cpbot.bot.watch.adapters import AgentSolver, ScrapedSite
 from cpbot.bot.watch.loop import ContestLoop
 from cpbot.bot.watch.ports import ContestBudget, LoopOptions, SubmitPort

@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from cpbot.bot.storage import Database, Migrations, StorageError, run_script, table_exists
+from cpbot.bot.store.storage import Database, Migrations, StorageError, run_script, table_exists
 from cpbot.bot.submit.base import RemoteVerdict
 from cpbot.bot.submit.ledger import DB_NAME as LEDGER_DB_NAME
 from cpbot.bot.submit.ledger import LedgerEntry, SubmissionLedger

@@ -7,7 +7,8 @@ Per problem: the English statement with its parameters filled in, the examples a
 from `sol/correct.cpp`), `correct.cpp` as the reference (and a right candidate), `naive.cpp` as the
 brute force (or the lab's own brute force from `lc_generators.BRUTES`), the lab's generator, and the
 solutions `info.toml` lists with an expected verdict as wrong candidates (other listed solutions as
-right ones). Needs g++. Re-running rewrites the folders' Library Checker files but keeps mutants.
+right ones). A solution's `#include "X.h"` of Library Checker's `common/` is inlined. Needs g++.
+Re-running rewrites the folders' Library Checker files but keeps mutants.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -71,13 +73,30 @@ def run_cpp(source: str, inputs: list[str], workdir: Path) -> list[str]:
     return [subprocess.run([str(exe)], input=i, capture_output=True, text=True, check=True).stdout for i in inputs]
 
 
+def inline_common(source: str, show: Callable[[str], str], done: set[str] | None = None) -> str:
+    """`source` with each `#include "X.h"` replaced by Library Checker's `common/X.h` (once each), so that
+    a solution builds on its own."""
+    done = set() if done is None else done
+
+    def header(m: re.Match[str]) -> str:
+        name = m.group(1)
+        if name in done:
+            return ""
+        done.add(name)
+        text = show(f"common/{name}").replace("#pragma once\n", "")
+        return f"// ---- common/{name} (Library Checker) ----\n{inline_common(text, show, done)}// ---- end ----\n"
+
+    return re.sub(r'^#include "([\w./]+)"\n', header, source, flags=re.M)
+
+
 def import_problem(repo: Path, commit: str, where: str, max_n: int, out: Path) -> None:
     name = where.rsplit("/", 1)[1]
     folder = out / name
     (folder / "candidates").mkdir(parents=True, exist_ok=True)
     info = tomllib.loads(git(repo, "show", f"{commit}:{where}/info.toml"))
     files = git(repo, "ls-tree", "--name-only", commit, f"{where}/sol/", f"{where}/gen/").split()
-    show = lambda path: git(repo, "show", f"{commit}:{path}")  # noqa: E731
+    raw = lambda path: git(repo, "show", f"{commit}:{path}")  # noqa: E731
+    show = lambda path: inline_common(raw(path), raw)  # noqa: E731
     examples = sorted(f for f in files if re.search(r"/gen/example_\d+\.in$", f))
     reference = show(f"{where}/sol/correct.cpp")
     with tempfile.TemporaryDirectory() as tmp:
@@ -111,10 +130,10 @@ def import_problem(repo: Path, commit: str, where: str, max_n: int, out: Path) -
         file = sol["name"]
         if f"{where}/sol/{file}" not in files or file == "correct.cpp":
             continue
-        (folder / "candidates" / file).write_text(show(f"{where}/sol/{file}"))
         expect = sol.get("expect")
         if expect is None and sol.get("allow_tle"):
             continue  # may or may not be fast enough: no label
+        (folder / "candidates" / file).write_text(show(f"{where}/sol/{file}"))
         label = "wrong" if expect in KIND else "right"
         entry = {
             "file": f"candidates/{file}",

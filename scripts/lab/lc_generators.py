@@ -76,8 +76,19 @@ for _ in range(n):
 """,
     "majority_voting": """hi = random.choice([1, 3, n, 10**9])
 print(n, n)
-print(*(R(0, hi) for _ in range(n)))
-for _ in range(n):
+if random.random() < 0.25:  # a bare majority over two other values in every window of w, queried window by window
+    w = max(1, n // 4) | 1
+    x = random.sample(range(hi + 1), 3) if hi >= 2 else [0, 1, 2]
+    block = [x[0]] * ((w + 1) // 2) + [x[1]] * ((w - 1) // 4) + [x[2]] * (w - (w + 1) // 2 - (w - 1) // 4)
+    random.shuffle(block)
+    print(*(block[i % w] for i in range(n)))
+    for i in range(n - w + 1):
+        print(1, i, i + w)
+    queries = w - 1
+else:
+    print(*(R(0, hi) for _ in range(n)))
+    queries = n
+for _ in range(queries):
     if R(0, 1):
         l = R(0, n - 1)
         print(1, l, R(l + 1, n))
@@ -90,10 +101,25 @@ def seg():
     l = R(-A, A - 1)
     return f"{l} {R(l + 1, A)} {R(-A, A)} {R(-B, B)}"
 print(n, n)
-for _ in range(n):
-    print(seg())
-for _ in range(n):
-    print(f"0 {seg()}" if R(0, 1) else f"1 {R(-A, A)}")
+if random.random() < 0.25:  # nested flat segments, then one line crossing them all, n - 1 times
+    A, segs = 10**9, []
+    def conquer(l, r, width):
+        mid = int((l + r) / 2)  # rounded toward zero, as in C
+        if r - l > width and len(segs) < n:
+            conquer(l, mid, width)
+            conquer(mid + 1, r, width)
+            segs.append(f"{l} {r + 1} 0 {mid}")
+    conquer(-A, A - 1, 2 * A // n)
+    segs = segs[:n] + [seg() for _ in range(n - len(segs))]
+    print(*segs, sep="\\n")
+    for _ in range(n - 1):
+        print(f"0 {-A} {A} 1 0")
+    print("1 0")
+else:
+    for _ in range(n):
+        print(seg())
+    for _ in range(n):
+        print(f"0 {seg()}" if R(0, 1) else f"1 {R(-A, A)}")
 """,
     "line_add_get_min": """A = random.choice([n, 10**9])
 B = random.choice([n, 10**18])
@@ -105,7 +131,10 @@ for _ in range(n):
 """,
     "lca": """n = max(n, 2)
 print(n, n)
-print(*(R(max(0, i - random.choice([1, 3, i])), i - 1) for i in range(1, n)))
+if random.random() < 0.25:  # two chains from the root: ancestors far up, where a walk one step at a time is slow
+    print(*(max(0, i - 2) for i in range(1, n)))
+else:
+    print(*(R(max(0, i - random.choice([1, 3, i])), i - 1) for i in range(1, n)))
 for _ in range(n):
     u = R(0, n - 2)
     print(u, R(u + 1, n - 1))
@@ -176,14 +205,28 @@ for _ in range(m):
 }
 
 # brute forces for the problems Library Checker has no right naive solution for (Python, as the test
-# generator role asks for by default); number_of_subsequences' naive.cpp is expected to be WA
+# generator role asks for by default); number_of_subsequences' naive.cpp is expected to be WA (it
+# prints 0 beyond n = 30), so its brute force is a quadratic count by leftmost embeddings
 BRUTES = {
     "number_of_subsequences": """n = int(input())
 a = input().split()
-seen = set()
-for mask in range(1, 1 << n):
-    seen.add(tuple(a[i] for i in range(n) if mask >> i & 1))
-print(len(seen) % 998244353)
+MOD = 998244353
+# f[i]: distinct subsequences whose leftmost embedding starts at i; the next element of one is the
+# first occurrence after i of its value, so f[i] = 1 + the sum of f over those first occurrences
+f = [0] * n
+for i in range(n - 1, -1, -1):
+    seen, total = set(), 1
+    for j in range(i + 1, n):
+        if a[j] not in seen:
+            seen.add(a[j])
+            total += f[j]
+    f[i] = total % MOD
+seen, answer = set(), 0
+for i in range(n):
+    if a[i] not in seen:
+        seen.add(a[i])
+        answer += f[i]
+print(answer % MOD)
 """,
     "static_range_sum": """import sys
 d = sys.stdin.read().split()

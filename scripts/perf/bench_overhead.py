@@ -28,7 +28,7 @@ from cpbot.bot.bench.datasets import open_dataset
 from cpbot.bot.bench.executors import LocalExecutor, RayExecutor
 from cpbot.bot.bench.runner import make_plan, run_bench, start_bench
 from cpbot.bot.bench.task import BenchSettings
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.judge.harness.dataset import iter_rows
 from cpbot.testing.scripted_server import Reply, ScriptedServer
 

@@ -23,7 +23,7 @@ from perfkit import three_round_solve
 
 from cpbot.agents.budget import Budget, BudgetTracker
 from cpbot.agents.llm import LLMClient, LLMConfig
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.testing.scripted_server import Reply, ScriptedServer
 
 TARGET_MS = 20.0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cpbot.agents.budget import Budget, BudgetTracker
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.store.transcripts import TranscriptStore
 from tests.agents.support.mini_solve import mini_solve
 from tests.agents.support.scripted_server import Delay, HTTPFailure, Reply, rate_limited
 

@@ -28,7 +28,7 @@ import pytest
 import cpbot.bot.commands.solve as solve_module
 from cpbot.agents.solve import SolveResult
 from cpbot.bot.app.problem_folder import save_problem
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.store.transcripts import TranscriptStore
 from tests.agents.roles.helpers import sum_problem
 
 PYTHON = os.environ.get("CPBOT_LLAMA_PYTHON", "")

@@ -114,8 +114,8 @@ def test_a_selection_step_reads_as_one_line_in_transcripts_show():
     from datetime import UTC, datetime
 
     from cpbot.agents.tracing import SelectionEvent
-    from cpbot.bot.render import event_lines
-    from cpbot.bot.transcripts import StoredEvent
+    from cpbot.bot.report.render import event_lines
+    from cpbot.bot.store.transcripts import StoredEvent
 
     event = SelectionEvent(step="chosen", candidates=[3], reason="group of 2 (candidates 3, 5)")
     stored = StoredEvent(seq=1, ts=datetime.now(UTC), kind=event.kind, payload=event.model_dump(mode="json"))

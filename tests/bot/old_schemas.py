@@ -1,4 +1,4 @@
-"""The schemas cpbot wrote before its stores shared `cpbot.bot.storage` (as of commit 6f829ae), copied
+"""The schemas cpbot wrote before its stores shared `cpbot.bot.store.storage` (as of commit 6f829ae), copied
 here as fixtures: the upgrade tests build databases of these shapes, fill them, and open them with the
 current stores. Never edit them: they are what users' files look like."""
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from cpbot.bot.cli import main
+from cpbot.bot.cli.main import main
 from cpbot.bot.submit.base import SiteSubmitter
 from cpbot.bot.submit.ledger import SubmissionLedger
 from cpbot.judge.model import Limits, Problem, Solution, TestCase, Verdict

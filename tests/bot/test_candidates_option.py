@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cpbot.bot.app.strategy_options import parse_strategy_options, with_candidates
-from cpbot.bot.cli import main
+from cpbot.bot.cli.main import main
 
 ENDPOINT = ["--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--api-key", "k"]
 

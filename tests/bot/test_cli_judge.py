@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cpbot.bot.cli import main
+from cpbot.bot.cli.main import main
 from cpbot.core.registry import LANGUAGE_NAMES
 from cpbot.judge.model import JudgeReport, Limits, Problem, TestCase
 

@@ -1,12 +1,12 @@
 """The shared options (model endpoint, strategy, language, cookies) read the same on every command that
-takes them, because each is declared once in bot/options.py."""
+takes them, because each is declared once in bot/cli/options.py."""
 
 from __future__ import annotations
 
 import click
 import pytest
 
-from cpbot.bot.cli import cli
+from cpbot.bot.cli.main import cli
 from cpbot.core.registry import LANGUAGE_NAMES, STRATEGY_NAMES
 
 

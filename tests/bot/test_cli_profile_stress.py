@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cpbot.bot.cli import main
+from cpbot.bot.cli.main import main
 from cpbot.judge.model import ProfileReport, StressReport
 
 TESTS = Path(__file__).resolve().parents[1] / "judge"

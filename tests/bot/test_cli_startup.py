@@ -14,16 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from cpbot.bot.cli import COMMANDS, cli
+from cpbot.bot.cli.main import COMMANDS, cli
 
 # top-level packages none of the three commands may load
 HEAVY = ("httpx", "openai", "apscheduler", "matplotlib", "rich", "pydantic", "bs4", "lxml", "jinja2", "ray", "numpy")
 # cpbot's own layers that reach the network, the model or the sandbox
-HEAVY_CPBOT = ("cpbot.agents", "cpbot.scrapers", "cpbot.judge", "cpbot.bot.transcripts", "cpbot.bot.watch")
+HEAVY_CPBOT = ("cpbot.agents", "cpbot.scrapers", "cpbot.judge", "cpbot.bot.store.transcripts", "cpbot.bot.watch")
 
 PROBE = """
 import json, sys
-from cpbot.bot.cli import main
+from cpbot.bot.cli.main import main
 code = main(sys.argv[2:])
 json.dump({"code": code, "modules": sorted(sys.modules)}, open(sys.argv[1], "w"))
 """

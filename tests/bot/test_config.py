@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from cpbot.bot.cli import main
-from cpbot.bot.config import load_settings, resolve_llm
+from cpbot.bot.cli.config import load_settings, resolve_llm
+from cpbot.bot.cli.main import main
 from cpbot.core.errors import ConfigError
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "aplusb"

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-import cpbot.bot.storage as storage
-from cpbot.bot.cli import main
-from cpbot.bot.storage import StorageError, disk_full
-from cpbot.bot.transcripts import TranscriptStore, default_db_path
+import cpbot.bot.store.storage as storage
+from cpbot.bot.cli.main import main
+from cpbot.bot.store.storage import StorageError, disk_full
+from cpbot.bot.store.transcripts import TranscriptStore, default_db_path
 
 
 @pytest.fixture

@@ -7,11 +7,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from cpbot.agents.tracing import NoteEvent
-from cpbot.bot.event_view import describe, load
-from cpbot.bot.export.model import _label
-from cpbot.bot.render import event_lines
+from cpbot.bot.report.event_view import describe, load
+from cpbot.bot.report.export.model import _label
+from cpbot.bot.report.render import event_lines
+from cpbot.bot.store.transcripts import StoredEvent, TranscriptStore
 from cpbot.bot.submit.events import GateEvent, SubmissionEvent
-from cpbot.bot.transcripts import StoredEvent, TranscriptStore
 from cpbot.bot.watch.events import ShadowSubmissionEvent
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from cpbot.bot.app.problem_folder import save_problem
-from cpbot.bot.cli import main
+from cpbot.bot.cli.main import main
 from cpbot.judge.model import Limits, Problem, TestCase
 
 SUM = "a, b = map(int, input().split())\nprint(a + b)\n"

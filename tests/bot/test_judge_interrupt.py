@@ -124,7 +124,7 @@ def _spin_tests(tmp_path: Path, fast: int, slow: int) -> Path:
 
 
 def _cpbot(*args: str) -> list[str]:
-    return [sys.executable, "-m", "cpbot.bot.cli", *args]
+    return [sys.executable, "-m", "cpbot.bot.cli.main", *args]
 
 
 def _sandbox_dirs(pid: int) -> list[Path]:
@@ -202,7 +202,7 @@ def test_ctrl_c_stops_profile_and_shows_the_sizes_measured(tmp_path, terminal):
 
 
 def test_ctrl_c_stops_solve_and_the_transcript_says_interrupted(tmp_path, terminal):
-    from cpbot.bot.transcripts import TranscriptStore
+    from cpbot.bot.store.transcripts import TranscriptStore
     from cpbot.testing.scripted_server import Delay, Reply, ScriptedServer
 
     problem = {"title": "Sum", "samples": [{"input": "1 2\n", "output": "3\n"}]}

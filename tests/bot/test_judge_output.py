@@ -6,8 +6,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from cpbot.bot.cli import main
-from cpbot.bot.judge_view import JudgeView
+from cpbot.bot.cli.main import main
+from cpbot.bot.report.judge_view import JudgeView
 from cpbot.judge.model import Limits, Solution, TestCase, TestResult, Verdict
 from cpbot.judge.runner import judge_solution
 

@@ -14,8 +14,8 @@ import cpbot.bot.app.solving as solving
 from cpbot.agents.budget import Budget
 from cpbot.agents.llm import LLMConfig
 from cpbot.bot.app.problem_folder import load_problem
-from cpbot.bot.cli import main
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.cli.main import main
+from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.testing import scripted_server
 from cpbot.testing.scripted_server import Reply, ScriptedServer
 from tests.paths import REPO

@@ -8,8 +8,8 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from cpbot.bot.cli import cli
-from cpbot.bot.site_option import ALL_SITES, SiteChoice, chosen_sites
+from cpbot.bot.cli.main import cli
+from cpbot.bot.cli.site_option import ALL_SITES, SiteChoice, chosen_sites
 from cpbot.core.registry import SITE_ALIASES, SITE_NAMES
 from tests.fakes import FakeSiteServer
 from tests.fakes.fixtures import fake_server, fake_site  # noqa: F401 - pytest fixtures

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from cpbot.bot.cli import main
-from cpbot.bot.transcripts import TranscriptError, TranscriptStore
+from cpbot.bot.cli.main import main
+from cpbot.bot.store.transcripts import TranscriptError, TranscriptStore
 from cpbot.judge.model import SCHEMA_VERSION, Problem, TestCase
 from tests.paths import CODEFORCES_PAGES
 
@@ -41,7 +41,7 @@ def test_a_c_file_without_lang_is_a_clear_error(tmp_path, one_test, capsys):
 
 def test_transcripts_show_takes_any_unique_part_of_the_id(tmp_path, monkeypatch, capsys):
     suffixes = iter(["aaaaaa", "bbbbbb"])
-    monkeypatch.setattr("cpbot.bot.transcripts.token_hex", lambda n: next(suffixes))
+    monkeypatch.setattr("cpbot.bot.store.transcripts.token_hex", lambda n: next(suffixes))
     with TranscriptStore() as store:
         first = store.start_run("solve", problem_id="codeforces:1A")
         second = store.start_run("solve", problem_id="codeforces:2B")

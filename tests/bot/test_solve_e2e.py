@@ -16,7 +16,7 @@ import pytest
 
 import cpbot.bot.commands.solve as solve_module
 from cpbot.agents.solve import SolveResult
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.store.transcripts import TranscriptStore
 from tests.agents.support.scripted_server import Reply, ScriptedServer
 from tests.paths import CODEFORCES_PAGES
 
@@ -143,7 +143,7 @@ def test_solve_finds_the_failing_case_debugs_it_and_records_everything(
 def test_a_solve_that_fails_with_an_error_still_names_its_transcript(
     codeforces_site, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from cpbot.bot.cli import main
+    from cpbot.bot.cli.main import main
     from tests.agents.support.scripted_server import HTTPFailure
 
     monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cpbot.bot.storage import Database, Migrations, StorageError, run_script
+from cpbot.bot.store.storage import Database, Migrations, StorageError, run_script
 
 
 class NotesError(StorageError):

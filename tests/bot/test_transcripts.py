@@ -21,8 +21,8 @@ from cpbot.agents.envelopes import CodeAttempt, Envelope, Plan
 from cpbot.agents.llm import LLMClient, LLMConfig
 from cpbot.agents.tracing import LLMCallEvent, NoteEvent, ReportEvent, send
 from cpbot.bot.commands.transcripts import transcripts
-from cpbot.bot.redact import REDACTED, Redactor, secrets_from_env
-from cpbot.bot.transcripts import DB_NAME, SCHEMA_VERSION, TranscriptError, TranscriptStore, default_db_path
+from cpbot.bot.store.redact import REDACTED, Redactor, secrets_from_env
+from cpbot.bot.store.transcripts import DB_NAME, SCHEMA_VERSION, TranscriptError, TranscriptStore, default_db_path
 from cpbot.judge.model import JudgeReport, Verdict
 from tests.agents.support.scripted_server import Reply, ScriptedServer
 from tests.bot import old_schemas
@@ -190,7 +190,7 @@ def test_a_crash_in_the_middle_of_a_write_keeps_every_earlier_event(store):
     store.tracer(run_id).emit(NoteEvent(message="before the crash"))
     crash = f"""
 import os, sys
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.agents.tracing import NoteEvent
 s = TranscriptStore(sys.argv[1])
 s.tracer({run_id!r}).emit(NoteEvent(message="written by the crashing process"))
@@ -212,7 +212,7 @@ os._exit(1)
 
 def test_runs_are_found_by_prefix_or_last_and_listed_newest_first(store, monkeypatch):
     suffixes = iter(["aaaaaa", "aabbbb"])
-    monkeypatch.setattr("cpbot.bot.transcripts.token_hex", lambda n: next(suffixes))
+    monkeypatch.setattr("cpbot.bot.store.transcripts.token_hex", lambda n: next(suffixes))
     first = store.start_run("solve", problem_id="a")
     second = store.start_run("bench", problem_id="b")
     assert store.resolve(first[:-2]) == first
@@ -482,7 +482,7 @@ def test_a_contest_run_holds_its_problem_runs_and_their_totals(store):
 def test_a_run_whose_process_was_killed_is_marked_stale_and_can_be_resumed(store):
     orphan = """
 import os, sys
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.store.transcripts import TranscriptStore
 s = TranscriptStore(sys.argv[1])
 run = s.start_run("watch")
 s.append(run, "contest_state", {"contest_id": "1", "state": "solving", "detail": ""})
@@ -564,7 +564,7 @@ def test_a_sigkilled_writer_never_leaves_a_corrupt_transcript(store):
     run_id = store.start_run("contest")
     writer = f"""
 import sys
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.store.transcripts import TranscriptStore
 s = TranscriptStore(sys.argv[1])
 i = 0
 while True:

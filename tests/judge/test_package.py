@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from cpbot.bot.cli import main
+from cpbot.bot.cli.main import main
 from cpbot.judge.build import build_program_file
 from cpbot.judge.generator import generate
 

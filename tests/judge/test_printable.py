@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cpbot.bot.cli import main
+from cpbot.bot.cli.main import main
 from cpbot.judge.model import Limits, Solution, TestCase, Verdict, printable
 from cpbot.judge.runner import judge_solution
 

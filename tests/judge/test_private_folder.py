@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cpbot.bot.cli import main
+from cpbot.bot.cli.main import main
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="a folder only root can read needs root")
 

@@ -100,7 +100,7 @@ def test_the_wheel_installs_the_single_top_level_name_cpbot(cpbot_wheel: Path) -
     # the layers and their data travel inside it
     for path in (
         "cpbot/core/registry.py",
-        "cpbot/bot/cli.py",
+        "cpbot/bot/cli/main.py",
         "cpbot/judge/sandbox/launcher.c",
         "cpbot/templates/harness/cpp_runtime.hpp",
         "cpbot/testing/scripted_server.py",
@@ -121,9 +121,9 @@ def test_cpbot_and_another_distributions_agents_package_import_side_by_side(cpbo
     pip("--python", str(python), "install", "--no-deps", "--no-index", "-q", str(agents_wheel), str(cpbot_wheel))
 
     probe = (
-        "import json, agents, cpbot, cpbot.agents.llm, cpbot.bot.cli, cpbot.core.registry;"
+        "import json, agents, cpbot, cpbot.agents.llm, cpbot.bot.cli.main, cpbot.core.registry;"
         "print(json.dumps({'agents': agents.WHO, 'agents_file': agents.__file__, 'cpbot_file': cpbot.__file__,"
-        "'cli_file': cpbot.bot.cli.__file__, 'version': cpbot.__version__}))"
+        "'cli_file': cpbot.bot.cli.main.__file__, 'version': cpbot.__version__}))"
     )
     deps = ":".join(site.getsitepackages())
     done = subprocess.run(

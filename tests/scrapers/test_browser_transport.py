@@ -171,8 +171,8 @@ def test_a_missing_browser_is_a_config_error_naming_how_to_install_one(monkeypat
 def test_config_toml_browser_table_and_the_browser_flag_decide_the_settings(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from cpbot.bot.browser import browser_settings
-    from cpbot.bot.config import load_settings
+    from cpbot.bot.cli.browser import browser_settings
+    from cpbot.bot.cli.config import load_settings
 
     monkeypatch.setenv("CPBOT_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
@@ -205,7 +205,7 @@ def test_playwright_is_imported_only_when_a_browser_starts_and_its_absence_says_
     import subprocess
     import sys
 
-    probe = "import sys, cpbot.bot.cli, cpbot.scrapers.browser_transport; print('playwright' in sys.modules)"
+    probe = "import sys, cpbot.bot.cli.main, cpbot.scrapers.browser_transport; print('playwright' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout == "False\n"
     monkeypatch.setitem(sys.modules, "playwright.sync_api", None)  # as if it were not installed
     session = BrowserSession("codeforces", BrowserSettings(profiles=tmp_path))
@@ -220,7 +220,7 @@ def test_playwright_is_imported_only_when_a_browser_starts_and_its_absence_says_
 def test_login_browser_forget_deletes_the_sites_profile_only(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from cpbot.bot.cli import main
+    from cpbot.bot.cli.main import main
 
     monkeypatch.setenv("CPBOT_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))

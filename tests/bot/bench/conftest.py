@@ -13,7 +13,7 @@ from cpbot.bot.bench.datasets import Dataset, open_dataset
 from cpbot.bot.bench.executors import Executor, LocalExecutor
 from cpbot.bot.bench.runner import BenchReport, make_plan, run_bench, start_bench
 from cpbot.bot.bench.task import BenchSettings
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.store.transcripts import TranscriptStore
 from tests.agents.support.scripted_server import ScriptedServer
 from tests.bot.bench.support import Script, make_kickstart, make_leetcode
 

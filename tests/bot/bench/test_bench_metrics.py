@@ -11,7 +11,7 @@ from cpbot.bot.bench.datasets import description_examples
 from cpbot.bot.bench.metrics import Metrics
 from cpbot.bot.bench.report import markdown
 from cpbot.bot.bench.runner import BenchReport
-from cpbot.bot.plots import save_bench_png
+from cpbot.bot.report.plots import save_bench_png
 from tests.bot.bench.conftest import API_KEY
 
 # Hand-computed from the script in support.py. Kick Start: Bike Tour's partial program is right on
@@ -157,7 +157,7 @@ def test_report_as_json_and_as_a_plot(run, datasets, tmp_path):
 def test_the_plot_legend_covers_no_point_label(run, datasets, tmp_path):
     import matplotlib.pyplot as plt
 
-    from cpbot.bot.plots import bench_figure
+    from cpbot.bot.report.plots import bench_figure
 
     report, _ = run(datasets["leetcode"])
     fig = bench_figure(report)

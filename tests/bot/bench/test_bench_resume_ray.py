@@ -13,8 +13,8 @@ import pytest
 
 from cpbot.bot.bench.report import markdown
 from cpbot.bot.bench.runner import RESULT_EVENT, build_report, finished_outcomes, stored_plan
-from cpbot.bot.cli import main
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.cli.main import main
+from cpbot.bot.store.transcripts import TranscriptStore
 from tests.agents.support.scripted_server import ScriptedServer
 from tests.bot.bench.conftest import API_KEY
 from tests.bot.bench.support import Script, prompt_text

@@ -16,8 +16,8 @@ from cpbot.bot.bench.grade import eval_all, grade, read_generations
 from cpbot.bot.bench.livecodebench import make_selection
 from cpbot.bot.bench.passk import mean_pass_at_k, pass_at_k, reportable_ks
 from cpbot.bot.bench.runner import RESULT_EVENT, finished_outcomes, make_plan, run_bench, start_bench, stored_plan
-from cpbot.bot.cli import main
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.cli.main import main
+from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.core.errors import ConfigError
 from cpbot.judge.model import Verdict
 from tests.agents.support.scripted_server import Reply, ScriptedServer

@@ -17,7 +17,7 @@ import pytest
 from cpbot.agents.llm import LLMClient, LLMConfig
 from cpbot.agents.solve import solve
 from cpbot.agents.tracing import ReportEvent
-from cpbot.bot.transcripts import DB_NAME, TranscriptStore
+from cpbot.bot.store.transcripts import DB_NAME, TranscriptStore
 from cpbot.judge.model import Limits, Problem, ProfilePoint, ProfileReport, TestCase
 from tests.agents.support.scripted_server import Reply, ScriptedServer
 

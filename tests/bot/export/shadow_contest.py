@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from cpbot.agents.envelopes import CodeAttempt, Envelope, Task
 from cpbot.agents.tracing import EnvelopeEvent, ReportEvent
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.bot.watch.standing import ProblemScore, Standing
 from cpbot.judge.model import Diff, JudgeReport, TestResult, Verdict
 from cpbot.scrapers.ranklist import Scoring

@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from cpbot.agents.tracing import LLMCallEvent
-from cpbot.bot.export import gather, render_html
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.report.export import gather, render_html
+from cpbot.bot.store.transcripts import TranscriptStore
 
 
 def call(role: str, start: datetime, seconds: float, *, recorded_start: bool = True) -> LLMCallEvent:

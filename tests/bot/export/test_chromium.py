@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from cpbot.bot.export import gather, render_html
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.report.export import gather, render_html
+from cpbot.bot.store.transcripts import TranscriptStore
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(

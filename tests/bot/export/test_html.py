@@ -10,8 +10,8 @@ from bs4 import BeautifulSoup
 from click.testing import CliRunner
 
 from cpbot.bot.commands.transcripts import transcripts
-from cpbot.bot.export import gather, render_html
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.report.export import gather, render_html
+from cpbot.bot.store.transcripts import TranscriptStore
 from tests.bot.export.conftest import HOSTILE, RIGHT, SECRET, SLOW, WRONG_PLANNED
 
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from cpbot.bot.export import EXPORT_SCHEMA_VERSION, ExportReport, gather
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.report.export import EXPORT_SCHEMA_VERSION, ExportReport, gather
+from cpbot.bot.store.transcripts import TranscriptStore
 from tests.bot.export.conftest import RIGHT, SLOW, WRONG, WRONG_PLANNED
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from bs4 import BeautifulSoup
 
-from cpbot.bot.export import gather, render_html
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.report.export import gather, render_html
+from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.scrapers.ranklist import Scoring
 from tests.bot.export.shadow_contest import ShadowContest, record_shadow_contest, standing
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
-from cpbot.bot.export import gather, render_html
-from cpbot.bot.export.statement import statement_html
-from cpbot.bot.export.svg import shorten
-from cpbot.bot.transcripts import DB_NAME, TranscriptStore
+from cpbot.bot.report.export import gather, render_html
+from cpbot.bot.report.export.statement import statement_html
+from cpbot.bot.report.export.svg import shorten
+from cpbot.bot.store.transcripts import DB_NAME, TranscriptStore
 
 STATEMENT = """Given **n** numbers, print their sum.
 

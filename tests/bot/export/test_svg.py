@@ -6,7 +6,7 @@ import re
 
 from lxml import etree
 
-from cpbot.bot.export import svg
+from cpbot.bot.report.export import svg
 from cpbot.judge.model import ProfilePoint, ProfileReport
 from cpbot.judge.profile import fitted_time
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cpbot.bot.cli import main
+from cpbot.bot.cli.main import main
 from cpbot.judge.model import Limits, Problem, TestCase
 
 API_KEY = "sk-planted0123456789abcdefXYZ"

@@ -8,7 +8,7 @@ import os
 import pytest
 from pydantic import SecretStr
 
-from cpbot.bot.redact import Redactor
+from cpbot.bot.store.redact import Redactor
 from cpbot.bot.submit.credentials import (
     SiteCredentials,
     credentials_path,

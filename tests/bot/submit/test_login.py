@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cpbot.bot.cli import cli
+from cpbot.bot.cli.main import cli
 from cpbot.bot.submit.credentials import credentials_path, load_credentials, session_jar
 
 
@@ -63,7 +63,7 @@ def test_codeforces_needs_cookies_or_a_handle(config_dir):
 
 
 def test_a_cookies_file_that_is_not_for_the_site_is_refused(config_dir, tmp_path):
-    from cpbot.bot.cli import main
+    from cpbot.bot.cli.main import main
 
     garbage = tmp_path / "garbage.txt"
     garbage.write_text("garbage\n")

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.bot.submit.gate import GateConfig
 from cpbot.bot.submit.ledger import SubmissionLedger
-from cpbot.bot.transcripts import TranscriptStore
 from cpbot.bot.watch.loop import ContestLoop
 from cpbot.bot.watch.ports import ContestBudget, LoopOptions
 from cpbot.bot.watch.render import report, view

@@ -12,13 +12,13 @@ from rich.console import Console
 
 from cpbot.agents.budget import Usage
 from cpbot.agents.tracing import LLMCallEvent
+from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.bot.submit.base import RemoteVerdict
 from cpbot.bot.submit.ledger import SubmissionLedger
-from cpbot.bot.texts import clock
-from cpbot.bot.transcripts import TranscriptStore
 from cpbot.bot.watch.render import WatchReport, changes, duration, report, view
 from cpbot.bot.watch.rules import contest_key
 from cpbot.bot.watch.state import ContestRow, ProblemRow, WatchState
+from cpbot.core.texts import clock
 from cpbot.judge.model import Verdict
 
 KEY = contest_key("codeforces", "1900")
@@ -209,8 +209,8 @@ def test_plain_progress_has_one_line_per_change(stores) -> None:
 
 
 def test_the_participation_and_the_standing_show_in_the_table_and_in_transcripts_show() -> None:
-    from cpbot.bot.render import event_lines
-    from cpbot.bot.transcripts import StoredEvent
+    from cpbot.bot.report.render import event_lines
+    from cpbot.bot.store.transcripts import StoredEvent
     from cpbot.bot.watch.render import standing_line
     from cpbot.bot.watch.standing import ProblemScore, Standing
     from cpbot.scrapers.ranklist import Scoring

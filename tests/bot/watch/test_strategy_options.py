@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cpbot.bot.app.strategy_options import parse_strategy_options
-from cpbot.bot.cli import main
+from cpbot.bot.cli.main import main
 from cpbot.core.errors import ConfigError
 
 

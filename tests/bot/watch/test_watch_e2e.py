@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cpbot.bot.cli import main
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.cli.main import main
+from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.bot.watch.state import WatchState
 from tests.agents.support.scripted_server import ScriptedServer
 from tests.bot.watch.support import API_KEY, CONTEST, contest_site, cookies_txt, model_answer

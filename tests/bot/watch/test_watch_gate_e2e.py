@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from cpbot.agents.solve import SolveResult
-from cpbot.bot.cli import main
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.cli.main import main
+from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.bot.watch.state import WatchState
 from tests.agents.support.scripted_server import ScriptedServer
 from tests.bot.watch.gated import CONTEST, OPTIONS, RIGHT_B, ROLE_MODELS, WRONG_A, gated_site, model_answer

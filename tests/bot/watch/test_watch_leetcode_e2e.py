@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from cpbot.bot.cli import main
-from cpbot.bot.transcripts import TranscriptStore
+from cpbot.bot.cli.main import main
+from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.bot.watch.standing import Standing
 from cpbot.bot.watch.state import WatchState
 from tests.agents.support.scripted_server import ScriptedServer

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cpbot.bot.cli import main
+from cpbot.bot.cli.main import main
 from tests.bot.watch.support import contest_site
 from tests.fakes.server import FakeSiteServer
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cpbot.bot.cli import main
+from cpbot.bot.cli.main import main
 from cpbot.bot.watch.state import CONTEST_ENDED, ContestRow, ProblemRow, WatchState
 from tests.agents.support.scripted_server import ScriptedServer
 from tests.bot.watch import lc_round

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cpbot.bot.cli import main
+from cpbot.bot.cli.main import main
 from tests.bot.watch.support import API_KEY, contest_site
 from tests.conftest import REPO
 from tests.fakes.server import FakeSiteServer

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cpbot.bot.cli import main
+from cpbot.bot.cli.main import main
 from cpbot.bot.watch.standing import Standing
 from cpbot.bot.watch.state import WatchState
 from cpbot.scrapers.companion import parse_companion

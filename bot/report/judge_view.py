@@ -14,7 +14,7 @@ from typing import TextIO
 
 import click
 
-from cpbot.bot.render import verdict_text
+from cpbot.bot.report.render import verdict_text
 from cpbot.judge.model import JudgeReport, Limits, TestCase, TestResult, Verdict
 
 INPUT_LINES = 6  # lines of a test's input shown under a failure

@@ -3,8 +3,8 @@ terminal and the HTML alike.
 
 `load` reads any stored event into one union of the agents' events (`cpbot.agents.tracing`), the
 submission events (`bot.submit.events`) and the contest events (`bot.watch.events`). `describe` gives a
-short tag ("judge", "gate", ...) and the text after it: `cpbot transcripts show` (`bot.render`) prints
-them as a column and the line, the HTML export (`bot.export.model`) uses them as an event's label. A
+short tag ("judge", "gate", ...) and the text after it: `cpbot transcripts show` (`bot.report.render`) prints
+them as a column and the line, the HTML export (`bot.report.export.model`) uses them as an event's label. A
 kind this cpbot does not know, or a payload it cannot read, shows as its kind and its JSON.
 """
 
@@ -25,10 +25,10 @@ from cpbot.agents.tracing import (
     SelectionEvent,
     TraceEvent,
 )
+from cpbot.bot.store.transcripts import StoredEvent
 from cpbot.bot.submit.events import GateEvent, RemoteVerdictEvent, SubmissionEvent
-from cpbot.bot.texts import clock, tokens_text
-from cpbot.bot.transcripts import StoredEvent
 from cpbot.bot.watch.events import ContestStateEvent, RulesEvent, ShadowSubmissionEvent, StandingEvent
+from cpbot.core.texts import clock, tokens_text
 
 # The agents' events (every member of their union, whatever they add) and the bot's.
 AGENT_EVENTS: tuple[type[TraceEvent], ...] = get_args(get_args(tracing.AnyEvent)[0])

@@ -1,6 +1,6 @@
 """The PNG plots, drawn with matplotlib (imported on first use, with a file-only backend): a profile's
 CPU time against n (`cpbot profile --plot`) and a bench's accuracy against tokens (`cpbot bench --plot`).
-The HTML export draws its own plots as inline SVG (`bot/export/svg.py`) from the same fitted curve.
+The HTML export draws its own plots as inline SVG (`bot/report/export/svg.py`) from the same fitted curve.
 """
 
 from __future__ import annotations

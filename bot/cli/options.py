@@ -29,7 +29,7 @@ def _stack(*decorators: Callable[[F], F]) -> Callable[[F], F]:
 
 
 def model_endpoint_options(f: F) -> F:
-    """--model, --base-url, --api-key: the OpenAI-compatible endpoint (see `cpbot.bot.config.resolve_llm`)."""
+    """--model, --base-url, --api-key: the OpenAI-compatible endpoint (see `cpbot.bot.cli.config.resolve_llm`)."""
     return _stack(
         click.option("--model", help="Model name (env CPBOT_MODEL)."),
         click.option(

@@ -12,7 +12,7 @@ import shutil
 
 import click
 
-from cpbot.bot.browser import browser_settings, tell_user
+from cpbot.bot.cli.browser import browser_settings, tell_user
 from cpbot.core.errors import ConfigError
 from cpbot.core.registry import site_spec
 from cpbot.scrapers.browser import BrowserSession

@@ -1,8 +1,8 @@
 """Human-readable output on the terminal: reports, problems, contests, progress and outcomes as lines.
 
-The one place for the commands' terminal text; `cpbot judge`'s streamed results are `bot/judge_view.py`,
-the live table of `cpbot watch` is `bot/watch/render.py`, the PNG plots `bot/plots.py`, the HTML
-export's SVG `bot/export/svg.py`.
+The one place for the commands' terminal text; `cpbot judge`'s streamed results are `bot/report/judge_view.py`,
+the live table of `cpbot watch` is `bot/watch/render.py`, the PNG plots `bot/report/plots.py`, the HTML
+export's SVG `bot/report/export/svg.py`.
 """
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cpbot.bot.texts import tokens_text
+from cpbot.core.texts import tokens_text
 from cpbot.judge.model import Problem, ProfileReport, StressReport, Verdict
 
 if TYPE_CHECKING:
     from cpbot.agents.solve import SolveResult
     from cpbot.agents.tracing import LLMCallEvent, TraceEvent
+    from cpbot.bot.store.transcripts import RunSummary, RunTranscript, StoredEvent
     from cpbot.bot.submit.gate import GateDecision
-    from cpbot.bot.transcripts import RunSummary, RunTranscript, StoredEvent
     from cpbot.scrapers.listing import Contest
 
 EXCERPT = 160  # characters of a prompt or reply shown without --full
@@ -161,10 +161,10 @@ def _block(text: str, marker: str) -> list[str]:
 
 
 def event_lines(event: StoredEvent, full: bool) -> list[str]:
-    """The lines that show one event: its tag and line (`bot.event_view.describe`, as the HTML export
+    """The lines that show one event: its tag and line (`bot.report.event_view.describe`, as the HTML export
     labels it), then the details only the terminal prints."""
     from cpbot.agents.tracing import EnvelopeEvent, LLMCallEvent
-    from cpbot.bot.event_view import describe, load
+    from cpbot.bot.report.event_view import describe, load
     from cpbot.bot.watch.events import RulesEvent, StandingEvent
 
     tag, text = describe(event, full)

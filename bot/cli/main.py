@@ -75,7 +75,7 @@ class LazyGroup(click.Group):
 @click.pass_context
 def cli(ctx: click.Context, verbose: bool) -> None:
     """cpbot: scrape, solve, judge and submit competitive-programming problems."""
-    from cpbot.bot.config import Settings, default_map, load_settings
+    from cpbot.bot.cli.config import Settings, default_map, load_settings
 
     ctx.ensure_object(dict)
     ctx.obj["verbose"] = verbose

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from cpbot.bot.config import current_settings
+from cpbot.bot.cli.config import current_settings
 from cpbot.core.registry import SITE_SPECS
 
 if TYPE_CHECKING:  # pydantic models: loaded when a command runs, not when `--help` lists the options

@@ -23,11 +23,11 @@ from typing import Any, Literal
 from markupsafe import Markup
 from pydantic import BaseModel, Field, ValidationError
 
-from cpbot.bot.event_view import describe, load
-from cpbot.bot.export import svg
-from cpbot.bot.export.code import highlighted
+from cpbot.bot.report.event_view import describe, load
+from cpbot.bot.report.export import svg
+from cpbot.bot.report.export.code import highlighted
+from cpbot.bot.store.transcripts import RunSummary, StoredEvent, TranscriptStore
 from cpbot.bot.submit.events import GateEvent, RemoteVerdictEvent, SubmissionEvent
-from cpbot.bot.transcripts import RunSummary, StoredEvent, TranscriptStore
 from cpbot.bot.watch.events import ShadowSubmissionEvent, StandingEvent
 from cpbot.bot.watch.standing import Standing
 from cpbot.judge.model import JudgeReport, ProfileReport
@@ -461,7 +461,7 @@ def _event_view(event: StoredEvent, origin: datetime) -> EventView:
 
 
 def _label(event: StoredEvent) -> str:
-    """The event's line as `bot.event_view.describe` says it (the tag too, where the kind does not say it)."""
+    """The event's line as `bot.report.event_view.describe` says it (the tag too, where the kind does not say it)."""
     tag, text = describe(event)
     return text if tag in event.kind else f"{tag}: {text}"
 

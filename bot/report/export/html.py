@@ -2,7 +2,7 @@
 
 The template lives in `templates/report/` and is read with `importlib.resources`. Autoescaping is on
 for everything: statements, prompts and replies are untrusted text. Only the SVGs drawn by
-`bot.export.svg` and the statements rendered by `bot.export.statement` (both escape their own
+`bot.report.export.svg` and the statements rendered by `bot.report.export.statement` (both escape their own
 text; statements render with raw HTML off) are inserted as markup.
 """
 
@@ -15,9 +15,9 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from cpbot.bot.export.code import style_rules
-from cpbot.bot.export.model import ExportReport
-from cpbot.bot.export.statement import statement_html
+from cpbot.bot.report.export.code import style_rules
+from cpbot.bot.report.export.model import ExportReport
+from cpbot.bot.report.export.statement import statement_html
 from cpbot.bot.watch.standing import Standing
 from cpbot.core.errors import CpbotError
 from cpbot.scrapers.ranklist import Scoring
