@@ -37,6 +37,7 @@ from cpbot.bot.bench.pickled_text import UnsafePickle
 from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.core.errors import ConfigError, CpbotError
 from cpbot.core.registry import Family, language_spec
+from cpbot.judge.build import precheck_solutions
 from cpbot.judge.model import JudgeReport, Language, Solution, TestCase, Verdict
 from cpbot.judge.runner import judge_problem
 from cpbot.judge.sandbox import Sandbox
@@ -326,11 +327,7 @@ def grade(
             lock = locks.setdefault(same, threading.Lock())
         with lock:  # a program repeated for a problem is judged once
             if same not in judged:
-                source = gen.source
-                python = language_spec(gen.language).family is Family.PYTHON
-                if lcb_preamble and python and item.problem.kind == "stdio":
-                    source = livecodebench.stdin_preamble() + source
-                solution = Solution(language=gen.language, source=source)
+                solution = _solution(gen, item, lcb_preamble)
                 checker = livecodebench.exact_checker(item.problem) if lcb_exact else None
                 report = judge_problem(
                     solution, item.problem, item.hidden, checker=checker, sandbox=sandbox, jobs=1,
@@ -356,6 +353,7 @@ def grade(
 
     todo = [g for k in keys for g in generations[k]]
     started = time.monotonic()
+    _precheck(todo, problems, sandbox, lcb_preamble)
     grades: dict[tuple[str, int], GenerationGrade] = {}
     with ThreadPoolExecutor(max_workers=max(1, jobs or sandbox.size), thread_name_prefix="grade") as pool:
         for gen, result in zip(todo, pool.map(one, todo), strict=True):
@@ -401,6 +399,38 @@ def grade(
         lcb_exact=lcb_exact,
         exact_differences=differences,
     )
+
+
+def _solution(gen: Generation, item: BenchProblem, lcb_preamble: bool) -> Solution:
+    """The program judged for a generation: its source, with LiveCodeBench's preamble when asked."""
+    assert gen.source is not None
+    source = gen.source
+    python = language_spec(gen.language).family is Family.PYTHON
+    if lcb_preamble and python and item.problem.kind == "stdio":
+        source = livecodebench.stdin_preamble() + source
+    return Solution(language=gen.language, source=source)
+
+
+def _precheck(todo: Sequence[Generation], problems: _Problems, sandbox: Sandbox, lcb_preamble: bool) -> None:
+    """Syntax-check the generations' programs all at once (a few sandbox runs in all, not one each), as
+    `judge_problem` will build them (function problems wrapped in the harness's driver)."""
+    from cpbot.judge.harness import build_program
+
+    programs = []
+    for gen in todo:
+        item = problems.get(gen.question_id)
+        if gen.source is None or isinstance(item, CpbotError):
+            continue
+        solution = _solution(gen, item, lcb_preamble)
+        if item.problem.kind == "function" and item.problem.signature is not None:
+            try:
+                solution = build_program(solution, item.problem.signature)
+            except CpbotError:
+                continue  # judged (and reported) as judge_problem finds it
+        elif item.problem.kind == "function":
+            continue
+        programs.append(solution)
+    precheck_solutions(programs, sandbox)
 
 
 def score(problems: Sequence[ProblemGrade]) -> GroupScore:
