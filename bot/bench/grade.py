@@ -327,6 +327,7 @@ def grade(
             lock = locks.setdefault(same, threading.Lock())
         with lock:  # a program repeated for a problem is judged once
             if same not in judged:
+                prechecks.cover(gen)
                 solution = _solution(gen, item, lcb_preamble)
                 checker = livecodebench.exact_checker(item.problem) if lcb_exact else None
                 report = judge_problem(
@@ -352,8 +353,8 @@ def grade(
         )
 
     todo = [g for k in keys for g in generations[k]]
+    prechecks = _Prechecks(todo, problems, sandbox, lcb_preamble)
     started = time.monotonic()
-    _precheck(todo, problems, sandbox, lcb_preamble)
     grades: dict[tuple[str, int], GenerationGrade] = {}
     with ThreadPoolExecutor(max_workers=max(1, jobs or sandbox.size), thread_name_prefix="grade") as pool:
         for gen, result in zip(todo, pool.map(one, todo), strict=True):
@@ -411,26 +412,51 @@ def _solution(gen: Generation, item: BenchProblem, lcb_preamble: bool) -> Soluti
     return Solution(language=gen.language, source=source)
 
 
-def _precheck(todo: Sequence[Generation], problems: _Problems, sandbox: Sandbox, lcb_preamble: bool) -> None:
-    """Syntax-check the generations' programs all at once (a few sandbox runs in all, not one each), as
-    `judge_problem` will build them (function problems wrapped in the harness's driver)."""
-    from cpbot.judge.harness import build_program
+PRECHECK_CHUNK = 50  # generations whose programs are syntax-checked in one sandbox run
 
-    programs = []
-    for gen in todo:
-        item = problems.get(gen.question_id)
-        if gen.source is None or isinstance(item, CpbotError):
-            continue
-        solution = _solution(gen, item, lcb_preamble)
-        if item.problem.kind == "function" and item.problem.signature is not None:
-            try:
-                solution = build_program(solution, item.problem.signature)
-            except CpbotError:
-                continue  # judged (and reported) as judge_problem finds it
-        elif item.problem.kind == "function":
-            continue
-        programs.append(solution)
-    precheck_solutions(programs, sandbox)
+
+class _Prechecks:
+    """The generations' programs syntax-checked ahead, a chunk in one sandbox run instead of a run each,
+    as `judge_problem` will build them (function problems wrapped in the harness's driver). The grading
+    thread that first needs a program of a chunk checks the chunk (and the problems are loaded, as
+    before, by the grading threads)."""
+
+    def __init__(self, todo: Sequence[Generation], problems: _Problems, sandbox: Sandbox, lcb_preamble: bool) -> None:
+        self._todo = todo
+        self._position = {(g.question_id, g.index): i for i, g in enumerate(todo)}
+        self._problems = problems
+        self._sandbox = sandbox
+        self._lcb_preamble = lcb_preamble
+        self._covered = 0
+        self._lock = threading.Lock()
+
+    def cover(self, gen: Generation) -> None:
+        """Check the chunks up to the one holding `gen`, unless done already."""
+        position = self._position[(gen.question_id, gen.index)]
+        with self._lock:
+            while self._covered <= position:
+                chunk = self._todo[self._covered : self._covered + PRECHECK_CHUNK]
+                self._covered += len(chunk)
+                precheck_solutions(self._programs(chunk), self._sandbox)
+
+    def _programs(self, chunk: Sequence[Generation]) -> list[Solution]:
+        from cpbot.judge.harness import build_program
+
+        programs = []
+        for gen in chunk:
+            item = self._problems.get(gen.question_id)
+            if gen.source is None or isinstance(item, CpbotError):
+                continue
+            solution = _solution(gen, item, self._lcb_preamble)
+            if item.problem.kind == "function":
+                if item.problem.signature is None:
+                    continue
+                try:
+                    solution = build_program(solution, item.problem.signature)
+                except CpbotError:
+                    continue  # judged (and reported) as judge_problem finds it
+            programs.append(solution)
+        return programs
 
 
 def score(problems: Sequence[ProblemGrade]) -> GroupScore:
