@@ -146,6 +146,7 @@ class GradeReport(BaseModel):
     judged: int  # distinct programs judged (a repeated program is judged once per problem)
     problems: list[ProblemGrade]
     lcb_exact: bool = False  # verdicts from LiveCodeBench's exact comparison, not cpbot's default
+    all_tests: bool = False  # every test run, not only up to a generation's first failure
     exact_differences: list[ExactDifference] = []  # with lcb_exact: where the default would differ
 
     @computed_field  # type: ignore[prop-decorator]
@@ -285,6 +286,7 @@ def grade(
     generations_file: str = "",
     lcb_preamble: bool = False,
     lcb_exact: bool = False,
+    all_tests: bool = False,
 ) -> GradeReport:
     """Judge every generation of every selected problem that has some; `jobs` at once (default: one
     per judge slot). A problem cpbot cannot judge fails each of its generations with the reason
@@ -292,7 +294,8 @@ def grade(
     programs with the imports and recursion limit LiveCodeBench's grader gives them. `lcb_exact` compares
     outputs as LiveCodeBench does, with no tolerance; where cpbot's default comparison is more lenient
     (a statement's allowed error, any order, float results), the program is judged both ways and the
-    verdicts that differ are listed in `exact_differences`."""
+    verdicts that differ are listed in `exact_differences`. A generation's tests stop at its first failure,
+    as in LiveCodeBench's grader, unless `all_tests` (its `passed_tests` then count every test)."""
     if dataset.kind != "livecodebench":
         raise ConfigError(f"{dataset.name} is not a LiveCodeBench dataset", hint="grade against test*.jsonl")
     selected = dataset.problem_keys(selection)
@@ -332,13 +335,13 @@ def grade(
                 checker = livecodebench.exact_checker(item.problem) if lcb_exact else None
                 report = judge_problem(
                     solution, item.problem, item.hidden, checker=checker, sandbox=sandbox, jobs=1,
-                    stop_on_failure=True,
+                    stop_on_failure=not all_tests,
                 )  # fmt: skip
                 judged[same] = (report, item.hidden)
                 why = livecodebench.lenient_where(item.problem) if lcb_exact else None
                 if why is not None:
                     default = judge_problem(
-                        solution, item.problem, item.hidden, sandbox=sandbox, jobs=1, stop_on_failure=True
+                        solution, item.problem, item.hidden, sandbox=sandbox, jobs=1, stop_on_failure=not all_tests
                     )
                     defaults[same] = (default.verdict, why)
         report, tests = judged[same]
@@ -398,6 +401,7 @@ def grade(
         judged=len(judged),
         problems=graded,
         lcb_exact=lcb_exact,
+        all_tests=all_tests,
         exact_differences=differences,
     )
 
@@ -518,6 +522,9 @@ def markdown(report: GradeReport) -> str:
         "verdicts: " + (", ".join(f"{v} {n}" for v, n in report.verdicts.items()) or "none"),
         f"{total} generations ({report.judged} distinct programs) graded in {report.seconds:.1f} s: "
         f"{report.per_minute:.1f} per minute",
+        "every test run for each generation"
+        if report.all_tests
+        else "each generation's tests stopped at its first failure, as in LiveCodeBench's grader (--all-tests: all)",
     ]
     if report.lcb_exact:
         lines.append(
@@ -545,6 +552,7 @@ class GradePlan(BaseModel):
     default_language: Language
     lcb_preamble: bool = False
     lcb_exact: bool = False
+    all_tests: bool = False
 
 
 def run_grade(
@@ -570,6 +578,7 @@ def run_grade(
         report = grade(
             plan.dataset, generations, sandbox, selection=plan.selection, jobs=jobs, progress=record,
             generations_file=plan.generations_file, lcb_preamble=plan.lcb_preamble, lcb_exact=plan.lcb_exact,
+            all_tests=plan.all_tests,
         )  # fmt: skip
     except BaseException as e:
         store.finish_run(run_id, "interrupted" if isinstance(e, KeyboardInterrupt) else "error", reason=str(e)[:500])

@@ -56,6 +56,11 @@ def default_output(generations: Path) -> Path:
     help="Compare outputs exactly as LiveCodeBench does (no float tolerance, no any-order); "
     "the report lists the verdicts cpbot's default comparison would give otherwise.",
 )
+@click.option(
+    "--all-tests",
+    is_flag=True,
+    help="Run every test of every generation (default: stop at a generation's first failure, as LiveCodeBench does).",
+)
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Generations judged at once (default: one per slot).")
 @click.option(
     "-o",
@@ -76,6 +81,7 @@ def grade(
     extract: bool,
     lcb_preamble: bool,
     lcb_exact: bool,
+    all_tests: bool,
     jobs: int | None,
     output: Path | None,
     as_json: bool,
@@ -109,6 +115,7 @@ def grade(
         default_language=language,  # type: ignore[arg-type]
         lcb_preamble=lcb_preamble,
         lcb_exact=lcb_exact,
+        all_tests=all_tests,
     )
     with TranscriptStore() as store:
         report = run_grade(store, plan, found, default_sandbox(), jobs=jobs, progress=_progress)
