@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -25,19 +23,16 @@ from pydantic import BaseModel, ConfigDict
 
 from cpbot.agents.reasoning import split_reply
 from cpbot.core.errors import ModelError
-from cpbot.core.registry import LANGUAGE_SPECS
+from cpbot.core.registry import LANGUAGE_SPECS, Family
+from cpbot.judge.languages import PROFILES, language_profile
 from cpbot.judge.model import Language, Solution
 
-Family = Literal["cpp", "python"]
 Reason = Literal["empty", "no_code", "wrong_language", "truncated", "no_json"]
 
-FAMILY_NAMES: dict[str, str] = {"cpp": "C++", "python": "Python"}
+FAMILY_NAMES: dict[str, str] = {p.family: p.title for p in PROFILES.values()}
 
 # Info-string words (the first word after the fence, lower-cased) and the language they mean.
 _TAGS: dict[str, str] = {
-    **dict.fromkeys(["cpp", "c++", "cxx", "cc", "c", "h", "hpp", "c++17", "c++20"], "cpp"),
-    **dict.fromkeys(["python", "py", "py3", "pypy"], "python"),
-    **{spec.name: spec.family.value for spec in LANGUAGE_SPECS},  # cpp17, pypy3, ...
     **dict.fromkeys(["java"], "java"),
     **dict.fromkeys(["kotlin", "kt"], "kotlin"),
     **dict.fromkeys(["rust", "rs"], "rust"),
@@ -45,6 +40,9 @@ _TAGS: dict[str, str] = {
     **dict.fromkeys(["javascript", "js", "typescript", "ts", "node"], "javascript"),
     **dict.fromkeys(["csharp", "c#", "cs"], "c#"),
     **dict.fromkeys(["ruby", "rb", "swift", "scala", "haskell", "php", "pascal", "ocaml"], None),
+    # the judged families last: their profiles' words win over the guesses above
+    **{tag: p.family.value for p in PROFILES.values() for tag in (p.fence, *p.fence_tags)},
+    **{spec.name: spec.family.value for spec in LANGUAGE_SPECS},  # cpp17, pypy3, ...
 }
 # Info strings that announce data or prose, never a program.
 _NOT_CODE = {
@@ -99,46 +97,25 @@ class Block:
 
 
 def family_of(language: str) -> Family:
-    """ "cpp" for cpp17/cpp20/cpp/c++, "python" for python3/pypy3/python/py."""
-    name = language.lower()
-    if name.startswith(("cpp", "c++")):
-        return "cpp"
-    if name.startswith(("python", "pypy", "py")):
-        return "python"
-    raise ValueError(f"no code family for language {language!r}")
+    """The family of a language (cpp17 -> cpp), an alias (c++), a family or a fence word (py -> python)."""
+    return language_profile(language).family
 
 
 # ---- recognising languages -----------------------------------------------------------------------
 
+# Telltales of languages cpbot does not judge, to say a reply is in the wrong language; a judged family's
+# profile replaces its entry here.
+_OTHER_SIGNS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("java", (r"public\s+static\s+void\s+main", r"\bSystem\.(?:out|in)\b", r"^\s*import\s+java\.")),
+    ("rust", (r"\bfn\s+main\s*\(\s*\)", r"\blet\s+mut\b", r"\bprintln!\s*\(")),
+    ("go", (r"^\s*package\s+main\b", r"\bfunc\s+main\s*\(\s*\)", r"\bfmt\.")),
+)
 _SIGNS: dict[str, list[re.Pattern[str]]] = {
-    "cpp": [
-        re.compile(p, re.MULTILINE)
-        for p in (
-            r"^\s*#\s*include\s*[<\"]",
-            r"\bint\s+main\s*\(",
-            r"\bstd::",
-            r"using\s+namespace\s+std\s*;",
-            r"\bcin\s*>>|\bcout\s*<<",
-            r"\b(?:long long|vector<|scanf\s*\(|printf\s*\()",
-        )
-    ],
-    "python": [
-        re.compile(p, re.MULTILINE)
-        for p in (
-            r"^\s*def\s+\w+\s*\(.*\)\s*(?:->\s*[^:]+)?:\s*$",
-            r"^\s*(?:import\s+\w|from\s+[\w.]+\s+import\s)",
-            r"\binput\s*\(\s*\)|\bsys\.stdin\b",
-            r"\bprint\s*\(",
-            r"^\s*(?:for|while|if|elif)\b[^\n;{]*:\s*$",
-            r"\bself\b|\bNone\b|\bTrue\b|\bFalse\b",
-        )
-    ],
-    "java": [
-        re.compile(p, re.MULTILINE)
-        for p in (r"public\s+static\s+void\s+main", r"\bSystem\.(?:out|in)\b", r"^\s*import\s+java\.")
-    ],
-    "rust": [re.compile(p, re.MULTILINE) for p in (r"\bfn\s+main\s*\(\s*\)", r"\blet\s+mut\b", r"\bprintln!\s*\(")],
-    "go": [re.compile(p, re.MULTILINE) for p in (r"^\s*package\s+main\b", r"\bfunc\s+main\s*\(\s*\)", r"\bfmt\.")],
+    name: [re.compile(sign, re.MULTILINE) for sign in signs]
+    for name, signs in (
+        *((p.family.value, p.signs) for p in PROFILES.values()),
+        *((name, signs) for name, signs in _OTHER_SIGNS if name not in PROFILES),
+    )
 }
 
 
@@ -148,93 +125,22 @@ def guess_language(code: str) -> str | None:
     best = max(scores, key=lambda lang: scores[lang])
     if scores[best] == 0:
         return None
-    # one weak sign (a lone `print(`) is not enough to call a block code
-    return best if scores[best] >= 2 or best != "python" else None
+    # for some languages one weak sign (Python: a lone `print(`) is not enough to call a block code
+    profile = PROFILES.get(best)  # type: ignore[call-overload]
+    return best if scores[best] >= (profile.min_signs if profile else 1) else None
 
 
 def _looks_whole(code: str, family: Family) -> bool:
     """A full program (or a LeetCode class), not a snippet quoted to explain something."""
-    if family == "cpp":
-        return bool(re.search(r"\bmain\s*\(|\b(?:class|struct)\s+\w+", code))
-    return bool(re.search(r"\binput\s*\(|\bsys\.stdin\b|^\s*(?:def|class)\s", code, re.MULTILINE))
+    return bool(re.search(PROFILES[family].whole_program, code, re.MULTILINE))
 
 
 # ---- truncation ----------------------------------------------------------------------------------
 
 
-def cpp_is_cut(code: str) -> bool:
-    """True when C++ code ends inside a block, comment or string: unbalanced braces when obviously cut."""
-    depth = 0
-    i, n = 0, len(code)
-    while i < n:
-        ch = code[i]
-        if code.startswith("//", i):
-            end = code.find("\n", i)
-            i = n if end < 0 else end + 1
-            continue
-        if code.startswith("/*", i):
-            end = code.find("*/", i + 2)
-            if end < 0:
-                return True
-            i = end + 2
-            continue
-        raw = re.match(r'R"([^()\\ ]{0,16})\(', code[i:]) if ch == "R" else None
-        if raw and (i == 0 or not (code[i - 1].isalnum() or code[i - 1] == "_")):
-            close = ")" + raw.group(1) + '"'
-            end = code.find(close, i + raw.end())
-            if end < 0:
-                return True
-            i = end + len(close)
-            continue
-        if ch in "\"'":
-            j = i + 1
-            while j < n and code[j] != ch and code[j] != "\n":
-                j += 2 if code[j] == "\\" else 1
-            if j >= n:
-                return True
-            i = j + 1
-            continue
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        i += 1
-    return depth > 0
-
-
-_compile_lock = threading.Lock()
-
-
-def python_error(code: str) -> SyntaxError | None:
-    """The syntax error in `code`, or None if it compiles."""
-    # compiling may warn (e.g. about escapes in strings); that is the program's business, not ours,
-    # and the warnings filter is global, hence the lock
-    with _compile_lock, warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            compile(code, "<reply>", "exec", dont_inherit=True)
-        except SyntaxError as e:
-            return e
-        except ValueError as e:  # source with NUL bytes
-            return SyntaxError(str(e))
-    return None
-
-
-def python_is_cut(code: str) -> bool:
-    """True when Python code fails to compile because it stops early (open bracket, block or string)."""
-    error = python_error(code)
-    if error is None:
-        return False
-    message = (error.msg or "").lower()
-    if any(s in message for s in ("never closed", "unterminated triple-quoted", "unexpected eof")):
-        return True
-    last_line = len(code.rstrip("\n").splitlines())
-    return error.lineno is not None and error.lineno >= last_line and "expected an indented block" in message
-
-
 def is_cut(code: str, family: Family) -> bool:
     """True when `code` visibly stops before its end."""
-    return cpp_is_cut(code) if family == "cpp" else python_is_cut(code)
+    return PROFILES[family].is_cut(code)
 
 
 # ---- blocks --------------------------------------------------------------------------------------
@@ -380,18 +286,19 @@ def _choose(blocks: list[Block], family: Family) -> tuple[Block, list[str]]:
 
 def _unfenced(text: str, family: Family) -> str | None:
     """The program in a reply without fences, if it is plainly one."""
-    if family == "cpp":
+    profile = PROFILES[family]
+    if profile.unfenced_start:
         lines = text.splitlines()
-        first = next((k for k, ln in enumerate(lines) if re.match(r"\s*#\s*include\b", ln)), None)
+        first = next((k for k, ln in enumerate(lines) if re.match(profile.unfenced_start, ln)), None)
         last = max(
             (k for k, ln in enumerate(lines) if ln.strip().startswith("}") or ln.rstrip().endswith("}")), default=None
         )
         if first is None or last is None or last < first:
             return None
         code = "\n".join(lines[first : last + 1]) + "\n"
-        return code if re.search(r"\bmain\s*\(|\bclass\s+\w+", code) else None
+        return code if re.search(profile.unfenced_whole, code) else None
     code = text.strip() + "\n"
-    if guess_language(code) == "python" and python_error(code) is None:
+    if guess_language(code) == family and (profile.syntax_error is None or profile.syntax_error(code) is None):
         return code
     return None
 

@@ -13,11 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from cpbot.core.registry import LOCAL_SITE, Family, LanguageName
-
-# The key of a language family's starting code in `Problem.code_snippets`: LeetCode's langSlug, since
-# LeetCode is the site that hands out starting code.
-SNIPPET_KEYS: dict[Family, str] = {Family.CPP: "cpp", Family.PYTHON: "python3"}
+from cpbot.core.registry import LOCAL_SITE, LanguageName
 
 SCHEMA_VERSION = 1
 NEWER_SCHEMA = "newer_schema"  # the error type of a file written by a newer cpbot

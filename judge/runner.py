@@ -18,6 +18,7 @@ from cpbot.judge.checkers.base import uses_sandbox
 from cpbot.judge.checkers.text import excerpt
 from cpbot.judge.execute import Captured, captured_run
 from cpbot.judge.interactive import run_interactive
+from cpbot.judge.kinds import problem_kind
 from cpbot.judge.languages import BuildOptions, Program
 from cpbot.judge.model import JudgeReport, Limits, Problem, Solution, TestCase, TestResult, Verdict, worst
 from cpbot.judge.sandbox import RunResult, Sandbox, default_sandbox
@@ -392,23 +393,22 @@ def judge_problem(
     compares; stdio and interactive problems are judged as they are.
     """
     tests = problem.samples if tests is None else tests
-    if problem.kind == "function":
-        from cpbot.judge.harness import build_program, checker_for
-
+    kind = problem_kind(problem.kind)
+    if kind.wrapped:
         if problem.signature is None:
             raise ConfigError(
                 f"{problem.id} is a function problem without a signature",
                 hint="fetch it again, or add the signature to problem.json",
             )
         try:
-            wrapped = build_program(solution, problem.signature)
+            wrapped = kind.runnable(solution, problem)
         except JudgeError as e:
             return JudgeReport(verdict=Verdict.IE, total=len(tests), language=solution.language, reason=e.message)
         return judge_solution(
             wrapped,
             tests,
             limits=problem.limits,
-            checker=checker or checker_for(problem),
+            checker=checker or kind.checker_spec(problem),
             sandbox=sandbox,
             jobs=jobs,
             stop_on_failure=stop_on_failure,
@@ -420,7 +420,7 @@ def judge_problem(
         solution,
         tests,
         limits=problem.limits,
-        checker=checker or problem.checker,
+        checker=checker or kind.checker_spec(problem),
         interactor=interactor,
         sandbox=sandbox,
         jobs=jobs,

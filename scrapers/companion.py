@@ -14,6 +14,7 @@ from typing import Any
 
 from cpbot.core.errors import ParseError
 from cpbot.core.registry import LOCAL_SITE
+from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import Limits, Problem, TestCase
 from cpbot.scrapers.ids import local_id
 from cpbot.scrapers.sites import all_sites, find_site
@@ -81,7 +82,7 @@ def to_companion(problem: Problem, batch_id: str | None = None, batch_size: int 
             "name": name,
             "group": f"{site_name} - {problem.contest}" if problem.contest else site_name,
             "url": problem.url or "",
-            "interactive": problem.kind == "interactive",
+            "interactive": problem_kind(problem.kind).needs_interactor,
             "memoryLimit": problem.limits.memory_mb,
             "timeLimit": problem.limits.time_ms,
             "tests": [{"input": _nl(t.input), "output": _nl(t.output or "")} for t in problem.samples],

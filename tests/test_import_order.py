@@ -36,10 +36,10 @@ BOT_ALLOWED = {
     "cpbot.bot.cli": set(),
     "cpbot.bot.submit": {"cpbot.bot.store"},
     "cpbot.bot.watch": {"cpbot.bot.store", "cpbot.bot.cli", "cpbot.bot.submit"},
-    "cpbot.bot.report": {"cpbot.bot.store", "cpbot.bot.submit", "cpbot.bot.watch"},
+    "cpbot.bot.bench": {"cpbot.bot.store", "cpbot.bot.cli"},
+    "cpbot.bot.report": {"cpbot.bot.store", "cpbot.bot.submit", "cpbot.bot.watch", "cpbot.bot.bench"},
+    "cpbot.bot.lab": {"cpbot.bot.store", "cpbot.bot.cli", "cpbot.bot.bench", "cpbot.bot.report"},
     "cpbot.bot.app": {"cpbot.bot.store", "cpbot.bot.cli", "cpbot.bot.submit", "cpbot.bot.watch", "cpbot.bot.report"},
-    "cpbot.bot.bench": {"cpbot.bot.store", "cpbot.bot.cli", "cpbot.bot.report"},
-    "cpbot.bot.lab": {"cpbot.bot.store", "cpbot.bot.cli", "cpbot.bot.report", "cpbot.bot.bench"},
 }
 BOT_TOP = "cpbot.bot.commands"
 

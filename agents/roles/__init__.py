@@ -9,7 +9,7 @@ Deterministic roles never call a model.
 - `knowledge.retrieve(problem, tags)` -> `list[Note]` (BM25 over `templates/knowledge/*.md`; no model)
 - `planner.plan(model, problem, language=)` / `planner.replan(model, problem, previous, feedback, language=)` -> `Plan`
 - `pruner.prune(plan, problem, language=)` -> `PruneDecision` (no model)
-- `stdio.pick_template(problem, language)` -> `StdioTemplate` (no model)
+- `stdio.pick_template(problem, language)` -> `StdioTemplate`; `stdio.skeleton_for` -> one or None (no model)
 - `coder.write_code(model, problem, plan, language=)` / `coder.revise_code(model, problem, attempt, change)`
   -> `CodeAttempt`
 - `debugger.debug(model, problem, attempt, report)` -> `CodeAttempt` (STD-IO / runtime / wrong-answer blocks);

@@ -23,6 +23,7 @@ from cpbot.agents.roles.blocks import BlockChain, CodeBlock, format_rules, read_
 from cpbot.agents.roles.common import CASE_CHARS, RoleError, fence_tag, language_name, problem_text
 from cpbot.agents.roles.debugger import TraceRun, strip_traces
 from cpbot.agents.roles.optimizer import wants_change
+from cpbot.judge.languages import language_profile
 from cpbot.judge.model import Language, Problem, TestCase
 
 PLANNER = "planner"
@@ -91,7 +92,7 @@ def propose_block_change(
         problem=problem_text(problem),
         chain=chain.text(),
         tried=", ".join(tried or []) or "(none)",
-        comment="//" if fence_tag(chain.language) == "cpp" else "#",
+        comment=language_profile(chain.language).comment,
         language=language_name(chain.language),
         fence=fence_tag(chain.language),
     )

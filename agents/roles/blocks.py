@@ -20,6 +20,8 @@ from pydantic import BaseModel, ConfigDict
 from cpbot.agents.envelopes import CodeAttempt
 from cpbot.agents.extract import ExtractionError, extract_code, family_of, find_blocks
 from cpbot.agents.roles.common import RoleError, fence_tag
+from cpbot.judge.kinds import problem_kind
+from cpbot.judge.languages import language_profile
 from cpbot.judge.model import JudgeReport, Language, Problem, Solution, TestCase, Verdict
 from cpbot.judge.runner import judge_solution
 from cpbot.judge.sandbox import Sandbox
@@ -77,7 +79,7 @@ class BlockChain(BaseModel):
         if block is None or block.test is None:
             return None
         main = self.main
-        parts = [b.source.strip("\n") for b in self.blocks if b is not main or kind == "function"]
+        parts = [b.source.strip("\n") for b in self.blocks if b is not main or problem_kind(kind).wrapped]
         return "\n\n".join([*parts, block.test.strip("\n")]) + "\n"
 
     def replace(self, name: str, source: str) -> BlockChain:
@@ -91,7 +93,7 @@ class BlockChain(BaseModel):
 
     def text(self) -> str:
         """The blocks and their tests as marked fenced blocks, the way the model writes them."""
-        comment = "//" if family_of(self.language) == "cpp" else "#"
+        comment = language_profile(self.language).comment
         fence = fence_tag(self.language)
         parts = []
         for b in self.blocks:
@@ -103,12 +105,9 @@ class BlockChain(BaseModel):
 
 def format_rules(language: Language, kind: str) -> str:
     """How a reply must lay out blocks and unit tests, for the prompts."""
-    comment = "//" if family_of(language) == "cpp" else "#"
+    comment = language_profile(language).comment
     fence = fence_tag(language)
-    if kind == "function":
-        main = "the class the judge calls (no input reading, no printing)"
-    else:
-        main = "the code that reads the input, calls the other blocks and prints the answer"
+    main = problem_kind(kind).main_block
     lines = [
         f"Write the program as a chain of blocks, each in its own ```{fence} fenced block whose first line is "
         f"`{comment} block: NAME` (NAME: letters, digits, underscores). Each block is one function (a step of "

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cpbot.agents.envelopes import CodeAttempt, Payload, Plan
-from cpbot.agents.extract import family_of
 from cpbot.agents.llm import ChatModel
 from cpbot.agents.prompts import render_prompt
 from cpbot.agents.roles.common import (
@@ -25,29 +24,27 @@ from cpbot.agents.roles.common import (
     problem_text,
 )
 from cpbot.agents.roles.knowledge import Note, notes_text
-from cpbot.agents.roles.stdio import StdioTemplate, pick_template
-from cpbot.core.registry import Family, languages_of
+from cpbot.agents.roles.stdio import StdioTemplate, skeleton_for
+from cpbot.core.registry import languages_of
+from cpbot.judge.kinds import problem_kind
+from cpbot.judge.languages import language_profile
 from cpbot.judge.model import Language, Problem
 
 ROLE = "coder"
 
-# LeetCode's langSlug for a family first, then other spellings a saved problem may use
-_SNIPPET_KEYS = {
-    Family.CPP: ("cpp", "c++", *languages_of(Family.CPP)),
-    Family.PYTHON: (*languages_of(Family.PYTHON), "python"),
-}
 
 
 def function_snippet(problem: Problem, language: Language) -> str | None:
     """The site's starting code for a function problem in `language`'s family, if it gave one."""
-    return next(
-        (problem.code_snippets[k] for k in _SNIPPET_KEYS[family_of(language)] if k in problem.code_snippets), None
-    )
+    profile = language_profile(language)
+    # LeetCode's langSlug first, then other spellings a saved problem may use
+    keys = (profile.snippet_key, *profile.snippet_aliases, *languages_of(profile.family))
+    return next((problem.code_snippets[k] for k in keys if k in problem.code_snippets), None)
 
 
 def skeleton_text(problem: Problem, language: Language, template: StdioTemplate | None) -> str:
     """The part of the coder's prompt that hands over the starting code."""
-    if problem.kind == "function":
+    if problem_kind(problem.kind).wrapped:
         snippet = function_snippet(problem, language)
         lead = "Complete this class. The judge calls the method itself: do not read input and do not print."
         return f"{lead}\n{fenced(snippet, language)}" if snippet else lead
@@ -73,8 +70,8 @@ def write_code(
 ) -> CodeAttempt:
     """A program for `problem` following `plan`. Without a `template`, stdio and interactive problems get
     the picker's skeleton unless `use_skeleton` is False (a fast first attempt from the statement alone)."""
-    if template is None and use_skeleton and problem.kind != "function":
-        template = pick_template(problem, language)
+    if template is None and use_skeleton:
+        template = skeleton_for(problem, language)
     messages = render_prompt(
         "coder",
         problem=problem_text(problem),

@@ -21,11 +21,13 @@ from cpbot.agents.envelopes import (
     PruneDecision,
     StressFeedback,
 )
-from cpbot.agents.extract import FAMILY_NAMES, ExtractedCode, ExtractionError, extract_code, family_of
+from cpbot.agents.extract import ExtractedCode, ExtractionError, extract_code
 from cpbot.agents.llm import ChatModel, LLMReply, StructuredOutputError
 from cpbot.agents.prompts import clip
 from cpbot.core.errors import ModelError
-from cpbot.core.registry import LANGUAGES, Family
+from cpbot.core.registry import LANGUAGES
+from cpbot.judge.kinds import problem_kind
+from cpbot.judge.languages import language_profile
 from cpbot.judge.model import JudgeReport, Language, Problem, TestCase, TestResult, Verdict
 
 M = TypeVar("M", bound=BaseModel)
@@ -42,36 +44,17 @@ def language_name(language: Language | str) -> str:
     """The exact dialect for prompts ("C++17 (g++)", "Python 3 (PyPy)"), or the family's name ("C++")
     for a family given by name."""
     spec = LANGUAGES.get(str(language))
-    return spec.title if spec is not None else FAMILY_NAMES[family_of(language)]
-
-
-# What contest programs get wrong most often, for prompts without a skeleton (which handles some of it).
-_CHECKLIST = {
-    Family.CPP: (
-        "fast input and output (ios::sync_with_stdio(false); cin.tie(nullptr); '\\n' rather than endl)",
-        "64-bit integers (long long) wherever sums, products or counts can pass about 2e9",
-        "global arrays and counters reset before each test case when the input has several",
-        "no recursion deeper than about 1e5 calls; iterate instead",
-    ),
-    Family.PYTHON: (
-        "read the whole input at once (sys.stdin.buffer.read().split()) and print once at the end",
-        "no deep recursion: the default limit is 1000 calls; iterate, or raise sys.setrecursionlimit",
-        "state reset before each test case when the input has several",
-        "loops of more than about 1e7 steps are too slow: find a better complexity or use built-ins",
-    ),
-}
+    return spec.title if spec is not None else language_profile(language).title
 
 
 def contest_checklist(language: Language | str) -> str:
     """A short checklist of the usual contest mistakes in `language`, for prompts without a skeleton."""
-    spec = LANGUAGES.get(str(language))
-    family = spec.family if spec is not None else Family(family_of(language))
-    return "Before you answer, check: " + "; ".join(_CHECKLIST[family]) + "."
+    return "Before you answer, check: " + "; ".join(language_profile(language).checklist) + "."
 
 
 def fence_tag(language: Language | str) -> str:
-    """The info word of a code fence in `language`: cpp or python."""
-    return family_of(language)
+    """The info word of a code fence in `language` (cpp, python)."""
+    return language_profile(language).fence
 
 
 def fenced(code: str, language: Language | str) -> str:
@@ -103,11 +86,7 @@ def problem_text(problem: Problem, *, with_samples: bool = True) -> str:
         parts.append("## Input\n" + problem.input_spec.strip())
     if problem.output_spec.strip():
         parts.append("## Output\n" + problem.output_spec.strip())
-    if problem.kind == "interactive":
-        parts.append("This is an interactive problem: flush the output after every line you print.")
-    if problem.kind == "function" and problem.signature is not None:
-        methods = ", ".join(m.name for m in problem.signature.methods)
-        parts.append(f"Implement class {problem.signature.class_name} with: {methods}.")
+    parts.append(problem_kind(problem.kind).io_section(problem))
     parts.append(f"Limits: {limits_text(problem)} per test.")
     if with_samples:
         parts.append("## Examples\n" + samples_text(problem.samples))

@@ -21,7 +21,6 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from cpbot.agents.envelopes import CodeAttempt, Plan
-from cpbot.agents.extract import python_error
 from cpbot.agents.llm import ChatModel
 from cpbot.agents.prompts import clip, render_prompt
 from cpbot.agents.roles.common import (
@@ -41,6 +40,7 @@ from cpbot.agents.roles.common import (
 )
 from cpbot.judge.build import build_solution
 from cpbot.judge.execute import execute
+from cpbot.judge.languages import language_profile
 from cpbot.judge.model import JudgeReport, Problem, TestCase, TestResult, Verdict
 from cpbot.judge.sandbox import Sandbox, default_sandbox
 
@@ -190,7 +190,8 @@ def strip_traces(code: str, language: str) -> str:
     lines = code.splitlines()
     kept = [ln for ln in lines if TRACE_MARK not in ln]
     cleaned = "\n".join(kept) + "\n"
-    if language.startswith(("python", "pypy")) and python_error(cleaned) is not None:
+    syntax_error = language_profile(language).syntax_error
+    if syntax_error is not None and syntax_error(cleaned) is not None:
         cleaned = "\n".join(re.sub(r"^(\s*).*$", r"\1pass", ln) if TRACE_MARK in ln else ln for ln in lines) + "\n"
     return cleaned
 

@@ -17,15 +17,16 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from cpbot.agents.extract import family_of
 from cpbot.agents.roles.common import RoleError
+from cpbot.core.registry import Family
+from cpbot.judge.kinds import problem_kind
+from cpbot.judge.languages import language_profile
 from cpbot.judge.model import Language, Problem, TestCase
 
 ROLE = "stdio"
 
 Shape = Literal["single", "multi_line", "multi_block", "matrix"]
 SHAPES: tuple[Shape, ...] = ("single", "multi_line", "multi_block", "matrix")
-_EXTENSIONS = {"cpp": "cpp", "python": "py"}
 
 _MULTI = re.compile(
     r"number of (?:the )?(?:test ?cases|tests|test sets|scenarios|queries to answer)|multiple test ?cases"
@@ -64,7 +65,7 @@ class StdioTemplate(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     shape: Shape
-    family: Literal["cpp", "python"]
+    family: Family
     interactive: bool = False
     name: str  # the template file, e.g. "multi_line.cpp"
     source: str
@@ -151,32 +152,41 @@ def load_template(name: str) -> str:
         raise RoleError(f"no STD-IO template {name!r}", hint="templates live in templates/stdio/") from None
 
 
+def skeleton_for(problem: Problem, language: Language) -> StdioTemplate | None:
+    """The skeleton for `problem` in `language`, or None when its kind (function problems) or its language
+    family (one without `templates/stdio/` files) has none."""
+    if not problem_kind(problem.kind).has_skeleton or not language_profile(language).skeleton_extension:
+        return None
+    return pick_template(problem, language)
+
+
 def pick_template(problem: Problem, language: Language) -> StdioTemplate:
     """The skeleton for `problem` in `language`'s family (C++ or Python).
 
     Function problems (LeetCode) need no reading code: the judge's harness calls the method, so this
     raises `RoleError`; the coder starts from the problem's own code snippet instead."""
-    if problem.kind == "function":
+    kind = problem_kind(problem.kind)
+    if not kind.has_skeleton:
         raise RoleError(
-            f"{problem.id} is a function problem: it has no standard input to template",
+            f"{problem.id} is a {kind.name} problem: it has no standard input to template",
             hint="start from problem.code_snippets; the harness does the input and output",
         )
-    family = family_of(language)
+    profile = language_profile(language)
+    if not profile.skeleton_extension:
+        raise RoleError(f"no STD-IO skeletons for {profile.title}", hint="write the input and output code yourself")
     guess = classify_input(problem)
+    name = kind.skeleton(guess.shape, profile.skeleton_extension) or ""
     notes: list[str] = []
     if guess.shape == "multi_block":
         notes.append("reset every per-case structure inside solve(); nothing may carry over between cases")
     if guess.cells is not None:
         notes.append(f"the sample rows are {'strings of characters' if guess.cells == 'chars' else 'numbers'}")
-    interactive = problem.kind == "interactive"
+    interactive = kind.needs_interactor
     if interactive:
         notes.append(f"interactive: flush after every line; the cases look {guess.shape.replace('_', '-')}")
-        name = f"interactive.{_EXTENSIONS[family]}"
-    else:
-        name = f"{guess.shape}.{_EXTENSIONS[family]}"
     return StdioTemplate(
         shape=guess.shape,
-        family=family,
+        family=profile.family,
         interactive=interactive,
         name=name,
         source=load_template(name),

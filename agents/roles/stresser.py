@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from cpbot.core.errors import CpbotError
 from cpbot.judge.build import build_solution
-from cpbot.judge.checkers import Checker, make_checker
+from cpbot.judge.checkers import Checker
+from cpbot.judge.kinds import problem_kind
 from cpbot.judge.languages import Program
 from cpbot.judge.model import Problem, Solution, StressReport
 from cpbot.judge.sandbox import Sandbox, default_sandbox
@@ -26,20 +27,12 @@ class StressError(CpbotError):
 
 def runnable(solution: Solution, problem: Problem) -> Solution:
     """`solution` as a program that reads a test from stdin: function problems get the harness's driver."""
-    if problem.kind != "function" or problem.signature is None:
-        return solution
-    from cpbot.judge.harness import build_program
-
-    return build_program(solution, problem.signature)
+    return problem_kind(problem.kind).runnable(solution, problem)
 
 
 def checker_of(problem: Problem, sandbox: Sandbox) -> Checker:
     """The checker the judge would use for `problem`."""
-    if problem.kind == "function":
-        from cpbot.judge.harness import checker_for
-
-        return checker_for(problem)
-    return make_checker(problem.checker, sandbox)
+    return problem_kind(problem.kind).checker(problem, sandbox)
 
 
 def stress_attempt(
@@ -109,8 +102,9 @@ def _programs(
     solution: Solution, brute: Solution, generator: Solution, problem: Problem, sandbox: Sandbox
 ) -> tuple[Program, Program, Program]:
     """The three programs built, for a problem stress testing can judge."""
-    if problem.kind == "interactive":
-        raise StressError(f"{problem.id} is interactive: stress testing needs an interactor")
+    kind = problem_kind(problem.kind)
+    if not kind.stress_applies:
+        raise StressError(f"{problem.id} is {kind.name}: stress testing does not apply ({kind.why_not_stressed})")
     built = []
     for what, source in (
         ("solution", runnable(solution, problem)),

@@ -28,10 +28,11 @@ from cpbot.agents.roles.common import RoleError, fence_tag, language_name, probl
 from cpbot.agents.roles.constraints import problem_bounds
 from cpbot.agents.roles.stdio import classify_input
 from cpbot.core.errors import CpbotError
-from cpbot.core.registry import Family
+from cpbot.core.registry import LANGUAGE_SPECS
 from cpbot.judge.build import build_solution
 from cpbot.judge.execute import execute
 from cpbot.judge.generator import check_uses_n, generate
+from cpbot.judge.kinds import problem_kind
 from cpbot.judge.languages import Program
 from cpbot.judge.model import Language, Limits, Problem, Solution, TestCase, Verdict
 from cpbot.judge.runner import judge_problem
@@ -43,8 +44,6 @@ MAX_INPUT_BYTES = 1 << 20
 BRUTE_TIME_MS = 5000
 GENERATOR_SIZES = (1, 3, 10)
 
-# a program asked for in one family may come in the other; either runs
-_OTHER_LANGUAGE: dict[Family, Language] = {Family.PYTHON: "cpp17", Family.CPP: "python3"}
 _NUMBER = re.compile(r"^-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$|^\s*\*\*(.+?)\*\*:?\s*$")
 
@@ -87,13 +86,20 @@ class TestgenDraft(BaseModel):
     languages: dict[str, Language] = {}
 
 
+def _other_language(language: Language) -> Language | None:
+    """The first registered language of another family: a program asked for in one may come in another,
+    and either runs."""
+    family = family_of(language)
+    return next((spec.name for spec in LANGUAGE_SPECS if spec.family is not family), None)  # type: ignore[return-value]
+
+
 # ---- shape ---------------------------------------------------------------------------------------
 
 
 def sample_shape(problem: Problem) -> InputShape:
     """The shape the samples of `problem` share."""
     samples = [s.input for s in problem.samples if s.input.strip()]
-    if problem.kind == "function":
+    if problem_kind(problem.kind).wrapped:
         counts = {len([ln for ln in s.splitlines() if ln.strip()]) for s in samples}
         return InputShape(kind="function", lines=counts.pop() if len(counts) == 1 else None)
     firsts = {len(s.strip().splitlines()[0].split()) for s in samples}
@@ -114,7 +120,7 @@ def format_issue(text: str, shape: InputShape) -> str | None:
         return "it is empty"
     if len(text.encode()) > MAX_INPUT_BYTES:
         return f"it is larger than {MAX_INPUT_BYTES >> 20} MB"
-    if shape.kind == "function":
+    if problem_kind(shape.kind).wrapped:
         lines = [ln for ln in text.splitlines() if ln.strip()]
         if shape.lines is not None and len(lines) != shape.lines:
             return f"it has {len(lines)} lines, the samples have {shape.lines}"
@@ -180,7 +186,7 @@ def read_draft(text: str, language: Language) -> TestgenDraft:
                 programs[key] = extract_code(sections.get(key, ""), language).code
             except ExtractionError as e:
                 programs[key] = None
-                other = _OTHER_LANGUAGE.get(family_of(language))
+                other = _other_language(language)
                 try:
                     programs[key] = extract_code(sections.get(key, ""), other).code if other else None
                     languages[key] = other  # type: ignore[assignment]
@@ -218,12 +224,7 @@ def _brute_program(brute: Solution, problem: Problem, sandbox: Sandbox) -> tuple
             None,
             f"brute force discarded: {report.verdict} on the samples ({report.reason or report.compile_log[:200]})",
         )
-    runnable = brute
-    if problem.kind == "function" and problem.signature is not None:
-        from cpbot.judge.harness import build_program
-
-        runnable = build_program(brute, problem.signature)
-    build = build_solution(runnable, sandbox)
+    build = build_solution(problem_kind(problem.kind).runnable(brute, problem), sandbox)
     return build.program, "" if build.program is not None else "brute force discarded: it does not build"
 
 
@@ -297,7 +298,7 @@ def generate_tests(
     sandbox: Sandbox | None = None,
 ) -> GeneratedSuite:
     """Ask for `count` inputs, a generator and a brute force in `language`; check them all; keep what passes."""
-    if problem.kind == "interactive":
+    if not problem_kind(problem.kind).stress_applies:
         raise RoleError(
             f"{problem.id} is interactive: generated inputs need an interactor, not a test file",
             hint="test interactive problems with an interactor program",

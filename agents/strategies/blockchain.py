@@ -31,7 +31,7 @@ from cpbot.agents.roles import blockchain, debugger
 from cpbot.agents.roles.blocks import BlockChain, run_unit_test
 from cpbot.agents.roles.common import case_for, fenced
 from cpbot.agents.roles.optimizer import keep_if_passing
-from cpbot.agents.roles.stdio import pick_template
+from cpbot.agents.roles.stdio import skeleton_for
 from cpbot.agents.strategies.base import Lesson, SolveContext, regressions, verdict_line
 from cpbot.agents.tracing import ReportEvent
 from cpbot.judge.model import JudgeReport, Problem, Solution, TestCase, Verdict
@@ -152,11 +152,8 @@ class BlockChainCoder:
         if state.report.verdict == Verdict.IE:
             return state
         ctx.route("optimizer", approach="question")
-        template = (
-            fenced(pick_template(ctx.problem, ctx.language).source, ctx.language)
-            if ctx.problem.kind != "function"
-            else "(none: the judge calls the class)"
-        )
+        skeleton = skeleton_for(ctx.problem, ctx.language)
+        template = fenced(skeleton.source, ctx.language) if skeleton else "(none: the judge calls the class)"
         simpler = blockchain.simplify(ctx.model, ctx.problem, chain, template=template)
         if simpler is None:
             ctx.note("optimizer stops", approach="question")

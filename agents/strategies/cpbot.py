@@ -56,7 +56,7 @@ from cpbot.agents.roles import (
 )
 from cpbot.agents.roles.common import RoleError, feedback_text
 from cpbot.agents.roles.knowledge import Note
-from cpbot.agents.roles.stdio import pick_template
+from cpbot.agents.roles.stdio import skeleton_for
 from cpbot.agents.roles.stresser import runnable
 from cpbot.agents.selection import Group, Outcome, Probe
 from cpbot.agents.strategies import fallbacks
@@ -67,6 +67,7 @@ from cpbot.core.errors import CpbotError
 from cpbot.judge.build import build_solution
 from cpbot.judge.execute import execute
 from cpbot.judge.generator import generate
+from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import JudgeReport, Limits, Problem, ProfileReport, Solution, TestCase, Verdict
 
 _GATE = GateParams()
@@ -233,8 +234,9 @@ class Cpbot:
     def _generate(self, run: _Run, phase: str) -> bool:
         """Generate and validate tests once per solve; True when any joined the tests."""
         ctx = run.ctx
-        if ctx.problem.kind == "interactive":
-            ctx.note("no generated tests", why="interactive problems need an interactor")
+        kind = problem_kind(ctx.problem.kind)
+        if not kind.stress_applies:
+            ctx.note("no generated tests", why=kind.why_not_stressed)
             return False
         ctx.route("testgen", phase=phase)
         suite = testgen.generate_tests(ctx.model, ctx.problem, count=self.tests, sandbox=ctx.sandbox)
@@ -249,7 +251,7 @@ class Cpbot:
         """Stress a program not stressed yet; the counterexample as a new test, or None."""
         ctx = run.ctx
         evidence = ctx.evidence
-        if evidence.brute is None or evidence.generator is None or ctx.problem.kind == "interactive":
+        if evidence.brute is None or evidence.generator is None or not problem_kind(ctx.problem.kind).stress_applies:
             return None
         if source_key(attempt.solution()) in evidence.stress:
             return None
@@ -297,7 +299,7 @@ class Cpbot:
         key = source_key(attempt.solution())
         if key in run.profiled:
             return run.profiled[key]
-        if not self.profile or generator is None or ctx.problem.kind == "interactive":
+        if not self.profile or generator is None or not problem_kind(ctx.problem.kind).profile_applies:
             return None
         if not verification.profile_size(ctx.problem, self.gate):
             ctx.note("not profiled", phase=phase, why="the statement gives no size bound")
@@ -562,7 +564,7 @@ class Cpbot:
             return self._settle(run, drawn[best], best, None, "candidates")
         groups = [Group(members=kept, signature=[])]
         probes: list[Probe] = []
-        if len(kept) > 1 and self.verify and ctx.sandbox is not None and ctx.problem.kind != "interactive":
+        if len(kept) > 1 and self.verify and ctx.sandbox is not None and problem_kind(ctx.problem.kind).stress_applies:
             run.generated = True
             self._generate(run, "candidates")
             probes = self._probes(run)
@@ -636,7 +638,7 @@ class Cpbot:
                 ctx.route("planner", cycle=cycle, why="pruned")
                 plan = fallbacks.replan(ctx, plan, decision, tags=tags, knowledge=notes)
                 plan_it = ctx.send(plan, sender=planner.ROLE).header.iteration
-            template = pick_template(ctx.problem, ctx.language) if ctx.problem.kind != "function" else None
+            template = skeleton_for(ctx.problem, ctx.language)
             ctx.route("coder", cycle=cycle)
             attempt = coder.write_code(
                 ctx.model,

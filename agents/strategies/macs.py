@@ -18,7 +18,7 @@ from typing import Any
 from cpbot.agents.envelopes import JudgeFeedback, Plan
 from cpbot.agents.roles import coder, debugger, planner
 from cpbot.agents.roles.knowledge import Note
-from cpbot.agents.roles.stdio import pick_template
+from cpbot.agents.roles.stdio import skeleton_for
 from cpbot.agents.strategies.base import SolveContext, verdict_line
 from cpbot.judge.model import JudgeReport, Verdict
 
@@ -64,7 +64,7 @@ class Macs:
                 )
                 plan = planner.replan(ctx.model, ctx.problem, plan, feedback, language=ctx.language)
             plan_it = ctx.send(plan, sender=planner.ROLE).header.iteration
-            template = pick_template(ctx.problem, ctx.language) if ctx.problem.kind != "function" else None
+            template = skeleton_for(ctx.problem, ctx.language)
             ctx.route("coder", cycle=cycle)
             attempt = coder.write_code(
                 ctx.model, ctx.problem, plan, language=ctx.language, template=template, plan_iteration=plan_it

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from cpbot.bot.app.problem_folder import PROBLEM_FILE, load_problem
 from cpbot.core.errors import ConfigError
+from cpbot.judge.kinds import problem_kind
 from cpbot.judge.languages import BuildOptions, get_language, language_for
 from cpbot.judge.model import JudgeReport, Limits, Problem, Solution, TestCase
 from cpbot.judge.runner import OnResult, judge_problem, judge_solution
@@ -107,7 +108,7 @@ def judge_file(
     limits = problem.limits if problem else Limits()
     given = {"time_ms": round(time_s * 1000) if time_s else None, "memory_mb": memory_mb}
     limits = limits.model_copy(update={k: v for k, v in given.items() if v})
-    if problem and problem.kind == "interactive" and interactor is None:
+    if problem and problem_kind(problem.kind).needs_interactor and interactor is None:
         raise ConfigError("this problem is interactive", hint="pass --interactor PATH (a testlib interactor)")
     name = get_language(language or language_for(solution)).name
     code = Solution(language=name, source=read_text_exact(solution))  # type: ignore[arg-type]

@@ -17,7 +17,7 @@ from cpbot.bot.submit.gate import GateConfig, GateDecision, GateEvidence, gate
 from cpbot.bot.submit.ledger import SubmissionLedger
 from cpbot.core.errors import ConfigError
 from cpbot.judge.build import build_program_file
-from cpbot.judge.checkers import make_checker
+from cpbot.judge.kinds import problem_kind
 from cpbot.judge.languages import get_language
 from cpbot.judge.model import SCHEMA_VERSION, JudgeReport, Problem, Solution, TestCase, Verdict
 from cpbot.judge.profile import profile_program
@@ -74,7 +74,7 @@ def build_evidence(
                     build.program,
                     build_program_file(brute, sandbox, role="brute force"),
                     gen,
-                    checker=make_checker(problem.checker if problem.kind == "stdio" else "tokens", sandbox),
+                    checker=problem_kind(problem.kind).checker(problem, sandbox),
                     limits=problem.limits,
                     sandbox=sandbox,
                     max_runs=stress_runs,

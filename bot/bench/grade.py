@@ -24,11 +24,12 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, computed_field
 
 from cpbot.agents.extract import ExtractionError, extract_code
+from cpbot.agents.tracing import TraceEvent
 from cpbot.bot.bench import livecodebench
 from cpbot.bot.bench.datasets import BenchProblem, Dataset
 from cpbot.bot.bench.metrics import difficulty_order
@@ -38,12 +39,12 @@ from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.core.errors import ConfigError, CpbotError
 from cpbot.core.registry import Family, language_spec
 from cpbot.judge.build import precheck_solutions
+from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import JudgeReport, Language, Solution, TestCase, Verdict
 from cpbot.judge.runner import judge_problem
 from cpbot.judge.sandbox import Sandbox
 
 SCHEMA_VERSION = 1
-RESULT_EVENT = "grade_result"
 TRUNCATE = 300  # LiveCodeBench cuts inputs and outputs in its metadata to this many characters
 
 # LiveCodeBench's error codes: -2 wrong answer, -3 time limit, -4 runtime error, -5 the grader failed
@@ -84,6 +85,14 @@ class GenerationGrade(BaseModel):
     passed_tests: int = 0
     total_tests: int = 0
     metadata: dict[str, Any]
+
+
+class GradeResultEvent(GenerationGrade, TraceEvent):
+    """How one generation fared, on the grade run: the problem, the program graded and its `GenerationGrade`."""
+
+    kind: Literal["grade_result"] = "grade_result"
+    question_id: str
+    source: str = ""
 
 
 class ProblemGrade(BaseModel):
@@ -411,7 +420,7 @@ def _solution(gen: Generation, item: BenchProblem, lcb_preamble: bool) -> Soluti
     assert gen.source is not None
     source = gen.source
     python = language_spec(gen.language).family is Family.PYTHON
-    if lcb_preamble and python and item.problem.kind == "stdio":
+    if lcb_preamble and python and problem_kind(item.problem.kind).checks_output_text:
         source = livecodebench.stdin_preamble() + source
     return Solution(language=gen.language, source=source)
 
@@ -444,19 +453,18 @@ class _Prechecks:
                 precheck_solutions(self._programs(chunk), self._sandbox)
 
     def _programs(self, chunk: Sequence[Generation]) -> list[Solution]:
-        from cpbot.judge.harness import build_program
-
         programs = []
         for gen in chunk:
             item = self._problems.get(gen.question_id)
             if gen.source is None or isinstance(item, CpbotError):
                 continue
             solution = _solution(gen, item, self._lcb_preamble)
-            if item.problem.kind == "function":
+            kind = problem_kind(item.problem.kind)
+            if kind.wrapped:
                 if item.problem.signature is None:
                     continue
                 try:
-                    solution = build_program(solution, item.problem.signature)
+                    solution = kind.runnable(solution, item.problem)
                 except CpbotError:
                     continue  # judged (and reported) as judge_problem finds it
             programs.append(solution)
@@ -569,8 +577,9 @@ def run_grade(
     run_id = store.start_run("grade", config={"grade": plan.model_dump(mode="json")})
 
     def record(gen: Generation, result: GenerationGrade) -> None:
-        payload = {"question_id": gen.question_id, "source": gen.source or "", **result.model_dump(mode="json")}
-        store.append(run_id, RESULT_EVENT, payload, task_id=gen.question_id)
+        source = gen.source or ""
+        event = GradeResultEvent(task_id=gen.question_id, question_id=gen.question_id, source=source, **dict(result))
+        store.record(run_id, event)
         if progress is not None:
             progress(gen, result)
 

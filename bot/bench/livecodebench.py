@@ -40,7 +40,9 @@ from cpbot.judge.harness.checker import HarnessChecker, accepts_any_order, needs
 from cpbot.judge.harness.dataset import fits_type, starter_signature, widen_to_long
 from cpbot.judge.harness.types import LcType
 from cpbot.judge.harness.values import BadValue, format_value
-from cpbot.judge.model import SNIPPET_KEYS, Limits, Method, Param, Problem, Signature, TestCase
+from cpbot.judge.kinds import problem_kind
+from cpbot.judge.languages import SNIPPET_KEYS
+from cpbot.judge.model import Limits, Method, Param, Problem, Signature, TestCase
 
 # LiveCodeBench runs each test with a 6 s timeout (its `--timeout` default); no memory limit is recorded.
 DEFAULT_TIME_LIMIT_MS = 6000
@@ -381,14 +383,14 @@ def statement_checker(statement: str) -> str:
 def exact_checker(problem: Problem) -> str | HarnessChecker:
     """LiveCodeBench's own comparison, with no tolerance (`grade --lcb-exact`): stdin outputs line by
     line, equal as text or as decimals; function results equal as values (a tuple as a list), in order."""
-    if problem.kind != "function" or problem.signature is None:
+    if not problem_kind(problem.kind).wrapped or problem.signature is None:
         return "decimal-lines"
     return HarnessChecker(problem.signature, tolerance=0.0)
 
 
 def lenient_where(problem: Problem) -> str | None:
     """Why cpbot's default comparison of this problem accepts more than LiveCodeBench's, or None."""
-    if problem.kind != "function" or problem.signature is None:
+    if not problem_kind(problem.kind).wrapped or problem.signature is None:
         checker = problem.checker or "decimal-lines"
         return None if checker == "decimal-lines" else f"the statement allows an error ({checker})"
     if accepts_any_order(problem.statement):

@@ -34,9 +34,11 @@ A case is one hidden test, except in Kick Start's multi-case files, where it is 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cpbot.agents.tracing import TraceEvent
 from cpbot.bot.bench.passk import mean_pass_at_k, reportable_ks
 from cpbot.judge.model import Verdict, is_accepted
 
@@ -92,6 +94,22 @@ class ProblemOutcome(BaseModel):
     def solved_within(self, k: int) -> bool:
         """One of the first `k` programs passes every hidden test."""
         return any(a.accepted for a in self.attempts[:k])
+
+
+class BenchResultEvent(ProblemOutcome, TraceEvent):
+    """A bench's result for one (problem, strategy, sample), on the bench run: the `ProblemOutcome`'s fields, flat
+    (as the store held them before they were typed)."""
+
+    kind: Literal["bench_result"] = "bench_result"
+
+    @classmethod
+    def of(cls, outcome: ProblemOutcome) -> BenchResultEvent:
+        """The event that records `outcome`."""
+        return cls(**dict(outcome))
+
+    def outcome(self) -> ProblemOutcome:
+        """The recorded outcome, without the event's own fields."""
+        return ProblemOutcome(**{name: getattr(self, name) for name in ProblemOutcome.model_fields})
 
 
 class Metrics(BaseModel):

@@ -22,14 +22,14 @@ from cpbot.agents.tracing import load_event
 from cpbot.bot.bench.datasets import Dataset
 from cpbot.bot.bench.executors import Executor
 from cpbot.bot.bench.livecodebench import Selection
-from cpbot.bot.bench.metrics import ProblemOutcome, StrategyMetrics, by_strategy
+from cpbot.bot.bench.metrics import BenchResultEvent, ProblemOutcome, StrategyMetrics, by_strategy
 from cpbot.bot.bench.task import BenchSettings, TaskResult
 from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.core.errors import ConfigError
 from cpbot.judge.model import Language
 
 SCHEMA_VERSION = 1
-RESULT_EVENT = "bench_result"
+RESULT_EVENT: str = BenchResultEvent.model_fields["kind"].default
 
 Progress = Callable[[ProblemOutcome, int, int], None]
 
@@ -124,7 +124,7 @@ def finished_outcomes(store: TranscriptStore, run_id: str) -> Done:
     found: Done = {}
     for event in store.events(run_id):
         if event.kind == RESULT_EVENT:
-            outcome = ProblemOutcome.model_validate(event.payload)
+            outcome = BenchResultEvent.model_validate(event.fields()).outcome()
             found.setdefault((outcome.key, outcome.strategy, outcome.sample), outcome)
     return found
 
@@ -175,7 +175,7 @@ def record_result(store: TranscriptStore, run_id: str, plan: BenchPlan, result: 
         totals={"calls": outcome.calls, "tokens": outcome.prompt_tokens + outcome.completion_tokens},
     )
     outcome = outcome.model_copy(update={"run_id": child})
-    store.append(run_id, RESULT_EVENT, outcome.model_dump(mode="json"))
+    store.record(run_id, BenchResultEvent.of(outcome))
     return outcome
 
 

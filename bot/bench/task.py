@@ -25,6 +25,7 @@ from cpbot.bot.bench.pickled_text import UnsafePickle
 from cpbot.bot.bench.slots import NodeSlots
 from cpbot.core.errors import CpbotError
 from cpbot.judge.checkers import make_checker
+from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import Language, Problem, ProfileReport, Solution, Verdict
 from cpbot.judge.runner import judge_problem
 from cpbot.judge.sandbox import Sandbox, default_sandbox
@@ -79,7 +80,7 @@ def judge_hidden(
         return HiddenJudgement(total_tests=len(item.hidden), total_cases=total_cases)
     problem = item.problem
     counter = None
-    if item.case_format == "case_lines" and problem.kind == "stdio":
+    if item.case_format == "case_lines" and problem_kind(problem.kind).checks_output_text:
         counter = CaseCountingChecker(make_checker(problem.checker, sandbox), problem.checker)
     report = judge_problem(solution, problem, item.hidden, checker=counter, sandbox=sandbox)
     by_index = {r.index: r for r in report.results}

@@ -31,6 +31,7 @@ from cpbot.bot.lab.dataset import LabCandidate, LabProblem, hidden_tests
 from cpbot.core.errors import ConfigError, CpbotError
 from cpbot.judge.build import build_solution
 from cpbot.judge.generator import generate
+from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import SCHEMA_VERSION, JudgeReport, Solution, Verdict
 from cpbot.judge.runner import judge_problem
 from cpbot.judge.sandbox import Sandbox, default_sandbox
@@ -213,7 +214,7 @@ def run_candidate(checks: _ProblemChecks, candidate: LabCandidate) -> CandidateR
 
     def oracle() -> tuple[Solution, Solution] | None:
         brute, generator = checks.suite.brute, checks.suite.generator
-        if brute is None or generator is None or problem.kind == "interactive":
+        if brute is None or generator is None or not problem_kind(problem.kind).stress_applies:
             return None
         return brute, generator
 

@@ -2,7 +2,8 @@
 terminal and the HTML alike.
 
 `load` reads any stored event into one union of the agents' events (`cpbot.agents.tracing`), the
-submission events (`bot.submit.events`) and the contest events (`bot.watch.events`). `describe` gives a
+submission events (`bot.submit.events`), the contest events (`bot.watch.events`) and the research results
+(`bot.bench.metrics.BenchResultEvent`, `bot.bench.grade.GradeResultEvent`). `describe` gives a
 short tag ("judge", "gate", ...) and the text after it: `cpbot transcripts show` (`bot.report.render`) prints
 them as a column and the line, the HTML export (`bot.report.export.model`) uses them as an event's label. A
 kind this cpbot does not know, or a payload it cannot read, shows as its kind and its JSON.
@@ -25,6 +26,8 @@ from cpbot.agents.tracing import (
     SelectionEvent,
     TraceEvent,
 )
+from cpbot.bot.bench.grade import GradeResultEvent
+from cpbot.bot.bench.metrics import BenchResultEvent
 from cpbot.bot.store.transcripts import StoredEvent
 from cpbot.bot.submit.events import GateEvent, RemoteVerdictEvent, SubmissionEvent
 from cpbot.bot.watch.events import ContestStateEvent, RulesEvent, ShadowSubmissionEvent, StandingEvent
@@ -40,6 +43,8 @@ BOT_EVENTS: tuple[type[TraceEvent], ...] = (
     ShadowSubmissionEvent,
     StandingEvent,
     ContestStateEvent,
+    BenchResultEvent,
+    GradeResultEvent,
 )
 AnyEvent = Annotated[Union[AGENT_EVENTS + BOT_EVENTS], Field(discriminator="kind")]  # noqa: UP007
 _EVENTS: TypeAdapter[TraceEvent] = TypeAdapter(AnyEvent)
@@ -52,7 +57,7 @@ def load(event: StoredEvent) -> TraceEvent | None:
     """The typed event a stored one was written from; None for the store's own kinds (run_start, ...),
     kinds this cpbot does not know, and payloads it cannot read (written by another version)."""
     try:
-        return _EVENTS.validate_python({**event.payload, "kind": event.kind, "ts": event.ts, "task_id": event.task_id})
+        return _EVENTS.validate_python(event.fields())
     except ValidationError:
         return None
 
@@ -108,6 +113,12 @@ def _describe(e: TraceEvent) -> tuple[str, str]:
         state = e.verdict or e.status_text or "pending"
         test = f" on test {e.failed_test}" if e.failed_test else ""
         return "verdict", f"#{e.submission_id}: {state}{test}" + ("" if e.final else " (not final)")
+    if isinstance(e, BenchResultEvent):
+        f = e.final
+        tests = f"{f.passed_tests}/{f.total_tests}"
+        return "bench", f"{e.key} {e.strategy} #{e.sample}: {f.verdict or 'no program'} {tests}"
+    if isinstance(e, GradeResultEvent):
+        return "grade", f"{e.question_id} #{e.index}: {e.verdict or 'no program'} {e.passed_tests}/{e.total_tests}"
     fields = e.model_dump(mode="json", exclude={"kind", "ts", "task_id"})
     return e.kind, _cut(json.dumps(fields, ensure_ascii=False), full=False)
 

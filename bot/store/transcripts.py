@@ -198,9 +198,13 @@ class StoredEvent(BaseModel):
     task_id: str = ""
     payload: dict[str, Any]
 
+    def fields(self) -> dict[str, Any]:
+        """The fields of the typed event this was written from (its payload with kind, ts and task_id)."""
+        return {**self.payload, "kind": self.kind, "ts": self.ts, "task_id": self.task_id}
+
     def trace_event(self) -> TraceEvent:
         """The agents' event this was written from (not for run_start/run_end, which are the store's own)."""
-        return load_event({**self.payload, "kind": self.kind, "ts": self.ts, "task_id": self.task_id})
+        return load_event(self.fields())
 
 
 class StoredLLMCall(BaseModel):

@@ -18,7 +18,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from cpbot.agents.budget import Budget
-from cpbot.agents.solve import SolveResult
 from cpbot.agents.strategies.base import KnowledgePool, Lesson
 from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.bot.submit.base import SubmitError, source_sha256
@@ -151,8 +150,8 @@ class ContestLoop:
             return False
         contest = self.state.contest(self.key)
         attempt = self.state.last_done_attempt(self.key, row.problem_id)
-        assert attempt is not None and attempt.result_json
-        solution = SolveResult.model_validate_json(attempt.result_json).solution
+        assert attempt is not None and attempt.result is not None
+        solution = attempt.result.solution
         assert solution is not None
         at_s = (self.now() - contest.start).total_seconds() if contest.start else 0.0
         sha = source_sha256(solution.source)
@@ -216,7 +215,7 @@ class ContestLoop:
         except CpbotError as e:
             self._contest_event("standing", detail=f"no standing: {e.message}")
             return None
-        self.state.set_contest(self.key, standing_json=standing.model_dump_json())
+        self.state.set_contest(self.key, standing=standing)
         self.store.record(self.run_id, StandingEvent(**dict(standing)))
         self._contest_event("standing", detail=f"rank {standing.rank} of {standing.participants}")
         return standing
@@ -301,7 +300,7 @@ class ContestLoop:
             if not self.stop.is_set():
                 self._move(row, "given_up", "the statement was never published")
             return False
-        self._move(row, "solving", f"fetched: {problem.title}", problem_json=problem.model_dump_json())
+        self._move(row, "solving", f"fetched: {problem.title}", problem=problem)
         return True
 
     def _solve(self, row: ProblemRow) -> bool:
@@ -339,7 +338,7 @@ class ContestLoop:
                 self.key,
                 row.problem_id,
                 attempt.n,
-                result_json=None,
+                result=None,
                 calls=0,
                 tokens=0,
                 seconds=0.0,
@@ -357,7 +356,7 @@ class ContestLoop:
             self.key,
             row.problem_id,
             attempt.n,
-            result_json=result.model_dump_json(),
+            result=result,
             calls=result.calls,
             tokens=result.tokens,
             seconds=result.seconds,
@@ -370,10 +369,10 @@ class ContestLoop:
     def _gate(self, row: ProblemRow) -> bool:
         problem = self._problem(row)
         attempt = self.state.last_done_attempt(self.key, row.problem_id)
-        if attempt is None or not attempt.result_json:
+        if attempt is None or attempt.result is None:
             self._move(row, "solving", "no finished attempt to gate")
             return True
-        result = SolveResult.model_validate_json(attempt.result_json)
+        result = attempt.result
         assert result.solution is not None  # only a solve with a program moves to judged
         sha = source_sha256(result.solution.source)
         earlier = next((s for s in self.state.submissions(self.key, row.problem_id) if s.source_sha == sha), None)
@@ -431,8 +430,8 @@ class ContestLoop:
         assert self.submitter is not None
         problem = self._problem(row)
         attempt = self.state.last_done_attempt(self.key, row.problem_id)
-        assert attempt is not None and attempt.result_json
-        solution = SolveResult.model_validate_json(attempt.result_json).solution
+        assert attempt is not None and attempt.result is not None
+        solution = attempt.result.solution
         assert solution is not None
         entry = self.submitter.submit(problem, solution)
         submission_id = entry.submission_id or ""
@@ -493,9 +492,9 @@ class ContestLoop:
 
     def _problem(self, row: ProblemRow) -> Problem:
         fresh = self.state.problem(self.key, row.problem_id)
-        if fresh.problem_json is None:
+        if fresh.problem is None:
             raise CpbotError(f"{row.problem_id} has no statement stored", hint="this is a bug in cpbot watch")
-        return Problem.model_validate_json(fresh.problem_json)
+        return fresh.problem
 
     def _deadline(self) -> float | None:
         """Seconds left before the contest ends (live contests only)."""

@@ -220,11 +220,9 @@ PARTICIPATION = {
 
 def standing_line(contest: ContestRow) -> str:
     """The standing cpbot would have had, in one line ("" before there is one)."""
-    if not contest.standing_json:
+    s = contest.standing
+    if s is None:
         return ""
-    from cpbot.bot.watch.standing import Standing
-
-    s = Standing.model_validate_json(contest.standing_json)
     line = f"in the shadow: rank {s.rank:,} of {s.participants:,} ({s.percentile:g}% at or behind)"
     if s.performance is not None:
         line += f", performance {s.performance}" + (f" ({s.performance_note})" if s.performance_note else "")

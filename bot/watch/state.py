@@ -22,13 +22,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from cpbot.agents.solve import SolveResult
 from cpbot.bot.store.storage import Database, Migrations, StorageError, run_script, table_exists
 from cpbot.bot.submit.base import RemoteVerdict
 from cpbot.bot.submit.ledger import DB_NAME as LEDGER_DB_NAME
 from cpbot.bot.submit.ledger import LedgerEntry, SubmissionLedger
 from cpbot.bot.watch.rules import Participation
+from cpbot.bot.watch.standing import Standing
 from cpbot.core.dirs import data_dir
-from cpbot.judge.model import Verdict
+from cpbot.judge.model import Problem, Verdict
 
 DB_NAME = "watch.sqlite3"
 _OLD_SUBMISSIONS = "submissions_v1"  # version 1 kept its own copy of each submission; see m002
@@ -198,6 +200,11 @@ def _now() -> str:
     return datetime.now(UTC).isoformat()
 
 
+def _json(model: BaseModel | None) -> str | None:
+    """A typed field as its column holds it (the rows' readers below parse it back, the one place that does)."""
+    return None if model is None else model.model_dump_json()
+
+
 class ContestRow(BaseModel):
     """A watched contest."""
 
@@ -216,7 +223,7 @@ class ContestRow(BaseModel):
     detail: str = ""
     gym: bool = False  # a training contest (Codeforces gym, mashup): the rules allow AI there
     participation: Participation | None = None
-    standing_json: str | None = None  # the bot.watch.standing.Standing cpbot would have had
+    standing: Standing | None = None  # the standing cpbot would have had (a shadowed round)
 
     @property
     def end(self) -> datetime | None:
@@ -239,7 +246,7 @@ class ProblemRow(BaseModel):
     rank: float = 0.0  # lower is easier; the loop works easiest first
     status: ProblemStatus = "pending"
     detail: str = ""
-    problem_json: str | None = None
+    problem: Problem | None = None  # the statement, once fetched
     feedback: list[str] = []
     run_id: str | None = None
     updated_at: datetime | None = None
@@ -255,7 +262,7 @@ class AttemptRow(BaseModel):
     n: int
     run_id: str | None = None
     status: Literal["running", "done", "interrupted"] = "running"
-    result_json: str | None = None
+    result: SolveResult | None = None  # how the solve ended, once it did
     gate_json: str | None = None
     calls: int = 0
     tokens: int = 0
@@ -425,7 +432,7 @@ class WatchState:
         detail: str | None = None,
         mode: ContestMode | None = None,
         participation: Participation | None = None,
-        standing_json: str | None = None,
+        standing: Standing | None = None,
     ) -> ContestRow:
         """Update a contest's status, transcript run, detail, mode, participation or standing (one transaction)."""
         with self.db.write() as db:
@@ -441,7 +448,7 @@ class WatchState:
                     detail if detail is not None else current["detail"],
                     mode or current["mode"],
                     participation or current["participation"],
-                    standing_json if standing_json is not None else current["standing_json"],
+                    _json(standing) or current["standing_json"],
                     _now(),
                     key,
                 ),
@@ -490,7 +497,7 @@ class WatchState:
         to: ProblemStatus,
         *,
         detail: str = "",
-        problem_json: str | None = None,
+        problem: Problem | None = None,
         run_id: str | None = None,
         add_feedback: str | None = None,
     ) -> bool:
@@ -500,7 +507,7 @@ class WatchState:
         restart is harmless. Raises `StateError` for a move the status machine does not allow.
         """
         with self.db.write() as db:
-            return self._move(db, key, problem_id, to, detail, problem_json, run_id, add_feedback)
+            return self._move(db, key, problem_id, to, detail, problem, run_id, add_feedback)
 
     def _move(
         self,
@@ -509,7 +516,7 @@ class WatchState:
         problem_id: str,
         to: ProblemStatus,
         detail: str = "",
-        problem_json: str | None = None,
+        problem: Problem | None = None,
         run_id: str | None = None,
         add_feedback: str | None = None,
     ) -> bool:
@@ -530,7 +537,7 @@ class WatchState:
         db.execute(
             "UPDATE problems SET status = ?, detail = ?, problem_json = COALESCE(?, problem_json),"
             " run_id = COALESCE(?, run_id), feedback = ?, updated_at = ? WHERE contest_key = ? AND problem_id = ?",
-            (to, detail, problem_json, run_id, json.dumps(feedback), now, key, problem_id),
+            (to, detail, _json(problem), run_id, json.dumps(feedback), now, key, problem_id),
         )
         db.execute(
             "INSERT INTO transitions (contest_key, problem_id, from_status, to_status, detail, at)"
@@ -647,7 +654,7 @@ class WatchState:
         problem_id: str,
         n: int,
         *,
-        result_json: str | None,
+        result: SolveResult | None,
         calls: int,
         tokens: int,
         seconds: float,
@@ -659,7 +666,7 @@ class WatchState:
             db.execute(
                 "UPDATE attempts SET status = 'done', result_json = ?, calls = ?, tokens = ?, seconds = ?,"
                 " ended_at = ? WHERE contest_key = ? AND problem_id = ? AND n = ?",
-                (result_json, calls, tokens, seconds, _now(), key, problem_id, n),
+                (_json(result), calls, tokens, seconds, _now(), key, problem_id, n),
             )
             self._move(db, key, problem_id, then, detail)
 
@@ -835,9 +842,10 @@ def _old_verdict(r: sqlite3.Row) -> RemoteVerdict | None:
 
 
 def _contest(r: sqlite3.Row) -> ContestRow:
-    data = {k: r[k] for k in ContestRow.model_fields}
+    data = {k: r[k] for k in ContestRow.model_fields if k != "standing"}
     data["start"] = datetime.fromisoformat(r["start"]) if r["start"] else None
     data["gym"] = bool(r["gym"])
+    data["standing"] = Standing.model_validate_json(r["standing_json"]) if r["standing_json"] else None
     return ContestRow(**data)
 
 
@@ -851,7 +859,7 @@ def _problem(r: sqlite3.Row) -> ProblemRow:
         rank=r["rank"],
         status=r["status"],
         detail=r["detail"],
-        problem_json=r["problem_json"],
+        problem=Problem.model_validate_json(r["problem_json"]) if r["problem_json"] else None,
         feedback=json.loads(r["feedback"]),
         run_id=r["run_id"],
         updated_at=datetime.fromisoformat(r["updated_at"]),
@@ -859,4 +867,6 @@ def _problem(r: sqlite3.Row) -> ProblemRow:
 
 
 def _attempt(r: sqlite3.Row) -> AttemptRow:
-    return AttemptRow(**{k: r[k] for k in AttemptRow.model_fields})
+    data = {k: r[k] for k in AttemptRow.model_fields if k != "result"}
+    data["result"] = SolveResult.model_validate_json(r["result_json"]) if r["result_json"] else None
+    return AttemptRow(**data)

@@ -7,9 +7,9 @@ LeetCode's text format from stdin and prints the judged value; `HarnessChecker` 
 
 from __future__ import annotations
 
+import importlib
+
 from cpbot.core.errors import JudgeError
-from cpbot.core.registry import Family, language_spec
-from cpbot.judge.harness import cpp_driver, python_driver
 from cpbot.judge.harness.checker import (
     SPECIAL_JUDGE_PREFIX,
     HarnessChecker,
@@ -20,6 +20,7 @@ from cpbot.judge.harness.checker import (
 )
 from cpbot.judge.harness.signature import parse_signature
 from cpbot.judge.harness.types import LcType, parse_type
+from cpbot.judge.languages import language_profile
 from cpbot.judge.model import Signature, Solution
 
 __all__ = [
@@ -43,11 +44,8 @@ def build_program(solution: Solution, signature: Signature) -> Solution:
     `JudgeError` naming the type for an unsupported type in the signature.
     """
     parsed = parse_signature(signature)
-    family = language_spec(solution.language).family
-    if family is Family.PYTHON:
-        source = python_driver.build(solution.source, parsed)
-    elif family is Family.CPP:
-        source = cpp_driver.build(solution.source, parsed)
-    else:
+    driver = language_profile(solution.language).harness_driver
+    if not driver:
         raise JudgeError(f"the LeetCode harness does not support {solution.language}")
+    source = importlib.import_module(driver).build(solution.source, parsed)
     return Solution(language=solution.language, source=source)

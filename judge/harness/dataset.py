@@ -25,7 +25,8 @@ from cpbot.core.errors import JudgeError
 from cpbot.core.registry import Family
 from cpbot.judge.harness.types import LcType, parse_type
 from cpbot.judge.harness.values import BadValue, format_value
-from cpbot.judge.model import SNIPPET_KEYS, Method, Param, Problem, Signature, Solution, TestCase
+from cpbot.judge.languages import SNIPPET_KEYS
+from cpbot.judge.model import Method, Param, Problem, Signature, Solution, TestCase
 
 DATASET_FILE = "LeetCodeDataset-v0.3.1-test.jsonl.gz"
 _INT32 = (-(2**31), 2**31 - 1)

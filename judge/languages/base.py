@@ -1,13 +1,16 @@
-"""What a language is to the judge: how to build a source into a runnable program."""
+"""What a language is to the judge (how to build a source into a runnable program) and what a family of
+languages is to the rest of cpbot (`FamilyProfile`: fences, prompts, skeletons, site slugs, harness)."""
 
 from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from cpbot.core.registry import Family, LanguageSpec
 from cpbot.judge.sandbox import Sandbox
 from cpbot.judge.sandbox.pool import visible_in_sandbox
 
@@ -71,3 +74,31 @@ def usable_by_sandbox(path: str | Path) -> bool:
     """Whether a sandboxed run can execute `path`: it must lie in the sandbox's minimal root (/usr and
     the like, or a dir in CPBOT_SANDBOX_READ_ONLY), and as root (runs are nobody) be world-accessible."""
     return visible_in_sandbox(path) and (os.geteuid() != 0 or world_accessible(path))
+
+
+@dataclass(frozen=True)
+class FamilyProfile:
+    """Everything cpbot knows about one family of languages (C++, Python), in that family's module of
+    `judge/languages/` (in the style of DMOJ's executors); `language_profile(name)` finds it."""
+
+    family: Family
+    title: str  # the family for people and prompts: "C++"
+    fence: str  # the info word cpbot writes on a code fence: ```cpp
+    fence_tags: tuple[str, ...]  # every info word a model may write for it (lower-case)
+    comment: str  # a line comment starts with this: "//"
+    checklist: tuple[str, ...]  # the usual contest mistakes, for prompts without a skeleton
+    snippet_key: str  # LeetCode's langSlug, also the key of its starting code in `Problem.code_snippets`
+    snippet_aliases: tuple[str, ...]  # other keys a saved problem may use for its starting code
+    builder: Callable[[LanguageSpec], Language]  # one per registered language of the family
+    # code recognition in a model's reply: telltale patterns and how many make a block this language's
+    signs: tuple[str, ...]
+    min_signs: int
+    whole_program: str  # a pattern found in a whole program (or a LeetCode class), not in a snippet
+    is_cut: Callable[[str], bool]  # the code visibly stops before its end
+    skeleton_extension: str = ""  # templates/stdio/<shape>.<ext>; empty: no skeletons, the model writes I/O
+    harness_driver: str = ""  # the module whose `build(source, parsed)` wraps a LeetCode class; empty: none
+    syntax_error: Callable[[str], SyntaxError | None] | None = None  # a cheap syntax check, where there is one
+    # a reply with no fence: the program runs from the first line matching this to the last closing brace
+    # and must match `unfenced_whole`; empty: the whole reply, when it reads as this language
+    unfenced_start: str = ""
+    unfenced_whole: str = ""

@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 
 from cpbot.core.dirs import cache_dir
-from cpbot.core.registry import LanguageSpec
-from cpbot.judge.languages.base import Build, BuildOptions, Program
+from cpbot.core.registry import Family, LanguageSpec
+from cpbot.judge.languages.base import Build, BuildOptions, FamilyProfile, Program
 from cpbot.judge.sandbox import RunLimits, Sandbox
 
 MAX_LOG_BYTES = 1 << 20
@@ -199,3 +199,79 @@ def precompiled_header(flags: list[str]) -> Path | None:
         os.chmod(tmp, 0o644)
         os.replace(tmp, target)
     return target
+
+
+# ---- recognising C++ in a model's reply ----------------------------------------------------------
+
+
+def cpp_is_cut(code: str) -> bool:
+    """True when C++ code ends inside a block, comment or string: unbalanced braces when obviously cut."""
+    depth = 0
+    i, n = 0, len(code)
+    while i < n:
+        ch = code[i]
+        if code.startswith("//", i):
+            end = code.find("\n", i)
+            i = n if end < 0 else end + 1
+            continue
+        if code.startswith("/*", i):
+            end = code.find("*/", i + 2)
+            if end < 0:
+                return True
+            i = end + 2
+            continue
+        raw = re.match(r'R"([^()\\ ]{0,16})\(', code[i:]) if ch == "R" else None
+        if raw and (i == 0 or not (code[i - 1].isalnum() or code[i - 1] == "_")):
+            close = ")" + raw.group(1) + '"'
+            end = code.find(close, i + raw.end())
+            if end < 0:
+                return True
+            i = end + len(close)
+            continue
+        if ch in "\"'":
+            j = i + 1
+            while j < n and code[j] != ch and code[j] != "\n":
+                j += 2 if code[j] == "\\" else 1
+            if j >= n:
+                return True
+            i = j + 1
+            continue
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        i += 1
+    return depth > 0
+
+
+PROFILE = FamilyProfile(
+    family=Family.CPP,
+    title="C++",
+    fence="cpp",
+    fence_tags=("cpp", "c++", "cxx", "cc", "c", "h", "hpp", "c++17", "c++20"),
+    comment="//",
+    checklist=(
+        "fast input and output (ios::sync_with_stdio(false); cin.tie(nullptr); '\\n' rather than endl)",
+        "64-bit integers (long long) wherever sums, products or counts can pass about 2e9",
+        "global arrays and counters reset before each test case when the input has several",
+        "no recursion deeper than about 1e5 calls; iterate instead",
+    ),
+    snippet_key="cpp",
+    snippet_aliases=("c++",),
+    builder=Cpp,
+    signs=(
+        r"^\s*#\s*include\s*[<\"]",
+        r"\bint\s+main\s*\(",
+        r"\bstd::",
+        r"using\s+namespace\s+std\s*;",
+        r"\bcin\s*>>|\bcout\s*<<",
+        r"\b(?:long long|vector<|scanf\s*\(|printf\s*\()",
+    ),
+    min_signs=1,
+    whole_program=r"\bmain\s*\(|\b(?:class|struct)\s+\w+",
+    is_cut=cpp_is_cut,
+    skeleton_extension="cpp",
+    harness_driver="cpbot.judge.harness.cpp_driver",
+    unfenced_start=r"\s*#\s*include\b",
+    unfenced_whole=r"\bmain\s*\(|\bclass\s+\w+",
+)

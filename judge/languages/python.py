@@ -8,14 +8,16 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
 from cpbot.core.dirs import python_env_dir
 from cpbot.core.errors import ConfigError
 from cpbot.core.registry import LANGUAGE_SPECS, Family, LanguageSpec
-from cpbot.judge.languages.base import Build, BuildOptions, Program, usable_by_sandbox
+from cpbot.judge.languages.base import Build, BuildOptions, FamilyProfile, Program, usable_by_sandbox
 from cpbot.judge.sandbox import RunLimits, Sandbox
 from cpbot.judge.sandbox.pool import ENV_READ_ONLY, WarmPython, set_default_warm_python, visible_in_sandbox
 
@@ -255,3 +257,67 @@ def cpython_candidates() -> list[str]:
 RUNTIME_CANDIDATES = {"cpython": cpython_candidates, "pypy": lambda: ["pypy3"]}
 
 set_default_warm_python(default_warm_python)
+
+
+# ---- recognising Python in a model's reply -------------------------------------------------------
+
+_compile_lock = threading.Lock()
+
+
+def python_error(code: str) -> SyntaxError | None:
+    """The syntax error in `code`, or None if it compiles."""
+    # compiling may warn (e.g. about escapes in strings); that is the program's business, not ours,
+    # and the warnings filter is global, hence the lock
+    with _compile_lock, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            compile(code, "<reply>", "exec", dont_inherit=True)
+        except SyntaxError as e:
+            return e
+        except ValueError as e:  # source with NUL bytes
+            return SyntaxError(str(e))
+    return None
+
+
+def python_is_cut(code: str) -> bool:
+    """True when Python code fails to compile because it stops early (open bracket, block or string)."""
+    error = python_error(code)
+    if error is None:
+        return False
+    message = (error.msg or "").lower()
+    if any(s in message for s in ("never closed", "unterminated triple-quoted", "unexpected eof")):
+        return True
+    last_line = len(code.rstrip("\n").splitlines())
+    return error.lineno is not None and error.lineno >= last_line and "expected an indented block" in message
+
+
+PROFILE = FamilyProfile(
+    family=Family.PYTHON,
+    title="Python",
+    fence="python",
+    fence_tags=("python", "py", "py3", "pypy"),
+    comment="#",
+    checklist=(
+        "read the whole input at once (sys.stdin.buffer.read().split()) and print once at the end",
+        "no deep recursion: the default limit is 1000 calls; iterate, or raise sys.setrecursionlimit",
+        "state reset before each test case when the input has several",
+        "loops of more than about 1e7 steps are too slow: find a better complexity or use built-ins",
+    ),
+    snippet_key="python3",
+    snippet_aliases=("python",),
+    builder=Python,
+    signs=(
+        r"^\s*def\s+\w+\s*\(.*\)\s*(?:->\s*[^:]+)?:\s*$",
+        r"^\s*(?:import\s+\w|from\s+[\w.]+\s+import\s)",
+        r"\binput\s*\(\s*\)|\bsys\.stdin\b",
+        r"\bprint\s*\(",
+        r"^\s*(?:for|while|if|elif)\b[^\n;{]*:\s*$",
+        r"\bself\b|\bNone\b|\bTrue\b|\bFalse\b",
+    ),
+    min_signs=2,  # one weak sign (a lone `print(`) is not enough to call a block Python
+    whole_program=r"\binput\s*\(|\bsys\.stdin\b|^\s*(?:def|class)\s",
+    is_cut=python_is_cut,
+    skeleton_extension="py",
+    harness_driver="cpbot.judge.harness.python_driver",
+    syntax_error=python_error,
+)

@@ -13,7 +13,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from cpbot.core.errors import ConfigError, FetchError, ParseError
-from cpbot.judge.model import SNIPPET_KEYS, Method, Param, Problem, Signature, TestCase
+from cpbot.judge.languages import SNIPPET_KEYS
+from cpbot.judge.model import Method, Param, Problem, Signature, TestCase
 from cpbot.scrapers.http import HttpClient
 from cpbot.scrapers.ids import local_id
 from cpbot.scrapers.leetcode.examples import example_outputs

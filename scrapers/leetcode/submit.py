@@ -15,7 +15,8 @@ import httpx
 
 from cpbot.core.errors import FetchError, SubmitError
 from cpbot.core.registry import language_spec, site_spec
-from cpbot.judge.model import SNIPPET_KEYS, Problem, Solution, Verdict
+from cpbot.judge.languages import SNIPPET_KEYS
+from cpbot.judge.model import Problem, Solution, Verdict
 from cpbot.scrapers.blocking import BlockedError
 from cpbot.scrapers.http import HttpClient
 from cpbot.scrapers.leetcode.parse import fetch_problem, find_question

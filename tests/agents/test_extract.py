@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from cpbot.agents.extract import ExtractionError, cpp_is_cut, extract_code, extract_json, find_blocks, python_is_cut
+from cpbot.agents.extract import ExtractionError, extract_code, extract_json, find_blocks
 from cpbot.core.errors import ModelError
+from cpbot.judge.languages.cpp import cpp_is_cut
+from cpbot.judge.languages.python import python_is_cut
 
 CPP = (
     "#include <bits/stdc++.h>\nusing namespace std;\n"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +16,9 @@ from cpbot.judge.harness import build_program
 from cpbot.judge.model import Signature, Solution, TestCase
 
 PROBLEMS = Path(__file__).parent / "problems"
+
+# The dataset test checks the very run `scripts/perf/harness_dataset.py` prints its figures from (perfkit's).
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts" / "perf"))
 
 
 @dataclass

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from harness_dataset_run import run_item, summarize
+from perfkit import run_item, summarize
 
 from cpbot.judge.harness.dataset import item_from_row, load_dataset
 from cpbot.judge.model import Verdict

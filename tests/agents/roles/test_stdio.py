@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from cpbot.agents.extract import python_error
 from cpbot.agents.roles.common import RoleError
-from cpbot.agents.roles.stdio import SHAPES, classify_input, load_template, pick_template
+from cpbot.agents.roles.stdio import SHAPES, classify_input, load_template, pick_template, skeleton_for
 from cpbot.judge.build import build_solution
 from cpbot.judge.execute import execute
+from cpbot.judge.languages.python import python_error
 from cpbot.judge.model import Limits, Solution, TestCase
 from tests.agents.roles.helpers import GYM, codeforces, leetcode, sum_problem
 
@@ -75,6 +75,12 @@ def test_interactive_problems_get_the_flushing_skeleton():
 def test_function_problems_have_no_stdio_template():
     with pytest.raises(RoleError, match="function problem"):
         pick_template(leetcode("lc_decode-ways_example_block"), "python3")
+
+
+def test_skeleton_for_gives_none_where_the_kind_has_no_skeleton_and_the_picker_s_choice_elsewhere():
+    assert skeleton_for(leetcode("lc_decode-ways_example_block"), "cpp17") is None
+    problem = sum_problem()
+    assert skeleton_for(problem, "cpp17") == pick_template(problem, "cpp17")
 
 
 def test_every_python_template_compiles():

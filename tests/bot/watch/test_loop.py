@@ -233,7 +233,7 @@ def test_a_failing_model_uses_up_the_attempts_and_the_problem_is_given_up(stores
     row = state.problem(KEY, A)
     assert row.status == "given_up" and len(solver.seen) == 2
     assert {c.status for c in store.children(contest.run_id)} == {"error"}
-    assert [a.result_json for a in state.attempts(KEY, A)] == [None, None]
+    assert [a.result for a in state.attempts(KEY, A)] == [None, None]
 
 
 def test_a_stop_request_pauses_the_contest_and_a_new_loop_finishes_it(stores) -> None:

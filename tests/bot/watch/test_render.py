@@ -175,7 +175,7 @@ def _finish(state: WatchState, pid: str, *, tokens: int, seconds: float, then: s
         KEY,
         pid,
         attempt.n,
-        result_json=None,
+        result=None,
         calls=2,
         tokens=tokens,
         seconds=seconds,
@@ -226,7 +226,7 @@ def test_the_participation_and_the_standing_show_in_the_table_and_in_transcripts
         performance=1712,
     )
     row = ContestRow(key="codeforces:1", site="codeforces", contest_id="1", name="R", url="u",
-                     participation="practice", standing_json=standing.model_dump_json())  # fmt: skip
+                     participation="practice", standing=standing)  # fmt: skip
     assert standing_line(row) == "in the shadow: rank 812 of 20,411 (96.03% at or behind), performance 1712"
     event = StoredEvent(seq=1, ts=datetime.now(UTC), kind="standing", payload=standing.model_dump(mode="json"))
     lines = event_lines(event, full=False)

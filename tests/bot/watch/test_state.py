@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from cpbot.agents.solve import SolveResult
 from cpbot.bot.submit.base import DuplicateSubmission, RemoteVerdict
 from cpbot.bot.submit.ledger import LedgerEntry, SubmissionLedger
 from cpbot.bot.watch.rules import contest_key
 from cpbot.bot.watch.state import ContestRow, ProblemRow, StateError, WatchState
-from cpbot.judge.model import Verdict
+from cpbot.judge.model import Problem, Verdict
 from tests.bot import old_schemas
 
 KEY = contest_key("codeforces", "1900")
@@ -37,6 +38,10 @@ def state(tmp_path: Path) -> WatchState:
     with ledger, WatchState(tmp_path / "watch.sqlite3", ledger=ledger) as s:
         s.add_contest(contest())
         yield s
+
+
+def solved(pid: str) -> SolveResult:
+    return SolveResult(problem_id=pid, strategy="direct", language="python3", status="solved", calls=2)
 
 
 def post(state: WatchState, pid: str, source_sha: str, remote_id: str) -> LedgerEntry:
@@ -72,9 +77,10 @@ def test_the_full_path_to_solved_is_logged_and_repeats_are_no_ops(state: WatchSt
     state.add_problem(problem(pid))
     assert state.transition(KEY, pid, "fetching")
     assert not state.transition(KEY, pid, "fetching")  # a restart repeating the step changes nothing
-    assert state.transition(KEY, pid, "solving", problem_json='{"id": "x"}')
+    statement = Problem(id=pid, title="Two numbers", statement="Add them.")
+    assert state.transition(KEY, pid, "solving", problem=statement)
     attempt = state.begin_attempt(KEY, pid, "child-1")
-    state.finish_attempt(KEY, pid, attempt.n, result_json="{}", calls=2, tokens=300, seconds=1.5, then="judged")
+    state.finish_attempt(KEY, pid, attempt.n, result=solved(pid), calls=2, tokens=300, seconds=1.5, then="judged")
     state.set_gate(KEY, pid, attempt.n, '{"allowed": true}', then="gated")
     state.record_submission(KEY, pid, attempt.n, post(state, pid, "abc", "77"))
     state.record_verdict(state.submissions(KEY, pid)[0], final(Verdict.AC, "77", pid, status_text="OK"))
@@ -90,7 +96,8 @@ def test_the_full_path_to_solved_is_logged_and_repeats_are_no_ops(state: WatchSt
         ("verdict", "solved"),
     ]
     row = state.problem(KEY, pid)
-    assert row.problem_json == '{"id": "x"}' and row.status == "solved"
+    assert row.problem == statement and row.status == "solved"
+    assert state.last_done_attempt(KEY, pid).result == solved(pid)  # typed fields come back as they went in
     (sub,) = state.submissions(KEY, pid)
     assert (sub.attempt, sub.remote_id, sub.source_sha, sub.verdict) == (1, "77", "abc", "AC")
     assert state.ledger.entry(sub.entry.row_id).verdict == "OK"  # the verdict lives in the ledger only
@@ -115,7 +122,7 @@ def test_a_wrong_verdict_sends_the_problem_back_with_its_feedback(state: WatchSt
     for to in ("fetching", "solving"):
         state.transition(KEY, pid, to)
     a = state.begin_attempt(KEY, pid, None)
-    state.finish_attempt(KEY, pid, a.n, result_json="{}", calls=1, tokens=10, seconds=0.1, then="judged")
+    state.finish_attempt(KEY, pid, a.n, result=solved(pid), calls=1, tokens=10, seconds=0.1, then="judged")
     state.set_gate(KEY, pid, a.n, "{}", then="gated")
     state.record_submission(KEY, pid, a.n, post(state, pid, "s", "1"))
     state.record_verdict(state.submissions(KEY, pid)[0], final(Verdict.WA, "1", pid, failed_test=3))
@@ -130,7 +137,7 @@ def test_a_failed_write_rolls_back_the_whole_transition(state: WatchState) -> No
     for to in ("fetching", "solving"):
         state.transition(KEY, pid, to)
     a = state.begin_attempt(KEY, pid, None)
-    state.finish_attempt(KEY, pid, a.n, result_json="{}", calls=1, tokens=10, seconds=0.1, then="judged")
+    state.finish_attempt(KEY, pid, a.n, result=solved(pid), calls=1, tokens=10, seconds=0.1, then="judged")
     state.set_gate(KEY, pid, a.n, "{}", then="gated")
     # a submission row for an unknown problem violates the foreign key: the status must not move either
     with pytest.raises(StateError):
@@ -146,7 +153,7 @@ def test_reopening_after_a_crash_resumes_and_marks_the_lost_attempt_interrupted(
     first.add_contest(contest())
     first.add_problem(problem(pid))
     first.transition(KEY, pid, "fetching")
-    first.transition(KEY, pid, "solving", problem_json="{}")
+    first.transition(KEY, pid, "solving", problem=Problem(id=pid))
     first.begin_attempt(KEY, pid, "child-1")
     first.db.connection.close()  # the process dies: no clean shutdown
 

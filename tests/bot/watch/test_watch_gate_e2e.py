@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from cpbot.agents.solve import SolveResult
 from cpbot.bot.cli.main import main
 from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.bot.watch.state import WatchState
@@ -89,7 +88,8 @@ def test_the_default_gate_refuses_a_program_the_stress_run_breaks_and_submits_th
         assert path[-3:] == ["submitted", "verdict", "solved"]
         # the strategy options reached the solves: a profile up to n = 24, by CPU time (nothing counted)
         (b_attempt,) = state.attempts(f"codeforces:{CONTEST}", b)
-        profile = SolveResult.model_validate_json(b_attempt.result_json or "").profile
+        assert b_attempt.result is not None
+        profile = b_attempt.result.profile
         assert profile is not None and max(p.size for p in profile.points) == 24
         assert all(p.instructions is None for p in profile.points)
     # the second A prompt carried the gate's reasons

@@ -12,7 +12,6 @@ import pytest
 
 from cpbot.bot.cli.main import main
 from cpbot.bot.store.transcripts import TranscriptStore
-from cpbot.bot.watch.standing import Standing
 from cpbot.bot.watch.state import WatchState
 from tests.agents.support.scripted_server import ScriptedServer
 from tests.bot.watch.lc_round import (
@@ -78,7 +77,7 @@ def test_a_leetcode_contest_is_solved_in_the_shadow_and_submitted_as_practice_af
         assert all(0 <= s.at_s <= contest_row.duration_s for s in shadows)
         subs = state.submissions(key, f"leetcode:{DECODE}")
         assert [s.verdict for s in subs] == ["WA", "AC"]
-        standing = Standing.model_validate_json(state.contest(key).standing_json or "")
+        standing = state.contest(key).standing
     # in the shadow only Atoi counts: Decode Ways' shadow source was the wrong one (WA as practice)
     atoi = next(p for p in standing.problems if p.solved)
     assert [p.solved for p in standing.problems].count(True) == 1 and standing.points == atoi.points > 0

@@ -11,7 +11,6 @@ import pytest
 
 from cpbot.bot.cli.main import main
 from cpbot.bot.store.transcripts import TranscriptStore
-from cpbot.bot.watch.standing import Standing
 from cpbot.bot.watch.state import WatchState
 from cpbot.scrapers.codeforces.ranking import expected_rank
 from tests.agents.support.scripted_server import ScriptedServer
@@ -58,7 +57,7 @@ def test_a_live_rated_round_is_shadowed_then_posted_as_practice_with_a_standing(
         shadows = state.shadows(key)
         assert sorted(s.problem_id.rsplit(str(CONTEST), 1)[1] for s in shadows) == ["A", "B", "C"]
         assert all(0 <= s.at_s <= round_.duration_s for s in shadows)
-        standing = Standing.model_validate_json(state.contest(key).standing_json or "")
+        standing = state.contest(key).standing
     # in the shadow, B's source was the wrong one: A and C count, at full value in a 15 s round
     assert {p.index: p.solved for p in standing.problems} == {"A": True, "B": False, "C": True}
     assert standing.points == 500 + 1500

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from cpbot.bot.cli.main import main
-from cpbot.bot.watch.standing import Standing
 from cpbot.bot.watch.state import WatchState
 from cpbot.scrapers.companion import parse_companion
 from cpbot.scrapers.sites import get_site, site_for_url
@@ -130,7 +129,7 @@ def test_watch_of_a_live_abc_shadows_posts_practice_after_the_end_and_rates_the_
     with WatchState() as state:
         shadows = state.shadows(f"atcoder:{CONTEST}")
         assert sorted(s.problem_id for s in shadows) == ["atcoder:abc117_a", "atcoder:abc300_a"]
-        standing = Standing.model_validate_json(state.contest(f"atcoder:{CONTEST}").standing_json or "")
+        standing = state.contest(f"atcoder:{CONTEST}").standing
     assert {p.index: p.solved for p in standing.problems} == {"A": True, "B": True}
     assert standing.points == 300
     assert (standing.rank, standing.participants) == (2, 6)

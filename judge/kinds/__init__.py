@@ -1,0 +1,21 @@
+"""The registry of problem kinds: one `ProblemKind` per value of `Problem.kind`, one module each."""
+
+from __future__ import annotations
+
+from cpbot.core.errors import ConfigError
+from cpbot.judge.kinds import function, interactive, stdio
+from cpbot.judge.kinds.base import ProblemKind
+
+KINDS: dict[str, ProblemKind] = {k.name: k for k in (stdio.KIND, function.KIND, interactive.KIND)}
+STDIO, FUNCTION, INTERACTIVE = stdio.KIND, function.KIND, interactive.KIND
+
+
+def problem_kind(name: str) -> ProblemKind:
+    """The kind called `name` (a `Problem.kind`)."""
+    kind = KINDS.get(name)
+    if kind is None:
+        raise ConfigError(f"unknown problem kind {name!r}", hint=f"use one of: {', '.join(KINDS)}")
+    return kind
+
+
+__all__ = ["FUNCTION", "INTERACTIVE", "KINDS", "STDIO", "ProblemKind", "problem_kind"]

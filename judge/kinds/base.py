@@ -1,0 +1,64 @@
+"""What a kind of problem decides: how a solution becomes a program, which checker judges it, what the
+prompts say about its input and output, and which local checks (generated tests, stress, profile) apply.
+
+CMS keeps a `TaskType` class per kind of task; cpbot keeps one `ProblemKind` per `Problem.kind`
+(`judge/kinds/<kind>.py`), registered in `judge/kinds/__init__.py`. Code elsewhere asks the kind
+(`problem_kind(p.kind).stress_applies`) and never compares `Problem.kind` with a literal."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cpbot.judge.checkers import Checker
+    from cpbot.judge.model import Problem, Solution
+    from cpbot.judge.sandbox import Sandbox
+
+
+@dataclass(frozen=True)
+class ProblemKind:
+    """One kind of problem. The defaults describe a program that reads a test and prints an answer."""
+
+    name: str
+    # the solution is a class the judge's harness calls, not a program: it is wrapped before it runs
+    wrapped: bool = False
+    # a test needs an interactor program talking to the solution
+    needs_interactor: bool = False
+    # generated tests, stress tests against a brute force and behaviour probes can judge it
+    stress_applies: bool = True
+    # a generator's inputs of growing size can profile it
+    profile_applies: bool = True
+    # why stress and generated tests do not apply, for the notes of a run
+    why_not_stressed: str = ""
+    # the output is compared as text by the problem's checker spec (`tokens`, `float:1e-6`, ...)
+    checks_output_text: bool = True
+    # the solution starts from a skeleton of `templates/stdio/` that reads the input
+    has_skeleton: bool = True
+    # the prompt's line about the input and output, after the statement
+    io_note: str = ""
+    # what the last block of a block chain is, for the block-chain prompts
+    main_block: str = "the code that reads the input, calls the other blocks and prints the answer"
+
+    def skeleton(self, shape: str, extension: str) -> str | None:
+        """The file in `templates/stdio/` a solution starts from, for input of `shape`; None: no skeleton."""
+        return f"{shape}.{extension}" if self.has_skeleton else None
+
+    def io_section(self, problem: Problem) -> str:
+        """The prompt's note on how the solution reads and answers (empty: plain standard input/output)."""
+        return self.io_note
+
+    def runnable(self, solution: Solution, problem: Problem) -> Solution:
+        """`solution` as a program that reads one test from stdin."""
+        return solution
+
+    def checker_spec(self, problem: Problem) -> str | Checker:
+        """The checker the judge uses for `problem` unless told otherwise: a spec or a checker."""
+        return problem.checker
+
+    def checker(self, problem: Problem, sandbox: Sandbox) -> Checker:
+        """The checker the judge uses for `problem`, ready to check."""
+        from cpbot.judge.checkers import make_checker
+
+        spec = self.checker_spec(problem)
+        return make_checker(spec, sandbox) if isinstance(spec, str) else spec
