@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from cpbot.core.errors import ConfigError
@@ -17,6 +17,18 @@ from cpbot.judge.sandbox import Sandbox
 def build_solution(solution: Solution, sandbox: Sandbox, options: BuildOptions | None = None) -> Build:
     """Compile (or syntax-check) a solution; a failed build is a `Build` without a program (CE)."""
     return get_language(solution.language).build(solution.source, sandbox, options)
+
+
+def precheck_solutions(solutions: Iterable[Solution], sandbox: Sandbox) -> None:
+    """Check many solutions ahead in a few sandbox runs where their language can (Python's syntax check),
+    so that building each costs no run of its own; the ones this does not clear are checked when built."""
+    by_language: dict[str, list[str]] = {}
+    for solution in solutions:
+        by_language.setdefault(solution.language, []).append(solution.source)
+    for name, sources in by_language.items():
+        precheck = getattr(get_language(name), "precheck", None)
+        if precheck is not None:
+            precheck(sources, sandbox)
 
 
 HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".inc")

@@ -40,6 +40,7 @@ from cpbot.bot.bench.runner import stored_config
 from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.core.errors import ConfigError, CpbotError
 from cpbot.core.registry import Family, language_spec
+from cpbot.judge.build import precheck_solutions
 from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import JudgeReport, Language, Solution, TestCase, Verdict
 from cpbot.judge.runner import judge_problem
@@ -164,6 +165,7 @@ class GradeReport(BaseModel):
     resumed: int = 0  # generations graded before the run was resumed (recorded in its transcript)
     problems: list[ProblemGrade]
     lcb_exact: bool = False  # verdicts from LiveCodeBench's exact comparison, not cpbot's default
+    all_tests: bool = False  # every test run, not only up to a generation's first failure
     exact_differences: list[ExactDifference] = []  # with lcb_exact: where the default would differ
 
     @computed_field  # type: ignore[prop-decorator]
@@ -278,6 +280,7 @@ class GradeSettings(BaseModel):
     dataset: Dataset
     lcb_preamble: bool = False
     lcb_exact: bool = False
+    all_tests: bool = False  # every test run, not only up to a generation's first failure
 
 
 class Graded(BaseModel):
@@ -339,8 +342,9 @@ def grade_program(
     sandbox: Sandbox | None = None,
 ) -> list[Graded]:
     """Generations of one problem that share one program (language and source, or none), judged once
-    on the problem's public and private tests, stopping at the first failure. A task of `grade`: it runs
-    in a thread of the driver or in a Ray worker (then in that process's default sandbox)."""
+    on the problem's public and private tests, stopping at the first failure (unless `all_tests`). A task
+    of `grade`: it runs in a thread of the driver or in a Ray worker (then in that process's default
+    sandbox)."""
     item = _problems.get(settings.dataset, summary)
     first = generations[0]
 
@@ -365,25 +369,68 @@ def grade_program(
         metadata = lcb_metadata(None, item.hidden, first.note)
         return each(passed=False, verdict=None, total_tests=len(item.hidden), metadata=metadata)
     sandbox = sandbox or default_sandbox()
-    source = first.source
-    python = language_spec(first.language).family is Family.PYTHON
-    if settings.lcb_preamble and python and problem_kind(item.problem.kind).checks_output_text:
-        source = livecodebench.stdin_preamble() + source
-    solution = Solution(language=first.language, source=source)
+    solution = _solution(first.language, first.source, settings.lcb_preamble, item.problem.kind)
     checker = livecodebench.exact_checker(item.problem) if settings.lcb_exact else None
+    stop = not settings.all_tests
     report = judge_problem(
-        solution, item.problem, item.hidden, checker=checker, sandbox=sandbox, jobs=1, stop_on_failure=True
+        solution, item.problem, item.hidden, checker=checker, sandbox=sandbox, jobs=1, stop_on_failure=stop
     )
     difference = None
     why = livecodebench.lenient_where(item.problem) if settings.lcb_exact else None
     if why is not None:
-        default = judge_problem(solution, item.problem, item.hidden, sandbox=sandbox, jobs=1, stop_on_failure=True)
+        default = judge_problem(solution, item.problem, item.hidden, sandbox=sandbox, jobs=1, stop_on_failure=stop)
         if default.accepted != report.accepted:
             difference = (default.verdict, why)
     return each(
         difference=difference, passed=report.accepted, verdict=report.verdict, passed_tests=report.passed,
         total_tests=report.total, metadata=lcb_metadata(report, item.hidden),
     )  # fmt: skip
+
+
+def _solution(language: str, source: str, lcb_preamble: bool, kind: str) -> Solution:
+    """The program judged for a generation: its source, with LiveCodeBench's preamble when asked."""
+    python = language_spec(language).family is Family.PYTHON
+    if lcb_preamble and python and problem_kind(kind).checks_output_text:
+        source = livecodebench.stdin_preamble() + source
+    return Solution(language=language, source=source)
+
+
+PRECHECK_CHUNK = 50  # programs syntax-checked in one sandbox run
+
+Task = tuple[GradeSettings, livecodebench.Summary, list[Generation]]
+
+
+class _Prechecks:
+    """Grading here (threads sharing one sandbox): the programs of standard-input problems (AtCoder's and
+    Codeforces') syntax-checked ahead, a chunk in one sandbox run instead of a run each; the grading thread
+    that first needs a program of a chunk checks the chunk. Their source is known without loading the
+    problem; LeetCode's programs are wrapped in the harness's driver first, so each keeps its own check."""
+
+    def __init__(self, tasks: Sequence[Task], sandbox: Sandbox) -> None:
+        self._tasks = tasks
+        self._position = {id(group): i for i, (_, _, group) in enumerate(tasks)}
+        self._sandbox = sandbox
+        self._covered = 0
+        self._lock = threading.Lock()
+
+    def grade(
+        self, settings: GradeSettings, summary: livecodebench.Summary, group: list[Generation], sandbox: Sandbox
+    ) -> list[Graded]:
+        """`grade_program`, once the chunk holding `group` is checked."""
+        position = self._position[id(group)]
+        with self._lock:
+            while self._covered <= position:
+                chunk = self._tasks[self._covered : self._covered + PRECHECK_CHUNK]
+                self._covered += len(chunk)
+                precheck_solutions(
+                    [
+                        _solution(g.language, g.source, s.lcb_preamble, "stdio")
+                        for s, summary_, (g, *_) in chunk
+                        if g.source is not None and summary_.platform is not livecodebench.Platform.LEETCODE
+                    ],
+                    self._sandbox,
+                )
+        return grade_program(settings, summary, group, sandbox)
 
 
 def programs(generations: Sequence[Generation]) -> list[list[Generation]]:
@@ -410,6 +457,7 @@ def grade(
     generations_file: str = "",
     lcb_preamble: bool = False,
     lcb_exact: bool = False,
+    all_tests: bool = False,
     executor: Executor | None = None,
     done: Done | None = None,
 ) -> GradeReport:
@@ -421,7 +469,8 @@ def grade(
     programs with the imports and recursion limit LiveCodeBench's grader gives them. `lcb_exact` compares
     outputs as LiveCodeBench does, with no tolerance; where cpbot's default comparison is more lenient
     (a statement's allowed error, any order, float results), the program is judged both ways and the
-    verdicts that differ are listed in `exact_differences`."""
+    verdicts that differ are listed in `exact_differences`. A generation's tests stop at its first failure,
+    as in LiveCodeBench's grader, unless `all_tests` (its `passed_tests` then count every test)."""
     if dataset.kind != "livecodebench":
         raise ConfigError(f"{dataset.name} is not a LiveCodeBench dataset", hint="grade against test*.jsonl")
     summaries = livecodebench.index(dataset.path)
@@ -433,19 +482,22 @@ def grade(
             hint="grade against the release file the generations were made from",
         )
     keys = [k for k in selected if generations.get(k)]
-    settings = GradeSettings(dataset=dataset, lcb_preamble=lcb_preamble, lcb_exact=lcb_exact)
+    settings = GradeSettings(dataset=dataset, lcb_preamble=lcb_preamble, lcb_exact=lcb_exact, all_tests=all_tests)
     graded: Done = {k: v for k, v in (done or {}).items() if k[0] in generations}
     resumed = len(graded)
-    tasks = []
+    tasks: list[Task] = []
     for key in keys:
         for group in programs([g for g in generations[key] if (key, g.index) not in graded]):
             tasks.append((settings, summaries[key], group))
     if executor is None:
         sandbox = sandbox or default_sandbox()
         executor = LocalExecutor(jobs or sandbox.size, sandbox=sandbox)
+    task: Callable[..., list[Graded]] = grade_program
+    if isinstance(executor, LocalExecutor):
+        task = _Prechecks(tasks, executor.sandbox or default_sandbox()).grade
     by_index = {(g.question_id, g.index): g for group in (t[2] for t in tasks) for g in group}
     started = time.monotonic()
-    for results in executor.results(grade_program, tasks):
+    for results in executor.results(task, tasks):
         for result in results:
             graded[(result.question_id, result.grade.index)] = result
             if progress is not None:
@@ -480,6 +532,7 @@ def grade(
         resumed=resumed,
         problems=problems,
         lcb_exact=lcb_exact,
+        all_tests=all_tests,
         exact_differences=[r.difference for _, r in every if r.difference is not None],
     )
 
@@ -543,6 +596,9 @@ def markdown(report: GradeReport) -> str:
         "verdicts: " + (", ".join(f"{v} {n}" for v, n in report.verdicts.items()) or "none"),
         f"{total} generations ({report.judged} distinct programs) graded in {report.seconds:.1f} s: "
         f"{report.per_minute:.1f} per minute",
+        "every test run for each generation"
+        if report.all_tests
+        else "each generation's tests stopped at its first failure, as in LiveCodeBench's grader (--all-tests: all)",
     ]
     if report.lcb_exact:
         lines.append(
@@ -572,6 +628,7 @@ class GradePlan(BaseModel):
     extract: bool = False
     lcb_preamble: bool = False
     lcb_exact: bool = False
+    all_tests: bool = False
 
     def generations(self) -> dict[str, list[Generation]]:
         """The generations the plan grades, read again from its file; a changed file is refused."""
@@ -647,7 +704,7 @@ def run_grade(
         report = grade(
             plan.dataset, generations, sandbox, selection=plan.selection, jobs=jobs, progress=record,
             generations_file=plan.generations_file, lcb_preamble=plan.lcb_preamble, lcb_exact=plan.lcb_exact,
-            executor=executor, done=done,
+            all_tests=plan.all_tests, executor=executor, done=done,
         )  # fmt: skip
     except BaseException as e:
         store.finish_run(run_id, "interrupted" if isinstance(e, KeyboardInterrupt) else "error", reason=str(e)[:500])

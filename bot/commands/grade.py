@@ -59,6 +59,11 @@ def default_output(generations: Path) -> Path:
     "the report lists the verdicts cpbot's default comparison would give otherwise.",
 )
 @click.option(
+    "--all-tests",
+    is_flag=True,
+    help="Run every test of every generation (default: stop at a generation's first failure, as LiveCodeBench does).",
+)
+@click.option(
     "-j", "--jobs", type=click.IntRange(min=1), help="Programs judged at once (default: one per slot; ray: its CPUs)."
 )
 @click.option(
@@ -94,6 +99,7 @@ def grade(
     extract: bool,
     lcb_preamble: bool,
     lcb_exact: bool,
+    all_tests: bool,
     jobs: int | None,
     executor: str,
     address: str | None,
@@ -154,6 +160,7 @@ def grade(
                 extract=extract,
                 lcb_preamble=lcb_preamble,
                 lcb_exact=lcb_exact,
+                all_tests=all_tests,
             )
             run_id = start_grade(store, plan)
         sandbox = default_sandbox() if executor == "local" else None  # a Ray worker judges in its own

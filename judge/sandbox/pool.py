@@ -15,6 +15,7 @@ import contextlib
 import functools
 import os
 import queue
+import re
 import shutil
 import socket
 import subprocess
@@ -44,16 +45,27 @@ BASE_ENV = {
 
 
 WARM_SCRIPT = Path(__file__).with_name("warm_python.py")
-WARM_ENV = {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}  # the locale programs get, so the streams match theirs
+# the locale programs get, so the streams match theirs; and one BLAS thread: numpy, imported ahead when the
+# interpreter has it, would otherwise start a thread pool in the server, which a fork does not carry over
+WARM_ENV = {
+    "LANG": "C.UTF-8",
+    "LC_ALL": "C.UTF-8",
+    **{name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS")},
+}
 
 
 class WarmPython(BaseModel):
     """The Python every slot's server runs inside (warm_python.py), so that a Python program starts as a
     fork of an interpreter that has started already and imported `modules`, in the run's own namespaces.
-    Programs started as `prefix + [script, args...]` get it; any other command is exec'd as usual."""
+    Programs started as `prefix + [script, args...]` get it; any other command is exec'd as usual.
+
+    `heavy_modules` (numpy) are imported ahead by a second server of the slot, which takes the programs
+    whose source imports one of them: a larger interpreter makes every fork and exit slower and every
+    program's memory larger, which the programs that do not use them should not pay."""
 
     prefix: list[str]  # the interpreter and its flags, exactly as the judge starts Python programs
     modules: list[str] = []
+    heavy_modules: list[str] = []
 
 
 class RunLimits(BaseModel):
@@ -199,7 +211,7 @@ class Slot:
         self._launcher, self._mountpoint, self._args = launcher, mountpoint, args
         self.warm = warm
         self._plain = self._start_server(None)
-        self._warm: _Server | None = None
+        self._warm: dict[bool, _Server] = {}  # by whether it imported the heavy modules too
         self.isolation = dict(self._plain.isolation)
         self.box = Path(self.isolation.pop("box"))
         self.cpu = cpu  # where its programs run (None: anywhere)
@@ -207,14 +219,14 @@ class Slot:
         self._pending: collections.deque[tuple[_Server, list[tuple[str, int]]]] = collections.deque()
         self._early: collections.deque[str] = collections.deque()
 
-    def _start_server(self, warm: WarmPython | None) -> _Server:
+    def _start_server(self, warm: WarmPython | None, *, heavy: bool = False) -> _Server:
         sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         args = ["--root", str(self._mountpoint), "--sock", str(theirs.fileno()), *self._args]
         if warm is None:
             argv = [str(self._launcher), *args]
         else:
             library = str(launcher_library_path())
-            modules = ",".join(warm.modules)
+            modules = ",".join([*warm.modules, *(warm.heavy_modules if heavy else [])])
             argv = [*warm.prefix, str(WARM_SCRIPT), library, modules, str(len(warm.prefix)), *warm.prefix, *args]
         # no environment of the judge's (API keys) may be readable from the server's /proc entry
         return _Server(argv, WARM_ENV if warm else {}, sock, theirs)
@@ -222,9 +234,10 @@ class Slot:
     def _server_for(self, argv: Sequence[str]) -> tuple[_Server, bool]:
         if self.warm is None or not _warm_command(argv, self.warm):
             return self._plain, False
-        if self._warm is None:
-            self._warm = self._start_server(self.warm)
-        return self._warm, True
+        heavy = _imports_any(argv[len(self.warm.prefix)], tuple(self.warm.heavy_modules))
+        if heavy not in self._warm:
+            self._warm[heavy] = self._start_server(self.warm, heavy=heavy)
+        return self._warm[heavy], True
 
     def run(
         self,
@@ -340,15 +353,36 @@ class Slot:
             os.sched_setaffinity(0, allowed)
 
     def close(self) -> None:
-        for server in (self._plain, self._warm):
-            if server is not None:
-                server.close()
+        for server in (self._plain, *self._warm.values()):
+            server.close()
 
 
 def _warm_command(argv: Sequence[str], warm: WarmPython) -> bool:
     """Whether `argv` runs a script with the warm interpreter (its prefix, then a file, not an option)."""
     n = len(warm.prefix)
     return len(argv) > n and list(argv[:n]) == warm.prefix and not argv[n].startswith("-")
+
+
+def _imports_any(script: str, modules: tuple[str, ...]) -> bool:
+    """Whether the script's source has an import statement naming one of `modules` (a guess that only
+    picks a server: a program that imports one some other way imports it itself, as a fresh one does)."""
+    if not modules:
+        return False
+    try:
+        st = os.stat(script)
+    except OSError:
+        return False
+    return _source_imports(script, st.st_mtime_ns, st.st_size, modules)
+
+
+@functools.lru_cache(maxsize=256)
+def _source_imports(script: str, _mtime_ns: int, _size: int, modules: tuple[str, ...]) -> bool:
+    try:
+        source = Path(script).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    names = "|".join(re.escape(m) for m in modules)
+    return re.search(rf"^[ \t]*(?:import|from)[ \t]+[^\n]*\b(?:{names})\b", source, re.MULTILINE) is not None
 
 
 def _rmtree(path: str | Path) -> None:

@@ -9,8 +9,8 @@ run's namespaces and limits, comes back here to run the program as `__main__`, a
 streams, `random` reseeded (os.register_at_fork's hooks run). Any other command line is exec'd as it is.
 
 What a fresh interpreter would do differently: the modules above are already imported (unused: the
-child is a fork of a server that never ran a program), and every program of a slot shares the slot's
-string hash seed.
+child is a fork of a server that never ran a program; numpy, when among them, with one BLAS thread, as
+the server's environment asks), and every program of a slot shares the slot's string hash seed.
 """
 
 import ctypes
@@ -74,6 +74,7 @@ def run_program(prefix: list[str]) -> None:
     sys.orig_argv = argv
     if not (sys.flags.isolated or sys.flags.safe_path):
         sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
+    reseed()
     sys.stdin = sys.__stdin__ = std_stream(0, sys.__stdin__)  # type: ignore[arg-type]
     sys.stdout = sys.__stdout__ = std_stream(1, sys.__stdout__)  # type: ignore[arg-type]
     sys.stderr = sys.__stderr__ = std_stream(2, sys.__stderr__)  # type: ignore[arg-type]
@@ -106,6 +107,14 @@ def run_program(prefix: list[str]) -> None:
         sys.excepthook(*sys.exc_info())
         status = 1
     os._exit(wind_down(main, status))
+
+
+def reseed() -> None:
+    """Random state a fresh interpreter seeds from the system at import, which a fork would otherwise share
+    with every run (`random` reseeds itself at fork): numpy's global generator, when it was imported ahead."""
+    numpy_random = sys.modules.get("numpy.random")
+    if numpy_random is not None:
+        numpy_random.seed()
 
 
 def wait_for_turn() -> None:

@@ -121,3 +121,49 @@ def test_a_missing_module_is_named_with_the_fix(python_is):
     assert report.verdict == Verdict.RE
     message = report.results[0].checker_message
     assert "imports sortedcontainers" in message and "cpbot setup-python" in message
+
+
+# Run twice in one slot: what the first run leaves in numpy must not be seen by the second.
+NUMPY_TRACES = """
+import os, sys
+ahead = 'numpy' in sys.modules
+import numpy as np
+seen = (getattr(np, 'left_by_a_run', None), np.get_printoptions()['precision'], 'numpy.random' in sys.modules)
+np.left_by_a_run = 1
+np.set_printoptions(precision=2)
+product = np.dot(np.ones((300, 300)), np.ones((300, 300)))[0, 0]  # BLAS, after the fork
+threads = len(os.listdir('/proc/self/task'))  # one BLAS thread, not one per CPU the server could use
+print(ahead, seen, int(product), threads, np.random.randint(1 << 62))
+"""
+
+
+def test_numpy_is_imported_ahead_for_programs_that_import_it_and_every_run_still_starts_afresh(
+    environment, python_is, tmp_path
+):
+    python_is(environment)
+    warm = default_warm_python()
+    assert warm is not None and "numpy" in warm.heavy_modules
+    others = "import sys\nprint('numpy' in sys.modules)\n"
+    with Sandbox(2, warm_python=warm) as sandbox:
+        script = tmp_path / "main.py"
+        script.write_text(NUMPY_TRACES)
+        for _ in range(sandbox.size):
+            with sandbox.slot() as slot:  # its warm servers started from a thread free to use every CPU
+                slot._server_for([*warm.prefix, str(script)])
+        judged = [
+            judge_solution(
+                Solution(language="python3", source=source),
+                [TestCase(input="", output=None) for _ in range(3)],
+                limits=LIMITS,
+                sandbox=sandbox,
+                jobs=1,
+            )
+            for source in (NUMPY_TRACES, others)
+        ]
+    for report in judged:
+        assert report.verdict == Verdict.RAN, report.reason or report.results
+    lines = [r.stdout.split() for r in judged[0].results]
+    assert {tuple(line[:-1]) for line in lines} == {("True", "(None,", "8,", "False)", "300", "1")}, lines
+    assert len({line[-1] for line in lines}) == 3, "each run draws its own random numbers"
+    # a program that does not import numpy is not forked from the interpreter that did
+    assert [r.stdout for r in judged[1].results] == ["False\n"] * 3

@@ -12,7 +12,7 @@ from cpbot.agents.envelopes import CodeAttempt
 from cpbot.agents.tracing import EnvelopeEvent
 from cpbot.bot.bench.datasets import open_dataset
 from cpbot.bot.bench.executors import LocalExecutor
-from cpbot.bot.bench.grade import eval_all, grade, read_generations
+from cpbot.bot.bench.grade import Generation, eval_all, grade, markdown, read_generations
 from cpbot.bot.bench.livecodebench import make_selection
 from cpbot.bot.bench.passk import mean_pass_at_k, pass_at_k, reportable_ks
 from cpbot.bot.bench.runner import RESULT_EVENT, finished_outcomes, make_plan, run_bench, start_bench, stored_plan
@@ -410,3 +410,16 @@ def test_lcb_exact_compares_as_livecodebench_and_lists_where_the_default_differs
         ("abc901_b", 0, Verdict.AC, "the statement allows an error (float:1e-6)"),
         ("3400", 1, Verdict.AC, "floats equal within 1e-5"),
     ]
+
+
+def test_a_generation_stops_at_its_first_failing_test_unless_all_tests_are_asked_for(quick_sample, sandbox):
+    # wrong where N is 3: on the first of the six tests and on the fourth
+    wrong_first = "n = int(input())\na = list(map(int, input().split()))\nprint(sum(a) / n if n != 3 else -1)\n"
+    found = {"abc901_b": [Generation(question_id="abc901_b", index=0, language="python3", source=wrong_first)]}
+    stopped = grade(quick_sample, found, sandbox)
+    everything = grade(quick_sample, found, sandbox, all_tests=True)
+    first, every = stopped.problems[0].generations[0], everything.problems[0].generations[0]
+    assert first.verdict == every.verdict == Verdict.WA
+    assert every.passed_tests == 4 and first.passed_tests < 4  # the tests after the first failure did not all run
+    assert "stopped at its first failure" in markdown(stopped)
+    assert "every test run" in markdown(everything)
