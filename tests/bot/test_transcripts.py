@@ -342,8 +342,11 @@ def test_list_with_no_store_says_so_without_creating_one(tmp_path, monkeypatch):
 
 
 def test_show_prints_the_summary_and_every_event(recorded):
-    solve, _ = recorded
-    result = CliRunner().invoke(transcripts, ["show", solve[:18]])
+    solve, running = recorded
+    # a part of the id only this run has (two runs made in one second share up to the random suffix)
+    shared = next((i for i, (a, b) in enumerate(zip(solve, running, strict=False)) if a != b), len(solve))
+    unique = solve[: max(18, shared + 1)]
+    result = CliRunner().invoke(transcripts, ["show", unique])
     assert result.exit_code == 0, result.output
     out = result.output
     assert f"run       {solve}  (solve)" in out

@@ -44,6 +44,9 @@ class CfContest:
     type: str = "CF"
     # the official standings once the round is over: (handle, points, penalty, rating before the round)
     ranklist: list[tuple[str, float, int, int | None]] = field(default_factory=list)
+    # set: the round starts this many seconds after the first contest list is served (whole seconds, as the
+    # API gives them), so a test's round begins when cpbot first looks, however long cpbot took to start
+    starts_after_first_list_s: float | None = None
 
     def phase(self, now: float) -> str:
         if now < self.start:
@@ -79,6 +82,10 @@ def api(site: FakeSite, req: Request) -> Reply:
     now = site.clock()
     with site.lock:
         if method == "contest.list":
+            for c in site.cf_contests.values():
+                if c.starts_after_first_list_s is not None:
+                    c.start = float(int(now + c.starts_after_first_list_s) + 1)
+                    c.starts_after_first_list_s = None
             # gym contests (ids from 100000 on) are listed only with gym=true, rounds only without
             gym = q.get("gym", "false") == "true"
             listed = [c for c in site.cf_contests.values() if (c.id >= GYM_FIRST_ID) == gym]

@@ -178,9 +178,9 @@ def test_kills_across_the_shadow_phase_the_end_and_the_practice_phase_lose_and_r
 ) -> None:
     """A live rated round (not listed as allowing AI): shadow solving, waiting for the end, practice."""
     rng = random.Random(SEED + 1)
-    site = contest_site(start_in_s=3.0, duration_s=14)
+    site = contest_site(start_in_s=3.0, duration_s=30)
     round_ = site.cf_contests[CONTEST]
-    round_.start = float(int(round_.start) + 1)
+    round_.starts_after_first_list_s = 3.0  # the round's clock starts when cpbot first looks, not before
     round_.ranklist = [("tourist", 3000.0, 0, 3500), ("bob", 100.0, 0, 1200)]
     site.queued_polls = 1
     site.testing_polls = 1
