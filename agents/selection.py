@@ -21,7 +21,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from cpbot.judge.model import Problem, Solution
+from cpbot.judge.model import Problem, Solution, TestCase
 from cpbot.judge.sandbox import Sandbox
 
 # how much of an input or an output an event keeps
@@ -41,6 +41,17 @@ class Probe(BaseModel):
     oracle_from: Literal["brute", "model"] | None = None  # who said so: the brute force, or the arbiter
     expected: str | None = None  # the brute force's output as printed, for a test made from the probe
     doubted: str | None = None  # the brute force's answer, set aside because the candidates outvoted it
+
+
+def probe_of(test: TestCase, origin: Literal["generated", "distinguishing"], *, floats: bool) -> Probe:
+    """A probe from a test: its answer, when it has one, is the brute force's (normalized as outputs are)."""
+    return Probe(
+        input=test.input,
+        origin=origin,
+        oracle=normalize(test.output, floats=floats) if test.output is not None else None,
+        oracle_from="brute" if test.output is not None else None,
+        expected=test.output,
+    )
 
 
 class Outcome(BaseModel):

@@ -428,16 +428,7 @@ class Cpbot:
         ctx = run.ctx
         evidence, problem, sandbox = ctx.evidence, ctx.problem, ctx.sandbox
         floats = problem.checker.startswith("float")
-        probes = [
-            Probe(
-                input=t.input,
-                origin="generated",
-                oracle=selection.normalize(t.output, floats=floats) if t.output is not None else None,
-                oracle_from="brute" if t.output is not None else None,
-                expected=t.output,
-            )
-            for t in evidence.tests
-        ]
+        probes = [selection.probe_of(t, "generated", floats=floats) for t in evidence.tests]
         if evidence.generator is None or sandbox is None:
             return probes
         generator = build_solution(evidence.generator, sandbox).program
@@ -575,16 +566,7 @@ class Cpbot:
             )
             tests, _, dropped = testgen.validate_inputs(texts, problem, brute=ctx.evidence.brute, sandbox=ctx.sandbox)
             floats = problem.checker.startswith("float")
-            new = [
-                Probe(
-                    input=t.input,
-                    origin="distinguishing",
-                    oracle=selection.normalize(t.output, floats=floats) if t.output is not None else None,
-                    oracle_from="brute" if t.output is not None else None,
-                    expected=t.output,
-                )
-                for t in tests
-            ]
+            new = [selection.probe_of(t, "distinguishing", floats=floats) for t in tests]
             for it, outcomes in self._observe(run, drawn, list(behaviours), new).items():
                 behaviours[it].extend(outcomes)
             probes[:] = self._weigh_oracle(run, drawn, [*probes, *new], behaviours)
