@@ -117,8 +117,9 @@ class LLMConfig(BaseModel):
     # a timed-out request may still be generating on the server: resending it queues a second generation
     retry_timeouts: bool = False
     connect_timeout_s: float = Field(5.0, gt=0)
-    # requests in flight at once to this endpoint, from the whole process (a local server serves few at once)
-    max_in_flight: int = Field(4, ge=1)
+    # requests in flight at once to this endpoint, from the whole process: the default solve's first round
+    # (8 candidates and the test designer) goes out at once; a 429 or a dropped connection lowers it
+    max_in_flight: int = Field(9, ge=1)
     temperature: float | None = Field(None, ge=0, le=2)
     top_p: float | None = Field(None, gt=0, le=1)
     max_output_tokens: int = Field(DEFAULT_MAX_OUTPUT_TOKENS, ge=1)  # always sent: a server never writes forever

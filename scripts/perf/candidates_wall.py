@@ -68,11 +68,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--latency", type=float, default=0.5, help="seconds per reply (0.5)")
     parser.add_argument("--repeats", type=int, default=5, help="runs per k; the median is reported (5)")
-    parser.add_argument("--ks", type=int, nargs="+", default=[1, 4, 8])
-    parser.add_argument("--max-in-flight", type=int, default=8, help="the endpoint's limit (8)")
+    parser.add_argument("--ks", type=int, nargs="+", default=[1, 4, 8, 9])
+    parser.add_argument("--max-in-flight", type=int, default=9, help="the endpoint's limit (9)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    limits = dict.fromkeys([args.max_in_flight, 4, 1])  # the one asked, the default, one call at a time
+    default = LLMConfig.model_fields["max_in_flight"].default
+    limits = dict.fromkeys([args.max_in_flight, default, 1])  # the one asked, the default, one call at a time
     runs = {limit: measure(args.latency, args.ks, args.repeats, limit) for limit in limits}
     figures = {
         str(limit): {

@@ -124,3 +124,12 @@ def test_generated_tests_without_answers_count_as_run_not_as_failures():
     only_ran = JudgeReport(verdict=Verdict.RAN, results=results[1:], passed=0, total=1, unchecked=1)
     d = gate(PROBLEM, SOL, full().model_copy(update={"generated": only_ran}))
     assert not d.allowed and d.reasons[0].startswith("generated: RAN")
+
+
+def test_stress_inputs_skipped_for_want_of_cpu_do_not_count_as_runs():
+    starved = StressReport(status="clean", runs=5, starved=5)
+    d = gate(PROBLEM, SOL, full().model_copy(update={"stress": starved}))
+    assert not d.allowed and "only 0 stress runs compared" in d.reasons[0] and "5 skipped" in d.reasons[0]
+    partly = StressReport(status="clean", runs=5, starved=2)
+    d = gate(PROBLEM, SOL, full().model_copy(update={"stress": partly}), GateConfig(min_stress_runs=3))
+    assert d.allowed and d.summary["stress"] == "clean after 3 runs (2 skipped: starved of CPU)"
