@@ -332,11 +332,14 @@ static struct sock_filter SAMPLED_FILTER[] = {
 
 /* Stacked last where a run's network namespace is made at its first socket: every socket a run makes
  * (socket, socketpair; accept takes one of these) goes to the net helper through the listener this
- * filter returns, so nothing of a run ever lives in the namespace the runs share. */
+ * filter returns, so nothing of a run ever lives in the namespace the runs share. So does every change
+ * of CPU affinity (see answer_affinity_call). */
 static struct sock_filter NET_FILTER[] = {
     LOAD(nr),
-    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 1, 0),
-    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socketpair, 0, 1),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 2, 0),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socketpair, 1, 0),
+    /* and the helper keeps a program on its slot's CPU: it narrows every affinity a program asks for */
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_sched_setaffinity, 0, 1),
     BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
     BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 };
@@ -562,6 +565,8 @@ static void isolate(const char *root, char **ro, int nro, char **hide, int nhide
         note_failure("file_locks", "seccomp");
     }
     note_fork_limit(own_userns);
+    /* a run asking for another CPU gets none but its own (the net helper narrows its affinity) */
+    note("cpu", program_cpu < 0 ? "any" : lazy_netns ? "one-per-slot(contained)" : "one-per-slot(run-may-widen)");
     note("workdir", allowlist_root && use_mountns ? "tmpfs-per-run" : "shared-dir-emptied-per-run");
     note("shm", allowlist_root && use_mountns ? "tmpfs-per-run" : allowlist_root ? "none" : "host");
     note("box", box);
@@ -682,7 +687,9 @@ static pid_t warm_pid = -1;    /* in an init: its program's process, forked ahea
 static int warm_go = -1;       /* the write end of that process's go pipe */
 
 static void pin_to_program_cpu(pid_t pid);
+static void leave_program_cpu_of(pid_t pid);
 static void leave_program_cpu(void);
+static int listen_for_run(void);
 
 static int drop_capabilities(void) {
     struct __user_cap_header_struct head = {_LINUX_CAPABILITY_VERSION_3, 0};
@@ -695,8 +702,12 @@ static int drop_capabilities(void) {
 /* In a fork of the init (not a vfork: it goes on as Python), made while the run before goes: it gets
  * ready (its Python side too) and waits for the byte on WARM_GO_FD. Never returns. */
 static void warm_start_program(struct request *rq, int go) {
-    leave_program_cpu(); /* it gets ready beside the run before, not on its CPU (pinned there at its turn) */
+    /* its own sockets and affinity through the net helper (the init, which pins it at its turn, is not) */
+    if (lazy_netns && listen_for_run() < 0) _exit(127);
     if (enter_program(rq) < 0 || drop_capabilities() < 0) _exit(127);
+    /* dumpable as an exec'd program of the run's user is (the uid change made it not): the net helper
+     * reads and writes its memory for a socketpair or an affinity, as it does an exec'd program's */
+    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
     if (go != WARM_GO_FD && dup2(go, WARM_GO_FD) < 0) _exit(127);
     /* Python keeps no fd of its own open; past stderr are the judge's socket and the launcher's pipes */
     syscall(SYS_close_range, WARM_GO_FD + 1, ~0U, 0);
@@ -720,6 +731,9 @@ static int warm_fork_ahead(struct request *rq) {
         close(go[1]);
         return -1;
     }
+    /* It gets ready beside the run before, not on its CPU; pinned there at its turn. Moved from here, not
+     * by itself: a process not yet scheduled when its turn comes would move itself off after the pin. */
+    leave_program_cpu_of(pid);
     warm_pid = pid;
     warm_go = go[1];
     return 0;
@@ -1242,14 +1256,18 @@ static void pin_to_program_cpu(pid_t pid) {
     sched_setaffinity(pid, sizeof set, &set); /* inherited by the program */
 }
 
-/* Move off the programs' CPU (when there is another to go to). */
-static void leave_program_cpu(void) {
+/* Move a process (0: this one) off the programs' CPU (when there is another to go to). */
+static void leave_program_cpu_of(pid_t pid) {
     cpu_set_t set;
     if (program_cpu < 0) return;
     CPU_ZERO(&set);
     for (long c = 0; c < online_cpus && c < CPU_SETSIZE; c++)
         if (c != program_cpu) CPU_SET(c, &set);
-    if (CPU_COUNT(&set) > 0) sched_setaffinity(0, sizeof set, &set);
+    if (CPU_COUNT(&set) > 0) sched_setaffinity(pid, sizeof set, &set);
+}
+
+static void leave_program_cpu(void) {
+    leave_program_cpu_of(0);
 }
 
 /* The init of one run: start the program, watch it, report on the judge's socket. */
@@ -1400,7 +1418,21 @@ static int net_listener_works(void) {
     return WEXITSTATUS(status);
 }
 
-/* In an init, after its filters: hand the run's listener to the helper. */
+static int send_listener(int listener);
+
+/* The network filter on this process (and so on the program it starts), its listener given to the
+ * helper. Done once the request is in (the run before may still be going): by the init for a program it
+ * execs, by a warm program's process for itself, so that the init's own moves on and off the programs'
+ * CPU do not wait for the helper. */
+static int listen_for_run(void) {
+    int listener = install_net_filter();
+    if (listener < 0) return -1;
+    int r = send_listener(listener);
+    close(listener);
+    return r;
+}
+
+/* Hand a run's listener to the helper. */
 static int send_listener(int listener) {
     char mark = 'l', cbuf[CMSG_SPACE(sizeof(int))];
     struct iovec iov = {&mark, 1};
@@ -1494,11 +1526,92 @@ static int write_pair(int listener, const struct seccomp_notif *req, const int *
     return err;
 }
 
-/* Answer one socket call of a run. */
-static void answer_socket_call(struct net_run *run, struct net_run **here) {
+/* The last pid of a task's NSpid line (its pid in its own PID namespace), or -1. */
+static long own_ns_pid(const char *status_path) {
+    char buf[2048];
+    int fd = open(status_path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) return -1;
+    buf[n] = 0;
+    char *line = strstr(buf, "\nNSpid:");
+    if (!line) return -1;
+    char *end = strchr(line + 1, '\n');
+    if (end) *end = 0;
+    char *last = strrchr(line, '\t');
+    return last ? atol(last + 1) : -1;
+}
+
+/* The thread (in the helper's PID namespace) that `wanted` names in the PID namespace of thread `caller`;
+ * -1 when there is none. */
+static pid_t thread_of_run(pid_t caller, long wanted) {
+    char path[300], ns[64], other[64];
+    snprintf(path, sizeof path, "/proc/%d/ns/pid", caller);
+    ssize_t len = readlink(path, ns, sizeof ns);
+    DIR *proc = len > 0 ? opendir("/proc") : NULL;
+    if (!proc) return -1;
+    pid_t found = -1;
+    struct dirent *e;
+    while (found < 0 && (e = readdir(proc))) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;
+        snprintf(path, sizeof path, "/proc/%s/ns/pid", e->d_name);
+        if (readlink(path, other, sizeof other) != len || memcmp(ns, other, (size_t)len) != 0) continue;
+        snprintf(path, sizeof path, "/proc/%s/task", e->d_name);
+        DIR *tasks = opendir(path);
+        struct dirent *t;
+        while (tasks && found < 0 && (t = readdir(tasks))) {
+            if (t->d_name[0] == '.') continue;
+            char status[600];
+            snprintf(status, sizeof status, "/proc/%s/task/%s/status", e->d_name, t->d_name);
+            if (own_ns_pid(status) == wanted) found = (pid_t)atol(t->d_name);
+        }
+        if (tasks) closedir(tasks);
+    }
+    closedir(proc);
+    return found;
+}
+
+/* Answer a sched_setaffinity of a run. Its init (pid 1 there) moves itself and a warm program's process
+ * on and off the programs' CPU: its call goes through as asked. A program's is done by the helper with
+ * the mask cut down to the programs' CPU (as a cpuset would; none left: EINVAL), so a run never spreads
+ * to the CPU of another slot, whatever it asks. */
+static void answer_affinity_call(int listener, const struct seccomp_notif *req) {
+    struct seccomp_notif_resp resp = {req->id, 0, 0, 0};
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%u/status", req->pid);
+    if (program_cpu < 0 || own_ns_pid(path) == 1) {
+        resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+        ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+        return;
+    }
+    cpu_set_t asked, allowed;
+    CPU_ZERO(&asked);
+    CPU_ZERO(&allowed);
+    size_t size = req->data.args[1] < sizeof asked ? (size_t)req->data.args[1] : sizeof asked;
+    snprintf(path, sizeof path, "/proc/%u/mem", req->pid);
+    int mem = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+    if (mem < 0 || ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) < 0) err = ESRCH;
+    else if (pread(mem, &asked, size, (off_t)req->data.args[2]) != (ssize_t)size) err = EFAULT;
+    if (mem >= 0) close(mem);
+    pid_t target = (pid_t)req->data.args[0] == 0 ? (pid_t)req->pid : thread_of_run((pid_t)req->pid, (long)(pid_t)req->data.args[0]);
+    if (!err && target < 0) err = ESRCH;
+    if (!err && CPU_ISSET(program_cpu, &asked)) CPU_SET(program_cpu, &allowed);
+    if (!err && CPU_COUNT(&allowed) == 0) err = EINVAL;
+    if (!err && sched_setaffinity(target, sizeof allowed, &allowed) < 0) err = errno;
+    resp.error = -err;
+    ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+}
+
+/* Answer one call of a run. */
+static void answer_call(struct net_run *run, struct net_run **here) {
     struct seccomp_notif req;
     memset(&req, 0, sizeof req);
     if (ioctl(run->listener, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0) return; /* the caller is gone */
+    if (req.data.nr == SYS_sched_setaffinity) {
+        answer_affinity_call(run->listener, &req);
+        return;
+    }
     int domain = (int)req.data.args[0], type = (int)req.data.args[1], protocol = (int)req.data.args[2];
     int pair = req.data.nr == SYS_socketpair, fds[2] = {-1, -1};
     int err = enter_run_netns(run, here, domain);
@@ -1545,7 +1658,7 @@ static void net_helper(int sock) {
         }
         for (int i = nruns - 1; i >= 0; i--) {
             short ev = polls[i + 1].revents;
-            if (ev & POLLIN) answer_socket_call(&runs[i], &here);
+            if (ev & POLLIN) answer_call(&runs[i], &here);
             else if (ev & (POLLHUP | POLLERR | POLLNVAL)) {
                 if (here == &runs[i]) { /* out of it, so that it can go */
                     if (setns(shared, CLONE_NEWNET) < 0) _exit(1);
@@ -1662,15 +1775,6 @@ static void init_main(int taken, int after, int baton, long seq) {
         snprintf(why, sizeof why, "seccomp:%d", errno);
         ready = -1;
     }
-    if (ready == 0 && lazy_netns) {
-        int listener = install_net_filter();
-        if (listener < 0 || send_listener(listener) < 0) {
-            snprintf(why, sizeof why, "net-listener:%d", errno);
-            ready = -1;
-        }
-        if (listener >= 0) close(listener);
-    }
-    if (NET_FD >= 0) close(NET_FD);
     /* ready: the server now pins this init to the programs' CPU while it sleeps (no migration) */
     if (write(taken, "w", 1) != 1) {
     }
@@ -1688,8 +1792,10 @@ static void init_main(int taken, int after, int baton, long seq) {
         memcpy(rq.fds, fds, sizeof(int) * (size_t)nfds);
         if (ready < 0 || prepare_run(&rq, why, sizeof why) < 0) error = why;
         else if (limit_run_cgroups(&rq, &acct) < 0) error = "cgroup-limits";
+        else if (lazy_netns && !(rq.warm && warm_server) && listen_for_run() < 0) error = "net-listener";
         else if (rq.warm && warm_server && warm_fork_ahead(&rq) < 0) error = "fork";
     }
+    if (NET_FD >= 0) close(NET_FD);
     if (error)
         for (int i = 0; i < nfds; i++) close(fds[i]);
     /* ... and the program starts the moment that run has replied (or the server has for it). */

@@ -460,6 +460,31 @@ async def echo():
     return line.decode().strip()
 print('net-ok', asyncio.run(echo()))
 """
+# A run stays on its slot's CPU, whatever affinity it asks for itself, a thread or a child: the CPU of
+# the other slot is another run's.
+PY_AFFINITY = """
+import os, threading
+start = os.sched_getaffinity(0)
+everything = set(range(os.cpu_count()))
+os.sched_setaffinity(0, everything)
+thread = threading.Thread(target=lambda: os.sched_setaffinity(0, everything))
+thread.start()
+thread.join()
+go_r, go_w = os.pipe()
+child = os.fork()
+if child == 0:
+    os.read(go_r, 1)  # once its parent has asked for every CPU for it
+    os._exit(0 if os.sched_getaffinity(0) == start else 1)
+os.sched_setaffinity(child, everything)
+os.write(go_w, b'x')
+_, status = os.waitpid(child, 0)
+try:
+    os.sched_setaffinity(0, everything - start)
+    elsewhere = 'moved'
+except OSError as e:
+    elsewhere = e.strerror
+print('kept' if os.sched_getaffinity(0) == start and status == 0 else 'spread', elsewhere)
+"""
 COUNT_LIMITS = Limits(time_ms=1000, memory_mb=64, output_mb=64)
 
 LIMITS = Limits(time_ms=2000, memory_mb=256, output_mb=64)
@@ -516,6 +541,7 @@ def scenarios(p: Planted, sandbox: Sandbox) -> list[Outcome]:
     net = [TestCase(input="", output="none opens-0\n", name=f"net{i}") for i in range(3)]
     outcomes.append(_judge("py-net-channel", "python3", PY_NET_CHANNEL, net, sandbox))
     outcomes.append(_judge("cpp-net-channel", "cpp17", CPP_NET_CHANNEL, net, sandbox))
+    outcomes.append(_judge("py-affinity", "python3", PY_AFFINITY, [TestCase(input="", name="cpu")] * 2, sandbox))
     use = [TestCase(input="", output="net-ok tcp\n", name="use")]
     outcomes.append(_judge("py-net-use", "python3", PY_NET_USE, use, sandbox))
     four = [TestCase(input="", output="4\n", name="four")]

@@ -46,6 +46,9 @@ def check(outcomes: dict[str, dict], secret: str, user: str) -> None:
         assert o["verdicts"] == ["AC"] * 3, (name, o["outputs"])
         assert o["isolation"]["network"] == "namespace-per-run(on-first-socket)"
     assert outcomes["py-net-use"]["verdicts"] == ["AC"], outcomes["py-net-use"]["outputs"]
+    if outcomes["py-affinity"]["isolation"]["cpu"] != "any":  # pinned slots (a machine with 2 CPUs or more)
+        assert outcomes["py-affinity"]["isolation"]["cpu"] == "one-per-slot(contained)"
+        assert outcomes["py-affinity"]["outputs"] == ["kept Invalid argument"] * 2, outcomes["py-affinity"]["outputs"]
     assert outcomes["cpp-include-answer"]["verdicts"] == ["CE"]
     assert "No such file" in outcomes["cpp-include-answer"]["report_json"]
     traces = outcomes["py-traces"]

@@ -9,8 +9,12 @@ import os
 import threading
 from pathlib import Path
 
+import pytest
+
+from cpbot.judge.model import Limits, Solution, TestCase, Verdict
+from cpbot.judge.runner import judge_solution
 from cpbot.judge.sandbox import RunLimits
-from tests.judge.hostile import PY_NET_USE
+from tests.judge.hostile import PY_AFFINITY, PY_NET_CHANNEL, PY_NET_USE
 
 PY = "/usr/bin/python3"
 LIMITS = RunLimits(cpu_ms=5000, wall_ms=20000)
@@ -325,3 +329,29 @@ def test_two_slots_run_at_once_without_sharing_a_lock(sandbox):
         results.append(run_py(b, holder)[0])
         thread.join()
     assert not any("held" in r for r in results), results
+
+
+def test_a_run_cannot_spread_to_the_cpu_of_another_slot(sandbox):
+    """Slots are pinned one CPU each; a program's own sched_setaffinity (for itself, a thread, a child)
+    is narrowed to its slot's CPU, and moving to another CPU alone is refused (as under a cpuset)."""
+    if sandbox.isolation["cpu"] == "any":
+        pytest.skip("slots are not pinned on a machine with one CPU")
+    with sandbox.slot() as slot:
+        out, result = run_py(slot, PY_AFFINITY)
+    assert result.ok and out.strip() == "kept Invalid argument", out
+    assert sandbox.isolation["cpu"] == "one-per-slot(contained)"
+
+
+def test_warm_python_programs_are_sealed_alike(sandbox):
+    """A judged Python program forks from the slot's warm interpreter: its sockets and affinity go the
+    same way (the warm program's process sets its filter up itself, ahead of its turn)."""
+    cases = [
+        (PY_NET_CHANNEL, "none opens-0\n", 3),
+        (PY_NET_USE, "net-ok tcp\n", 1),
+        (PY_AFFINITY, "kept Invalid argument\n" if sandbox.isolation["cpu"] != "any" else None, 2),
+    ]
+    for source, expected, count in cases:
+        tests = [TestCase(input="", output=expected, name=f"t{i}") for i in range(count)]
+        solution = Solution(language="python3", source=source)
+        report = judge_solution(solution, tests, limits=Limits(time_ms=5000), sandbox=sandbox)
+        assert [r.verdict for r in report.results] == [Verdict.AC] * count, [r.stdout for r in report.results]
