@@ -167,8 +167,10 @@ def start() -> None:
             __import__(name)
         except ImportError:
             pass
+    compile("", "<warm>", "exec")  # a process's first compile builds the compiler's state: 1-2 ms
     import gc
 
+    gc.collect()  # and empties the free lists, which a program's final collection would otherwise write to
     gc.freeze()  # what is here now is never collected: a program's collections skip it (and never copy it)
     if serve(library, args):
         run_program(prefix)  # never returns: the process ends with the program
