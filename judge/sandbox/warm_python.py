@@ -13,6 +13,7 @@ child is a fork of a server that never ran a program; numpy, when among them, wi
 the server's environment asks), and every program of a slot shares the slot's string hash seed.
 """
 
+import atexit
 import ctypes
 import io
 import os
@@ -156,7 +157,6 @@ def wind_down(main: types.ModuleType, status: int) -> int:
     threading = sys.modules.get("threading")
     if threading is not None:
         threading._shutdown()  # type: ignore[attr-defined]
-    import atexit
     import gc
 
     atexit._run_exitfuncs()
