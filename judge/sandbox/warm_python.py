@@ -38,10 +38,11 @@ def serve(library: str, args: list[str]) -> bool:
     lib.launcher_main.restype = ctypes.c_int
     lib.launcher_warm_arg.restype = ctypes.c_char_p
     lib.launcher_warm_env.restype = ctypes.c_char_p
+    after_fork = ctypes.pythonapi.PyOS_AfterFork_Child  # looked up here, once, not in every program
     argv = [b"launcher", *(a.encode() for a in args)]
     if lib.launcher_main(len(argv), (ctypes.c_char_p * (len(argv) + 1))(*argv, None)) != 1:
         return False
-    ctypes.pythonapi.PyOS_AfterFork_Child()
+    after_fork()
     global request_arg, request_env
     request_arg, request_env = lib.launcher_warm_arg, lib.launcher_warm_env
     return True
