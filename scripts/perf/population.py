@@ -87,7 +87,10 @@ def load_problem(lab: LabProblem, sandbox: Sandbox) -> Lab:
     right = {source for source, ok in labels.items() if ok}
     extensions = [Path(c.file).suffix for c in lab.spec.candidates]
     language = LANGUAGES[max(set(extensions), key=extensions.count)]
-    return Lab(lab.name, lab.problem, hidden_tests(lab, sandbox), right, labels, language)
+    problem = lab.problem
+    if (lab.folder / problem.checker).is_file():  # a checker program beside problem.json (a special judge)
+        problem = problem.model_copy(update={"checker": str((lab.folder / problem.checker).resolve())})
+    return Lab(lab.name, problem, hidden_tests(lab, sandbox), right, labels, language)
 
 
 _VERDICTS: dict[tuple[str, str], bool] = {}  # (problem, program) -> AC on the hidden tests
