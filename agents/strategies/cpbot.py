@@ -41,6 +41,7 @@ from cpbot.agents import selection, verification
 from cpbot.agents.budget import BudgetExhausted
 from cpbot.agents.envelopes import CheckerDecision, CodeAttempt, JudgeFeedback, Payload, Plan, StressFeedback
 from cpbot.agents.extract import ExtractionError
+from cpbot.agents.llm import LLMError
 from cpbot.agents.parallel import gather
 from cpbot.agents.roles import (
     analyst,
@@ -91,6 +92,9 @@ def _symptom(report: JudgeReport) -> str:
         return f"{first.verdict}: expected {first.diff.expected!r}, got {first.diff.got!r}"
     return verdict_line(report)
 
+
+# a concurrent call of the draw that failed alone: the others go on (all of them failing ends the solve with the first)
+_UNUSABLE = (ExtractionError, RoleError, BudgetExhausted, LLMError)
 
 # generator sizes every candidate runs on: small enough for most brute forces, then the statement's bound
 PROBE_SIZES = (2, 4, 8, 16, 32, 128, 512)
@@ -382,14 +386,14 @@ class Cpbot:
             if isinstance(suite, testgen.GeneratedSuite):
                 run.generated = True
                 self._adopt_suite(run, suite)
-            elif isinstance(suite, ExtractionError | RoleError | BudgetExhausted):
+            elif isinstance(suite, _UNUSABLE):
                 ctx.note("generated tests not usable yet", error=suite.message)  # asked again when settling
             else:
                 raise suite
         drawn: dict[int, CodeAttempt] = {}
         failed: list[Exception] = []
         for result in results[: self.candidates]:
-            if isinstance(result, ExtractionError | RoleError | BudgetExhausted):
+            if isinstance(result, _UNUSABLE):
                 failed.append(result)
             elif isinstance(result, Exception):
                 raise result

@@ -294,3 +294,18 @@ def test_with_several_answers_and_a_checker_that_compares_with_one_a_larger_grou
     assert not any(t.name.startswith("probe-") for t in result.generated_tests)
     assert result.solution is not None and result.solution.source in (RIGHT, RIGHT_TOO)
     assert result.status == "best_effort" and "several answers" in result.reason
+
+
+def test_a_candidate_call_that_fails_for_good_is_a_missing_draw_not_the_end_of_the_solve(
+    scripted_server, make_client, tracer, sandbox
+):
+    from cpbot.testing.scripted_server import HTTPFailure
+
+    model = by_kind(
+        program=[HTTPFailure(400, "the server gave up"), code(RIGHT), code(RIGHT_TOO)], tests=[suite("3 4\n")]
+    )
+    server = scripted_server([], default=model)
+    result = run(make_client, server, tracer, sandbox, candidates=3, profile=False)
+    drawn = next(s for s in selection_steps(tracer) if s.step == "drawn")
+    assert len(drawn.candidates) == 2 and drawn.reason.startswith("2 of 3 replies held a program")
+    assert result.status == "solved" and result.solution is not None and result.solution.source in (RIGHT, RIGHT_TOO)
