@@ -96,6 +96,9 @@ def _symptom(report: JudgeReport) -> str:
 # a concurrent call of the draw that failed alone: the others go on (all of them failing ends the solve with the first)
 _UNUSABLE = (ExtractionError, RoleError, BudgetExhausted, LLMError)
 
+# checkers for which two outputs are the same answer only when their tokens are (selection compares tokens)
+TOKEN_CHECKERS = ("tokens", "exact", "lines")
+
 # generator sizes every candidate runs on: small enough for most brute forces, then the statement's bound
 PROBE_SIZES = (2, 4, 8, 16, 32, 128, 512)
 PROBE_SEEDS = (1, 2)
@@ -117,6 +120,7 @@ class _Run:
     # the size from which the candidates outvoted the brute force (0: at a generated test): no stress from there
     oracle_below: int | None = None
     accepts: selection.Accepts | None = None  # the problem's checker comparing two outputs (`_accepts`)
+    accepts_made: bool = False
 
 
 @dataclass
@@ -476,10 +480,14 @@ class Cpbot:
     def _accepts(self, run: _Run) -> selection.Accepts | None:
         """The problem's checker as a comparison of two outputs on a probe, made once per solve and remembering
         its answers (the same pairs come back at every ranking); None when the checker cannot be made."""
-        if run.accepts is not None:
+        if run.accepts_made:
             return run.accepts
+        run.accepts_made = True
         ctx = run.ctx
         assert ctx.sandbox is not None
+        spec = problem_kind(ctx.problem.kind).checker_spec(ctx.problem)
+        if spec in TOKEN_CHECKERS:
+            return None  # outputs are kept as their tokens: equal tokens are all such a checker accepts
         try:
             checker = problem_kind(ctx.problem.kind).checker(ctx.problem, ctx.sandbox)
         except CpbotError as e:
