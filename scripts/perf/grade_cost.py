@@ -1,0 +1,207 @@
+"""Where the CPU of a `cpbot grade` goes: the programs' own work against everything else.
+
+Grades GENERATIONS against DATASET in this process, as `cpbot grade -j JOBS` does (transcript run
+included, in a throw-away data dir), and prints:
+
+- wall time, and the CPU of the whole grading: this process (the driver's threads) and its children
+  (the sandbox's launchers, warm interpreters and every program they ran), as the kernel counts them;
+- the programs' own CPU (the launcher's per-test measure, summed over the tests that ran), split into
+  passing and failing generations, and tests run;
+- the rest, per test, per generation: the sandbox's cost around the programs (children's CPU minus the
+  programs'), and the driver's;
+- the driver's CPU by phase (loading problems, syntax prechecks, judging, transcripts), measured with
+  the thread CPU clock around each call;
+- the cores kept busy (all CPU over wall).
+
+    python scripts/perf/grade_cost.py DATASET.jsonl GENERATIONS.json [--jobs 2] [--limit N] [-- GRADE ARGS]
+
+GRADE ARGS are `grade`'s keyword options as `name=value` (`lcb_preamble=1` by default, as grade_speed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import resource
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+
+def cpu_of(who: int) -> float:
+    used = resource.getrusage(who)
+    return used.ru_utime + used.ru_stime
+
+
+class Phases:
+    """Thread CPU seconds spent inside wrapped calls, by phase (a call inside another counts in both)."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = defaultdict(float)
+        self.calls: dict[str, int] = defaultdict(int)
+        self._lock = threading.Lock()
+
+    def wrap(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            started = time.thread_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                with self._lock:
+                    self.seconds[name] += time.thread_time() - started
+                    self.calls[name] += 1
+
+        return timed
+
+
+@contextlib.contextmanager
+def patched(obj: Any, name: str, value: Any) -> Iterator[None]:
+    old = getattr(obj, name)
+    setattr(obj, name, value)
+    try:
+        yield
+    finally:
+        setattr(obj, name, old)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("dataset", type=Path)
+    parser.add_argument("generations", type=Path)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--limit", type=int, help="only the first N problems of the generations file")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--dump", type=Path, help="write every judged program's per-test results (JSON)")
+    parser.add_argument("options", nargs="*", help="grade's keyword options, name=value")
+    args = parser.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="grade-cost-"))
+    os.environ["CPBOT_DATA_DIR"] = str(tmp / "data")
+    os.environ["CPBOT_CACHE_DIR"] = str(tmp / "cache")
+
+    from cpbot.bot.bench import grade as grading
+    from cpbot.bot.bench.datasets import open_dataset
+    from cpbot.bot.bench.executors import LocalExecutor
+    from cpbot.bot.bench.livecodebench import make_selection
+    from cpbot.bot.store.transcripts import TranscriptStore
+    from cpbot.judge.languages.python import default_warm_python
+    from cpbot.judge.model import Verdict
+    from cpbot.judge.sandbox import Sandbox
+
+    options: dict[str, Any] = {"lcb_preamble": True}
+    for item in args.options:
+        name, _, value = item.partition("=")
+        options[name] = value not in ("0", "false", "")
+    generations_file = args.generations
+    if args.limit:
+        items = json.loads(args.generations.read_text())[: args.limit]
+        generations_file = tmp / "generations.json"
+        generations_file.write_text(json.dumps(items))
+    found = grading.read_generations(generations_file, "python3")
+    data = open_dataset(str(args.dataset))
+    plan = grading.GradePlan(
+        dataset=data, generations_file=str(generations_file), selection=make_selection(None, None, (), ()),
+        default_language="python3", **options,
+    )  # fmt: skip
+
+    phases = Phases()
+    program_cpu: dict[tuple[str, bool], float] = defaultdict(float)  # (passing?, ...) -> seconds
+    tests_run: dict[bool, int] = defaultdict(int)
+    gens: dict[bool, int] = defaultdict(int)
+    judge_problem = grading.judge_problem
+    after_failure: dict[str, float] = defaultdict(float)  # tests run after a generation's first failure
+    dumped: list[dict[str, Any]] = []
+
+    def judged(*a: Any, **k: Any) -> Any:
+        report = judge_problem(*a, **k)
+        accepted = report.verdict == Verdict.AC
+        program_cpu[("programs", accepted)] += sum(r.cpu_ms for r in report.results) / 1000
+        tests_run[accepted] += len(report.results)
+        gens[accepted] += 1
+        failed_at = next((r.index for r in report.results if r.verdict != Verdict.AC), None)
+        if failed_at is not None:
+            beyond = [r for r in report.results if r.index > failed_at]
+            after_failure["tests"] += len(beyond)
+            after_failure["cpu_s"] += sum(r.cpu_ms for r in beyond) / 1000
+        if args.dump:
+            solution, problem = a[0], a[1]
+            tests = a[2]
+            dumped.append(
+                {
+                    "question_id": problem.id,
+                    "language": solution.language,
+                    "verdict": str(report.verdict),
+                    "tests": len(tests),
+                    "names": [t.name for t in tests],
+                    "input_bytes": [len(t.input) for t in tests],
+                    "results": [[r.index, str(r.verdict), r.cpu_ms] for r in report.results],
+                }
+            )
+        return report
+
+    started_cpu_self, started_cpu_children = cpu_of(resource.RUSAGE_SELF), cpu_of(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    sandbox = Sandbox(warm_python=default_warm_python())
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(patched(grading, "judge_problem", phases.wrap("judging", judged)))
+        stack.enter_context(patched(grading._problems, "get", phases.wrap("loading", grading._problems.get)))
+        stack.enter_context(
+            patched(grading, "precheck_solutions", phases.wrap("prechecks", grading.precheck_solutions))
+        )
+        stack.enter_context(patched(grading, "eval_all", phases.wrap("eval_all", grading.eval_all)))
+        with TranscriptStore() as store:
+            stack.enter_context(patched(store, "record", phases.wrap("transcripts", store.record)))
+            run_id = grading.start_grade(store, plan)
+            executor = LocalExecutor(args.jobs, sandbox=sandbox)
+            graded = phases.wrap("grading", grading.run_grade)
+            report = graded(store, run_id, plan, found, sandbox, executor=executor)
+            eval_all = grading.eval_all(plan.dataset, report, found)
+            (tmp / "eval.json").write_text(json.dumps(eval_all))
+    grading_wall = time.perf_counter() - started
+    sandbox.close()
+    wall = time.perf_counter() - started
+    driver = cpu_of(resource.RUSAGE_SELF) - started_cpu_self
+    children = cpu_of(resource.RUSAGE_CHILDREN) - started_cpu_children
+    programs = sum(program_cpu.values())
+    tests = sum(tests_run.values())
+    n = sum(p.n for p in report.problems)
+    figures = {
+        "generations": n,
+        "jobs": args.jobs,
+        "wall_s": round(wall, 2),
+        "grading_wall_s": round(grading_wall, 2),
+        "cpu_s": round(driver + children, 2),
+        "driver_cpu_s": round(driver, 2),
+        "children_cpu_s": round(children, 2),
+        "cores_busy": round((driver + children) / wall, 2),
+        "programs_cpu_s": {
+            "passing": round(program_cpu[("programs", True)], 2),
+            "failing": round(program_cpu[("programs", False)], 2),
+        },
+        "generations_judged": {"passing": gens[True], "failing": gens[False]},
+        "tests_run": {"passing": tests_run[True], "failing": tests_run[False]},
+        "after_first_failure": {k: round(v, 2) for k, v in after_failure.items()},
+        "sandbox_around_programs_ms_per_test": round(1000 * (children - programs) / max(tests, 1), 2),
+        "driver_ms_per_generation": round(1000 * driver / max(n, 1), 2),
+        "driver_phases_s": {k: round(v, 2) for k, v in phases.seconds.items()},
+        "driver_phase_calls": dict(phases.calls),
+        "passed": sum(p.correct for p in report.problems),
+        "eval": str(tmp / "eval.json"),
+    }
+    if args.dump:
+        args.dump.write_text(json.dumps(dumped))
+    if args.json:
+        print(json.dumps(figures, indent=2))
+        return 0
+    for key, value in figures.items():
+        print(f"{key}: {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
