@@ -60,6 +60,28 @@ class Phases:
         return timed
 
 
+class SlotUse:
+    """Per slot, the time it had a run queued or going (from the first start to the last reply)."""
+
+    def __init__(self) -> None:
+        self.pending: dict[int, int] = defaultdict(int)
+        self.since: dict[int, float] = {}
+        self.busy: dict[int, float] = defaultdict(float)
+        self._lock = threading.Lock()
+
+    def started(self, slot: Any) -> None:
+        with self._lock:
+            if self.pending[id(slot)] == 0:
+                self.since[id(slot)] = time.perf_counter()
+            self.pending[id(slot)] += 1
+
+    def replied(self, slot: Any) -> None:
+        with self._lock:
+            self.pending[id(slot)] -= 1
+            if self.pending[id(slot)] == 0:
+                self.busy[id(slot)] += time.perf_counter() - self.since.pop(id(slot))
+
+
 @contextlib.contextmanager
 def patched(obj: Any, name: str, value: Any) -> Iterator[None]:
     old = getattr(obj, name)
@@ -79,7 +101,7 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--dump", type=Path, help="write every judged program's per-test results (JSON)")
     parser.add_argument("options", nargs="*", help="grade's keyword options, name=value")
-    args = parser.parse_args()
+    args = parser.parse_intermixed_args()
     tmp = Path(tempfile.mkdtemp(prefix="grade-cost-"))
     os.environ["CPBOT_DATA_DIR"] = str(tmp / "data")
     os.environ["CPBOT_CACHE_DIR"] = str(tmp / "cache")
@@ -92,6 +114,7 @@ def main() -> int:
     from cpbot.judge.languages.python import default_warm_python
     from cpbot.judge.model import Verdict
     from cpbot.judge.sandbox import Sandbox
+    from cpbot.judge.sandbox.pool import Slot
 
     options: dict[str, Any] = {"lcb_preamble": True}
     for item in args.options:
@@ -144,10 +167,25 @@ def main() -> int:
             )
         return report
 
+    use = SlotUse()
+    slot_start, slot_wait = Slot.start, Slot.wait
+
+    def start(self: Any, *a: Any, **k: Any) -> Any:
+        use.started(self)
+        return slot_start(self, *a, **k)
+
+    def wait(self: Any) -> Any:
+        try:
+            return slot_wait(self)
+        finally:
+            use.replied(self)
+
     started_cpu_self, started_cpu_children = cpu_of(resource.RUSAGE_SELF), cpu_of(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     sandbox = Sandbox(warm_python=default_warm_python())
     with contextlib.ExitStack() as stack:
+        stack.enter_context(patched(Slot, "start", start))
+        stack.enter_context(patched(Slot, "wait", wait))
         stack.enter_context(patched(grading, "judge_problem", phases.wrap("judging", judged)))
         stack.enter_context(patched(grading._problems, "get", phases.wrap("loading", grading._problems.get)))
         stack.enter_context(
@@ -179,6 +217,7 @@ def main() -> int:
         "driver_cpu_s": round(driver, 2),
         "children_cpu_s": round(children, 2),
         "cores_busy": round((driver + children) / wall, 2),
+        "slots_busy": round(sum(use.busy.values()) / grading_wall, 2),  # slots with a run queued or going
         "programs_cpu_s": {
             "passing": round(program_cpu[("programs", True)], 2),
             "failing": round(program_cpu[("programs", False)], 2),
