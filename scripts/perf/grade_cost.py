@@ -11,20 +11,28 @@ included, in a throw-away data dir), and prints:
   programs'), and the driver's;
 - the driver's CPU by phase (loading problems, syntax prechecks, judging, transcripts), measured with
   the thread CPU clock around each call;
-- the cores kept busy (all CPU over wall).
+- the cores kept busy (all CPU over wall) and the slots kept busy (time with a run queued or going);
+- the tests run after a generation's first failure, and their CPU;
+- with `all_tests=1` (every test run): what the failing generations would cost, stopped at their first
+  failure, under other orders of their tests (dataset order, private tests first, largest input first,
+  and the bound of a failing test first).
 
-    python scripts/perf/grade_cost.py DATASET.jsonl GENERATIONS.json [--jobs 2] [--limit N] [-- GRADE ARGS]
+    python scripts/perf/grade_cost.py DATASET.jsonl[.gz] GENERATIONS.json[.gz] [--jobs 2] [--limit N]
+        [--dump FILE] [--json] [GRADE OPTIONS]
 
-GRADE ARGS are `grade`'s keyword options as `name=value` (`lcb_preamble=1` by default, as grade_speed).
+GRADE OPTIONS are `grade`'s keyword options as `name=value` (`lcb_preamble=1` by default, as grade_speed);
+`--dump` writes every judged program's per-test verdicts and CPU.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import gzip
 import json
 import os
 import resource
+import shutil
 import tempfile
 import threading
 import time
@@ -92,6 +100,49 @@ def patched(obj: Any, name: str, value: Any) -> Iterator[None]:
         setattr(obj, name, old)
 
 
+def plain(path: Path, tmp: Path) -> Path:
+    """The file, or an uncompressed copy of a .gz."""
+    if path.suffix != ".gz":
+        return path
+    target = tmp / path.name.removesuffix(".gz")
+    with gzip.open(path, "rb") as src, open(target, "wb") as dst:
+        shutil.copyfileobj(src, dst)
+    return target
+
+
+ORDERS: dict[str, Callable[[dict[str, Any]], list[int]]] = {
+    "dataset order": lambda g: list(range(1, g["tests"] + 1)),
+    "private tests first": lambda g: sorted(
+        range(1, g["tests"] + 1), key=lambda i: not g["names"][i - 1].startswith("private")
+    ),
+    "largest input first": lambda g: sorted(range(1, g["tests"] + 1), key=lambda i: -g["input_bytes"][i - 1]),
+    # a bound no order reaches without knowing the verdicts: a failing test first
+    "a failing test first": lambda g: sorted(range(1, g["tests"] + 1), key=lambda i: g["results"][i - 1][1] == "AC"),
+}
+
+
+def order_costs(dumped: list[dict[str, Any]], sandbox_ms: float) -> dict[str, dict[str, float]]:
+    """From every test's result (an --all-tests grading): what the failing generations would cost stopped at
+    their first failure, per order of their tests: runs, the programs' CPU, and that plus the sandbox's."""
+    found = {}
+    for name, order in ORDERS.items():
+        runs, cpu_ms = 0, 0.0
+        for g in dumped:
+            if g["verdict"] == "AC" or len(g["results"]) != g["tests"]:
+                continue
+            for i in order(g):
+                _, verdict, ms = g["results"][i - 1]
+                runs, cpu_ms = runs + 1, cpu_ms + ms
+                if verdict != "AC":
+                    break
+        found[name] = {
+            "runs": runs,
+            "programs_cpu_s": round(cpu_ms / 1000, 2),
+            "with_sandbox_s": round((cpu_ms + runs * sandbox_ms) / 1000, 2),
+        }
+    return found
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("dataset", type=Path)
@@ -120,13 +171,13 @@ def main() -> int:
     for item in args.options:
         name, _, value = item.partition("=")
         options[name] = value not in ("0", "false", "")
-    generations_file = args.generations
+    generations_file = plain(args.generations, tmp)
     if args.limit:
-        items = json.loads(args.generations.read_text())[: args.limit]
+        items = json.loads(generations_file.read_text())[: args.limit]
         generations_file = tmp / "generations.json"
         generations_file.write_text(json.dumps(items))
     found = grading.read_generations(generations_file, "python3")
-    data = open_dataset(str(args.dataset))
+    data = open_dataset(str(plain(args.dataset, tmp)))
     plan = grading.GradePlan(
         dataset=data, generations_file=str(generations_file), selection=make_selection(None, None, (), ()),
         default_language="python3", **options,
@@ -151,20 +202,19 @@ def main() -> int:
             beyond = [r for r in report.results if r.index > failed_at]
             after_failure["tests"] += len(beyond)
             after_failure["cpu_s"] += sum(r.cpu_ms for r in beyond) / 1000
-        if args.dump:
-            solution, problem = a[0], a[1]
-            tests = a[2]
-            dumped.append(
-                {
-                    "question_id": problem.id,
-                    "language": solution.language,
-                    "verdict": str(report.verdict),
-                    "tests": len(tests),
-                    "names": [t.name for t in tests],
-                    "input_bytes": [len(t.input) for t in tests],
-                    "results": [[r.index, str(r.verdict), r.cpu_ms] for r in report.results],
-                }
-            )
+        solution, problem = a[0], a[1]
+        tests = a[2]
+        dumped.append(
+            {
+                "question_id": problem.id,
+                "language": solution.language,
+                "verdict": str(report.verdict),
+                "tests": len(tests),
+                "names": [t.name for t in tests],
+                "input_bytes": [len(t.input) for t in tests],
+                "results": [[r.index, str(r.verdict), r.cpu_ms] for r in report.results],
+            }
+        )
         return report
 
     use = SlotUse()
@@ -232,6 +282,8 @@ def main() -> int:
         "passed": sum(p.correct for p in report.problems),
         "eval": str(tmp / "eval.json"),
     }
+    if options.get("all_tests"):
+        figures["failing_under_orders"] = order_costs(dumped, figures["sandbox_around_programs_ms_per_test"])
     if args.dump:
         args.dump.write_text(json.dumps(dumped))
     if args.json:
