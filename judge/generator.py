@@ -5,12 +5,15 @@ from __future__ import annotations
 from cpbot.core.errors import CpbotError
 from cpbot.judge.execute import execute
 from cpbot.judge.languages import Program
+from cpbot.judge.memo import BytesLRU
 from cpbot.judge.model import Limits
 from cpbot.judge.sandbox import RunLimits, Sandbox
 from cpbot.judge.verdicts import STARVED_RETRIES, is_starved
 
 GENERATOR_TIME_MS = 10_000
 GENERATOR_LIMITS = Limits(time_ms=GENERATOR_TIME_MS, memory_mb=1024, output_mb=256)
+# a generator's input is a function of (N, seed): made once per process for every check that asks for it
+INPUTS: BytesLRU[bytes] = BytesLRU(len)
 
 
 class GeneratorError(CpbotError):
@@ -19,6 +22,10 @@ class GeneratorError(CpbotError):
 
 def generate(generator: Program, n: int, seed: int, sandbox: Sandbox, time_ms: int = GENERATOR_TIME_MS) -> bytes:
     """One input of size `n`; a crash, silence or a hang is a `GeneratorError`, never an input."""
+    key = (tuple(generator.argv), generator.key, n, seed, time_ms) if generator.key else None
+    made = INPUTS.get(key) if key else None
+    if made is not None:
+        return made
     limits = RunLimits(cpu_ms=time_ms, wall_ms=2 * time_ms, address_space_kb=2 << 20, output_bytes=256 << 20)
     for _ in range(1 + STARVED_RETRIES):  # a busy machine's starving is not the generator's slowness
         ex = execute(
@@ -36,6 +43,8 @@ def generate(generator: Program, n: int, seed: int, sandbox: Sandbox, time_ms: i
         raise GeneratorError(f"{where}: {why} {tail[0]}".rstrip(), hint=hint)
     if not ex.stdout.strip():
         raise GeneratorError(f"{where}: it printed nothing", hint=hint)
+    if key:
+        INPUTS.put(key, ex.stdout)
     return ex.stdout
 
 

@@ -19,6 +19,7 @@ when it stopped a search early (`StressReport.time_limited`).
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import tempfile
 import time
@@ -30,6 +31,7 @@ from cpbot.judge.checkers import Checker, CheckInput
 from cpbot.judge.execute import Execution, execute
 from cpbot.judge.generator import GENERATOR_TIME_MS, GeneratorError, check_uses_n, generate
 from cpbot.judge.languages import Program
+from cpbot.judge.memo import BytesLRU
 from cpbot.judge.model import Limits, StressFailure, StressReport, Verdict
 from cpbot.judge.sandbox import RunLimits, Sandbox
 from cpbot.judge.verdicts import STARVED_RETRIES, is_starved, run_limits
@@ -37,6 +39,8 @@ from cpbot.judge.verdicts import STARVED_RETRIES, is_starved, run_limits
 SEEDS_PER_SIZE = 10
 SHRINK_SEEDS = 40
 LADDER_BRUTE_WALL_FACTOR = 10  # the ladder's brute force is cut off by CPU time; wall time only stops a hang
+# the brute force's run on an input, kept for the next candidate stressed with the same brute force and input
+BRUTE_RUNS: BytesLRU[Execution] = BytesLRU(lambda ex: len(ex.stdout) + len(ex.stderr) + 256)
 
 
 class BruteForceError(CpbotError):
@@ -73,12 +77,31 @@ class _Stress:
                 return ex
         return execute(program, data, self.sandbox, limits=limits, run_limits_override=override)
 
+    def _brute(self, data: bytes) -> Execution:
+        """The brute force's run on `data` (a run made for an earlier candidate when there is one)."""
+        if not self.brute.key:
+            return self._execute(self.brute, data, self.brute_limits, self.brute_run_limits)
+        override = self.brute_run_limits.model_dump_json() if self.brute_run_limits else ""
+        key = (
+            tuple(self.brute.argv),
+            self.brute.key,
+            hashlib.sha256(data).digest(),
+            self.brute_limits.model_dump_json(),
+            override,
+        )
+        ran = BRUTE_RUNS.get(key)
+        if ran is None:
+            ran = self._execute(self.brute, data, self.brute_limits, self.brute_run_limits)
+            if not is_starved(ran.run):
+                BRUTE_RUNS.put(key, ran)
+        return ran
+
     def failure(self, size: int, seed: int) -> StressFailure | None:
         """Run one generated case; the failure it shows, or None when the solution agrees (or when the
         machine starved a program of CPU on every try: the input is skipped and counted in `starved`)."""
         self.runs += 1
         data = generate(self.generator, size, seed, self.sandbox, self.generator_time_ms)
-        brute = self._execute(self.brute, data, self.brute_limits, self.brute_run_limits)
+        brute = self._brute(data)
         if is_starved(brute.run):
             self.starved += 1
             return None

@@ -25,6 +25,16 @@ def private_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
     return home
 
 
+@pytest.fixture(autouse=True)
+def fresh_run_memos() -> None:
+    """No generated input or brute-force answer kept from another test (judge/memo.py)."""
+    from cpbot.judge.generator import INPUTS
+    from cpbot.judge.stress import BRUTE_RUNS
+
+    INPUTS.clear()
+    BRUTE_RUNS.clear()
+
+
 @pytest.fixture(scope="session")
 def sandbox():
     """As the judge's default sandbox: Python programs fork from a warm interpreter."""

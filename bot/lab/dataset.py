@@ -38,7 +38,7 @@ class LabCandidate(BaseModel):
 
     file: str
     label: Label
-    kind: str  # right, wa, edge, off_by_one, comparison, overflow, tle, re
+    kind: str  # right, wa, edge, off_by_one, comparison, overflow, modulus, tle, re
     origin: str  # library-checker, mutant, livecodebench
     note: str = ""
 

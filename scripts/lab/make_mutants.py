@@ -9,7 +9,9 @@ the hidden tests (it must fail one). Kept mutants are written to `candidates/m<N
 listed in lab.json with origin `mutant` and a note saying what changed. Deterministic: the same
 reference gives the same mutants (earlier mutants of the problem are replaced, or kept with `--add`, which
 adds new ones numbered after them). Operators: a changed comparison, an off-by-one, a 64-bit type
-narrowed or a widening dropped (`1LL *`, a cast), an edge-case guard dropped, a loop made quadratic.
+narrowed or a widening dropped (`1LL *`, a cast, a `% MOD`), an edge-case guard dropped or an infinity
+made too small, a loop made quadratic or stopped one short, the other of the two usual moduli. `--kind`
+takes only the named operators (say, the ones added since a problem's earlier mutants were made).
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ from cpbot.judge.model import Solution, Verdict
 from cpbot.judge.runner import judge_problem
 from cpbot.judge.sandbox import default_sandbox
 
+_BRACED_LOOP = (
+    r"for\s*\(\s*(?:int|long long|ll|size_t)\s+(\w+)\s*=\s*0\s*;\s*\1\s*<\s*\w+\s*;\s*(?:\+\+\1|\1\+\+)\s*\)\s*\{"
+)
 _TYPES = "int|long|ll|char|bool|double|pair|vector|string|unsigned|size_t|u?int\\d+_t|mint|modint|array|tuple|std|T|S|F"
 
 # kind -> (pattern, replacement) applied to one match at a time
@@ -38,23 +43,44 @@ OPERATORS: dict[str, list[tuple[str, str]]] = {
         (rf"(?<=[\w)\]])\s*<(?![<=])(?!\s*(?:{_TYPES})\b)(?=\s*[\w(])", " <="),
         (r"(?<=[\w)\]])\s*>(?![>=])(?=\s*[\w(])", " >="),
     ],
-    "off_by_one": [(r"\s*\+\s*1\b(?!\d)", ""), (r"\s*-\s*1\b(?!\d)", ""), (r"(?<=\w)\+\+(?=\w)", "")],
+    "off_by_one": [
+        (r"\s*\+\s*1\b(?!\d)", ""),
+        (r"\s*-\s*1\b(?!\d)", ""),
+        (r"(?<=\w)\+\+(?=\w)", ""),
+        (r"(?<=[^<]<)(\s*)(\w+)(?=\s*;\s*(?:\+\+|\w+\s*(?:\+\+|\+=)))", r"\1\2 - 1"),  # a loop stops one short
+    ],
     "overflow": [
         (r"\bunsigned long long\b", "unsigned int"),
         (r"\blong long\b", "int"),
         (r"\bu?int64_t\b", "int"),
         (r"\b1LL\s*\*\s*", ""),  # the widening of a product dropped
-        (r"\((?:long long|ll|i64|u64|uint64_t|int64_t)\)\s*(?=\w)", ""),  # a cast to 64 bits dropped
+        (r"\((?:long long|ll|i64|u64|uint64_t|int64_t|ull|uint_fast64_t)\)\s*(?=\w)", ""),  # a cast to 64 bits dropped
+        (r"\b(?:ll|ull|i64|u64)\((?=\w)", "("),  # a functional cast to 64 bits dropped
+        (r"\s*%\s*(?:MOD|mod|MD|md)\b", ""),  # a reduction modulo the modulus forgotten
     ],
-    "edge": [(r"\bif\s*\((.*)\)(?=\s*(?:return|continue|break)\b)", "if (false)")],
+    "edge": [
+        (r"\bif\s*\((.*)\)(?=\s*(?:return|continue|break)\b)", "if (false)"),
+        # an infinity too small for the sums it bounds
+        (r"\b1LL\s*<<\s*[56]\d\b", "1LL << 30"),
+        (r"\bTEN\(18\)", "TEN(9)"),
+        (r"\b(?:1e18|LLONG_MAX)\b", "INT_MAX"),
+    ],
     # a loop over 0..n gets a hidden inner loop over 0..i: right answers, quadratic time
     "tle": [
         (
-            r"for\s*\(\s*(?:int|long long|ll|size_t)\s+(\w+)\s*=\s*0\s*;"
-            r"\s*\1\s*<\s*\w+\s*;\s*(?:\+\+\1|\1\+\+)\s*\)\s*\{",
+            _BRACED_LOOP,
             r"\g<0> for (volatile int q_ = 0; q_ < \1; q_ = q_ + 1) {}",
-        )
+        ),
+        # any other counting loop (braced or not): the inner loop rides in its increment
+        (
+            rf"(?!{_BRACED_LOOP})"
+            r"(?P<head>for\s*\(\s*(?:int|long long|ll|size_t|unsigned)\s+(?P<i>\w+)\s*=[^;]*;[^;]*;\s*)"
+            r"(?P<step>\+\+(?P=i)|(?P=i)\+\+)(?P<close>\s*\))",
+            r"\g<head>\g<step>, [&] { for (volatile long long q_ = 0; q_ < \g<i>; q_ = q_ + 1) {} }()\g<close>",
+        ),
     ],
+    # the modulus a programmer mistypes or mixes up: right on small answers, wrong once they wrap
+    "modulus": [(r"\b998244353\b", "1000000007"), (r"\b1000000007\b", "998244353")],
 }
 
 
@@ -89,6 +115,7 @@ def main() -> None:
     parser.add_argument("--problem", action="append")
     parser.add_argument("--tries", type=int, default=16, help="mutants judged per problem")
     parser.add_argument("--keep", type=int, default=8, help="mutants kept per problem")
+    parser.add_argument("--kind", action="append", choices=sorted(OPERATORS), help="only these operators")
     parser.add_argument("--add", action="store_true", help="keep the problem's mutants and add new ones after them")
     args = parser.parse_args()
     sandbox = default_sandbox()
@@ -96,7 +123,7 @@ def main() -> None:
         if lab.spec.reference is None or not lab.spec.reference.endswith(".cpp"):
             continue
         reference = lab.program(lab.spec.reference).source
-        per_kind = sites(reference)
+        per_kind = {k: v for k, v in sites(reference).items() if not args.kind or k in args.kind}
         for kind, listed in per_kind.items():
             random.Random(f"{lab.name}:{kind}").shuffle(listed)
         order = [

@@ -104,3 +104,15 @@ def test_a_run_starved_of_cpu_is_run_again_and_skipped_if_it_always_starves(sand
     assert report.status == "clean" and report.runs == 4 and report.starved == 4, "no verdict from a starved brute"
     assert calls["brute"] == 4 * (1 + stress_module.STARVED_RETRIES)
     assert "4 skipped: starved of CPU" in report.reason
+
+
+def test_a_second_candidate_reuses_the_inputs_and_the_brute_force_answers_of_the_first(sandbox):
+    from cpbot.judge.generator import INPUTS
+    from cpbot.judge.stress import BRUTE_RUNS
+
+    first = run("sum_right.cpp", "sum_brute.py", sandbox, max_runs=30, seed=41)
+    inputs, answers = INPUTS.hits, BRUTE_RUNS.hits
+    second = run("sum_overflow.cpp", "sum_brute.py", sandbox, max_runs=30, seed=41)
+    assert first.status == "clean" and second.status == "found", "the verdicts are those of fresh runs"
+    # the overflow is found on an input the first candidate already had: generated and answered once
+    assert INPUTS.hits > inputs and BRUTE_RUNS.hits > answers
