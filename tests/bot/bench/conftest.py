@@ -1,9 +1,13 @@
-"""Fixtures of the bench tests: the scripted model server, the two small datasets, a bench runner."""
+"""Fixtures of the bench tests: the scripted model server, the two small datasets, a bench runner, one
+local Ray cluster for the tests that spread work over Ray."""
 
 from __future__ import annotations
 
+import gc
+import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,6 +22,7 @@ from tests.agents.support.scripted_server import ScriptedServer
 from tests.bot.bench.support import Script, make_kickstart, make_leetcode
 
 STRATEGIES = ("direct", "nala")
+RAY_TIMED_OUT = "timed out during startup"  # Ray's own fixed waits for its processes ran out
 API_KEY = "sk-bench-secret-key"
 
 
@@ -71,3 +76,38 @@ def run(tmp_path: Path, server: ScriptedServer, sandbox) -> Iterator[BenchFn]:
     yield bench
     for store in stores:
         store.close()
+
+
+@pytest.fixture(scope="package")
+def ray_cluster() -> Iterator[Any]:
+    """One local Ray cluster of two worker CPUs for every Ray test here (starting one takes most of such a
+    test's time), started as `--executor ray` starts its own, which stops it when closed. Ray waits a fixed
+    time (about 20 s for its dashboard agent, 30 s for its node) that a machine too busy for them (load
+    above about 15 on two cores) runs out even after the executor's three attempts: the tests then skip,
+    saying so, rather than fail on the machine's load."""
+    ray = pytest.importorskip("ray")
+    from cpbot.bot.bench.executors import RayExecutor
+
+    try:
+        executor = RayExecutor(num_cpus=2)
+    except Exception as e:
+        _reap_unwaited_ray_processes()
+        if RAY_TIMED_OUT in str(e):
+            pytest.skip(f"Ray could not start a local cluster on this busy machine: {e}")
+        raise
+    assert ray.is_initialized() and executor.owned
+    try:
+        yield ray
+    finally:
+        executor.close()
+    assert not ray.is_initialized()  # the cluster an executor started is stopped with it
+
+
+def _reap_unwaited_ray_processes() -> None:
+    """A failed Ray start can leave one of its process handles (Ray's ConsolePopen) unwaited: stop and reap
+    it now, so no Ray process outlives the failure and its ResourceWarning fails no later test."""
+    for handle in gc.get_objects():
+        if type(handle).__name__ == "ConsolePopen" and isinstance(handle, subprocess.Popen):
+            if handle.poll() is None:
+                handle.kill()
+            handle.wait()
