@@ -33,13 +33,13 @@ def no_model_env(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def server() -> Iterator[ScriptedServer]:
-    with ScriptedServer(default=Script()) as s:
+    with ScriptedServer(default=Script()) as s:  # the script keeps no state: tests may share it
         yield s
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def datasets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Dataset]:
     root = tmp_path_factory.mktemp("datasets")
     return {
@@ -58,23 +58,49 @@ def settings_for(dataset: Dataset, server: ScriptedServer) -> BenchSettings:
 BenchFn = Callable[..., tuple[BenchReport, TranscriptStore]]
 
 
+def bench(
+    dataset: Dataset, server: ScriptedServer, store: TranscriptStore, executor: Executor
+) -> tuple[BenchReport, TranscriptStore]:
+    """Bench both strategies over `dataset` into `store`; the report and the store."""
+    settings = settings_for(dataset, server)
+    plan = make_plan(dataset, STRATEGIES, language="python3", model="scripted", budget=settings.budget, k=3)
+    run_id = start_bench(store, plan, settings.llm.public())
+    return run_bench(store, run_id, plan, settings, executor), store
+
+
 @pytest.fixture
 def run(tmp_path: Path, server: ScriptedServer, sandbox) -> Iterator[BenchFn]:
     """`run(dataset, executor=None, store=None)`: bench both strategies; returns the report and the store."""
     stores: list[TranscriptStore] = []
 
-    def bench(dataset: Dataset, executor: Executor | None = None, store: TranscriptStore | None = None):
+    def run_one(dataset: Dataset, executor: Executor | None = None, store: TranscriptStore | None = None):
         if store is None:
             store = TranscriptStore(tmp_path / f"transcripts-{len(stores)}.sqlite3")
             stores.append(store)
-        settings = settings_for(dataset, server)
-        plan = make_plan(dataset, STRATEGIES, language="python3", model="scripted", budget=settings.budget, k=3)
-        run_id = start_bench(store, plan, settings.llm.public())
-        report = run_bench(store, run_id, plan, settings, executor or LocalExecutor(2, sandbox=sandbox))
-        return report, store
+        return bench(dataset, server, store, executor or LocalExecutor(2, sandbox=sandbox))
 
-    yield bench
+    yield run_one
     for store in stores:
+        store.close()
+
+
+@pytest.fixture(scope="package")
+def benched(
+    tmp_path_factory: pytest.TempPathFactory, server: ScriptedServer, datasets: dict[str, Dataset], sandbox
+) -> Iterator[Callable[[str], tuple[BenchReport, TranscriptStore]]]:
+    """`benched(name)`: the report and store of one local bench of both strategies over the dataset `name`,
+    run once for all the tests that only read them (the script and the judge make every bench the same)."""
+    root = tmp_path_factory.mktemp("benched")
+    done: dict[str, tuple[BenchReport, TranscriptStore]] = {}
+
+    def get(name: str) -> tuple[BenchReport, TranscriptStore]:
+        if name not in done:
+            store = TranscriptStore(root / f"{name}.sqlite3")
+            done[name] = bench(datasets[name], server, store, LocalExecutor(2, sandbox=sandbox))
+        return done[name]
+
+    yield get
+    for _, store in done.values():
         store.close()
 
 

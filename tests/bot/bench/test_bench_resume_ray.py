@@ -51,9 +51,9 @@ def _results(db, run_id: str) -> list:
         return [e for e in store.events(run_id) if e.kind == RESULT_EVENT]
 
 
-def test_a_killed_bench_resumed_gives_the_table_of_an_uninterrupted_one(run, datasets, tmp_path, monkeypatch):
+def test_a_killed_bench_resumed_gives_the_table_of_an_uninterrupted_one(benched, datasets, tmp_path, monkeypatch):
     dataset = datasets["leetcode"]
-    uninterrupted, _ = run(dataset)
+    uninterrupted, _ = benched("leetcode")
     script = GatedScript()
     data_dir = tmp_path / "data"
     db = data_dir / "transcripts.sqlite3"
@@ -118,11 +118,11 @@ def test_a_killed_bench_resumed_gives_the_table_of_an_uninterrupted_one(run, dat
     assert timeless(resumed) == timeless(uninterrupted)
 
 
-def test_the_ray_executor_gives_the_metrics_of_the_local_one(run, datasets, ray_cluster):
+def test_the_ray_executor_gives_the_metrics_of_the_local_one(run, datasets, benched, ray_cluster):
     from cpbot.bot.bench.executors import RayExecutor
 
     dataset = datasets["kickstart"]
-    local, _ = run(dataset)
+    local, _ = benched("kickstart")
     executor = RayExecutor(num_cpus=2)  # on the running cluster: it uses it and leaves it running
     try:
         assert not executor.owned
