@@ -1,11 +1,14 @@
 """Choosing one program among several candidates by what they do on the same inputs.
 
 The candidates that passed the samples run on a common set of probes (generated tests, generator inputs
-of small and large sizes, inputs written to tell two candidates apart). Candidates that print the same
-thing on every probe form one group (AlphaCode 2's clustering by behaviour). A brute force that passed
-the samples answers the small probes (ALGO's oracle); a group is ranked by how often it disagrees with
-that oracle, then by how often it crashed or ran out of time, then by its size (CodeT's agreement: many
-independent programs printing the same answers are more likely right), then by who was drawn first.
+of small and large sizes, inputs written to tell two candidates apart). Candidates whose outputs the
+problem's checker takes for the same answer on every probe form one group (AlphaCode 2's clustering by
+behaviour): on a problem that accepts several answers or a tolerance, right programs that print different
+accepted answers are one group, and a program is judged against the oracle by that checker too. A brute
+force that passed the samples answers the small probes (ALGO's oracle); a group is ranked by how often it
+disagrees with that oracle, then by how often it crashed or ran out of time, then by its size (CodeT's
+agreement: many independent programs printing the same answers are more likely right), then by who was
+drawn first.
 When the two best groups cannot be told apart by this evidence, the strategy asks for inputs on which
 they differ and judges them with the oracle, or asks the model which output is right (S*).
 
@@ -16,7 +19,7 @@ Candidates are named by the iteration of their `code` envelope, so every event p
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -43,12 +46,12 @@ class Probe(BaseModel):
     doubted: str | None = None  # the brute force's answer, set aside because the candidates outvoted it
 
 
-def probe_of(test: TestCase, origin: Literal["generated", "distinguishing"], *, floats: bool) -> Probe:
+def probe_of(test: TestCase, origin: Literal["generated", "distinguishing"]) -> Probe:
     """A probe from a test: its answer, when it has one, is the brute force's (normalized as outputs are)."""
     return Probe(
         input=test.input,
         origin=origin,
-        oracle=normalize(test.output, floats=floats) if test.output is not None else None,
+        oracle=normalize(test.output) if test.output is not None else None,
         oracle_from="brute" if test.output is not None else None,
         expected=test.output,
     )
@@ -105,22 +108,51 @@ class Disagreement(BaseModel):
     oracle: str | None = None
 
 
-def normalize(text: str, *, floats: bool = False) -> str:
-    """Output as its whitespace-separated tokens; with `floats`, decimals rounded to 6 significant digits
-    so that programs differing only in the last digits (which a float checker accepts) group together."""
-    tokens = text.split()
-    if floats:
-        tokens = [_round(t) for t in tokens]
-    return " ".join(tokens)
+def normalize(text: str) -> str:
+    """Output as its whitespace-separated tokens (whether two outputs are the same answer is the checker's call:
+    `as_judged`)."""
+    return " ".join(text.split())
 
 
-def _round(token: str) -> str:
-    if not any(c in token for c in ".eE"):
-        return token
-    try:
-        return f"{float(token):.6g}"
-    except ValueError:
-        return token
+# whether the problem's checker accepts an output (the second argument) with another (the third) as the answer
+Accepts = Callable[[Probe, str, str], bool]
+
+
+def as_judged(
+    probes: Sequence[Probe], behaviours: Mapping[int, Sequence[Outcome]], accepts: Accepts | None
+) -> dict[int, list[Outcome]]:
+    """The outcomes with every output replaced by the first output of its class on that probe, the oracle's first:
+    an output is in the oracle's class when the checker accepts it with the oracle's answer as the jury's (as the
+    judge would), and in another output's class when the checker accepts each with the other as the answer (both
+    ways: a checker that only checks the output's validity, reading the answer for its value alone, is not
+    symmetric). Then grouping, the oracle's agreement and the votes compare answers as the problem does: two
+    right programs printing different valid answers, or the same number to different digits, agree.
+    `accepts` None: outputs as they are (exact tokens)."""
+    if accepts is None:
+        return {it: list(outcomes) for it, outcomes in behaviours.items()}
+    judged: dict[int, list[Outcome]] = {it: [] for it in behaviours}
+    for i, probe in enumerate(probes):
+        firsts: list[str] = []
+        for it in sorted(behaviours):
+            outcome = behaviours[it][i]
+            if not outcome.failure:
+                first = _class_of(outcome.output, probe, firsts, accepts)
+                if first != outcome.output:
+                    outcome = outcome.model_copy(update={"output": first})
+            judged[it].append(outcome)
+    return judged
+
+
+def _class_of(output: str, probe: Probe, firsts: list[str], accepts: Accepts) -> str:
+    """The first output of `output`'s class on `probe` (`output` itself, added to `firsts`, when it starts one)."""
+    oracle = probe.oracle
+    if oracle is not None and (output == oracle or accepts(probe, output, oracle)):
+        return oracle
+    for first in firsts:
+        if output == first or (accepts(probe, output, first) and accepts(probe, first, output)):
+            return first
+    firsts.append(output)
+    return output
 
 
 def group_by_behaviour(
@@ -174,21 +206,40 @@ def settled_by_evidence(best: Group, second: Group) -> bool:
 MAJORITY = 2  # how many times the independent programs of another group a group needs to win on numbers alone
 
 
-def unsupported(groups: Sequence[Group]) -> str:
+def unsupported(groups: Sequence[Group], *, votes: bool = True) -> str:
     """Why the first group's lead is not supported by the evidence ("" when it is): against every other group,
     the oracle or failed runs must put it ahead, or it must have at least `MAJORITY` times as many independent
-    programs (CodeT's agreement). A lead by draw order, or by one more vote, is a guess."""
+    programs (CodeT's agreement). A lead by draw order, or by one more vote, is a guess. `votes=False`: numbers
+    do not count (outputs that differ may all be right, `unjudged_answers`), only the oracle and failed runs."""
     if not groups:
         return ""
     best = groups[0]
     for other in groups[1:]:
-        if settled_by_evidence(best, other) or best.independent >= MAJORITY * other.independent:
+        if settled_by_evidence(best, other) or (votes and best.independent >= MAJORITY * other.independent):
             continue
         return (
             f"the group of candidate {best.representative} ({best.independent} programs) and the group of candidate "
             f"{other.representative} ({other.independent}) differ and nothing tells which is right"
+            + ("" if votes else " (the problem accepts several answers and its checker compares with one)")
         )
     return ""
+
+
+def unjudged_answers(problem: Problem) -> str:
+    """Why different outputs may all be right with nothing here to tell ("" when the checker can): the statement
+    accepts several answers while the problem's checker compares an output with one answer (a built-in
+    comparison, or a function problem's harness), not a checker program that judges an output on its own."""
+    from cpbot.judge.checkers import builtin_checker
+    from cpbot.judge.harness.checker import accepts_several_answers
+    from cpbot.judge.kinds import problem_kind
+
+    text = "\n".join((problem.statement, problem.output_spec, problem.notes))
+    if problem.checker != "special" and not accepts_several_answers(text):
+        return ""
+    spec = problem_kind(problem.kind).checker_spec(problem)
+    if isinstance(spec, str) and builtin_checker(spec) is None:
+        return ""  # a checker program (a special judge) decides whether an output is valid
+    return "the statement accepts several answers and the checker compares an output with one answer"
 
 
 def doubt_oracle(
@@ -264,7 +315,8 @@ def disagreement(i: int, probes: Sequence[Probe], groups: Sequence[Group]) -> Di
 
 def oracle_tiebreak(a: Sequence[Outcome], b: Sequence[Outcome], probes: Sequence[Probe]) -> Literal["a", "b"] | None:
     """Which of two programs the oracle supports on the probes where they differ: the one that matches it
-    more often (a failed run never matches); None when the oracle does not tell them apart."""
+    more often (a failed run never matches); None when the oracle does not tell them apart. Outcomes as
+    `as_judged` gives them, so that "matches" is the checker's acceptance."""
     a_right = b_right = 0
     for x, y, probe in zip(a, b, probes, strict=True):
         if probe.oracle is None or x.key == y.key:
@@ -313,9 +365,7 @@ def why_chosen(groups: Sequence[Group]) -> str:
     return "; ".join(parts)
 
 
-def observe(
-    solution: Solution, problem: Problem, probes: Sequence[Probe], sandbox: Sandbox, *, floats: bool = False
-) -> list[Outcome]:
+def observe(solution: Solution, problem: Problem, probes: Sequence[Probe], sandbox: Sandbox) -> list[Outcome]:
     """Run `solution` on every probe under the problem's limits (function problems through the harness)."""
     from cpbot.agents.roles.stresser import runnable
     from cpbot.judge.build import build_solution
@@ -335,6 +385,6 @@ def observe(
         if run.verdict is not None:
             outcomes.append(Outcome(failure=str(run.verdict)))
         else:
-            output = normalize(run.stdout.decode(errors="replace"), floats=floats)
+            output = normalize(run.stdout.decode(errors="replace"))
             outcomes.append(Outcome(output=output, cpu_ms=run.run.cpu_ms))
     return outcomes

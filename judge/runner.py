@@ -28,6 +28,9 @@ from cpbot.judge.verdicts import classify, is_borderline_tle, run_limits, workdi
 EXCERPT_BYTES = 2048
 MAX_RERUNS = 2
 STREAM_DEPTH = 3  # runs a worker keeps in its slot: one running, two queued ready to start
+# stopping at the first failure: a run queued behind one that fails would still run (a slot cannot take a
+# run back), so the next test is queued only once the last one passed
+STOP_DEPTH = 1
 
 
 @dataclass(frozen=True)
@@ -68,15 +71,18 @@ class _Judging:
         with captured_run(self.program.argv, test.input, self.sandbox, self.limits_for_run) as cap:
             return self._result(test, cap), cap.run
 
-    def run_stream(self, next_test: Callable[[], PreparedTest | None], done: Callable[[Outcome], None]) -> None:
-        """Run tests from `next_test` on one slot until it gives None, each outcome to `done`. The next
-        test waits queued in the slot while the last one's output is checked, so it starts at once."""
+    def run_stream(
+        self, next_test: Callable[[], PreparedTest | None], done: Callable[[Outcome], None], depth: int = STREAM_DEPTH
+    ) -> None:
+        """Run tests from `next_test` on one slot until it gives None, each outcome to `done`. Up to `depth`
+        runs are in the slot at once: with more than one, the next test waits queued while the last one's
+        output is checked, so it starts at once."""
         queued: collections.deque[tuple[PreparedTest, int, int]] = collections.deque()
         argv, limits = self.program.argv, self.limits_for_run
         with self.sandbox.slot() as slot, slot.caller_elsewhere():
             try:
                 while True:
-                    while len(queued) < STREAM_DEPTH and (test := next_test()) is not None:
+                    while len(queued) < depth and (test := next_test()) is not None:
                         out_fd = os.memfd_create("stdout", os.MFD_CLOEXEC)
                         err_fd = os.memfd_create("stderr", os.MFD_CLOEXEC)
                         queued.append((test, out_fd, err_fd))
@@ -237,12 +243,13 @@ def _run_all(
     def done(outcome: Outcome) -> None:
         test, (result, run) = outcome
         outcomes[test.index] = (result, run)
-        if result.verdict != Verdict.AC:
+        # a near-limit TLE is re-run alone at the end and may pass: the tests after it must run too
+        if result.verdict != Verdict.AC and not is_borderline_tle(result.verdict, run, session.limits):
             failed.set()
         in_order.finished(outcomes)
 
     def stream() -> None:
-        session.run_stream(next_test, done)
+        session.run_stream(next_test, done, STOP_DEPTH if stop_on_failure else STREAM_DEPTH)
 
     def one_at_a_time() -> None:  # an interactive test borrows its two slots itself
         while (test := next_test()) is not None:

@@ -41,6 +41,7 @@ from cpbot.agents import selection, verification
 from cpbot.agents.budget import BudgetExhausted
 from cpbot.agents.envelopes import CheckerDecision, CodeAttempt, JudgeFeedback, Payload, Plan, StressFeedback
 from cpbot.agents.extract import ExtractionError
+from cpbot.agents.llm import LLMError
 from cpbot.agents.parallel import gather
 from cpbot.agents.roles import (
     analyst,
@@ -65,12 +66,11 @@ from cpbot.agents.tracing import SelectionEvent
 from cpbot.agents.verification import GateParams
 from cpbot.core.errors import CpbotError
 from cpbot.judge.build import build_solution
+from cpbot.judge.checkers import CheckInput
 from cpbot.judge.execute import execute
 from cpbot.judge.generator import generate
 from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import JudgeReport, Limits, Problem, ProfileReport, Solution, TestCase, Verdict
-
-_GATE = GateParams()
 
 
 def _lessons_note(ctx: SolveContext) -> list[Note]:
@@ -93,6 +93,12 @@ def _symptom(report: JudgeReport) -> str:
     return verdict_line(report)
 
 
+# a concurrent call of the draw that failed alone: the others go on (all of them failing ends the solve with the first)
+_UNUSABLE = (ExtractionError, RoleError, BudgetExhausted, LLMError)
+
+# checkers for which two outputs are the same answer only when their tokens are (selection compares tokens)
+TOKEN_CHECKERS = ("tokens", "exact", "lines")
+
 # generator sizes every candidate runs on: small enough for most brute forces, then the statement's bound
 PROBE_SIZES = (2, 4, 8, 16, 32, 128, 512)
 PROBE_SEEDS = (1, 2)
@@ -113,6 +119,8 @@ class _Run:
     previous_profile: ProfileReport | None = None
     # the size from which the candidates outvoted the brute force (0: at a generated test): no stress from there
     oracle_below: int | None = None
+    accepts: selection.Accepts | None = None  # the problem's checker comparing two outputs (`_accepts`)
+    accepts_made: bool = False
 
 
 @dataclass
@@ -131,29 +139,14 @@ class Cpbot:
     debugs: int = 3
     plans: int = 2
     verify: bool = True
-    # how hard the gate's checks try (agents/verification.py owns them and their defaults)
-    tests: int = _GATE.tests
-    stress_rounds: int = _GATE.stress_rounds
-    stress_runs: int = _GATE.stress_runs
-    stress_seconds: float = _GATE.stress_seconds
-    stress_size: int = _GATE.stress_size
-    ladder_seconds: float = _GATE.ladder_seconds
-    ladder_brute_ms: int = _GATE.ladder_brute_ms
-    ladder_seeds: int = _GATE.ladder_seeds
-    profile: bool = _GATE.profile
-    max_n: int | None = _GATE.max_n
-    repeats: int = _GATE.repeats
-    count: bool = _GATE.count
+    # how hard the gate's checks try (agents/verification.py owns them and their defaults); each of its fields is
+    # also an option of its own name (`make(stress_runs=...)`, `--strategy-option stress_runs=...`)
+    gate: GateParams = field(default_factory=GateParams)
     optimizes: int = 1  # optimizer proposals per solve
     # programs drawn at once for the fast path and chosen among (1: one program, settled alone); 8 is what the
     # population figures support (docs/strategies.md)
     candidates: int = 8
     name: str = "cpbot"
-
-    @property
-    def gate(self) -> GateParams:
-        """The verification parameters of this strategy's options."""
-        return GateParams(**{name: getattr(self, name) for name in GateParams.model_fields})
 
     # ---- the settling loop ----------------------------------------------------------------------
 
@@ -246,7 +239,7 @@ class Cpbot:
         return self._adopt_suite(run, self._ask_tests(ctx))
 
     def _ask_tests(self, ctx: SolveContext) -> testgen.GeneratedSuite:
-        return testgen.generate_tests(ctx.model, ctx.problem, count=self.tests, sandbox=ctx.sandbox)
+        return testgen.generate_tests(ctx.model, ctx.problem, count=self.gate.tests, sandbox=ctx.sandbox)
 
     def _adopt_suite(self, run: _Run, suite: testgen.GeneratedSuite) -> bool:
         """The checked tests, generator and brute force join the solve's evidence; True when any test joined."""
@@ -266,8 +259,8 @@ class Cpbot:
             return None
         if source_key(attempt.solution()) in evidence.stress:
             return None
-        if run.stress_runs >= self.stress_rounds:
-            ctx.note("not stressed", phase=phase, why=f"{self.stress_rounds} stress runs used")
+        if run.stress_runs >= self.gate.stress_rounds:
+            ctx.note("not stressed", phase=phase, why=f"{self.gate.stress_rounds} stress runs used")
             return None
         gate = self.gate
         if run.oracle_below is not None:
@@ -318,7 +311,7 @@ class Cpbot:
         key = source_key(attempt.solution())
         if key in run.profiled:
             return run.profiled[key]
-        if not self.profile or generator is None or not problem_kind(ctx.problem.kind).profile_applies:
+        if not self.gate.profile or generator is None or not problem_kind(ctx.problem.kind).profile_applies:
             return None
         if not verification.profile_size(ctx.problem, self.gate):
             ctx.note("not profiled", phase=phase, why="the statement gives no size bound")
@@ -397,14 +390,14 @@ class Cpbot:
             if isinstance(suite, testgen.GeneratedSuite):
                 run.generated = True
                 self._adopt_suite(run, suite)
-            elif isinstance(suite, ExtractionError | RoleError | BudgetExhausted):
+            elif isinstance(suite, _UNUSABLE):
                 ctx.note("generated tests not usable yet", error=suite.message)  # asked again when settling
             else:
                 raise suite
         drawn: dict[int, CodeAttempt] = {}
         failed: list[Exception] = []
         for result in results[: self.candidates]:
-            if isinstance(result, ExtractionError | RoleError | BudgetExhausted):
+            if isinstance(result, _UNUSABLE):
                 failed.append(result)
             elif isinstance(result, Exception):
                 raise result
@@ -427,8 +420,7 @@ class Cpbot:
         size (answered by the brute force while it keeps up), then the statement's largest size."""
         ctx = run.ctx
         evidence, problem, sandbox = ctx.evidence, ctx.problem, ctx.sandbox
-        floats = problem.checker.startswith("float")
-        probes = [selection.probe_of(t, "generated", floats=floats) for t in evidence.tests]
+        probes = [selection.probe_of(t, "generated") for t in evidence.tests]
         if evidence.generator is None or sandbox is None:
             return probes
         generator = build_solution(evidence.generator, sandbox).program
@@ -462,7 +454,7 @@ class Cpbot:
                         input=data.decode(errors="replace"),
                         origin=origin,  # type: ignore[arg-type]
                         size=size,
-                        oracle=selection.normalize(expected, floats=floats) if expected is not None else None,
+                        oracle=selection.normalize(expected) if expected is not None else None,
                         oracle_from="brute" if expected is not None else None,
                         expected=expected,
                     )
@@ -475,23 +467,52 @@ class Cpbot:
         """Each candidate's outcomes on `probes`; a program drawn twice runs once."""
         ctx = run.ctx
         assert ctx.sandbox is not None
-        floats = ctx.problem.checker.startswith("float")
         seen: dict[str, list[Outcome]] = {}
         behaviours = {}
         for it in members:
             solution = drawn[it].solution()
             key = source_key(solution)
             if key not in seen:
-                seen[key] = selection.observe(solution, ctx.problem, probes, ctx.sandbox, floats=floats)
+                seen[key] = selection.observe(solution, ctx.problem, probes, ctx.sandbox)
             behaviours[it] = list(seen[key])
         return behaviours
 
+    def _accepts(self, run: _Run) -> selection.Accepts | None:
+        """The problem's checker as a comparison of two outputs on a probe, made once per solve and remembering
+        its answers (the same pairs come back at every ranking); None when the checker cannot be made."""
+        if run.accepts_made:
+            return run.accepts
+        run.accepts_made = True
+        ctx = run.ctx
+        assert ctx.sandbox is not None
+        spec = problem_kind(ctx.problem.kind).checker_spec(ctx.problem)
+        if spec in TOKEN_CHECKERS:
+            return None  # outputs are kept as their tokens: equal tokens are all such a checker accepts
+        try:
+            checker = problem_kind(ctx.problem.kind).checker(ctx.problem, ctx.sandbox)
+        except CpbotError as e:
+            ctx.note("outputs compared as tokens", why=f"the checker cannot be made: {e.message}")
+            return None
+        known: dict[tuple[str, str, str], bool] = {}
+
+        def accepts(probe: Probe, output: str, answer: str) -> bool:
+            key = (probe.input, output, answer)
+            if key not in known:
+                files = CheckInput(probe.input.encode(), output.encode(), answer.encode())
+                known[key] = checker.check(files).verdict == Verdict.AC
+            return known[key]
+
+        run.accepts = accepts
+        return accepts
+
     def _rank(
-        self, drawn: dict[int, CodeAttempt], probes: Sequence[Probe], behaviours: dict[int, list[Outcome]]
+        self, run: _Run, drawn: dict[int, CodeAttempt], probes: Sequence[Probe], behaviours: dict[int, list[Outcome]]
     ) -> list[Group]:
-        """The candidates grouped by behaviour and ranked (a program drawn twice counts once as a vote)."""
+        """The candidates grouped by their answers as the checker judges them, and ranked (a program drawn twice
+        counts once as a vote)."""
         sources = {it: source_key(drawn[it].solution()) for it in behaviours}
-        return selection.rank_groups(selection.group_by_behaviour(behaviours, sources), probes)
+        judged = selection.as_judged(probes, behaviours, self._accepts(run))
+        return selection.rank_groups(selection.group_by_behaviour(judged, sources), probes)
 
     def _weigh_oracle(
         self, run: _Run, drawn: dict[int, CodeAttempt], probes: list[Probe], behaviours: dict[int, list[Outcome]]
@@ -502,6 +523,7 @@ class Cpbot:
         ctx = run.ctx
         brute = ctx.evidence.brute
         sources = {it: source_key(drawn[it].solution()) for it in behaviours}
+        behaviours = selection.as_judged(probes, behaviours, self._accepts(run))
         weighed, outvoted = selection.doubt_oracle(probes, behaviours, sources, source_key(brute) if brute else "")
         if not outvoted:
             return weighed
@@ -565,12 +587,11 @@ class Cpbot:
                 selection.disagreements(groups, probes),
             )
             tests, _, dropped = testgen.validate_inputs(texts, problem, brute=ctx.evidence.brute, sandbox=ctx.sandbox)
-            floats = problem.checker.startswith("float")
-            new = [selection.probe_of(t, "distinguishing", floats=floats) for t in tests]
+            new = [selection.probe_of(t, "distinguishing") for t in tests]
             for it, outcomes in self._observe(run, drawn, list(behaviours), new).items():
                 behaviours[it].extend(outcomes)
             probes[:] = self._weigh_oracle(run, drawn, [*probes, *new], behaviours)
-            groups = self._rank(drawn, probes, behaviours)
+            groups = self._rank(run, drawn, probes, behaviours)
             self._emit(
                 ctx,
                 "distinguished",
@@ -635,6 +656,7 @@ class Cpbot:
             ctx.note("no candidate passes the samples", debugging=best)
             return self._settle(run, drawn[best], best, None, "candidates")
         groups = [Group(members=kept, signature=[])]
+        unjudged = selection.unjudged_answers(ctx.problem)  # outputs that differ may all be right
         probes: list[Probe] = []
         behaviours: dict[int, list[Outcome]] = {}
         if len(kept) > 1 and self.verify and ctx.sandbox is not None and problem_kind(ctx.problem.kind).stress_applies:
@@ -642,10 +664,15 @@ class Cpbot:
                 run.generated = True
                 self._generate(run, "candidates")
             probes = self._probes(run)
+            if unjudged:
+                # the brute force prints one of several right answers: agreeing with it or not tells nothing, and
+                # inputs to tell two groups apart would only find two right answers
+                probes = [p.model_copy(update={"oracle": None, "oracle_from": None}) for p in probes]
+                ctx.note("no oracle among candidates", why=unjudged)
             behaviours = self._observe(run, drawn, kept, probes)
             ctx.tracker.check()
             probes = self._weigh_oracle(run, drawn, probes, behaviours)
-            groups = self._rank(drawn, probes, behaviours)
+            groups = self._rank(run, drawn, probes, behaviours)
             self._emit(
                 ctx,
                 "grouped",
@@ -653,13 +680,14 @@ class Cpbot:
                 probes=len(probes),
                 groups=groups,
                 disagreements=selection.disagreements(groups, probes),
-                reason=f"{len(groups)} groups by outputs on {len(probes)} inputs",
+                reason=f"{len(groups)} groups by their answers (as the problem's checker compares them) on "
+                f"{len(probes)} inputs",
             )
-            if len(groups) > 1 and not selection.settled_by_evidence(groups[0], groups[1]):
+            if len(groups) > 1 and not unjudged and not selection.settled_by_evidence(groups[0], groups[1]):
                 groups = self._distinguish(run, drawn, probes, behaviours, groups)
             self._adopt_probes(run, probes, groups)
         why = selection.why_chosen(groups) if probes else f"{len(kept)} candidates pass the samples; the first is kept"
-        guess = selection.unsupported(groups) if probes else ""
+        guess = selection.unsupported(groups, votes=not unjudged) if probes else ""
         if guess:
             ctx.evidence.doubt = ctx.evidence.doubt or f"chosen among candidates on a guess: {guess}"
             why += f"; not solved on this alone: {guess}"
@@ -747,7 +775,7 @@ def _feedback_note(feedback: Payload) -> Note:
 
 
 def make(**options: Any) -> Cpbot:
-    """The registry's constructor (`debugs=`, `plans=`, `verify=`, `tests=`, `stress_rounds=`, `stress_runs=`,
-    `stress_seconds=`, `stress_size=`, `ladder_seconds=`, `ladder_brute_ms=`, `ladder_seeds=`,
-    `profile=`, `max_n=`, `repeats=`, `count=`, `optimizes=`, `candidates=`)."""
-    return Cpbot(**options)
+    """The registry's constructor (`debugs=`, `plans=`, `verify=`, `optimizes=`, `candidates=`, and every field of
+    `GateParams` by its name: `stress_runs=`, `max_n=`, `count=`, ...)."""
+    gate = {name: options.pop(name) for name in list(options) if name in GateParams.model_fields}
+    return Cpbot(**options, gate=GateParams(**gate))

@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from pydantic import BaseModel
+
 from cpbot.agents.strategies import get_strategy
 from cpbot.core.errors import ConfigError
 
@@ -14,9 +16,8 @@ def parse_strategy_options(strategy: str, items: tuple[str, ...] | list[str]) ->
     """`--strategy-option key=value` (repeatable) -> the strategy's options, each value converted to the
     type of the strategy's own field (`max_n=24`, `count=false`, `stress_seconds=2.5`, `max_n=none`)."""
     made = get_strategy(strategy)
-    # every strategy is a dataclass whose fields are its options ("name" is its registry name, not one)
     known = dataclasses.is_dataclass(made)
-    fields = {f.name: str(f.type) for f in dataclasses.fields(made) if f.name != "name"} if known else {}  # type: ignore[arg-type]
+    fields = option_fields(made)
     hint = f"{strategy} takes: {', '.join(sorted(fields)) or '(no options)'}"
     options: dict[str, Any] = {}
     for item in items:
@@ -29,9 +30,29 @@ def parse_strategy_options(strategy: str, items: tuple[str, ...] | list[str]) ->
         options[key] = _option_value(key, text.strip(), fields.get(key, ""), hint)
     try:
         get_strategy(strategy, **options)
-    except TypeError as e:
+    except (TypeError, ValueError) as e:  # a pydantic ValidationError is a ValueError
         raise ConfigError(f"--strategy-option for {strategy}: {e}", hint=hint) from e
     return options
+
+
+def option_fields(strategy: object) -> dict[str, str]:
+    """A strategy's options, name -> type as written: the fields of its dataclass ("name" is its registry name, not
+    an option), where a field holding a pydantic model (the `cpbot` strategy's `gate`) stands for that model's
+    fields, each an option of its own name."""
+    if not dataclasses.is_dataclass(strategy):
+        return {}
+    fields: dict[str, str] = {}
+    for f in dataclasses.fields(strategy):
+        value = getattr(strategy, f.name)
+        if isinstance(value, BaseModel):
+            fields.update({name: _type_name(info.annotation) for name, info in type(value).model_fields.items()})
+        elif f.name != "name":
+            fields[f.name] = str(f.type)
+    return fields
+
+
+def _type_name(annotation: Any) -> str:
+    return annotation.__name__ if isinstance(annotation, type) else str(annotation)
 
 
 def with_candidates(items: tuple[str, ...] | list[str], candidates: int | None) -> tuple[str, ...]:
@@ -65,9 +86,8 @@ def bench_options(strategies: list[str], items: tuple[str, ...] | list[str]) -> 
 
 
 def _takes(strategy: str, item: str) -> bool:
-    made = get_strategy(strategy)
     key = item.partition("=")[0].strip().replace("-", "_")
-    return dataclasses.is_dataclass(made) and key in {f.name for f in dataclasses.fields(made)} and key != "name"  # type: ignore[arg-type]
+    return key in option_fields(get_strategy(strategy))
 
 
 _TRUE = ("true", "yes", "on", "1")

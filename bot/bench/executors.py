@@ -57,19 +57,21 @@ class LocalExecutor:
 
     def results(self, function: Callable[..., R], arguments: Iterable[tuple[Any, ...]]) -> Iterator[R]:
         """The calls in a thread pool, `jobs` at once; one that raises stops the rest (what finished was
-        yielded)."""
+        yielded). A finished call's place is given to the next before its value is yielded, so the
+        caller's handling of a value (recording it) never leaves a thread idle."""
         todo = iter(arguments)
         pool = ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="task")
         running: set[Future[R]] = set()
+        done: set[Future[R]] = set()
         try:
             while True:
                 while len(running) < self.jobs and (args := next(todo, None)) is not None:
                     running.add(pool.submit(function, *args, sandbox=self.sandbox))
+                for future in done:
+                    yield future.result()
                 if not running:
                     return
                 done, running = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    yield future.result()
         finally:
             for future in running:
                 future.cancel()

@@ -401,36 +401,54 @@ Task = tuple[GradeSettings, livecodebench.Summary, list[Generation]]
 
 
 class _Prechecks:
-    """Grading here (threads sharing one sandbox): the programs of standard-input problems (AtCoder's and
-    Codeforces') syntax-checked ahead, a chunk in one sandbox run instead of a run each; the grading thread
-    that first needs a program of a chunk checks the chunk. Their source is known without loading the
-    problem; LeetCode's programs are wrapped in the harness's driver first, so each keeps its own check."""
+    """Grading here (threads sharing one sandbox): the Python programs syntax-checked ahead, a chunk of tasks
+    in one sandbox run instead of a run each. The grading thread that first needs a program of a chunk checks
+    that chunk if no one has yet, and then the next one, so that the other threads find their chunk checked
+    and never wait for it. A LeetCode program is checked as it runs, in the harness's driver: its problem is
+    read for that (its line only; the cache of the grading threads is left alone)."""
 
     def __init__(self, tasks: Sequence[Task], sandbox: Sandbox) -> None:
         self._tasks = tasks
         self._position = {id(group): i for i, (_, _, group) in enumerate(tasks)}
         self._sandbox = sandbox
-        self._covered = 0
-        self._lock = threading.Lock()
+        chunks = (len(tasks) + PRECHECK_CHUNK - 1) // PRECHECK_CHUNK
+        self._locks = [threading.Lock() for _ in range(chunks)]
+        self._checked = [False] * chunks
 
     def grade(
         self, settings: GradeSettings, summary: livecodebench.Summary, group: list[Generation], sandbox: Sandbox
     ) -> list[Graded]:
-        """`grade_program`, once the chunk holding `group` is checked."""
-        position = self._position[id(group)]
-        with self._lock:
-            while self._covered <= position:
-                chunk = self._tasks[self._covered : self._covered + PRECHECK_CHUNK]
-                self._covered += len(chunk)
-                precheck_solutions(
-                    [
-                        _solution(g.language, g.source, s.lcb_preamble, "stdio")
-                        for s, summary_, (g, *_) in chunk
-                        if g.source is not None and summary_.platform is not livecodebench.Platform.LEETCODE
-                    ],
-                    self._sandbox,
-                )
+        """`grade_program`, once the chunk holding `group` is checked (and the next one is)."""
+        chunk = self._position[id(group)] // PRECHECK_CHUNK
+        self._check(chunk)
+        self._check(chunk + 1)
         return grade_program(settings, summary, group, sandbox)
+
+    def _check(self, chunk: int) -> None:
+        if chunk >= len(self._locks):
+            return
+        with self._locks[chunk]:
+            if self._checked[chunk]:
+                return
+            tasks = self._tasks[chunk * PRECHECK_CHUNK : (chunk + 1) * PRECHECK_CHUNK]
+            precheck_solutions([s for task in tasks if (s := _as_judged(*task)) is not None], self._sandbox)
+            self._checked[chunk] = True
+
+
+def _as_judged(settings: GradeSettings, summary: livecodebench.Summary, group: list[Generation]) -> Solution | None:
+    """The program `grade_program` will build for `group` (None: none, or its problem cannot be read)."""
+    first = group[0]
+    if first.source is None:
+        return None
+    if summary.platform is not livecodebench.Platform.LEETCODE:
+        return _solution(first.language, first.source, settings.lcb_preamble, "stdio")
+    try:
+        problem = lcb_problem_at(summary, settings.dataset.time_limit_ms or livecodebench.DEFAULT_TIME_LIMIT_MS)
+        kind = problem_kind(problem.problem.kind)
+        solution = _solution(first.language, first.source, settings.lcb_preamble, problem.problem.kind)
+        return kind.runnable(solution, problem.problem) if kind.wrapped else solution
+    except CpbotError:
+        return None  # grading it says why
 
 
 def programs(generations: Sequence[Generation]) -> list[list[Generation]]:

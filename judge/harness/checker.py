@@ -156,7 +156,13 @@ def needs_special_judge(problem: Problem) -> bool:
     signature = problem.signature
     if signature is not None and any("random" in m.name.lower() for m in signature.methods):
         return True
-    plain = _EMPHASIS.sub("", problem.statement)
+    return accepts_several_answers(problem.statement)
+
+
+def accepts_several_answers(text: str) -> bool:
+    """Whether a statement (or its output section) says to return or print any of several answers, or a random
+    one ("If there are several answers, print any of them.")."""
+    plain = _EMPHASIS.sub("", text)
     return any(_SEVERAL_ANSWERS.search(s) or _RANDOM_ANSWER.search(s) for s in _SENTENCES.split(plain))
 
 

@@ -8,10 +8,11 @@
  * the --ro paths (the judge's staged programs, an interpreter's prefix, a user's include dir), an empty
  * /proc, /box and /dev/shm. It then pivots into that root and says what it achieved in a "ready" message.
  *
- * Every run has an init in fresh PID, mount, IPC and network namespaces, made before its request arrives:
- * it mounts a private /proc, a size-capped tmpfs at /box (the run's work dir, new for every run) and a
- * small one at /dev/shm (the only other writable place), joins the run's cgroups (as root; see
- * "Accounting"), installs the seccomp filter (no new namespaces, no mounts, no file locks) and waits.
+ * Every run has an init in fresh PID, mount and IPC namespaces, made before its request arrives (and a
+ * network namespace of its own, made at its first socket: see "Network"): it mounts a private /proc, a
+ * size-capped tmpfs at /box (the run's work dir, new for every run) and a small one at /dev/shm (the
+ * only other writable place), joins the run's cgroups (as root; see "Accounting"), installs the seccomp
+ * filters (no new namespaces, no mounts, no file locks; sockets through the net helper) and waits.
  * Given a request it copies the requested files in, forks the program (a session of its own, rlimits,
  * no new privileges, as root the uid of nobody), watches the CPU time of all the run's processes and
  * the wall time, kills the whole namespace at a limit, kills and reaps until no process of the run is
@@ -39,6 +40,7 @@
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <net/if.h>
 #include <poll.h>
 #include <sched.h>
 #include <setjmp.h>
@@ -52,6 +54,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/sendfile.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -101,6 +104,9 @@ static int use_pidns = 0;      /* each run in its own PID namespace */
 static int use_mountns = 0;    /* each run in its own mount namespace (private /proc, tmpfs /box) */
 static int use_ipcns = 0;      /* each run in its own IPC namespace */
 static int use_netns = 0;      /* each run in its own network namespace (abstract sockets, loopback) */
+static int lazy_netns = 0;     /* ... made by the net helper at the run's first socket (see "Network") */
+static int NET_FD = -1;        /* the server's end of its socket to the net helper, inherited by inits */
+static int addfd_send = 0;     /* the kernel answers and adds an fd at once (SECCOMP_ADDFD_FLAG_SEND, 5.14) */
 static int allowlist_root = 0; /* the server lives in the minimal root */
 static int use_seccomp = 0;
 static int drop_to_nobody = 0;
@@ -324,6 +330,20 @@ static struct sock_filter SAMPLED_FILTER[] = {
     BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 };
 
+/* Stacked last where a run's network namespace is made at its first socket: every socket a run makes
+ * (socket, socketpair; accept takes one of these) goes to the net helper through the listener this
+ * filter returns, so nothing of a run ever lives in the namespace the runs share. So does every change
+ * of CPU affinity (see answer_affinity_call). */
+static struct sock_filter NET_FILTER[] = {
+    LOAD(nr),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 2, 0),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socketpair, 1, 0),
+    /* and the helper keeps a program on its slot's CPU: it narrows every affinity a program asks for */
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_sched_setaffinity, 0, 1),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
+    BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+};
+
 static int use_cgroups = 0;
 
 static int install_filter(void) {
@@ -332,8 +352,19 @@ static int install_filter(void) {
     if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0) return -1;
     return use_cgroups ? 0 : prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &sampled, 0, 0);
 }
+
+/* The network filter, on this process; the listener fd its socket calls wait on, or -1. */
+static int install_net_filter(void) {
+    struct sock_fprog prog = {(unsigned short)(sizeof NET_FILTER / sizeof *NET_FILTER), NET_FILTER};
+    return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+}
 #else
 static int install_filter(void) {
+    errno = ENOSYS;
+    return -1;
+}
+
+static int install_net_filter(void) {
     errno = ENOSYS;
     return -1;
 }
@@ -424,6 +455,9 @@ static void note_fork_limit(int own_userns) {
     }
 }
 
+static int net_listener_works(void);
+static int start_net_helper(void);
+
 /* Isolate the server once; every run inherits this and adds its own PID, mount and IPC namespaces. */
 static void isolate(const char *root, char **ro, int nro, char **hide, int nhide, int namespaces) {
     uid_t uid = geteuid();
@@ -508,14 +542,21 @@ static void isolate(const char *root, char **ro, int nro, char **hide, int nhide
     use_ipcns = ok && can_clone(CLONE_NEWIPC);
     use_mountns = ok && can_clone(CLONE_NEWNS);
     use_netns = ok && can_clone(CLONE_NEWNET);
-    if (ok) note("network", use_netns ? "namespace-per-run" : "namespace-per-slot");
+    use_seccomp = seccomp_works();
+    if (use_netns && use_seccomp && use_pidns && allowlist_root) {
+        /* the helper reads /proc/PID/mem of a run's process: this root's /proc is of its PID namespace */
+        int works = net_listener_works();
+        addfd_send = works == 2;
+        lazy_netns = works > 0 && start_net_helper() == 0;
+    }
+    if (ok)
+        note("network", !use_netns ? "namespace-per-slot" : lazy_netns ? "namespace-per-run(on-first-socket)" : "namespace-per-run");
     note("processes", use_pidns ? "pid-namespace" : "process-group");
     note("session", "own-per-run");
     note("proc", allowlist_root && use_pidns && use_mountns ? "private" : "none(host-proc)");
     note("sys", allowlist_root ? "absent" : "host");
     note("dev", allowlist_root ? "minimal" : "host");
     note("ipc", use_ipcns ? "private-per-run" : ok ? "private-per-slot" : "host");
-    use_seccomp = seccomp_works();
     if (use_seccomp) {
         note("nested_userns", "blocked(seccomp)");
         note("file_locks", "refused(seccomp)");
@@ -524,6 +565,8 @@ static void isolate(const char *root, char **ro, int nro, char **hide, int nhide
         note_failure("file_locks", "seccomp");
     }
     note_fork_limit(own_userns);
+    /* a run asking for another CPU gets none but its own (the net helper narrows its affinity) */
+    note("cpu", program_cpu < 0 ? "any" : lazy_netns ? "one-per-slot(contained)" : "one-per-slot(run-may-widen)");
     note("workdir", allowlist_root && use_mountns ? "tmpfs-per-run" : "shared-dir-emptied-per-run");
     note("shm", allowlist_root && use_mountns ? "tmpfs-per-run" : allowlist_root ? "none" : "host");
     note("box", box);
@@ -644,7 +687,9 @@ static pid_t warm_pid = -1;    /* in an init: its program's process, forked ahea
 static int warm_go = -1;       /* the write end of that process's go pipe */
 
 static void pin_to_program_cpu(pid_t pid);
+static void leave_program_cpu_of(pid_t pid);
 static void leave_program_cpu(void);
+static int listen_for_run(void);
 
 static int drop_capabilities(void) {
     struct __user_cap_header_struct head = {_LINUX_CAPABILITY_VERSION_3, 0};
@@ -657,8 +702,12 @@ static int drop_capabilities(void) {
 /* In a fork of the init (not a vfork: it goes on as Python), made while the run before goes: it gets
  * ready (its Python side too) and waits for the byte on WARM_GO_FD. Never returns. */
 static void warm_start_program(struct request *rq, int go) {
-    leave_program_cpu(); /* it gets ready beside the run before, not on its CPU (pinned there at its turn) */
+    /* its own sockets and affinity through the net helper (the init, which pins it at its turn, is not) */
+    if (lazy_netns && listen_for_run() < 0) _exit(127);
     if (enter_program(rq) < 0 || drop_capabilities() < 0) _exit(127);
+    /* dumpable as an exec'd program of the run's user is (the uid change made it not): the net helper
+     * reads and writes its memory for a socketpair or an affinity, as it does an exec'd program's */
+    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
     if (go != WARM_GO_FD && dup2(go, WARM_GO_FD) < 0) _exit(127);
     /* Python keeps no fd of its own open; past stderr are the judge's socket and the launcher's pipes */
     syscall(SYS_close_range, WARM_GO_FD + 1, ~0U, 0);
@@ -682,6 +731,9 @@ static int warm_fork_ahead(struct request *rq) {
         close(go[1]);
         return -1;
     }
+    /* It gets ready beside the run before, not on its CPU; pinned there at its turn. Moved from here, not
+     * by itself: a process not yet scheduled when its turn comes would move itself off after the pin. */
+    leave_program_cpu_of(pid);
     warm_pid = pid;
     warm_go = go[1];
     return 0;
@@ -1204,14 +1256,18 @@ static void pin_to_program_cpu(pid_t pid) {
     sched_setaffinity(pid, sizeof set, &set); /* inherited by the program */
 }
 
-/* Move off the programs' CPU (when there is another to go to). */
-static void leave_program_cpu(void) {
+/* Move a process (0: this one) off the programs' CPU (when there is another to go to). */
+static void leave_program_cpu_of(pid_t pid) {
     cpu_set_t set;
     if (program_cpu < 0) return;
     CPU_ZERO(&set);
     for (long c = 0; c < online_cpus && c < CPU_SETSIZE; c++)
         if (c != program_cpu) CPU_SET(c, &set);
-    if (CPU_COUNT(&set) > 0) sched_setaffinity(0, sizeof set, &set);
+    if (CPU_COUNT(&set) > 0) sched_setaffinity(pid, sizeof set, &set);
+}
+
+static void leave_program_cpu(void) {
+    leave_program_cpu_of(0);
 }
 
 /* The init of one run: start the program, watch it, report on the judge's socket. */
@@ -1323,6 +1379,343 @@ static void run_init(struct request *rq, struct accounting *acct, int report_fd)
     send(report_fd, out, strlen(out), MSG_NOSIGNAL);
 }
 
+/* ---- Network: a run's own network namespace, made at its first socket ----
+ *
+ * Making a network namespace costs the kernel about 0.6 ms of CPU (and as much again to tear it down),
+ * every run, while most programs never open a socket. So the runs of a slot share the slot's namespace,
+ * in which they can do nothing: every socket and socketpair call of a run stops at a seccomp listener
+ * (NET_FILTER) that the net helper, a process of the server outside every filter, answers. At a run's
+ * first socket the helper makes that run a namespace of its own (loopback up at its first non-unix
+ * socket), makes the socket there with the program's rights (the run's user, no capabilities) and puts
+ * it into the program's fd table (SECCOMP_IOCTL_NOTIF_ADDFD); later sockets of the run go to the same
+ * namespace, which dies with the run. Without a socket no process can change the shared namespace: no
+ * packet can be sent or received, no name bound, no address, route or sysctl set (/proc/sys/net needs
+ * the namespace's root), and only the server and the helper's one socket pair live there. What a run
+ * sees of it (/proc/net: a loopback that is down, zero counters, that socket pair) is the same for every
+ * run of the slot. */
+#define NET_RUNS 32 /* runs the helper keeps a listener of: more than can be in flight at once */
+
+struct net_run {
+    int listener, netns; /* netns: -1 until the run's first socket */
+    int loopback_up;
+};
+
+/* Whether a run's socket calls can be answered by a listener: 2 with SECCOMP_ADDFD_FLAG_SEND, 1 with
+ * ADDFD alone, 0 not at all. Asked of a notification that does not exist (ENOENT: the call is known). */
+static int net_listener_works(void) {
+    pid_t pid = fork();
+    if (pid == 0) {
+        prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+        int fd = install_net_filter();
+        if (fd < 0) _exit(0);
+        struct seccomp_notif_addfd add = {0, SECCOMP_ADDFD_FLAG_SEND, (uint32_t)fd, 0, 0};
+        if (ioctl(fd, SECCOMP_IOCTL_NOTIF_ADDFD, &add) < 0 && errno == ENOENT) _exit(2);
+        add.flags = 0;
+        _exit(ioctl(fd, SECCOMP_IOCTL_NOTIF_ADDFD, &add) < 0 && errno == ENOENT ? 1 : 0);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status)) return 0;
+    return WEXITSTATUS(status);
+}
+
+static int send_listener(int listener);
+
+/* The network filter on this process (and so on the program it starts), its listener given to the
+ * helper. Done once the request is in (the run before may still be going): by the init for a program it
+ * execs, by a warm program's process for itself, so that the init's own moves on and off the programs'
+ * CPU do not wait for the helper. */
+static int listen_for_run(void) {
+    int listener = install_net_filter();
+    if (listener < 0) return -1;
+    int r = send_listener(listener);
+    close(listener);
+    return r;
+}
+
+/* Hand a run's listener to the helper. */
+static int send_listener(int listener) {
+    char mark = 'l', cbuf[CMSG_SPACE(sizeof(int))];
+    struct iovec iov = {&mark, 1};
+    struct msghdr msg = {0};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = cbuf;
+    msg.msg_controllen = sizeof cbuf;
+    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(c), &listener, sizeof(int));
+    return sendmsg(NET_FD, &msg, MSG_NOSIGNAL) == 1 ? 0 : -1;
+}
+
+static struct __user_cap_data_struct net_caps[_LINUX_CAPABILITY_U32S_3];
+
+/* The helper takes the program's rights (the run's user, no effective capability) to make a socket,
+ * and back its own afterwards: a socket keeps the rights of its maker (f_cred), which some checks read. */
+static void as_program(int on) {
+    struct __user_cap_header_struct head = {_LINUX_CAPABILITY_VERSION_3, 0};
+    struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+    memcpy(data, net_caps, sizeof data);
+    if (on) {
+        /* as root, the uid change itself clears the effective set; then a normal user's goes */
+        if (setegid(run_gid) < 0 || seteuid(run_uid) < 0) _exit(1);
+        for (int i = 0; i < _LINUX_CAPABILITY_U32S_3; i++) data[i].effective = 0;
+        syscall(SYS_capset, &head, data);
+    } else {
+        if (seteuid(0) < 0 && geteuid() != run_uid) _exit(1);
+        if (setegid(0) < 0 && getegid() != run_gid) _exit(1);
+        syscall(SYS_capset, &head, data);
+    }
+}
+
+static void bring_loopback_up(void) {
+    int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    struct ifreq ifr;
+    memset(&ifr, 0, sizeof ifr);
+    strcpy(ifr.ifr_name, "lo");
+    if (s >= 0 && ioctl(s, SIOCGIFFLAGS, &ifr) == 0) {
+        ifr.ifr_flags |= IFF_UP;
+        ioctl(s, SIOCSIFFLAGS, &ifr);
+    }
+    if (s >= 0) close(s);
+}
+
+/* Into the run's namespace, made now at its first socket; 0 or an errno. `here`: the run whose
+ * namespace the helper is in (NULL: the shared one). */
+static int enter_run_netns(struct net_run *run, struct net_run **here, int domain) {
+    if (run->netns < 0) {
+        if (unshare(CLONE_NEWNET) < 0) return errno;
+        *here = run;
+        run->netns = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+        if (run->netns < 0) return errno;
+    } else if (*here != run) {
+        if (setns(run->netns, CLONE_NEWNET) < 0) return errno;
+        *here = run;
+    }
+    if (domain != AF_UNIX && !run->loopback_up) {
+        bring_loopback_up();
+        run->loopback_up = 1;
+    }
+    return 0;
+}
+
+/* Put `fd` into the program's fd table; its number there, or -1. With `answer`, the call returns it. */
+static int add_fd(int listener, uint64_t id, int fd, int cloexec, int answer) {
+    struct seccomp_notif_addfd add = {id, answer && addfd_send ? SECCOMP_ADDFD_FLAG_SEND : 0, (uint32_t)fd, 0,
+                                      cloexec ? O_CLOEXEC : 0};
+    int remote = ioctl(listener, SECCOMP_IOCTL_NOTIF_ADDFD, &add);
+    if (remote >= 0 && answer && !addfd_send) {
+        struct seccomp_notif_resp resp = {id, remote, 0, 0};
+        ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+    }
+    return remote;
+}
+
+/* Write the two fd numbers of a socketpair where the program asked; 0 or an errno. */
+static int write_pair(int listener, const struct seccomp_notif *req, const int *remote) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%u/mem", req->pid);
+    int mem = open(path, O_WRONLY | O_CLOEXEC);
+    if (mem < 0) return errno;
+    int err = 0;
+    /* still the process that asked (its memory, not that of a process given its pid since) */
+    if (ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) < 0) err = errno;
+    else if (pwrite(mem, remote, 2 * sizeof(int), (off_t)req->data.args[3]) != 2 * sizeof(int)) err = EFAULT;
+    close(mem);
+    return err;
+}
+
+/* The last pid of a task's NSpid line (its pid in its own PID namespace), or -1. */
+static long own_ns_pid(const char *status_path) {
+    char buf[2048];
+    int fd = open(status_path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) return -1;
+    buf[n] = 0;
+    char *line = strstr(buf, "\nNSpid:");
+    if (!line) return -1;
+    char *end = strchr(line + 1, '\n');
+    if (end) *end = 0;
+    char *last = strrchr(line, '\t');
+    return last ? atol(last + 1) : -1;
+}
+
+/* The thread (in the helper's PID namespace) that `wanted` names in the PID namespace of thread `caller`;
+ * -1 when there is none. */
+static pid_t thread_of_run(pid_t caller, long wanted) {
+    char path[300], ns[64], other[64];
+    snprintf(path, sizeof path, "/proc/%d/ns/pid", caller);
+    ssize_t len = readlink(path, ns, sizeof ns);
+    DIR *proc = len > 0 ? opendir("/proc") : NULL;
+    if (!proc) return -1;
+    pid_t found = -1;
+    struct dirent *e;
+    while (found < 0 && (e = readdir(proc))) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;
+        snprintf(path, sizeof path, "/proc/%s/ns/pid", e->d_name);
+        if (readlink(path, other, sizeof other) != len || memcmp(ns, other, (size_t)len) != 0) continue;
+        snprintf(path, sizeof path, "/proc/%s/task", e->d_name);
+        DIR *tasks = opendir(path);
+        struct dirent *t;
+        while (tasks && found < 0 && (t = readdir(tasks))) {
+            if (t->d_name[0] == '.') continue;
+            char status[600];
+            snprintf(status, sizeof status, "/proc/%s/task/%s/status", e->d_name, t->d_name);
+            if (own_ns_pid(status) == wanted) found = (pid_t)atol(t->d_name);
+        }
+        if (tasks) closedir(tasks);
+    }
+    closedir(proc);
+    return found;
+}
+
+/* Answer a sched_setaffinity of a run. Its init (pid 1 there) moves itself and a warm program's process
+ * on and off the programs' CPU: its call goes through as asked. A program's is done by the helper with
+ * the mask cut down to the programs' CPU (as a cpuset would; none left: EINVAL), so a run never spreads
+ * to the CPU of another slot, whatever it asks. */
+static void answer_affinity_call(int listener, const struct seccomp_notif *req) {
+    struct seccomp_notif_resp resp = {req->id, 0, 0, 0};
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%u/status", req->pid);
+    if (program_cpu < 0 || own_ns_pid(path) == 1) {
+        resp.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+        ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+        return;
+    }
+    cpu_set_t asked, allowed;
+    CPU_ZERO(&asked);
+    CPU_ZERO(&allowed);
+    size_t size = req->data.args[1] < sizeof asked ? (size_t)req->data.args[1] : sizeof asked;
+    snprintf(path, sizeof path, "/proc/%u/mem", req->pid);
+    int mem = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+    if (mem < 0 || ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) < 0) err = ESRCH;
+    else if (pread(mem, &asked, size, (off_t)req->data.args[2]) != (ssize_t)size) err = EFAULT;
+    if (mem >= 0) close(mem);
+    pid_t target = (pid_t)req->data.args[0] == 0 ? (pid_t)req->pid : thread_of_run((pid_t)req->pid, (long)(pid_t)req->data.args[0]);
+    if (!err && target < 0) err = ESRCH;
+    if (!err && CPU_ISSET(program_cpu, &asked)) CPU_SET(program_cpu, &allowed);
+    if (!err && CPU_COUNT(&allowed) == 0) err = EINVAL;
+    if (!err && sched_setaffinity(target, sizeof allowed, &allowed) < 0) err = errno;
+    resp.error = -err;
+    ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+}
+
+/* Answer one call of a run. */
+static void answer_call(struct net_run *run, struct net_run **here) {
+    struct seccomp_notif req;
+    memset(&req, 0, sizeof req);
+    if (ioctl(run->listener, SECCOMP_IOCTL_NOTIF_RECV, &req) < 0) return; /* the caller is gone */
+    if (req.data.nr == SYS_sched_setaffinity) {
+        answer_affinity_call(run->listener, &req);
+        return;
+    }
+    int domain = (int)req.data.args[0], type = (int)req.data.args[1], protocol = (int)req.data.args[2];
+    int pair = req.data.nr == SYS_socketpair, fds[2] = {-1, -1};
+    int err = enter_run_netns(run, here, domain);
+    if (!err) {
+        as_program(1);
+        if ((pair ? socketpair(domain, type, protocol, fds) : (fds[0] = socket(domain, type, protocol))) < 0) err = errno;
+        as_program(0);
+    }
+    int cloexec = (type & SOCK_CLOEXEC) != 0;
+    if (!err && !pair && add_fd(run->listener, req.id, fds[0], cloexec, 1) < 0) err = errno;
+    if (!err && pair) {
+        int remote[2] = {add_fd(run->listener, req.id, fds[0], cloexec, 0), -1};
+        if (remote[0] >= 0) remote[1] = add_fd(run->listener, req.id, fds[1], cloexec, 0);
+        err = remote[1] < 0 ? errno : write_pair(run->listener, &req, remote);
+        if (!err) {
+            struct seccomp_notif_resp resp = {req.id, 0, 0, 0};
+            ioctl(run->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+        }
+    }
+    for (int i = 0; i < 2; i++)
+        if (fds[i] >= 0) close(fds[i]);
+    if (err) {
+        struct seccomp_notif_resp resp = {req.id, 0, -err, 0};
+        ioctl(run->listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+    }
+}
+
+/* The net helper: takes every init's listener and answers its run's socket calls until the server ends.
+ * A run's listener hangs up once its last process is gone; its namespace goes with it. */
+static void net_helper(int sock) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    struct __user_cap_header_struct head = {_LINUX_CAPABILITY_VERSION_3, 0};
+    if (syscall(SYS_capget, &head, net_caps) < 0) _exit(1);
+    int shared = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+    struct net_run runs[NET_RUNS], *here = NULL;
+    struct pollfd polls[NET_RUNS + 1];
+    int nruns = 0;
+    for (;;) {
+        polls[0] = (struct pollfd){sock, POLLIN, 0};
+        for (int i = 0; i < nruns; i++) polls[i + 1] = (struct pollfd){runs[i].listener, POLLIN, 0};
+        if (poll(polls, (nfds_t)nruns + 1, -1) < 0) {
+            if (errno == EINTR) continue;
+            _exit(1);
+        }
+        for (int i = nruns - 1; i >= 0; i--) {
+            short ev = polls[i + 1].revents;
+            if (ev & POLLIN) answer_call(&runs[i], &here);
+            else if (ev & (POLLHUP | POLLERR | POLLNVAL)) {
+                if (here == &runs[i]) { /* out of it, so that it can go */
+                    if (setns(shared, CLONE_NEWNET) < 0) _exit(1);
+                    here = NULL;
+                }
+                close(runs[i].listener);
+                if (runs[i].netns >= 0) close(runs[i].netns);
+                runs[i] = runs[--nruns];
+                if (here == &runs[nruns]) here = &runs[i];
+            }
+        }
+        if (polls[0].revents) {
+            int fds[MAX_FDS], nfds;
+            char mark;
+            struct iovec iov = {&mark, 1};
+            char cbuf[CMSG_SPACE(sizeof(int) * MAX_FDS)];
+            struct msghdr msg = {0};
+            msg.msg_iov = &iov;
+            msg.msg_iovlen = 1;
+            msg.msg_control = cbuf;
+            msg.msg_controllen = sizeof cbuf;
+            ssize_t len = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+            if (len == 0 || (len < 0 && errno != EINTR)) _exit(0); /* the server is gone */
+            nfds = 0;
+            for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
+                if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+                    for (size_t k = 0; k < (c->cmsg_len - CMSG_LEN(0)) / sizeof(int) && nfds < MAX_FDS; k++)
+                        memcpy(&fds[nfds++], CMSG_DATA(c) + k * sizeof(int), sizeof(int));
+            for (int i = 0; i < nfds; i++) {
+                /* no room (never, with at most MAX_BUSY runs in flight): its socket calls fail (ENOSYS) */
+                if (nruns == NET_RUNS) close(fds[i]);
+                else runs[nruns++] = (struct net_run){fds[i], -1, 0};
+            }
+        }
+    }
+}
+
+/* Start the net helper, before the first init; -1 when it could not be. */
+static int start_net_helper(void) {
+    int pair[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) < 0) return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(pair[0]);
+        close(SOCK_FD);
+        leave_program_cpu();
+        net_helper(pair[1]);
+    }
+    close(pair[1]);
+    if (pid < 0) {
+        close(pair[0]);
+        return -1;
+    }
+    NET_FD = pair[0];
+    return 0;
+}
+
 static void reply(const char *text) {
     send(SOCK_FD, text, strlen(text), MSG_NOSIGNAL);
 }
@@ -1399,8 +1792,10 @@ static void init_main(int taken, int after, int baton, long seq) {
         memcpy(rq.fds, fds, sizeof(int) * (size_t)nfds);
         if (ready < 0 || prepare_run(&rq, why, sizeof why) < 0) error = why;
         else if (limit_run_cgroups(&rq, &acct) < 0) error = "cgroup-limits";
+        else if (lazy_netns && !(rq.warm && warm_server) && listen_for_run() < 0) error = "net-listener";
         else if (rq.warm && warm_server && warm_fork_ahead(&rq) < 0) error = "fork";
     }
+    if (NET_FD >= 0) close(NET_FD);
     if (error)
         for (int i = 0; i < nfds; i++) close(fds[i]);
     /* ... and the program starts the moment that run has replied (or the server has for it). */
@@ -1527,7 +1922,7 @@ static int stop_runs(struct busy_init *busy, int nbusy) {
  * programs' CPU; at worst its work costs a program wall time, never CPU time. */
 static int serve(void) {
     unsigned long flags = (use_pidns ? CLONE_NEWPID : 0) | (use_mountns ? CLONE_NEWNS : 0)
-                          | (use_ipcns ? CLONE_NEWIPC : 0) | (use_netns ? CLONE_NEWNET : 0);
+                          | (use_ipcns ? CLONE_NEWIPC : 0) | (use_netns && !lazy_netns ? CLONE_NEWNET : 0);
     struct busy_init busy[MAX_BUSY];
     int nbusy = 0, after = -1;
     long seq = 0;

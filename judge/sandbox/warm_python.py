@@ -13,6 +13,7 @@ child is a fork of a server that never ran a program; numpy, when among them, wi
 the server's environment asks), and every program of a slot shares the slot's string hash seed.
 """
 
+import atexit
 import ctypes
 import io
 import os
@@ -37,20 +38,36 @@ def serve(library: str, args: list[str]) -> bool:
     lib.launcher_main.restype = ctypes.c_int
     lib.launcher_warm_arg.restype = ctypes.c_char_p
     lib.launcher_warm_env.restype = ctypes.c_char_p
+    after_fork = ctypes.pythonapi.PyOS_AfterFork_Child  # looked up here, once, not in every program
     argv = [b"launcher", *(a.encode() for a in args)]
     if lib.launcher_main(len(argv), (ctypes.c_char_p * (len(argv) + 1))(*argv, None)) != 1:
         return False
-    ctypes.pythonapi.PyOS_AfterFork_Child()
+    after_fork()
     global request_arg, request_env
     request_arg, request_env = lib.launcher_warm_arg, lib.launcher_warm_env
     return True
 
 
-def strings(get) -> list[str]:  # type: ignore[no-untyped-def]
+def strings(get) -> list[bytes]:  # type: ignore[no-untyped-def]
     found = []
     while (item := get(len(found))) is not None:
-        found.append(os.fsdecode(item))
+        found.append(item)
     return found
+
+
+def set_environment(items: list[bytes]) -> None:
+    """The environment (os.environ, and the C one child processes get) made of `items` alone, as a fresh
+    interpreter reads it (the first of a repeated name wins). Written directly, not name by name through
+    the mapping's methods: those run a dozen functions that copy 90 more pages of the server per run."""
+    data = os.environ._data  # type: ignore[attr-defined]  # os.environb shares it
+    for name in data:
+        os.unsetenv(name)
+    data.clear()
+    for item in items:
+        name, eq, value = item.partition(b"=")
+        if eq and name and name not in data:
+            os.putenv(name, value)
+            data[name] = value
 
 
 def std_stream(fd: int, old: io.TextIOWrapper) -> io.TextIOWrapper:
@@ -64,9 +81,8 @@ def std_stream(fd: int, old: io.TextIOWrapper) -> io.TextIOWrapper:
 
 
 def run_program(prefix: list[str]) -> None:
-    argv, env = strings(request_arg), strings(request_env)
-    os.environ.clear()
-    os.environ.update(item.split("=", 1) for item in env if "=" in item)  # type: ignore[misc]
+    argv = [os.fsdecode(arg) for arg in strings(request_arg)]
+    set_environment(strings(request_env))
     if argv[: len(prefix)] != prefix or len(argv) == len(prefix) or argv[len(prefix)].startswith("-"):
         os.execve(argv[0], argv, dict(os.environ))  # not what this interpreter was started as
     script = argv[len(prefix)]
@@ -142,7 +158,6 @@ def wind_down(main: types.ModuleType, status: int) -> int:
     threading = sys.modules.get("threading")
     if threading is not None:
         threading._shutdown()  # type: ignore[attr-defined]
-    import atexit
     import gc
 
     atexit._run_exitfuncs()
@@ -167,8 +182,10 @@ def start() -> None:
             __import__(name)
         except ImportError:
             pass
+    compile("", "<warm>", "exec")  # a process's first compile builds the compiler's state: 1-2 ms
     import gc
 
+    gc.collect()  # and empties the free lists, which a program's final collection would otherwise write to
     gc.freeze()  # what is here now is never collected: a program's collections skip it (and never copy it)
     if serve(library, args):
         run_program(prefix)  # never returns: the process ends with the program

@@ -14,7 +14,7 @@ tokens; median wall seconds. Requests the population model has no answer for (th
 arbiter's) get "I cannot tell.", so selection here rests on execution evidence alone.
 
     python scripts/perf/population.py [--lab tests/fixtures/lab] [--pass-at-1 0.3 0.6] [--candidates 8]
-        [--seeds 1] [--limit N] [--jobs 2] [--out rows.json]
+        [--seeds 1] [--first-seed 1] [--limit N] [--jobs 2] [--out rows.json] [--only-problems NAME ...]
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from cpbot.agents.strategies.base import source_key
 from cpbot.agents.tracing import InMemoryTracer, NoteEvent, SelectionEvent
 from cpbot.bot.app.strategy_options import parse_strategy_options
 from cpbot.bot.lab.dataset import LabProblem, hidden_tests, load_dataset
+from cpbot.core.errors import CpbotError
 from cpbot.judge.model import Problem, Solution, TestCase
 from cpbot.judge.runner import judge_problem
 from cpbot.judge.sandbox import Sandbox, default_sandbox
@@ -87,7 +88,10 @@ def load_problem(lab: LabProblem, sandbox: Sandbox) -> Lab:
     right = {source for source, ok in labels.items() if ok}
     extensions = [Path(c.file).suffix for c in lab.spec.candidates]
     language = LANGUAGES[max(set(extensions), key=extensions.count)]
-    return Lab(lab.name, lab.problem, hidden_tests(lab, sandbox), right, labels, language)
+    problem = lab.problem
+    if (lab.folder / problem.checker).is_file():  # a checker program beside problem.json (a special judge)
+        problem = problem.model_copy(update={"checker": str((lab.folder / problem.checker).resolve())})
+    return Lab(lab.name, problem, hidden_tests(lab, sandbox), right, labels, language)
 
 
 _VERDICTS: dict[tuple[str, str], bool] = {}  # (problem, program) -> AC on the hidden tests
@@ -136,6 +140,8 @@ def run_one(
             sandbox=sandbox,
             options=options,
         )
+    except CpbotError as e:  # the solve died (a model call that failed for good): a row, not the end of the run
+        return "error", False, e.message, 0, 0, 0, 0, time.monotonic() - started
     finally:
         client.close()
     wall = time.monotonic() - started
@@ -153,6 +159,7 @@ def main() -> int:
     parser.add_argument("--pass-at-1", type=float, nargs="+", default=[0.3, 0.6])
     parser.add_argument("--candidates", type=int, default=8)
     parser.add_argument("--seeds", type=int, default=1, help="independent draw orders per problem")
+    parser.add_argument("--first-seed", type=int, default=1, help="the first draw order (seeds FIRST, FIRST + 1, ...)")
     parser.add_argument("--limit", type=int, help="only the first N problems (by name)")
     parser.add_argument("--only", nargs="*", help="only these strategy labels")
     parser.add_argument("--jobs", type=int, default=2, help="problems solved at once")
@@ -198,7 +205,7 @@ def main() -> int:
     rows: list[Row] = []
     lock = threading.Lock()
     for pass_at_1 in args.pass_at_1:
-        for seed in range(1, args.seeds + 1):
+        for seed in range(args.first_seed, args.first_seed + args.seeds):
             # one server per strategy, each with the same seed: every strategy sees the same draws
             with ExitStack() as stack:
                 servers = {
@@ -247,6 +254,10 @@ def table_from_files(paths: list[Path]) -> int:
 
 def print_table(rows: list[Row], strategies: list[str]) -> None:
     print()
+    failed = [r for r in rows if r.status == "error"]
+    rows = [r for r in rows if r.status != "error"]
+    for r in failed:
+        print(f"not counted: {r.strategy} pass@1 {r.pass_at_1:g} seed {r.seed} {r.problem} ended in an error")
     print(
         "| strategy | pass@1 | solves | drawn pass@1 | hidden AC | ceiling | AC within ceiling | "
         "wrong returned as solved | ... with a right one drawn | calls | tokens | wall s (median) |"

@@ -140,7 +140,7 @@ def test_doctor_prints_languages_and_isolation(capsys):
     assert main(["doctor", "--json"]) == 0
     info = json.loads(capsys.readouterr().out)
     assert info["languages"]["cpp17"].startswith("g++")
-    assert info["isolation"]["network"] == "namespace-per-run"
+    assert info["isolation"]["network"] == "namespace-per-run(on-first-socket)"
     assert info["isolation"]["root"] == "allowlist"
     assert info["isolation"]["proc"] == "private"
     assert info["isolation"]["workdir"].startswith("tmpfs")

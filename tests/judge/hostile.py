@@ -354,6 +354,137 @@ int main() {
     }
 }
 """
+# Every test leaves an abstract unix socket bound (in flight over a socket pair that holds itself, so it
+# outlives every process of the run) and moves the TCP counters of its network namespace; the next test
+# must find neither. The counters a run can read (/proc/net) are those of the namespace every run shares,
+# where nothing can be sent: they stay at zero.
+PY_NET_CHANNEL = """
+import array, socket
+lines = [line.split() for line in open('/proc/net/snmp') if line.startswith('Tcp:')]
+opens = dict(zip(lines[0], lines[1]))['ActiveOpens']
+probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+try:
+    probe.connect(b'\\0cpbot-net-channel')
+    found = 'found'
+except OSError:
+    found = 'none'
+server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+server.bind(b'\\0cpbot-net-channel')
+server.listen()
+a, b = socket.socketpair()
+a.sendmsg([b'x'], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array('i', [server.fileno(), a.fileno(), b.fileno()]))])
+listener = socket.socket()
+listener.bind(('127.0.0.1', 0))
+listener.listen()
+client = socket.create_connection(listener.getsockname())
+conn, _ = listener.accept()
+client.sendall(b'ping')
+assert conn.recv(4) == b'ping'
+print(found, 'opens-' + opens)
+"""
+CPP_NET_CHANNEL = """#include <arpa/inet.h>
+#include <cstddef>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+int main() {
+    std::ifstream snmp("/proc/net/snmp");
+    std::string head, values, line, opens = "?";
+    while (std::getline(snmp, line))
+        if (line.rfind("Tcp:", 0) == 0) (head.empty() ? head : values) = line;
+    std::istringstream h(head), v(values);
+    for (std::string name, value; h >> name && v >> value;)
+        if (name == "ActiveOpens") opens = value;
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    const char name[] = "cpbot-net-channel-cpp";
+    memcpy(addr.sun_path + 1, name, sizeof name - 1);
+    socklen_t len = offsetof(sockaddr_un, sun_path) + sizeof name;
+    int probe = socket(AF_UNIX, SOCK_STREAM, 0);
+    const char* found = connect(probe, (sockaddr*)&addr, len) == 0 ? "found" : "none";
+    int server = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (bind(server, (sockaddr*)&addr, len) != 0 || listen(server, 8) != 0) return 1;
+    int pair[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, pair) != 0) return 1;
+    int held[3] = {server, pair[0], pair[1]};
+    char data = 'x', control[CMSG_SPACE(sizeof held)] = {};
+    iovec iov{&data, 1};
+    msghdr msg{};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+    cmsghdr* c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof held);
+    memcpy(CMSG_DATA(c), held, sizeof held);
+    if (sendmsg(pair[0], &msg, 0) != 1) return 1;
+    int listener = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in in{};
+    in.sin_family = AF_INET;
+    in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t inlen = sizeof in;
+    if (bind(listener, (sockaddr*)&in, inlen) != 0 || listen(listener, 8) != 0) return 1;
+    getsockname(listener, (sockaddr*)&in, &inlen);
+    int client = socket(AF_INET, SOCK_STREAM, 0);
+    if (connect(client, (sockaddr*)&in, inlen) != 0) return 1;
+    int conn = accept(listener, nullptr, nullptr);
+    char got[5] = {};
+    if (write(client, "ping", 4) != 4 || read(conn, got, 4) != 4 || strcmp(got, "ping") != 0) return 1;
+    printf("%s opens-%s\\n", found, opens.c_str());
+}
+"""
+# Programs that use sockets inside their run work as anywhere: a socket pair, asyncio, TCP on loopback.
+PY_NET_USE = """
+import asyncio, socket
+a, b = socket.socketpair()
+a.sendall(b'pair')
+assert b.recv(4) == b'pair'
+async def echo():
+    async def handle(reader, writer):
+        writer.write(await reader.readline())
+        await writer.drain()
+        writer.close()
+    server = await asyncio.start_server(handle, '127.0.0.1', 0)
+    reader, writer = await asyncio.open_connection(*server.sockets[0].getsockname())
+    writer.write(b'tcp\\n')
+    line = await reader.readline()
+    writer.close()
+    server.close()
+    return line.decode().strip()
+print('net-ok', asyncio.run(echo()))
+"""
+# A run stays on its slot's CPU, whatever affinity it asks for itself, a thread or a child: the CPU of
+# the other slot is another run's.
+PY_AFFINITY = """
+import os, threading
+start = os.sched_getaffinity(0)
+everything = set(range(os.cpu_count()))
+os.sched_setaffinity(0, everything)
+thread = threading.Thread(target=lambda: os.sched_setaffinity(0, everything))
+thread.start()
+thread.join()
+go_r, go_w = os.pipe()
+child = os.fork()
+if child == 0:
+    os.read(go_r, 1)  # once its parent has asked for every CPU for it
+    os._exit(0 if os.sched_getaffinity(0) == start else 1)
+os.sched_setaffinity(child, everything)
+os.write(go_w, b'x')
+_, status = os.waitpid(child, 0)
+try:
+    os.sched_setaffinity(0, everything - start)
+    elsewhere = 'moved'
+except OSError as e:
+    elsewhere = e.strerror
+print('kept' if os.sched_getaffinity(0) == start and status == 0 else 'spread', elsewhere)
+"""
 COUNT_LIMITS = Limits(time_ms=1000, memory_mb=64, output_mb=64)
 
 LIMITS = Limits(time_ms=2000, memory_mb=256, output_mb=64)
@@ -407,6 +538,12 @@ def scenarios(p: Planted, sandbox: Sandbox) -> list[Outcome]:
     outcomes.append(_judge("cpp-group-attack", "cpp17", CPP_GROUP_ATTACK, roles, sandbox))
     outcomes.append(_judge("py-locks", "python3", PY_LOCKS, [TestCase(input="", name="lock")], sandbox))
     outcomes.append(_judge("cpp-locks", "cpp17", CPP_LOCKS, [TestCase(input="", name="lock")], sandbox))
+    net = [TestCase(input="", output="none opens-0\n", name=f"net{i}") for i in range(3)]
+    outcomes.append(_judge("py-net-channel", "python3", PY_NET_CHANNEL, net, sandbox))
+    outcomes.append(_judge("cpp-net-channel", "cpp17", CPP_NET_CHANNEL, net, sandbox))
+    outcomes.append(_judge("py-affinity", "python3", PY_AFFINITY, [TestCase(input="", name="cpu")] * 2, sandbox))
+    use = [TestCase(input="", output="net-ok tcp\n", name="use")]
+    outcomes.append(_judge("py-net-use", "python3", PY_NET_USE, use, sandbox))
     four = [TestCase(input="", output="4\n", name="four")]
     for name, lang, source in (
         ("py-orphan-cpu", "python3", PY_ORPHAN_CPU),

@@ -41,6 +41,14 @@ def check(outcomes: dict[str, dict], secret: str, user: str) -> None:
         o = outcomes[name]
         assert "AC" not in o["verdicts"], name
         assert o["outputs"] == ["nothing"] * 3, (name, o["verdicts"], without_expected(o["report_json"])[:3000])
+    for name in ("py-net-channel", "cpp-net-channel"):  # nothing crosses from test to test through the network
+        o = outcomes[name]
+        assert o["verdicts"] == ["AC"] * 3, (name, o["outputs"])
+        assert o["isolation"]["network"] == "namespace-per-run(on-first-socket)"
+    assert outcomes["py-net-use"]["verdicts"] == ["AC"], outcomes["py-net-use"]["outputs"]
+    if outcomes["py-affinity"]["isolation"]["cpu"] != "any":  # pinned slots (a machine with 2 CPUs or more)
+        assert outcomes["py-affinity"]["isolation"]["cpu"] == "one-per-slot(contained)"
+        assert outcomes["py-affinity"]["outputs"] == ["kept Invalid argument"] * 2, outcomes["py-affinity"]["outputs"]
     assert outcomes["cpp-include-answer"]["verdicts"] == ["CE"]
     assert "No such file" in outcomes["cpp-include-answer"]["report_json"]
     traces = outcomes["py-traces"]

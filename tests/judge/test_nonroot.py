@@ -13,6 +13,10 @@ from pathlib import Path
 import pytest
 
 from cpbot.judge.sandbox.build import launcher_path
+from tests.judge.hostile import PY_NET_USE
+from tests.judge.test_sealed import FIND_INFLIGHT, USE_THE_NETWORK
+
+LEAVE_INFLIGHT = USE_THE_NETWORK + "print('left-inflight')\n"
 
 pytestmark = pytest.mark.skipif(
     os.geteuid() != 0 or not shutil.which("setpriv"), reason="needs root to become a normal user"
@@ -39,6 +43,11 @@ CLIENT = textwrap.dedent("""
         run(script)
     print("client-alive", os.getpriority(os.PRIO_PROCESS, 0), flush=True)
 """)
+
+
+def python_hex(source: str) -> str:
+    """A shell command running a Python program, with nothing in it the shell would read."""
+    return f"python3 -c 'exec(bytes.fromhex(\"{source.encode().hex()}\"))' 2>&1"
 
 
 @pytest.fixture
@@ -69,6 +78,10 @@ def test_normal_user_gets_network_filesystem_and_fork_isolation(world_dir: Path)
         # the launcher's client (this user's other process) is in no group a program can signal or renice
         "trap '' TERM HUP INT; renice -n 19 -g 0 >/dev/null 2>&1; kill -TERM 0; kill -HUP 0; echo signalled",
         "python3 -c 'import socket; socket.create_connection((\"127.0.0.1\", 9), timeout=1)' 2>&1 | tail -1",
+        # sockets work inside the run, in a network namespace of its own: what one leaves, the next cannot find
+        python_hex(PY_NET_USE),
+        python_hex(LEAVE_INFLIGHT),
+        python_hex(FIND_INFLIGHT),
         # runs are sampled here (no cgroup): a memfd is refused, a file in /dev/shm is counted as memory
         "python3 -c 'import os; os.memfd_create(\"m\")' 2>&1 | tail -1",
         "head -c 40000000 /dev/zero > /dev/shm/held && echo held",
@@ -90,12 +103,17 @@ def test_normal_user_gets_network_filesystem_and_fork_isolation(world_dir: Path)
         timeout=600,  # a safety net only: no script waits on the clock
     )
     out = proc.stdout
-    ready = "ready user=self root=allowlist network=namespace-per-run processes=pid-namespace session=own-per-run"
+    ready = (
+        "ready user=self root=allowlist network=namespace-per-run(on-first-socket) processes=pid-namespace"
+        " session=own-per-run"
+    )
     assert f"{ready} proc=private" in out
     assert "blocked" in out and "inside-ok" in out
     assert not (outside / "escaped").exists()
     assert "spawned" not in out, "the fork limit stopped 200 background processes"
-    assert "Network is unreachable" in out
+    assert "ConnectionRefusedError" in out  # the run's own loopback, where nothing listens
+    assert "net-ok tcp" in out and "ping raw raw ifflags\nleft-inflight" in out
+    assert "\nnone\n" in out and "found" not in out
     assert "forked-20" in out, out
     assert "signalled" in out and "client-alive 0" in out
     assert "PermissionError: [Errno 1] Operation not permitted" in out

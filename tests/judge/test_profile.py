@@ -119,7 +119,6 @@ def test_counted_sizes_spread_over_the_widest_range():
     assert _spread([10, 11, 12], 6) == [12], "too close together to add anything"
 
 
-
 def test_no_size_runs_after_the_first_one_past_the_limit(sandbox):
     # README: sizes stop at the first run that fails; the midpoints added later lie between sizes that ran
     measured = []
@@ -141,3 +140,28 @@ def test_the_largest_size_runs_on_several_inputs_and_keeps_the_slowest(sandbox):
     )
     assert three.efficient is False and three.points[-1].status == "tle" and three.points[-1].size == 2000
     assert "TLE at n=2000" in three.reason
+
+
+def test_the_largest_size_is_counted_on_the_input_that_was_kept(sandbox, monkeypatch):
+    # the slowest of three inputs at the largest size (seed 3's shape) is the one whose instructions are counted
+    from cpbot.judge import profile as profile_module
+    from cpbot.judge.counting import Count
+    from cpbot.judge.model import ProfilePoint
+
+    def run(self, n: int, data: bytes) -> ProfilePoint:  # CPU time from the input alone: no timing in the test
+        slow = data.split()[1] == b"1"
+        return ProfilePoint(size=n, cpu_ms=1.0 + n / (40 if slow else 100), peak_kb=1000, status="ok")
+
+    counted: dict[int, bytes] = {}
+
+    def count(program, stdin: bytes, sandbox, *, native_cpu_ms: float, memory_mb: int, valgrind: str) -> Count:
+        counted[int(stdin.split()[0])] = stdin
+        return Count(instructions=1000 * len(stdin), cpu_ms=native_cpu_ms)
+
+    monkeypatch.setattr(profile_module._Profiler, "_run", run)
+    monkeypatch.setattr(profile_module, "find_valgrind", lambda: "valgrind")
+    monkeypatch.setattr(profile_module, "count_instructions", count)
+    report = profile("rare_slow.cpp", sandbox, 2000, generator="gen_rare.py", repeats=1, largest_seeds=3)
+    assert report.points[-1].size == 2000 and report.points[-1].cpu_ms == 1.0 + 2000 / 40
+    assert counted[2000].split()[:2] == [b"2000", b"1"], "counted on seed 3's input, the one kept"
+    assert all(data.split()[1] == b"0" for n, data in counted.items() if n != 2000)

@@ -9,7 +9,12 @@ import os
 import threading
 from pathlib import Path
 
+import pytest
+
+from cpbot.judge.model import Limits, Solution, TestCase, Verdict
+from cpbot.judge.runner import judge_solution
 from cpbot.judge.sandbox import RunLimits
+from tests.judge.hostile import PY_AFFINITY, PY_NET_CHANNEL, PY_NET_USE
 
 PY = "/usr/bin/python3"
 LIMITS = RunLimits(cpu_ms=5000, wall_ms=20000)
@@ -187,12 +192,92 @@ def test_a_fork_storm_leaves_the_next_run_free_to_fork(sandbox):
     assert printed == ["storm", "forked"] * 3, printed
 
 
-def test_every_run_has_a_network_namespace_of_its_own(sandbox):
-    show = "import os; print(os.readlink('/proc/self/ns/net'))"
+# What a run sees of the network namespace the runs of a slot share (a run's sockets are made in a
+# namespace of its own, at its first one): the namespace, its sockets, counters and devices.
+SHOW_SHARED_NETWORK = """
+import os
+print(os.readlink('/proc/self/ns/net'))
+for name in ('unix', 'tcp', 'tcp6', 'udp', 'raw', 'packet', 'dev', 'snmp', 'netstat', 'snmp6'):
+    print(open('/proc/net/' + name).read())
+"""
+# Binds an abstract name (kept past the run: in flight over a socket pair that holds itself), talks TCP
+# and UDP over loopback, asks for a raw socket and a netlink one, and tries to bring a device up.
+USE_THE_NETWORK = """
+import array, fcntl, socket, struct
+server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+server.bind(b'\\0cpbot-sealed-inflight')
+server.listen()
+a, b = socket.socketpair()
+a.sendmsg([b'x'], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array('i', [server.fileno(), a.fileno(), b.fileno()]))])
+listener = socket.socket()
+listener.bind(('127.0.0.1', 0))
+listener.listen()
+client = socket.create_connection(listener.getsockname())
+conn, _ = listener.accept()
+client.sendall(b'ping')
+udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+udp.sendto(b'x', ('127.0.0.1', 9))
+refused = []
+raw = ((socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP), (socket.AF_PACKET, socket.SOCK_RAW, 0))
+for family, kind, proto in raw:
+    try:
+        socket.socket(family, kind, proto)
+    except PermissionError:
+        refused.append('raw')
+nl = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0)
+try:
+    fcntl.ioctl(udp.fileno(), 0x8914, struct.pack('16sH', b'lo', 0))  # SIOCSIFFLAGS: lo down
+except PermissionError:
+    refused.append('ifflags')
+print(conn.recv(4).decode(), *refused)
+"""
+FIND_INFLIGHT = """
+import socket
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+try:
+    s.connect(b'\\0cpbot-sealed-inflight')
+    print('found')
+except OSError:
+    print('none')
+"""
+
+
+def test_a_run_sees_the_same_shared_network_namespace_whatever_the_runs_before_did(sandbox):
     with sandbox.slot() as slot:
-        seen = [run_py(slot, show)[0].strip() for _ in range(3)]
-    assert len(set(seen)) == 3, seen
-    assert sandbox.isolation["network"] == "namespace-per-run"
+        before = run_py(slot, SHOW_SHARED_NETWORK)[0]
+        used = [run_py(slot, USE_THE_NETWORK)[0].strip() for _ in range(2)]
+        found = run_py(slot, FIND_INFLIGHT)[0].strip()
+        after = run_py(slot, SHOW_SHARED_NETWORK)[0]
+    assert used == ["ping raw raw ifflags"] * 2, used
+    assert found == "none"
+    assert after == before
+    lines = before.splitlines()
+    tcp = [line.split() for line in lines if line.startswith("Tcp:")]
+    assert dict(zip(tcp[0], tcp[1], strict=True))["ActiveOpens"] == "0", before
+    assert sandbox.isolation["network"] == "namespace-per-run(on-first-socket)"
+
+
+def test_nothing_can_change_the_shared_network_namespace_without_a_socket(sandbox):
+    """Its sysctls belong to the namespace's root; devices, addresses and routes need a socket."""
+    attempt = (
+        "import os\n"
+        "for name in ('ipv4/ping_group_range', 'core/somaxconn', 'ipv4/ip_forward', 'ipv4/ip_local_port_range'):\n"
+        "    try:\n"
+        "        open('/proc/sys/net/' + name, 'w').write('1\\n')\n"
+        "        print('wrote', name)\n"
+        "    except OSError as e:\n"
+        "        print('refused', e.errno)\n"
+    )
+    with sandbox.slot() as slot:
+        out, result = run_py(slot, attempt)
+    assert result.ok and out.split() == ["refused", "13"] * 4, out
+
+
+def test_programs_using_sockets_work_inside_their_run(sandbox):
+    """A socket pair, asyncio (its own socket pair inside), a TCP server and client on loopback."""
+    with sandbox.slot() as slot:
+        out, result = run_py(slot, PY_NET_USE)
+    assert result.ok and out.strip() == "net-ok tcp", out
 
 
 LOCKS = """
@@ -244,3 +329,29 @@ def test_two_slots_run_at_once_without_sharing_a_lock(sandbox):
         results.append(run_py(b, holder)[0])
         thread.join()
     assert not any("held" in r for r in results), results
+
+
+def test_a_run_cannot_spread_to_the_cpu_of_another_slot(sandbox):
+    """Slots are pinned one CPU each; a program's own sched_setaffinity (for itself, a thread, a child)
+    is narrowed to its slot's CPU, and moving to another CPU alone is refused (as under a cpuset)."""
+    if sandbox.isolation["cpu"] == "any":
+        pytest.skip("slots are not pinned on a machine with one CPU")
+    with sandbox.slot() as slot:
+        out, result = run_py(slot, PY_AFFINITY)
+    assert result.ok and out.strip() == "kept Invalid argument", out
+    assert sandbox.isolation["cpu"] == "one-per-slot(contained)"
+
+
+def test_warm_python_programs_are_sealed_alike(sandbox):
+    """A judged Python program forks from the slot's warm interpreter: its sockets and affinity go the
+    same way (the warm program's process sets its filter up itself, ahead of its turn)."""
+    cases = [
+        (PY_NET_CHANNEL, "none opens-0\n", 3),
+        (PY_NET_USE, "net-ok tcp\n", 1),
+        (PY_AFFINITY, "kept Invalid argument\n" if sandbox.isolation["cpu"] != "any" else None, 2),
+    ]
+    for source, expected, count in cases:
+        tests = [TestCase(input="", output=expected, name=f"t{i}") for i in range(count)]
+        solution = Solution(language="python3", source=source)
+        report = judge_solution(solution, tests, limits=Limits(time_ms=5000), sandbox=sandbox)
+        assert [r.verdict for r in report.results] == [Verdict.AC] * count, [r.stdout for r in report.results]

@@ -96,6 +96,10 @@ PROGRAMS = {
     "stdin-forms": "import sys\nfirst = sys.stdin.readline()\nrest = open(0).read()\n"
     "print(repr(first), rest.split())\n",
     "stdout-unflushed-file": "f = open('/box/f', 'w')\nf.write('kept')\nprint(open('/box/f').read() == '')\n",
+    # the run's environment only (none of the server's), in os.environ, os.environb and the C one a child gets
+    "environment": "import os, subprocess\nprint(sorted(os.environ.items()))\n"
+    "print(os.environb == {k.encode(): v.encode() for k, v in os.environ.items()})\n"
+    "print(sorted(subprocess.run(['/usr/bin/env'], capture_output=True, text=True).stdout.splitlines()))\n",
     "random-and-recursion": "import random, sys\nsys.setrecursionlimit(10**6)\n"
     "def depth(n):\n    return 0 if n == 0 else 1 + depth(n - 1)\nprint(depth(100000), type(random.random()))\n",
 }

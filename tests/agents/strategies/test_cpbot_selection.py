@@ -268,3 +268,44 @@ def test_a_choice_between_two_single_programs_on_draw_order_alone_is_not_called_
     chosen = next(s for s in selection_steps(tracer) if s.step == "chosen")
     assert "nothing tells which is right" in chosen.reason
     assert result.status == "best_effort" and "on a guess" in result.reason
+
+
+def test_with_several_answers_and_a_checker_that_compares_with_one_a_larger_group_is_not_called_solved(
+    scripted_server, make_client, tracer, sandbox
+):
+    # the statement accepts any of several answers but the checker compares tokens: two programs printing one
+    # output and a third printing another may all be right, so neither the brute force's answer nor the
+    # numbers decide (without the sentence, the oracle and the 2:1 majority make this solved)
+    problem = sum_problem().model_copy(update={"output_spec": "If there are several answers, print any of them."})
+    model = by_kind(program=[code(RIGHT), code(RIGHT_TOO), code(MID_BUG)], tests=[suite("3 4\n")])
+    server = scripted_server([], default=model)
+    result = solve(
+        problem,
+        language="python3",
+        model=make_client(server),
+        tracer=tracer,
+        sandbox=sandbox,
+        options={**FAST, "stress_runs": 5, "candidates": 3, "profile": False},
+    )
+    assert first_roles(tracer, 3) == ["coder"] * 3 + ["testgen"]
+    assert "distinguisher" not in roles(tracer) and "arbiter" not in roles(tracer)
+    grouped = next(s for s in selection_steps(tracer) if s.step == "grouped")
+    assert len(grouped.groups) == 2 and all(g.oracle_agreed == g.oracle_disagreed == 0 for g in grouped.groups)
+    assert not any(t.name.startswith("probe-") for t in result.generated_tests)
+    assert result.solution is not None and result.solution.source in (RIGHT, RIGHT_TOO)
+    assert result.status == "best_effort" and "several answers" in result.reason
+
+
+def test_a_candidate_call_that_fails_for_good_is_a_missing_draw_not_the_end_of_the_solve(
+    scripted_server, make_client, tracer, sandbox
+):
+    from cpbot.testing.scripted_server import HTTPFailure
+
+    model = by_kind(
+        program=[HTTPFailure(400, "the server gave up"), code(RIGHT), code(RIGHT_TOO)], tests=[suite("3 4\n")]
+    )
+    server = scripted_server([], default=model)
+    result = run(make_client, server, tracer, sandbox, candidates=3, profile=False)
+    drawn = next(s for s in selection_steps(tracer) if s.step == "drawn")
+    assert len(drawn.candidates) == 2 and drawn.reason.startswith("2 of 3 replies held a program")
+    assert result.status == "solved" and result.solution is not None and result.solution.source in (RIGHT, RIGHT_TOO)

@@ -423,3 +423,45 @@ def test_a_generation_stops_at_its_first_failing_test_unless_all_tests_are_asked
     assert every.passed_tests == 4 and first.passed_tests < 4  # the tests after the first failure did not all run
     assert "stopped at its first failure" in markdown(stopped)
     assert "every test run" in markdown(everything)
+
+
+def test_leetcode_programs_are_syntax_checked_together_in_the_harness_driver(quick_sample, sandbox, monkeypatch):
+    import uuid
+
+    from cpbot.judge.sandbox.pool import Slot
+
+    started = []
+    original = Slot.start
+
+    def start(self, argv, **kwargs):  # type: ignore[no-untyped-def]
+        started.append(" ".join(argv))
+        return original(self, argv, **kwargs)
+
+    monkeypatch.setattr(Slot, "start", start)
+    # distinct programs no other test has checked; one does not compile, in the driver or alone
+    sources = [f"# {uuid.uuid4().hex}\n{RIGHT['3001']}" for _ in range(3)] + [f"# {uuid.uuid4().hex}\ndef (:\n"]
+    found = {
+        "3001": [Generation(question_id="3001", index=i, language="python3", source=s) for i, s in enumerate(sources)]
+    }
+    report = grade(quick_sample, found, sandbox)
+    verdicts = [g.verdict for g in report.problems[0].generations]
+    assert verdicts == [Verdict.AC, Verdict.AC, Verdict.AC, Verdict.CE]
+    assert sum("py-syntax-check-many" in argv for argv in started) == 1  # all four in one run
+    assert sum("py-syntax-check/" in argv for argv in started) == 1  # only the broken one again, for its log
+
+
+def test_a_finished_task_is_replaced_before_its_result_is_handed_on():
+    import threading
+
+    second_started = threading.Event()
+
+    def task(n: int, sandbox=None) -> int:  # type: ignore[no-untyped-def]
+        if n == 2:
+            second_started.set()
+        return n
+
+    results = LocalExecutor(1).results(task, [(1,), (2,)])
+    assert next(results) == 1
+    # the caller still holds the first result (recording it, say): the one thread is on the next task already
+    assert second_started.wait(timeout=60)
+    assert list(results) == [2]

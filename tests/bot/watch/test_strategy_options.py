@@ -61,3 +61,25 @@ def test_the_commands_stop_at_once_on_a_wrong_option(
     assert rc != 0
     assert err.splitlines()[0] == "error: --strategy-option max_n=big: expected int | None"
     assert err.splitlines()[1].startswith("hint: cpbot takes: ")
+
+
+def test_every_gate_parameter_is_an_option_that_reaches_the_strategys_gate() -> None:
+    # GateParams (agents/verification.py) is the gate's one home: a field added there is an option of `cpbot` too
+    from cpbot.agents.strategies import get_strategy
+    from cpbot.agents.verification import GateParams
+
+    default = GateParams()
+    for name, info in GateParams.model_fields.items():
+        value = getattr(default, name)
+        if info.annotation is bool:
+            changed: object = not value
+        elif value is None:
+            changed = 7
+        else:
+            changed = value + 3
+        options = parse_strategy_options("cpbot", [f"{name}={changed}"])
+        assert options == {name: changed}
+        gate = get_strategy("cpbot", **options).gate
+        assert getattr(gate, name) == changed and gate == default.model_copy(update={name: changed})
+    with pytest.raises(ConfigError, match="stress_runs"):
+        parse_strategy_options("cpbot", ["stress_runs=0"])  # GateParams' own bounds hold for the option
