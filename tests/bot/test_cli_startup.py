@@ -34,7 +34,7 @@ def loaded_modules(tmp_path: Path, config_dir: Path, *args: str) -> set[str]:
     out = tmp_path / "modules.json"
     env = {"CPBOT_CONFIG_DIR": str(config_dir), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, str(out), *args], env=env, capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", PROBE, str(out), *args], env=env, capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, done.stderr
     result = json.loads(out.read_text())

@@ -75,8 +75,8 @@ def check(metrics: Metrics, expected: dict) -> None:
 
 
 @pytest.mark.parametrize(("name", "expected"), [("kickstart", KICKSTART), ("leetcode", LEETCODE)])
-def test_every_metric_matches_the_values_computed_by_hand(run, datasets, name, expected):
-    report, store = run(datasets[name])
+def test_every_metric_matches_the_values_computed_by_hand(benched, name, expected):
+    report, store = benched(name)
     assert [s.strategy for s in report.strategies] == ["direct", "nala"]
     for s in report.strategies:
         assert s.overall.problems == 2
@@ -90,8 +90,8 @@ def test_every_metric_matches_the_values_computed_by_hand(run, datasets, name, e
     assert store.run(report.run_id).status == "done"
 
 
-def test_each_pair_is_one_solve_run_linked_to_the_bench_and_holding_its_calls(run, datasets):
-    report, store = run(datasets["kickstart"])
+def test_each_pair_is_one_solve_run_linked_to_the_bench_and_holding_its_calls(benched):
+    report, store = benched("kickstart")
     children = [r for r in store.list_runs(limit=None, kind="solve") if r.config.get("bench_run") == report.run_id]
     assert sorted((r.problem_id, r.strategy) for r in children) == sorted(
         (o.problem_id, o.strategy) for o in report.outcomes
@@ -109,9 +109,9 @@ def _prompts(store) -> list[str]:
     return texts
 
 
-def test_hidden_tests_never_appear_in_any_recorded_prompt(run, datasets):
-    _, ks_store = run(datasets["kickstart"])
-    _, lc_store = run(datasets["leetcode"])
+def test_hidden_tests_never_appear_in_any_recorded_prompt(benched, datasets):
+    _, ks_store = benched("kickstart")
+    _, lc_store = benched("leetcode")
     ks_prompts, lc_prompts = _prompts(ks_store), _prompts(lc_store)
     assert len(ks_prompts) == 5 and len(lc_prompts) == 4  # every call was recorded
     everything = "\n".join(ks_prompts + lc_prompts)
@@ -143,8 +143,8 @@ def test_hidden_tests_never_appear_in_any_recorded_prompt(run, datasets):
     assert leaked == []
 
 
-def test_report_as_json_and_as_a_plot(run, datasets, tmp_path):
-    report, _ = run(datasets["leetcode"])
+def test_report_as_json_and_as_a_plot(benched, tmp_path):
+    report, _ = benched("leetcode")
     again = BenchReport.model_validate_json(report.model_dump_json())
     assert again == report and json.loads(report.model_dump_json())["schema_version"] == 1
     text = markdown(report, timings=False)
@@ -154,12 +154,12 @@ def test_report_as_json_and_as_a_plot(run, datasets, tmp_path):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 5000
 
 
-def test_the_plot_legend_covers_no_point_label(run, datasets, tmp_path):
+def test_the_plot_legend_covers_no_point_label(benched):
     import matplotlib.pyplot as plt
 
     from cpbot.bot.report.plots import bench_figure
 
-    report, _ = run(datasets["leetcode"])
+    report, _ = benched("leetcode")
     fig = bench_figure(report)
     try:
         fig.canvas.draw()

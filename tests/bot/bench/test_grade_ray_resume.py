@@ -68,24 +68,6 @@ def cli(tmp_path, monkeypatch, sandbox):
     return run
 
 
-@pytest.fixture
-def ray_cluster():
-    """A local Ray cluster of two worker CPUs, which `--executor ray` then uses (and leaves running)."""
-    ray = pytest.importorskip("ray")
-    from cpbot.bot.bench.executors import RayExecutor
-
-    try:
-        executor = RayExecutor(num_cpus=2)
-    except Exception as e:
-        if "timed out during startup" in str(e):  # Ray's own fixed 30 s wait, on a machine too busy for it
-            pytest.skip(f"Ray could not start a local cluster here: {e}")
-        raise
-    try:
-        yield ray
-    finally:
-        executor.close()
-
-
 def test_grading_on_a_ray_cluster_of_two_workers_writes_the_file_grading_here_writes(cli, tmp_path, ray_cluster):
     gens = generations(tmp_path)
     common = [str(SAMPLE), str(gens), "--time-limit", "2000", "--lcb-exact"]

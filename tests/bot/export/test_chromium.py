@@ -54,7 +54,7 @@ def browse(page: Path, profile: Path, *extra: str) -> subprocess.Popen[str]:
 
 def finish(proc: subprocess.Popen[str]) -> tuple[str, str]:
     try:
-        out, err = proc.communicate(timeout=60)
+        out, err = proc.communicate(timeout=300)  # a safety net only
     except subprocess.TimeoutExpired:
         proc.kill()
         out, err = proc.communicate()

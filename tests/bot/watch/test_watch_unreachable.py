@@ -89,7 +89,7 @@ def test_ctrl_c_after_the_lists_failed_says_they_were_never_read_and_exits_non_z
         else:
             pytest.fail("the watcher never reported the failed poll:\n" + "".join(seen))
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        out, err = proc.communicate(timeout=300)  # safety nets only, as below
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -122,13 +122,13 @@ def test_ctrl_c_before_the_first_listing_finished_does_not_claim_there_is_no_con
 
         def upcoming_contests(self, client: object, now: object) -> list[object]:
             entered.set()
-            release.wait(30)  # the list is still being read when Ctrl-C comes
+            release.wait(300)  # the list is still being read when Ctrl-C comes
             return []
 
     monkeypatch.setattr(sites, "get_site", lambda name: SlowList(real_get_site(name)))
 
     def interrupt() -> None:
-        if entered.wait(30):
+        if entered.wait(300):
             os.kill(os.getpid(), signal.SIGINT)  # the watch's handler sets its stop event
 
     helper = threading.Thread(target=interrupt)
