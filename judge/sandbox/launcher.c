@@ -920,7 +920,7 @@ static char cg_slot_name[32];
 
 struct accounting {
     int cpu_fd, peak_fd, usage_fd, limit_fd, pids_max_fd, pids_events_fd;
-    long cpu_base_ns, mem_base, forks_refused_base;
+    long cpu_base_ns, cpu_end_ns, mem_base, forks_refused_base;
     int stdout_fd, stderr_fd; /* copies of the output files (the run's own are closed once it starts) */
     long stdout_base, stderr_base;
     struct rusage children_base;
@@ -1131,6 +1131,11 @@ static void start_accounting(const struct request *rq, struct accounting *acct) 
     if (pwrite(acct->peak_fd, "0", 1, 0) < 0) { /* the peak restarts from the usage now */
     }
     acct->mem_base = read_long_fd(acct->usage_fd);
+    /* The kernel charges a running task's CPU time to its cgroup only at a tick or a switch: reading its
+     * own clock charges what this init used so far (taking the request), which would else land after
+     * the baseline and count as the run's. */
+    struct timespec own;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &own);
     acct->cpu_base_ns = read_long_fd(acct->cpu_fd);
     acct->forks_refused_base = forks_refused(acct);
 }
@@ -1226,7 +1231,7 @@ static void finish_accounting(struct accounting *acct, char *out, size_t size) {
     long cpu_us = rusage_us(&now) - rusage_us(&acct->children_base) - acct->warm_before_us;
     long peak_kb = acct->sampled_peak_kb, refused = -1;
     if (use_cgroups) {
-        cpu_us = (read_long_fd(acct->cpu_fd) - acct->cpu_base_ns) / 1000;
+        cpu_us = (acct->cpu_end_ns - acct->cpu_base_ns) / 1000;
         /* what the program wrote to the judge's output files sits in memory it was charged for: not its own */
         long written = file_size(acct->stdout_fd) - acct->stdout_base + file_size(acct->stderr_fd) - acct->stderr_base;
         peak_kb = (read_long_fd(acct->peak_fd) - acct->mem_base - written) / 1024;
@@ -1391,6 +1396,9 @@ static void run_init(struct request *rq, struct accounting *acct, int report_fd,
      * left are counted first (with cgroups only they are sampled, and only when there are any). */
     if (!use_cgroups || run_has_processes()) sample_processes(acct);
     reap_all(pid);
+    /* the CPU count ends here, as the last process is gone: the init's own work from here (and the
+     * switches to another CPU that would charge it) is not the run's */
+    if (use_cgroups) acct->cpu_end_ns = read_long_fd(acct->cpu_fd);
     int own_box = allowlist_root && use_mountns;
     unsigned got = own_box ? 0 : get_files(rq);
     if (!own_box) reset_box(); /* the work dir every run shares: empty before the next one */
