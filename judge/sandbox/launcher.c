@@ -1392,10 +1392,13 @@ static void run_init(struct request *rq, struct accounting *acct, int report_fd,
     while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR) {
     }
     clock_gettime(CLOCK_MONOTONIC, &now);
-    /* No process outlives the run: kill and reap the rest before the next run starts. The processes
-     * left are counted first (with cgroups only they are sampled, and only when there are any). */
-    if (!use_cgroups || run_has_processes()) sample_processes(acct);
-    reap_all(pid);
+    /* No process outlives the run: kill and reap the rest before the next run starts. What is left is
+     * sampled first (with cgroups only for the count of processes left, so only when there are any).
+     * In a PID namespace every process of the run is this init's child once its parent is gone: no
+     * child left is no process left, and nothing to kill (kill(-1) walks every process of the host). */
+    int left = run_has_processes();
+    if (!use_cgroups || left) sample_processes(acct);
+    if (left || !use_pidns) reap_all(pid);
     /* the CPU count ends here, as the last process is gone: the init's own work from here (and the
      * switches to another CPU that would charge it) is not the run's */
     if (use_cgroups) acct->cpu_end_ns = read_long_fd(acct->cpu_fd);
