@@ -1291,6 +1291,12 @@ static void await_mark(int fd) {
     while (n < 0 && errno == EINTR);
 }
 
+/* Whether the mark awaited on `fd` is there already. */
+static int mark_ready(int fd) {
+    struct pollfd p = {fd, POLLIN, 0};
+    return poll(&p, 1, 0) > 0;
+}
+
 static void pass_mark(int fd) {
     if (write(fd, "d", 1) != 1) {
     }
@@ -1313,7 +1319,7 @@ static int run_has_processes(void) {
  * has come; the accounting baselines of a program it execs are taken (see init_main). */
 static void run_init(struct request *rq, struct accounting *acct, int report_fd, const struct turn *turn) {
     struct timespec t0, now;
-    /* pinned itself before its turn; if its turn came first, here */
+    /* pinned while it slept; if its turn came first, it pins itself */
     pin_to_program_cpu(0);
     /* vfork: no copy of this process, and it resumes only once the program is running (or failed) */
     volatile int exec_errno = 0;
@@ -1405,10 +1411,9 @@ static void run_init(struct request *rq, struct accounting *acct, int report_fd,
     int own_box = allowlist_root && use_mountns;
     unsigned got = own_box ? 0 : get_files(rq);
     if (!own_box) reset_box(); /* the work dir every run shares: empty before the next one */
-    /* Nothing of this run is left: the next program starts now, on this CPU, while this init reads
-     * its totals and replies from another (the judge has the next runs queued). */
+    /* Nothing of this run is left: the next program may start now (the judge has it queued), before
+     * this init reads its totals and replies. */
     pass_mark(turn->baton);
-    leave_program_cpu();
     char totals[256];
     finish_accounting(acct, totals, sizeof totals);
     if (own_box) got = get_files(rq);
@@ -1430,6 +1435,7 @@ static void run_init(struct request *rq, struct accounting *acct, int report_fd,
     /* Reply from here rather than through the server: namespace teardown and the server's waitpid
      * then happen while the judge is already checking the output. */
     reply_in_turn(turn, report_fd, out);
+    leave_program_cpu(); /* the exit and namespace teardown of this init: beside the next program */
 }
 
 /* ---- Network: a run's own network namespace, made at its first socket ----
@@ -1803,8 +1809,9 @@ static ssize_t receive(char *buf, size_t size, int *fds, int *nfds) {
 
 #define INIT_JUDGE_GONE 3
 
-/* The init of the next run, started before its request: mounts and filter first, then it takes its
- * request (marking 'r' on `taken`) and stages its files, off the programs' CPU, and waits for its turn
+/* The init of the next run, started before its request: mounts and filter first, then it says it is
+ * ready ('w' on `taken`: the server pins it to the programs' CPU while it sleeps), takes its request
+ * ('r') and stages its files (off that CPU while the run before goes there), and waits for its turn
  * there: the baton of the run before it (`after`, -1 for none; see struct turn). It marks its own
  * `baton` once nothing of its run is left, and again once it has replied. */
 static void init_main(int taken, int after, int baton, long seq) {
@@ -1828,12 +1835,19 @@ static void init_main(int taken, int after, int baton, long seq) {
         snprintf(why, sizeof why, "seccomp:%d", errno);
         ready = -1;
     }
+    /* ready: the server pins it to the programs' CPU while it sleeps (no migration) */
+    if (write(taken, "w", 1) != 1) {
+    }
     ssize_t len = receive(buf, sizeof buf, fds, &nfds);
     if (len <= 0) _exit(INIT_JUDGE_GONE);
     if (write(taken, "r", 1) != 1) {
     }
     close(taken);
-    /* The request is read and its files are in place while the run before may still be going ... */
+    /* The request is read and its files are in place while the run before may still be going: then on
+     * another CPU than the program running, and back to sleep here until its turn. When that run is
+     * over already (the judge sends one run at a time), here at once. */
+    int run_before_going = after >= 0 && !mark_ready(after);
+    if (run_before_going) leave_program_cpu();
     const char *error = NULL;
     char out[96];
     if (nfds < 3 || parse_request(buf, (size_t)len, &rq) < 0 || nfds != 3 + rq.nfiles) {
@@ -1851,9 +1865,7 @@ static void init_main(int taken, int after, int baton, long seq) {
     /* The baselines of a program it execs: nothing of the run has started yet (a warm program's
      * process has: its baselines are taken at its turn). */
     else if (!(rq.warm && warm_server)) start_accounting(&rq, &acct);
-    /* Its turn is on the programs' CPU: it moves there now, to sleep, so that it wakes there (the
-     * work above was done beside the program running there, not on its CPU) ... */
-    pin_to_program_cpu(0);
+    if (run_before_going) pin_to_program_cpu(0);
     /* ... and the program starts the moment nothing of the run before is left (or the server has
      * answered for it). */
     struct turn turn = {after, baton};
@@ -1998,8 +2010,13 @@ static int serve(void) {
         }
         if (after >= 0) close(after);
         after = baton;
-        /* it says when it takes a request ('r'); nothing: it ended */
-        int took_request = next_mark(taken, busy, &nbusy) == 'r';
+        /* it says when it is ready ('w'), then when it takes a request ('r'); nothing: it ended */
+        char mark = next_mark(taken, busy, &nbusy);
+        if (mark == 'w') {
+            pin_to_program_cpu((pid_t)pid);
+            mark = next_mark(taken, busy, &nbusy);
+        }
+        int took_request = mark == 'r';
         close(taken);
         if (took_request) {
             busy[nbusy++] = (struct busy_init){(pid_t)pid, baton_out};
