@@ -1272,15 +1272,25 @@ static void leave_program_cpu_of(pid_t pid) {
 }
 
 static void leave_program_cpu(void) {
+    cpu_set_t now; /* already off it: nothing to ask (an init's call goes through the net helper) */
+    if (program_cpu >= 0 && sched_getaffinity(0, sizeof now, &now) == 0 && !CPU_ISSET(program_cpu, &now)) return;
     leave_program_cpu_of(0);
 }
 
 /* The turn of a run, passed on a pipe from the init of the run before (the baton): one byte once
  * nothing of that run is left (this program may start), a second once it has replied (this run may
- * reply: replies stay in request order). `after` is -1 for a run with none before it. */
+ * reply: replies stay in request order). On a second pipe, the other way, a run waiting for its turn
+ * says so: the run before then leaves the programs' CPU to the next program before it reads its totals
+ * and replies (else it replies from there, where it is quickest). -1: no run before. */
+struct handover {
+    int after;   /* read end of the run before's baton */
+    int waiting; /* write end of its pipe that says the next run waits */
+};
+
 struct turn {
-    int after;  /* read end of the run before's baton */
-    int baton;  /* write end of this run's own */
+    struct handover before;
+    int baton;        /* write end of this run's own baton */
+    int next_waiting; /* read end of its pipe that says the next run waits */
 };
 
 static void await_mark(int fd) {
@@ -1304,7 +1314,7 @@ static void pass_mark(int fd) {
 
 /* Send the reply in its turn (after the run before's), then let the next run reply. */
 static void reply_in_turn(const struct turn *turn, int report_fd, const char *text) {
-    await_mark(turn->after);
+    await_mark(turn->before.after);
     send(report_fd, text, strlen(text), MSG_NOSIGNAL);
     pass_mark(turn->baton);
 }
@@ -1408,12 +1418,14 @@ static void run_init(struct request *rq, struct accounting *acct, int report_fd,
     /* the CPU count ends here, as the last process is gone: the init's own work from here (and the
      * switches to another CPU that would charge it) is not the run's */
     if (use_cgroups) acct->cpu_end_ns = read_long_fd(acct->cpu_fd);
+    int next_waiting = mark_ready(turn->next_waiting);
     int own_box = allowlist_root && use_mountns;
     unsigned got = own_box ? 0 : get_files(rq);
     if (!own_box) reset_box(); /* the work dir every run shares: empty before the next one */
     /* Nothing of this run is left: the next program may start now (the judge has it queued), before
      * this init reads its totals and replies. */
     pass_mark(turn->baton);
+    if (next_waiting) leave_program_cpu();
     char totals[256];
     finish_accounting(acct, totals, sizeof totals);
     if (own_box) got = get_files(rq);
@@ -1435,7 +1447,6 @@ static void run_init(struct request *rq, struct accounting *acct, int report_fd,
     /* Reply from here rather than through the server: namespace teardown and the server's waitpid
      * then happen while the judge is already checking the output. */
     reply_in_turn(turn, report_fd, out);
-    leave_program_cpu(); /* the exit and namespace teardown of this init: beside the next program */
 }
 
 /* ---- Network: a run's own network namespace, made at its first socket ----
@@ -1811,10 +1822,11 @@ static ssize_t receive(char *buf, size_t size, int *fds, int *nfds) {
 
 /* The init of the next run, started before its request: mounts and filter first, then it says it is
  * ready ('w' on `taken`: the server pins it to the programs' CPU while it sleeps), takes its request
- * ('r') and stages its files (off that CPU while the run before goes there), and waits for its turn
- * there: the baton of the run before it (`after`, -1 for none; see struct turn). It marks its own
- * `baton` once nothing of its run is left, and again once it has replied. */
-static void init_main(int taken, int after, int baton, long seq) {
+ * ('r') and stages its files (off that CPU while the run before goes there), says it waits and waits for
+ * its turn there: the baton of the run before it (see struct turn). It marks its own `baton` once
+ * nothing of its run is left, and again once it has replied. */
+static void init_main(int taken, struct handover before, int baton, int next_waiting, long seq) {
+    int after = before.after;
     static char buf[MAX_MSG];
     struct request rq;
     int fds[MAX_FDS], nfds;
@@ -1868,7 +1880,9 @@ static void init_main(int taken, int after, int baton, long seq) {
     if (run_before_going) pin_to_program_cpu(0);
     /* ... and the program starts the moment nothing of the run before is left (or the server has
      * answered for it). */
-    struct turn turn = {after, baton};
+    struct turn turn = {before, baton, next_waiting};
+    if (before.waiting >= 0 && write(before.waiting, "q", 1) != 1) {
+    }
     await_mark(after);
     if (error) {
         snprintf(out, sizeof out, "status=error msg=%s", error);
@@ -1886,34 +1900,42 @@ static void init_main(int taken, int after, int baton, long seq) {
     _exit(0);
 }
 
-/* Start the init of the next run, to follow the run whose baton is `after` (-1: none). Its pid; in
- * *taken the pipe it marks when it takes a request, in *baton the pipe it marks when it has replied,
- * and in *baton_out that pipe's write end, kept by the server to pass the turn for it should it die. */
-static long spawn_init(unsigned long flags, int after, long seq, int *taken, int *baton, int *baton_out) {
-    int t[2], b[2];
-    if (pipe2(t, O_CLOEXEC) < 0) return -1;
-    if (pipe2(b, O_CLOEXEC) < 0) {
-        close(t[0]);
-        close(t[1]);
+/* Start the init of the next run, to follow the run `before` hands over (-1s: none). Its pid; in *taken
+ * the pipe it marks when it is ready and when it takes a request, in *next what it hands over to the run
+ * after it (see struct turn), and in *baton_out its baton's write end, kept by the server to pass the
+ * turn for it should it die. */
+static long spawn_init(unsigned long flags, struct handover before, long seq, int *taken, struct handover *next,
+                       int *baton_out) {
+    int t[2] = {-1, -1}, b[2] = {-1, -1}, w[2] = {-1, -1};
+    if (pipe2(t, O_CLOEXEC) < 0 || pipe2(b, O_CLOEXEC) < 0 || pipe2(w, O_CLOEXEC) < 0) {
+        int e = errno;
+        int *ends[] = {t, b, w};
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 2; k++)
+                if (ends[i][k] >= 0) close(ends[i][k]);
+        errno = e;
         return -1;
     }
     long pid = flags ? raw_clone(flags) : fork();
     if (pid == 0) {
         close(t[0]);
         close(b[0]);
-        init_main(t[1], after, b[1], seq);
+        close(w[1]);
+        init_main(t[1], before, b[1], w[0], seq);
     }
     int e = errno;
     close(t[1]);
+    close(w[0]);
     if (pid < 0) {
         close(t[0]);
         close(b[0]);
         close(b[1]);
+        close(w[1]);
         errno = e;
         return -1;
     }
     *taken = t[0];
-    *baton = b[0];
+    *next = (struct handover){b[0], w[1]};
     *baton_out = b[1];
     return pid;
 }
@@ -1963,12 +1985,17 @@ static char next_mark(int taken, struct busy_init *busy, int *nbusy) {
     return n == 1 ? mark : 0;
 }
 
+static void close_handover(struct handover *h) {
+    if (h->after >= 0) close(h->after);
+    if (h->waiting >= 0) close(h->waiting);
+    *h = (struct handover){-1, -1};
+}
+
 /* Wait until every run has ended and been answered for, and forget the last baton: the next init
  * starts afresh (after an init that could not be made, or that ended before its request). */
-static void start_afresh(struct busy_init *busy, int *nbusy, int *after) {
+static void start_afresh(struct busy_init *busy, int *nbusy, struct handover *last) {
     reap(busy, nbusy, 0);
-    if (*after >= 0) close(*after);
-    *after = -1;
+    close_handover(last);
 }
 
 /* The judge is gone: end the runs still going (their namespaces die with their inits) and wait for them. */
@@ -1988,28 +2015,30 @@ static int serve(void) {
     unsigned long flags = (use_pidns ? CLONE_NEWPID : 0) | (use_mountns ? CLONE_NEWNS : 0)
                           | (use_ipcns ? CLONE_NEWIPC : 0) | (use_netns && !lazy_netns ? CLONE_NEWNET : 0);
     struct busy_init busy[MAX_BUSY];
-    int nbusy = 0, after = -1;
+    int nbusy = 0;
+    struct handover last = {-1, -1}; /* of the last init made, for the next */
     long seq = 0;
     leave_program_cpu();
     for (;;) {
         reap(busy, &nbusy, MAX_BUSY - 1);
-        int taken, baton, baton_out;
-        long pid = spawn_init(flags, after, seq++, &taken, &baton, &baton_out);
+        int taken, baton_out;
+        struct handover next;
+        long pid = spawn_init(flags, last, seq++, &taken, &next, &baton_out);
         if (pid < 0) {
             /* no init: once every run has ended, answer the next request with the reason, then retry */
             static char buf[MAX_MSG];
             int fds[MAX_FDS], nfds;
             char out[64];
             int e = errno;
-            start_afresh(busy, &nbusy, &after);
+            start_afresh(busy, &nbusy, &last);
             if (receive(buf, sizeof buf, fds, &nfds) <= 0) return 0;
             for (int i = 0; i < nfds; i++) close(fds[i]);
             snprintf(out, sizeof out, "status=error msg=clone:%d", e);
             reply(out);
             continue;
         }
-        if (after >= 0) close(after);
-        after = baton;
+        close_handover(&last);
+        last = next;
         /* it says when it is ready ('w'), then when it takes a request ('r'); nothing: it ended */
         char mark = next_mark(taken, busy, &nbusy);
         if (mark == 'w') {
@@ -2027,7 +2056,7 @@ static int serve(void) {
         while (waitpid((pid_t)pid, &status, 0) < 0 && errno == EINTR) {
         }
         if (WIFEXITED(status) && WEXITSTATUS(status) == INIT_JUDGE_GONE) return stop_runs(busy, nbusy);
-        start_afresh(busy, &nbusy, &after); /* it ended before its request */
+        start_afresh(busy, &nbusy, &last); /* it ended before its request */
     }
 }
 
