@@ -916,6 +916,7 @@ static int prepare_run(struct request *rq, char *why, size_t whysize) {
 enum { CG_CPU, CG_MEM, CG_PIDS };
 static const char *CG_CONTROLLERS[NCG] = {"cpuacct", "memory", "pids"};
 static int cg_slot[NCG] = {-1, -1, -1}; /* this slot's dir in each hierarchy */
+static int cg_run[NCG][CG_RING];         /* its run dirs, made and opened once (an init joins one) */
 static char cg_slot_name[32];
 
 struct accounting {
@@ -993,8 +994,21 @@ static void setup_cgroups(void) {
              && (cg_slot[k] = openat(own, cg_slot_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0;
         if (own >= 0) close(own);
     }
+    /* the ring of run dirs, made and opened here once: making (or finding) and opening them cost every
+     * init about 0.06 ms more */
+    for (int k = 0; k < NCG; k++)
+        for (int i = 0; i < CG_RING; i++) {
+            char run[16];
+            snprintf(run, sizeof run, "r%d", i);
+            cg_run[k][i] = -1;
+            if (ok && mkdirat(cg_slot[k], run, 0755) == 0)
+                cg_run[k][i] = openat(cg_slot[k], run, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            ok = ok && cg_run[k][i] >= 0;
+        }
     if (!ok) {
         for (int k = 0; k < NCG; k++) {
+            for (int i = 0; i < CG_RING; i++)
+                if (cg_run[k][i] >= 0) close(cg_run[k][i]);
             if (cg_slot[k] >= 0) close(cg_slot[k]);
             cg_slot[k] = -1;
         }
@@ -1018,6 +1032,7 @@ static void note_accounting(void) {
 static void remove_cgroups(void) {
     if (!use_cgroups) return;
     for (int k = 0; k < NCG; k++) {
+        for (int i = 0; i < CG_RING; i++) close(cg_run[k][i]);
         int parent = openat(cg_slot[k], "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (parent >= 0) {
             remove_cgroup_tree(parent, cg_slot_name);
@@ -1035,15 +1050,12 @@ static void init_accounting(struct accounting *acct) {
 /* In the init, ahead of its request: join run cgroup `seq` of the ring and open what it reads. */
 static int join_run_cgroups(long seq, struct accounting *acct) {
     if (!use_cgroups) return 0;
-    char run[16];
-    snprintf(run, sizeof run, "r%ld", seq % CG_RING);
     int dirs[NCG];
     for (int k = 0; k < NCG; k++) {
-        if (mkdirat(cg_slot[k], run, 0755) < 0 && errno != EEXIST) return -1;
-        dirs[k] = openat(cg_slot[k], run, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        dirs[k] = cg_run[k][seq % CG_RING];
         /* "0" to `tasks` moves only this (single-threaded) init, and so skips the kernel's global
          * threadgroup lock that a write to cgroup.procs takes (which also holds up every fork meanwhile) */
-        if (dirs[k] < 0 || write_text_at(dirs[k], "tasks", "0") < 0) return -1;
+        if (write_text_at(dirs[k], "tasks", "0") < 0) return -1;
     }
     acct->cpu_fd = openat(dirs[CG_CPU], "cpuacct.usage", O_RDONLY | O_CLOEXEC);
     acct->peak_fd = openat(dirs[CG_MEM], "memory.max_usage_in_bytes", O_RDWR | O_CLOEXEC);
@@ -1051,7 +1063,6 @@ static int join_run_cgroups(long seq, struct accounting *acct) {
     acct->limit_fd = openat(dirs[CG_MEM], "memory.limit_in_bytes", O_WRONLY | O_CLOEXEC);
     acct->pids_max_fd = openat(dirs[CG_PIDS], "pids.max", O_WRONLY | O_CLOEXEC);
     acct->pids_events_fd = openat(dirs[CG_PIDS], "pids.events", O_RDONLY | O_CLOEXEC);
-    for (int k = 0; k < NCG; k++) close(dirs[k]);
     return acct->cpu_fd >= 0 && acct->peak_fd >= 0 && acct->usage_fd >= 0 && acct->limit_fd >= 0
                    && acct->pids_max_fd >= 0 && acct->pids_events_fd >= 0
                ? 0
