@@ -403,10 +403,11 @@ Task = tuple[GradeSettings, livecodebench.Summary, list[Generation]]
 
 class _Prechecks:
     """Grading here (threads sharing one sandbox): the Python programs syntax-checked ahead, a chunk of tasks
-    in one sandbox run instead of a run each. The grading thread that first needs a program of a chunk checks
-    that chunk if no one has yet, and then the next one, so that the other threads find their chunk checked
-    and never wait for it. A LeetCode program is checked as it runs, in the harness's driver: its problem is
-    read for that (its line only; the cache of the grading threads is left alone)."""
+    in one sandbox run instead of a run each. A grading thread first checks its own chunk or the next one,
+    whichever no other thread is checking (so two threads check two chunks side by side instead of one
+    after the other), then waits for its own chunk if another thread is still on it. A LeetCode program is
+    checked as it runs, in the harness's driver: its problem is read for that (its line only; the cache of
+    the grading threads is left alone)."""
 
     def __init__(self, tasks: Sequence[Task], sandbox: Sandbox) -> None:
         self._tasks = tasks
@@ -419,21 +420,28 @@ class _Prechecks:
     def grade(
         self, settings: GradeSettings, summary: livecodebench.Summary, group: list[Generation], sandbox: Sandbox
     ) -> list[Graded]:
-        """`grade_program`, once the chunk holding `group` is checked (and the next one is)."""
+        """`grade_program`, once the chunk holding `group` is checked."""
         chunk = self._position[id(group)] // PRECHECK_CHUNK
-        self._check(chunk)
-        self._check(chunk + 1)
+        self._check(chunk, wait=False)
+        self._check(chunk + 1, wait=False)
+        self._check(chunk, wait=True)
         return grade_program(settings, summary, group, sandbox)
 
-    def _check(self, chunk: int) -> None:
-        if chunk >= len(self._locks):
+    def _check(self, chunk: int, *, wait: bool) -> None:
+        """Check `chunk` unless it is checked; another thread checking it is waited for, or with `wait` False
+        left to it."""
+        if chunk >= len(self._locks) or self._checked[chunk]:
             return
-        with self._locks[chunk]:
+        if not self._locks[chunk].acquire(blocking=wait):
+            return
+        try:
             if self._checked[chunk]:
                 return
             tasks = self._tasks[chunk * PRECHECK_CHUNK : (chunk + 1) * PRECHECK_CHUNK]
             precheck_solutions([s for task in tasks if (s := _as_judged(*task)) is not None], self._sandbox)
             self._checked[chunk] = True
+        finally:
+            self._locks[chunk].release()
 
 
 def _as_judged(settings: GradeSettings, summary: livecodebench.Summary, group: list[Generation]) -> Solution | None:
