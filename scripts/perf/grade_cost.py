@@ -11,7 +11,9 @@ included, in a throw-away data dir), and prints:
   programs'), and the driver's;
 - the driver's CPU by phase (loading problems, syntax prechecks, judging, transcripts), measured with
   the thread CPU clock around each call;
-- the cores kept busy (all CPU over wall) and the slots kept busy (time with a run queued or going);
+- the cores kept busy (all CPU over wall) and the slots kept busy (time with a run queued or going), and
+  where the slots' idle time went: before their first run, between two generations, between the tests of
+  one generation, after their last run; the last generations to finish and the longest (wall, waits included);
 - the tests run after a generation's first failure, and their CPU;
 - with `all_tests=1` (every test run): what the failing generations would cost, stopped at their first
   failure, under other orders of their tests (dataset order, private tests first, largest input first,
