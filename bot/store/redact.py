@@ -45,6 +45,9 @@ _PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\bhf_[A-Za-z0-9]{30,}"), REDACTED),
     (re.compile(r"\bgh[pousr]_[A-Za-z0-9]{30,}"), REDACTED),
 ]
+# Text that none of `_PATTERNS` can match: every one of them needs one of these words. One search for them
+# is several times cheaper than the patterns' substitutions, and most text (programs, verdicts) has none.
+_PATTERN_WORDS = re.compile(r"(?i:authorization|cookie|csrftoken|bearer|api[_-]?key)|sk-|hf_|gh[pousr]_")
 
 
 def _field(name: str) -> str:
@@ -85,6 +88,8 @@ class Redactor:
         known = self._known
         if known is not None:
             text = known.sub(REDACTED, text)
+        if not _PATTERN_WORDS.search(text):
+            return text
         for pattern, replacement in _PATTERNS:
             text = pattern.sub(replacement, text)
         return text

@@ -11,7 +11,9 @@ included, in a throw-away data dir), and prints:
   programs'), and the driver's;
 - the driver's CPU by phase (loading problems, syntax prechecks, judging, transcripts), measured with
   the thread CPU clock around each call;
-- the cores kept busy (all CPU over wall) and the slots kept busy (time with a run queued or going);
+- the cores kept busy (all CPU over wall) and the slots kept busy (time with a run queued or going), and
+  where the slots' idle time went: before their first run, between two generations, between the tests of
+  one generation, after their last run; the last generations to finish and the longest (wall, waits included);
 - the tests run after a generation's first failure, and their CPU;
 - with `all_tests=1` (every test run): what the failing generations would cost, stopped at their first
   failure, under other orders of their tests (dataset order, private tests first, largest input first,
@@ -69,25 +71,52 @@ class Phases:
 
 
 class SlotUse:
-    """Per slot, the time it had a run queued or going (from the first start to the last reply)."""
+    """Per slot, the time it had a run queued or going (from the first start to the last reply), and where
+    its idle time went: before its first run, after its last, and the gaps between runs, told apart by
+    whether the runs on either side judged the same generation (a test handed over to the next) or not
+    (one generation's end to the next's start, a syntax precheck run counting as neither's)."""
 
     def __init__(self) -> None:
         self.pending: dict[int, int] = defaultdict(int)
         self.since: dict[int, float] = {}
         self.busy: dict[int, float] = defaultdict(float)
+        self.idle_from: dict[int, tuple[float, Any]] = {}  # slot -> (last reply, the generation it ran)
+        self.gaps: dict[str, float] = defaultdict(float)
+        self.gap_count: dict[str, int] = defaultdict(int)
+        self.first: dict[int, float] = {}
+        self.generation = threading.local()  # what the calling thread is judging (None: a precheck)
         self._lock = threading.Lock()
 
     def started(self, slot: Any) -> None:
+        now, mine = time.perf_counter(), getattr(self.generation, "key", None)
         with self._lock:
             if self.pending[id(slot)] == 0:
-                self.since[id(slot)] = time.perf_counter()
+                self.since[id(slot)] = now
+                self.first.setdefault(id(slot), now)
+                if id(slot) in self.idle_from:
+                    at, before = self.idle_from.pop(id(slot))
+                    kind = "within a generation" if mine is not None and mine == before else "between generations"
+                    self.gaps[kind] += now - at
+                    self.gap_count[kind] += 1
             self.pending[id(slot)] += 1
 
     def replied(self, slot: Any) -> None:
+        now, mine = time.perf_counter(), getattr(self.generation, "key", None)
         with self._lock:
             self.pending[id(slot)] -= 1
             if self.pending[id(slot)] == 0:
-                self.busy[id(slot)] += time.perf_counter() - self.since.pop(id(slot))
+                self.busy[id(slot)] += now - self.since.pop(id(slot))
+                self.idle_from[id(slot)] = (now, mine)
+
+    def idle(self, started: float, ended: float, slots: int) -> dict[str, Any]:
+        """Idle slot-seconds by cause over the grading from `started` to `ended` (`slots` in the pool)."""
+        found = {k: round(v, 2) for k, v in self.gaps.items()}
+        found["before the first run"] = round(
+            sum(t - started for t in self.first.values()) + (slots - len(self.first)) * (ended - started), 2
+        )
+        found["after the last run"] = round(sum(ended - at for at, _ in self.idle_from.values()), 2)
+        found["gaps"] = dict(self.gap_count)
+        return found
 
 
 @contextlib.contextmanager
@@ -180,9 +209,16 @@ def main() -> int:
     judge_problem = grading.judge_problem
     after_failure: dict[str, float] = defaultdict(float)  # tests run after a generation's first failure
     dumped: list[dict[str, Any]] = []
+    use = SlotUse()
+    spans: list[tuple[float, float, str]] = []  # each judging: start, end, problem
 
     def judged(*a: Any, **k: Any) -> Any:
-        report = judge_problem(*a, **k)
+        use.generation.key = begun = time.perf_counter()
+        try:
+            report = judge_problem(*a, **k)
+        finally:
+            use.generation.key = None
+            spans.append((begun, time.perf_counter(), a[1].id))
         accepted = report.verdict == Verdict.AC
         program_cpu[("programs", accepted)] += sum(r.cpu_ms for r in report.results) / 1000
         tests_run[accepted] += len(report.results)
@@ -207,7 +243,6 @@ def main() -> int:
         )
         return report
 
-    use = SlotUse()
     slot_start, slot_wait = Slot.start, Slot.wait
 
     def start(self: Any, *a: Any, **k: Any) -> Any:
@@ -241,6 +276,7 @@ def main() -> int:
             eval_all = grading.eval_all(plan.dataset, report, found)
             (tmp / "eval.json").write_text(json.dumps(eval_all))
     grading_wall = time.perf_counter() - started
+    idle = use.idle(started, started + grading_wall, sandbox.size)
     sandbox.close()
     wall = time.perf_counter() - started
     driver = cpu_of(resource.RUSAGE_SELF) - started_cpu_self
@@ -258,6 +294,12 @@ def main() -> int:
         "children_cpu_s": round(children, 2),
         "cores_busy": round((driver + children) / wall, 2),
         "slots_busy": round(sum(use.busy.values()) / grading_wall, 2),  # slots with a run queued or going
+        "slot_idle_s": idle,
+        "last_to_finish": [
+            f"{qid} {begun - started:.1f}-{end - started:.1f}s"
+            for begun, end, qid in sorted(spans, key=lambda x: x[1])[-3:]
+        ],
+        "longest": [f"{qid} {end - begun:.1f}s" for begun, end, qid in sorted(spans, key=lambda x: x[0] - x[1])[:5]],
         "programs_cpu_s": {
             "passing": round(program_cpu[("programs", True)], 2),
             "failing": round(program_cpu[("programs", False)], 2),

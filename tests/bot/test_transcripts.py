@@ -255,6 +255,24 @@ def test_redactor_removes_known_values_and_secret_shapes_but_keeps_token_counts(
     assert r.text("none abc") == "none abc"  # too short or too common to be a secret
 
 
+def test_every_secret_shape_is_removed_whatever_the_text_around_it():
+    # the words each shape needs are looked for before the shapes: in any case, mid-line, in long text
+    filler = "for i in range(n): print(right[i] + weight)\n" * 40
+    shapes = [
+        ("proxy-authorization: Basic dXNlcjpwYXNz", "proxy-authorization: "),
+        ("SET-COOKIE = sid=1", "SET-COOKIE = "),
+        ("x-csrftoken: abcdef", "x-csrftoken: "),
+        ("BEARER abcdefgh12", "BEARER "),
+        ("my_Api-Key: 'abcd1234", "my_Api-Key: '"),
+        ("sk-ant-api03-abcdefghijklmnop", ""),
+        ("hf_" + "a" * 30, ""),
+        ("ghs_" + "b" * 30, ""),
+    ]
+    for secret, kept in shapes:
+        assert Redactor().text(filler + secret + "\n" + filler) == filler + kept + REDACTED + "\n" + filler
+    assert Redactor().text(filler) == filler
+
+
 def test_secrets_are_read_from_the_environment():
     env = {"OPENAI_API_KEY": "k1-long-enough", "CF_COOKIES": "c", "GITHUB_TOKEN": "t", "HOME": "/root"}
     assert sorted(secrets_from_env(env)) == ["c", "k1-long-enough", "t"]

@@ -465,3 +465,71 @@ def test_a_finished_task_is_replaced_before_its_result_is_handed_on():
     # the caller still holds the first result (recording it, say): the one thread is on the next task already
     assert second_started.wait(timeout=60)
     assert list(results) == [2]
+
+
+def test_problems_expected_to_run_longest_are_graded_first(quick_sample):
+    from cpbot.bot.bench import livecodebench
+    from cpbot.bot.bench.grade import GradeSettings, longest_first
+
+    summaries = livecodebench.index(quick_sample.path)
+    settings = GradeSettings(dataset=quick_sample)
+    tasks = [
+        (settings, summaries[key], [Generation(question_id=key, index=0, language="python3", source="")])
+        for key in ("abc900_a", "3001", "3150", "abc901_b", "3400", "2050_D")
+    ]
+    # hard, then medium, then easy, in file order within a difficulty
+    assert [t[1].question_id for t in longest_first(tasks)] == [
+        "3400",
+        "2050_D",
+        "3150",
+        "abc901_b",
+        "abc900_a",
+        "3001",
+    ]
+
+
+def test_the_next_task_is_made_ready_while_one_runs_and_jobs_bounds_the_programs_running(
+    quick_sample, sandbox, monkeypatch
+):
+    import threading
+
+    from cpbot.bot.bench import grade as grading
+    from cpbot.judge.sandbox.pool import Slot
+
+    both_in = threading.Barrier(2, timeout=120)  # two tasks inside the judge at once, with -j 1
+    judge_problem = grading.judge_problem
+    calls = []
+
+    def judge(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        if len(calls) <= 2:
+            both_in.wait()
+        return judge_problem(*args, **kwargs)
+
+    running, most = [0], [0]
+    lock = threading.Lock()
+    start, wait = Slot.start, Slot.wait
+
+    def started(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        return start(self, *args, **kwargs)
+
+    def waited(self):  # type: ignore[no-untyped-def]
+        try:
+            return wait(self)
+        finally:
+            with lock:
+                running[0] -= 1
+
+    monkeypatch.setattr(grading, "judge_problem", judge)
+    monkeypatch.setattr(Slot, "start", started)
+    monkeypatch.setattr(Slot, "wait", waited)
+    found = {
+        key: [Generation(question_id=key, index=0, language="python3", source=f"# {key}\n{RIGHT[key]}")]
+        for key in ("abc900_a", "abc901_b", "3001")
+    }
+    report = grade(quick_sample, found, sandbox, jobs=1)
+    assert len(calls) == 3 and all(g.passed for p in report.problems for g in p.generations)
+    assert most[0] == 1  # -j 1: never two programs (or syntax checks) at once, though two tasks were under way
