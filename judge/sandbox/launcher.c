@@ -969,18 +969,41 @@ static int open_own_cgroup(const char *controller) {
     return fd;
 }
 
-/* Remove a slot dir and its run dirs (empty cgroups; a v1 cgroup dir is removed with rmdir). */
+/* Remove a slot dir and its run dirs (empty cgroups; a v1 cgroup dir is removed with rmdir, its control
+ * files with it). */
 static void remove_cgroup_tree(int parent, const char *name) {
-    int dir = openat(parent, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dir >= 0) {
-        char run[16];
-        for (int i = 0; i < CG_RING; i++) {
-            snprintf(run, sizeof run, "r%d", i);
-            unlinkat(dir, run, AT_REMOVEDIR);
-        }
-        close(dir);
+    int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+    if (dir) {
+        struct dirent *e;
+        while ((e = readdir(dir)) != NULL)
+            if (e->d_type == DT_DIR && strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+                unlinkat(fd, e->d_name, AT_REMOVEDIR);
+        closedir(dir);
+    } else if (fd >= 0) {
+        close(fd);
     }
     unlinkat(parent, name, AT_REMOVEDIR);
+}
+
+/* The slot dirs of launchers that died without removing theirs (killed: a Ctrl-C, a judge killed), next
+ * to this one's; a dir still holding a process is not empty and stays. */
+static void remove_dead_slots(int parent) {
+    int fd = dup(parent);
+    DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!dir) {
+        if (fd >= 0) close(fd);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(dir)) != NULL) {
+        char *end;
+        if (strncmp(e->d_name, "cpbot-", 6) != 0) continue;
+        long pid = strtol(e->d_name + 6, &end, 10);
+        if (*end || pid <= 0 || !(kill((pid_t)pid, 0) < 0 && errno == ESRCH)) continue;
+        remove_cgroup_tree(parent, e->d_name);
+    }
+    closedir(dir);
 }
 
 /* As root, before the namespaces: this slot's cgroup dir in each hierarchy (all or none). */
@@ -990,6 +1013,7 @@ static void setup_cgroups(void) {
     int ok = 1;
     for (int k = 0; k < NCG && ok; k++) {
         int own = open_own_cgroup(CG_CONTROLLERS[k]);
+        if (own >= 0) remove_dead_slots(own);
         ok = own >= 0 && mkdirat(own, cg_slot_name, 0755) == 0
              && (cg_slot[k] = openat(own, cg_slot_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0;
         if (own >= 0) close(own);

@@ -6,8 +6,11 @@ cgroups and the starved-or-sleeping diagnosis through the launcher."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -109,3 +112,50 @@ def test_the_output_the_judge_keeps_is_not_the_programs_memory(sandbox):
     result = report.results[0]
     assert result.verdict == Verdict.RAN, result.checker_message
     assert result.peak_kb < 16 * 1024
+
+
+def _slot_cgroups(pid: int) -> list[str]:
+    found = []
+    for controller in ("cpuacct", "memory", "pids"):
+        for line in Path("/proc/self/cgroup").read_text().splitlines():
+            _, names, rel = line.split(":", 2)
+            if controller in names.split(","):
+                path = f"/sys/fs/cgroup/{controller}{rel.rstrip('/')}/cpbot-{pid}"
+                if os.path.isdir(path):
+                    found.append(path)
+    return found
+
+
+def _kill_tree(pid: int) -> None:
+    """SIGKILL a process and all below it, all found before any is killed (as Ctrl-C's kill does)."""
+    from cpbot.bot.app.interrupt import _parents
+
+    parents, found, frontier = _parents(), {pid}, {pid}
+    while frontier:
+        frontier = {p for p, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    for p in found:
+        os.kill(p, signal.SIGKILL)
+
+
+@pytest.mark.skipif(not ROOT, reason="cgroups are root's")
+def test_the_cgroups_of_a_killed_launcher_are_removed_by_the_next_one():
+    """A launcher killed with its inits (Ctrl-C's kill of every descendant) cannot remove its cgroup dirs;
+    the next launcher started beside them does, once nothing of the dead one is left in them."""
+    from cpbot.judge.sandbox import Sandbox
+
+    with Sandbox(1) as first, first.slot() as slot:
+        server = slot._plain.proc
+        assert len(_slot_cgroups(server.pid)) == 3
+        _kill_tree(server.pid)
+        server.wait()
+        left = _slot_cgroups(server.pid)
+        assert len(left) == 3
+        procs = [os.path.join(root, name, "cgroup.procs") for root in left for name in os.listdir(root)]
+        for path in filter(os.path.isfile, procs):
+            for _ in range(1000):  # a safety net only: killed processes leave their cgroup at once
+                if not Path(path).read_text().strip():
+                    break
+                time.sleep(0.01)
+        with Sandbox(1) as second, second.slot():
+            assert _slot_cgroups(server.pid) == []
