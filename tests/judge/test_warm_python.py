@@ -117,6 +117,48 @@ def test_a_warm_run_prints_and_exits_as_a_fresh_interpreter(name, warm_sandbox, 
     )
 
 
+PRELUDE = "from math import *\nfrom collections import *\nimport sys\nsys.setrecursionlimit(5000)\n"
+AFTER_PRELUDE = {
+    "globals": "print(list(globals()), __name__, __file__ == sys.argv[0], sqrt(4), deque)\n",
+    "recursion-limit": "print(sys.getrecursionlimit())\n",
+    "traceback-lines": "def f():\n    raise ValueError(floor(2.5))\nf()\n",
+    "future-import": "from __future__ import annotations\nprint('compiled')\n",
+    "syntax-error": "print(\n",
+    # the next run of the slot must find the prelude's names as the prelude left them
+    "rebinds-and-mutates": "pi = 3\ndel floor\nimport math\nmath.tau = 0\nprint(pi, 'floor' in globals())\n",
+}
+
+
+@pytest.fixture(scope="module")
+def prelude_sandbox():
+    with Sandbox(2, warm_python=WARM.model_copy(update={"preludes": [PRELUDE]})) as sb:
+        yield sb
+
+
+@pytest.mark.parametrize("name", sorted(AFTER_PRELUDE))
+def test_a_program_starting_with_a_prelude_runs_as_if_it_ran_it_itself(name, prelude_sandbox, cold_sandbox):
+    source = PRELUDE + AFTER_PRELUDE[name]
+    for _ in range(2):  # the second run of a slot after the first changed what the prelude made
+        warm = run_python(prelude_sandbox, "prelude-" + name, source)
+        cold = run_python(cold_sandbox, "prelude-" + name, source)
+        assert (warm[0].status, warm[0].exit_code, warm[1], warm[2]) == (
+            cold[0].status,
+            cold[0].exit_code,
+            cold[1],
+            cold[2],
+        )
+    same = "print(pi, floor(2.5), sys.getrecursionlimit(), __import__('math').tau > 6)\n"
+    assert run_python(prelude_sandbox, "after-" + name, PRELUDE + same)[1] == f"{3.141592653589793} 2 5000 True\n"
+
+
+def test_a_program_without_the_prelude_gets_nothing_of_it(prelude_sandbox):
+    source = "import sys\nprint('sqrt' in globals(), 'deque' in globals(), sys.getrecursionlimit())\n"
+    assert run_python(prelude_sandbox, "no-prelude", source)[1] == "False False 1000\n"
+    # a source that starts with only some of the prelude's lines runs them itself
+    first_line = PRELUDE.split("\n")[0] + "\n"
+    assert run_python(prelude_sandbox, "part-prelude", first_line + source)[1] == "True False 1000\n"
+
+
 def test_each_warm_run_draws_its_own_random_numbers(warm_sandbox):
     draws = {run_python(warm_sandbox, "draw", "import random\nprint(random.random())\n")[1] for _ in range(3)}
     assert len(draws) == 3
