@@ -14,7 +14,7 @@ from pathlib import Path
 from cpbot.core.errors import ConfigError, JudgeError
 from cpbot.judge.build import build_program_file, build_solution
 from cpbot.judge.checkers import Checker, CheckInput, make_checker
-from cpbot.judge.checkers.base import uses_sandbox
+from cpbot.judge.checkers.base import CheckResult, uses_sandbox
 from cpbot.judge.checkers.text import excerpt
 from cpbot.judge.execute import Captured, captured_run
 from cpbot.judge.interactive import run_interactive
@@ -105,32 +105,31 @@ class _Judging:
     def _result(self, test: PreparedTest, cap: Captured) -> TestResult:
         run = cap.run
         stderr = cap.read_stderr(EXCERPT_BYTES)
-        verdict, message = classify(run, self.limits, stderr, cap.stdout_size())
-        result = TestResult(
+        size = cap.stdout_size()
+        stdout = cap.read_stdout(EXCERPT_BYTES)
+        verdict, message = classify(run, self.limits, stderr, size)
+        check = CheckResult(verdict or Verdict.AC, message)
+        if verdict is None and test.answer is None:
+            check = CheckResult(Verdict.RAN, "no expected output: ran without error, not checked")
+        elif verdict is None:
+            # an output that fits the excerpt is in memory already: the checker needs no file for it
+            output = stdout if size <= len(stdout) else Path(f"/proc/self/fd/{cap.stdout_fd}")
+            check = self.checker.check(CheckInput(test.input, output, test.answer, test_index=test.index))
+        return TestResult(
             index=test.index,
             name=test.name,
-            verdict=verdict or Verdict.AC,
+            verdict=check.verdict,
             cpu_ms=round(run.cpu_ms, 3),
             wall_ms=round(run.wall_ms, 3),
             peak_kb=run.peak_kb,
             exit_code=run.exit_code,
             signal=run.signal,
-            checker_message=message,
-            stdout=cap.read_stdout(EXCERPT_BYTES).decode(errors="replace"),
+            checker_message=check.message,
+            diff=check.diff,
+            points=check.points,
+            stdout=stdout.decode(errors="replace"),
             stderr=stderr,
         )
-        if verdict is None:
-            if test.answer is None:
-                result.verdict = Verdict.RAN
-                result.checker_message = "no expected output: ran without error, not checked"
-            else:
-                output = Path(f"/proc/self/fd/{cap.stdout_fd}")
-                check = self.checker.check(CheckInput(test.input, output, test.answer, test_index=test.index))
-                result.verdict = check.verdict
-                result.checker_message = check.message
-                result.diff = check.diff
-                result.points = check.points
-        return result
 
     def _run_interactive(self, test: PreparedTest) -> tuple[TestResult, RunResult]:
         assert self.interactor is not None

@@ -935,7 +935,7 @@ static char cg_slot_name[32];
 
 struct accounting {
     int cpu_fd, peak_fd, usage_fd, limit_fd, pids_max_fd, pids_events_fd;
-    long cpu_base_ns, mem_base, forks_refused_base;
+    long cpu_base_ns, cpu_end_ns, mem_base, forks_refused_base;
     int stdout_fd, stderr_fd; /* copies of the output files (the run's own are closed once it starts) */
     long stdout_base, stderr_base;
     struct rusage children_base;
@@ -1146,6 +1146,11 @@ static void start_accounting(const struct request *rq, struct accounting *acct) 
     if (pwrite(acct->peak_fd, "0", 1, 0) < 0) { /* the peak restarts from the usage now */
     }
     acct->mem_base = read_long_fd(acct->usage_fd);
+    /* The kernel charges a running task's CPU time to its cgroup only at a tick or a switch: reading its
+     * own clock charges what this init used so far (taking the request), which would else land after
+     * the baseline and count as the run's. */
+    struct timespec own;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &own);
     acct->cpu_base_ns = read_long_fd(acct->cpu_fd);
     acct->forks_refused_base = forks_refused(acct);
 }
@@ -1241,7 +1246,7 @@ static void finish_accounting(struct accounting *acct, char *out, size_t size) {
     long cpu_us = rusage_us(&now) - rusage_us(&acct->children_base) - acct->warm_before_us;
     long peak_kb = acct->sampled_peak_kb, refused = -1;
     if (use_cgroups) {
-        cpu_us = (read_long_fd(acct->cpu_fd) - acct->cpu_base_ns) / 1000;
+        cpu_us = (acct->cpu_end_ns - acct->cpu_base_ns) / 1000;
         /* what the program wrote to the judge's output files sits in memory it was charged for: not its own */
         long written = file_size(acct->stdout_fd) - acct->stdout_base + file_size(acct->stderr_fd) - acct->stderr_base;
         peak_kb = (read_long_fd(acct->peak_fd) - acct->mem_base - written) / 1024;
@@ -1285,10 +1290,45 @@ static void leave_program_cpu(void) {
     leave_program_cpu_of(0);
 }
 
-/* The init of one run: start the program, watch it, report on the judge's socket. */
-static void run_init(struct request *rq, struct accounting *acct, int report_fd) {
+/* The turn of a run, passed on a pipe from the init of the run before (the baton): one byte once
+ * nothing of that run is left (this program may start), a second once it has replied (this run may
+ * reply: replies stay in request order). `after` is -1 for a run with none before it. */
+struct turn {
+    int after;  /* read end of the run before's baton */
+    int baton;  /* write end of this run's own */
+};
+
+static void await_mark(int fd) {
+    char mark;
+    ssize_t n;
+    if (fd < 0) return;
+    do n = read(fd, &mark, 1);
+    while (n < 0 && errno == EINTR);
+}
+
+static void pass_mark(int fd) {
+    if (write(fd, "d", 1) != 1) {
+    }
+}
+
+/* Send the reply in its turn (after the run before's), then let the next run reply. */
+static void reply_in_turn(const struct turn *turn, int report_fd, const char *text) {
+    await_mark(turn->after);
+    send(report_fd, text, strlen(text), MSG_NOSIGNAL);
+    pass_mark(turn->baton);
+}
+
+/* Whether a process of the run besides this init is left (alive or not yet reaped). */
+static int run_has_processes(void) {
+    siginfo_t si;
+    return waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT | __WALL) == 0;
+}
+
+/* The init of one run: start the program, watch it, report on the judge's socket. Its turn to start
+ * has come; the accounting baselines of a program it execs are taken (see init_main). */
+static void run_init(struct request *rq, struct accounting *acct, int report_fd, const struct turn *turn) {
     struct timespec t0, now;
-    /* the server pinned this init while it slept; if its turn came first, it pins itself */
+    /* pinned itself before its turn; if its turn came first, here */
     pin_to_program_cpu(0);
     /* vfork: no copy of this process, and it resumes only once the program is running (or failed) */
     volatile int exec_errno = 0;
@@ -1308,14 +1348,14 @@ static void run_init(struct request *rq, struct accounting *acct, int report_fd)
         }
         close(warm_go);
     } else {
-        start_accounting(rq, acct);
         clock_gettime(CLOCK_MONOTONIC, &t0);
         pid = vfork();
     }
     if (pid < 0) {
         char out[64];
         snprintf(out, sizeof out, "status=error msg=fork:%d", errno);
-        send(report_fd, out, strlen(out), MSG_NOSIGNAL);
+        pass_mark(turn->baton);
+        reply_in_turn(turn, report_fd, out);
         return;
     }
     if (pid == 0) exec_program(rq, &exec_errno);
@@ -1367,16 +1407,29 @@ static void run_init(struct request *rq, struct accounting *acct, int report_fd)
     while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR) {
     }
     clock_gettime(CLOCK_MONOTONIC, &now);
-    /* No process outlives the verdict: kill and reap the rest before reporting. */
-    sample_processes(acct);
-    reap_all(pid);
+    /* No process outlives the run: kill and reap the rest before the next run starts. What is left is
+     * sampled first (with cgroups only for the count of processes left, so only when there are any).
+     * In a PID namespace every process of the run is this init's child once its parent is gone: no
+     * child left is no process left, and nothing to kill (kill(-1) walks every process of the host). */
+    int left = run_has_processes();
+    if (!use_cgroups || left) sample_processes(acct);
+    if (left || !use_pidns) reap_all(pid);
+    /* the CPU count ends here, as the last process is gone: the init's own work from here (and the
+     * switches to another CPU that would charge it) is not the run's */
+    if (use_cgroups) acct->cpu_end_ns = read_long_fd(acct->cpu_fd);
+    int own_box = allowlist_root && use_mountns;
+    unsigned got = own_box ? 0 : get_files(rq);
+    if (!own_box) reset_box(); /* the work dir every run shares: empty before the next one */
+    /* Nothing of this run is left: the next program starts now, on this CPU, while this init reads
+     * its totals and replies from another (the judge has the next runs queued). */
+    pass_mark(turn->baton);
+    leave_program_cpu();
     char totals[256];
     finish_accounting(acct, totals, sizeof totals);
-    unsigned got = get_files(rq);
+    if (own_box) got = get_files(rq);
     /* Close every file fd before replying: a written binary still open here could not be executed
      * (ETXTBSY) by the judge's next run. */
     for (int i = 0; i < rq->nfiles; i++) close(rq->fds[3 + i]);
-    if (!(allowlist_root && use_mountns)) reset_box();
     long utime = ru.ru_utime.tv_sec * 1000000L + ru.ru_utime.tv_usec;
     long stime = ru.ru_stime.tv_sec * 1000000L + ru.ru_stime.tv_usec;
     long from_user = before_us < utime ? before_us : utime; /* the time before its turn, taken off */
@@ -1391,7 +1444,7 @@ static void run_init(struct request *rq, struct accounting *acct, int report_fd)
              utime, stime, ru.ru_maxrss, elapsed_us(&t0, &now), killed, exec_errno, got, wait_us, totals);
     /* Reply from here rather than through the server: namespace teardown and the server's waitpid
      * then happen while the judge is already checking the output. */
-    send(report_fd, out, strlen(out), MSG_NOSIGNAL);
+    reply_in_turn(turn, report_fd, out);
 }
 
 /* ---- Network: a run's own network namespace, made at its first socket ----
@@ -1765,10 +1818,10 @@ static ssize_t receive(char *buf, size_t size, int *fds, int *nfds) {
 
 #define INIT_JUDGE_GONE 3
 
-/* The init of the next run, started before its request: mounts and filter first, then it says it is
- * ready ('w' on `taken`: the server pins it to the programs' CPU while it sleeps), takes its request
- * ('r') and stages its files, and waits for its turn: the baton of the run before it (`after`, -1 for
- * none). Its own `baton` is marked once it has replied. */
+/* The init of the next run, started before its request: mounts and filter first, then it takes its
+ * request (marking 'r' on `taken`) and stages its files, off the programs' CPU, and waits for its turn
+ * there: the baton of the run before it (`after`, -1 for none; see struct turn). It marks its own
+ * `baton` once nothing of its run is left, and again once it has replied. */
 static void init_main(int taken, int after, int baton, long seq) {
     static char buf[MAX_MSG];
     struct request rq;
@@ -1790,9 +1843,6 @@ static void init_main(int taken, int after, int baton, long seq) {
         snprintf(why, sizeof why, "seccomp:%d", errno);
         ready = -1;
     }
-    /* ready: the server now pins this init to the programs' CPU while it sleeps (no migration) */
-    if (write(taken, "w", 1) != 1) {
-    }
     ssize_t len = receive(buf, sizeof buf, fds, &nfds);
     if (len <= 0) _exit(INIT_JUDGE_GONE);
     if (write(taken, "r", 1) != 1) {
@@ -1813,26 +1863,27 @@ static void init_main(int taken, int after, int baton, long seq) {
     if (NET_FD >= 0) close(NET_FD);
     if (error)
         for (int i = 0; i < nfds; i++) close(fds[i]);
-    /* ... and the program starts the moment that run has replied (or the server has for it). */
-    if (after >= 0) {
-        char mark;
-        ssize_t n;
-        do n = read(after, &mark, 1);
-        while (n < 0 && errno == EINTR);
-        close(after);
-    }
+    /* The baselines of a program it execs: nothing of the run has started yet (a warm program's
+     * process has: its baselines are taken at its turn). */
+    else if (!(rq.warm && warm_server)) start_accounting(&rq, &acct);
+    /* Its turn is on the programs' CPU: it moves there now, to sleep, so that it wakes there (the
+     * work above was done beside the program running there, not on its CPU) ... */
+    pin_to_program_cpu(0);
+    /* ... and the program starts the moment nothing of the run before is left (or the server has
+     * answered for it). */
+    struct turn turn = {after, baton};
+    await_mark(after);
     if (error) {
         snprintf(out, sizeof out, "status=error msg=%s", error);
-        reply(out);
+        pass_mark(baton);
+        reply_in_turn(&turn, SOCK_FD, out);
     } else {
-        run_init(&rq, &acct, SOCK_FD);
+        run_init(&rq, &acct, SOCK_FD, &turn);
     }
     close_accounting(&acct);
-    /* Replied: the next run may start. What is left of this one, its exit and the teardown of its
-     * namespaces, is kernel work that nothing preempts on most kernels (about 0.1 ms): it is done on
-     * another CPU, at the lowest priority, while the next program runs. */
-    if (write(baton, "d", 1) != 1) {
-    }
+    /* Replied. What is left of this run, its exit and the teardown of its namespaces, is kernel work
+     * that nothing preempts on most kernels (about 0.1 ms): it is done on another CPU, at the lowest
+     * priority, while the next program runs. */
     leave_program_cpu();
     setpriority(PRIO_PROCESS, 0, 19);
     _exit(0);
@@ -1889,8 +1940,9 @@ static void reap(struct busy_init *busy, int *nbusy, int keep) {
         while (r < 0 && errno == EINTR);
         if (r == 0) return;
         if (r == busy[0].pid && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+            /* both marks of its baton (see struct turn), whichever it had made: the extra one is never read */
             reply("status=error msg=init-died");
-            if (write(busy[0].baton, "d", 1) != 1) {
+            if (write(busy[0].baton, "dd", 2) != 2) {
             }
         }
         close(busy[0].baton);
@@ -1961,13 +2013,8 @@ static int serve(void) {
         }
         if (after >= 0) close(after);
         after = baton;
-        /* it says when it is ready ('w'), then when it takes a request ('r'); nothing: it ended */
-        char mark = next_mark(taken, busy, &nbusy);
-        if (mark == 'w') {
-            pin_to_program_cpu((pid_t)pid);
-            mark = next_mark(taken, busy, &nbusy);
-        }
-        int took_request = mark == 'r';
+        /* it says when it takes a request ('r'); nothing: it ended */
+        int took_request = next_mark(taken, busy, &nbusy) == 'r';
         close(taken);
         if (took_request) {
             busy[nbusy++] = (struct busy_init){(pid_t)pid, baton_out};

@@ -109,9 +109,12 @@ class RunResult(BaseModel):
         return self.status == "exited" and self.exit_code == 0 and self.killed is None
 
 
+_REPLY_ITEM = re.compile(r"([^\s=]+)=(\S*)")
+
+
 def parse_reply(text: str, wanted: Sequence[str] = ()) -> RunResult:
     """Turn the launcher's `key=value` reply into a `RunResult`; `wanted` names the files asked back."""
-    fields = dict(item.split("=", 1) for item in text.split() if "=" in item)
+    fields = dict(_REPLY_ITEM.findall(text))
     status = fields.get("status", "error")
     if status == "error":
         return RunResult(status="error", message=fields.get("msg", text))
@@ -322,7 +325,7 @@ class Slot:
                 wanted.append((name, len(fds) - 3))
                 items.append(f"get={name}")
                 fds.append(_output_fd(dst, stack, read_write=True))
-            payload = b"".join(i.encode() + b"\0" for i in items)
+            payload = ("\0".join(items) + "\0").encode()
             try:
                 socket.send_fds(server.sock, [payload], fds)
             except OSError as e:

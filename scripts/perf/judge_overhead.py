@@ -4,9 +4,13 @@ Judges a trivial C++ program (read a line, print it) with the public `judge_prog
 tests at a time on one slot, and runs the same binary as many times with bare `subprocess.run`; then the
 same trivial program in Python, judged in a sandbox whose Python programs fork from a warm interpreter
 (the judge's default) and in one that starts a fresh interpreter per test (as before); and the C++ program
-again in a sandbox without per-run cgroups (runs counted by sampling), for the cost of the cgroups. The batches
-alternate so that machine noise hits all alike. Prints the median per-test time of each (a batch's time
-divided by its tests) and the ratios.
+again in a sandbox without per-run cgroups (runs counted by sampling), for the cost of the cgroups. Prints
+the median per-test time of each (a batch's time divided by its tests) and the ratios.
+
+The machine's speed drifts by a fifth within a minute, so the judged C++ batch and the bare one run side by
+side in every round, in alternating order, and the headline ratio is the median over rounds of their
+ratio in that round (the ratio of the two medians is printed too, with the quartiles of the round
+ratios to show the spread). The other batches run between rounds.
 
     python scripts/perf/judge_overhead.py [--runs 1000] [--batch 50]
 """
@@ -14,6 +18,7 @@ divided by its tests) and the ratios.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import time
@@ -58,18 +63,30 @@ def main() -> None:
             times[name].append((time.perf_counter() - started) * 1000 / args.batch)
             assert report.verdict == Verdict.AC, report.reason
 
-        for _ in range(batches):
-            judged("cpp", cpp, sandbox)
-            judged("cpp_sampled", cpp_sampled, sampled)
-            judged("python", py, sandbox)
-            judged("python_fresh", py_fresh, fresh)
+        def bare() -> None:
             started = time.perf_counter()
             for _ in range(args.batch):
                 out = subprocess.run(cpp.argv, input=LINE.encode(), capture_output=True)
                 assert out.stdout == LINE.encode()
             times["bare"].append((time.perf_counter() - started) * 1000 / args.batch)
+
+        load_before = os.getloadavg()[0]
+        for i in range(batches):
+            # the two compared side by side, in alternating order: a drift of the machine's speed hits both
+            if i % 2:
+                bare()
+                judged("cpp", cpp, sandbox)
+            else:
+                judged("cpp", cpp, sandbox)
+                bare()
+            judged("cpp_sampled", cpp_sampled, sampled)
+            judged("python", py, sandbox)
+            judged("python_fresh", py_fresh, fresh)
         median = {name: statistics.median(values) for name, values in times.items()}
+        ratios = [judge / bare for judge, bare in zip(times["cpp"], times["bare"], strict=True)]
+        quartiles = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else ratios * 3
         print(f"runs: {batches * args.batch} of each ({batches} batches of {args.batch})")
+        print(f"load average (1 min): {load_before:.2f} before, {os.getloadavg()[0]:.2f} after")
         print(f"isolation: {sandbox.isolation}")
         print(f"bare subprocess.run median (C++):     {median['bare']:.3f} ms")
         print(f"judge per-test median, C++:           {median['cpp']:.3f} ms (sandboxed run + token check)")
@@ -77,7 +94,11 @@ def main() -> None:
         print(f"judge per-test median, Python (fresh interpreter per test): {median['python_fresh']:.3f} ms")
         accounting = sampled.isolation["accounting"]
         print(f"judge per-test median, C++ without cgroups: {median['cpp_sampled']:.3f} ms ({accounting})")
-        print(f"ratio judge C++ / bare:             {median['cpp'] / median['bare']:.2f}")
+        print(
+            f"ratio judge C++ / bare:             {statistics.median(ratios):.3f} (median of the rounds' ratios; "
+            f"quartiles {quartiles[0]:.3f}-{quartiles[2]:.3f}; "
+            f"ratio of the medians {median['cpp'] / median['bare']:.3f})"
+        )
         print(f"cost of the cgroups per test:       {median['cpp'] - median['cpp_sampled']:+.3f} ms")
         print(f"ratio Python (warm) / C++:          {median['python'] / median['cpp']:.2f}")
         print(f"ratio Python (fresh) / C++:         {median['python_fresh'] / median['cpp']:.2f}")

@@ -35,6 +35,25 @@ def test_queued_runs_never_overlap_and_reply_in_order(sandbox):
     assert [r.exit_code for r in results] == [1, 2, 3]
 
 
+def test_replies_stay_in_order_when_the_next_run_ends_while_the_last_one_still_copies_out(sandbox):
+    # the next run starts as soon as the first one's processes are gone, while the first one's init still
+    # copies its 64 MB file out: the quick second run must not answer first
+    big, out = os.memfd_create("big"), os.memfd_create("out")
+    write_big = "head -c 67108864 /dev/zero > big; exit 5"
+    try:
+        with sandbox.slot() as slot:
+            slot.start(
+                ["/bin/sh", "-c", write_big], stdin=None, stdout=out, stderr=out, limits=LIMITS, collect={"big": big}
+            )
+            slot.start(["/bin/sh", "-c", "exit 6"], stdin=None, stdout=out, stderr=out, limits=LIMITS)
+            first, second = slot.wait(), slot.wait()
+        assert (first.exit_code, first.collected) == (5, ["big"]) and os.fstat(big).st_size == 64 << 20
+        assert (second.exit_code, second.collected) == (6, [])
+    finally:
+        os.close(big)
+        os.close(out)
+
+
 def test_a_failed_run_in_the_queue_does_not_disturb_the_next(sandbox):
     out = os.memfd_create("out")
     try:
