@@ -151,7 +151,10 @@ def run_prelude(text: str) -> tuple[bytes, types.ModuleType, int] | None:
     (put back here); None when it fails (a program starting with it then runs it itself)."""
     main, limit = new_main(), sys.getrecursionlimit()
     try:
-        exec(compile(text, "<prelude>", "exec"), vars(main))
+        code = compile(text, "<prelude>", "exec")
+        if code.co_flags & FUTURE_FLAGS:  # they would change how the rest compiles
+            return None
+        exec(code, vars(main))
     except Exception:
         return None
     finally:
@@ -164,9 +167,10 @@ def after_prelude(source: bytes) -> tuple[types.ModuleType | None, bytes]:
     """For a source that starts with a prelude the server ran: that run's `__main__` (this process's own
     copy, as the prelude left it), the recursion limit it set, and the rest of the source to compile, the
     prelude's lines left blank so that line numbers stay. A `__future__` import must start a file: with
-    one after the prelude, the source is compiled whole (and fails as it would)."""
+    one after the prelude, the source is compiled whole (and fails as it would); a prelude with one is not
+    run ahead."""
     for text, main, limit in PRELUDES:
-        if source.startswith(text) and b"__future__" not in source:
+        if source.startswith(text) and b"__future__" not in source[len(text) :]:
             sys.setrecursionlimit(limit)
             return main, b"\n" * text.count(b"\n") + source[len(text) :]
     return None, source
@@ -243,5 +247,8 @@ def start() -> None:
 GO_FD = 3  # launcher.c's WARM_GO_FD
 PRELUDES_ENV = "CPBOT_WARM_PRELUDES"  # pool.py's: the preludes, a JSON list
 PRELUDES: list[tuple[bytes, types.ModuleType, int]] = []
+FUTURE_FLAGS = 0  # the compiler flags of every __future__ feature
+for _feature in __import__("__future__").all_feature_names:
+    FUTURE_FLAGS |= getattr(__import__("__future__"), _feature).compiler_flag
 request = b""
 start()

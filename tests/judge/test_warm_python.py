@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from cpbot.judge.harness import build_program
 from cpbot.judge.languages.python import default_warm_python
+from cpbot.judge.model import Method, Param, Signature, Solution
 from cpbot.judge.sandbox import RunLimits, Sandbox
 from cpbot.judge.sandbox.build import launcher_library_path
 from cpbot.judge.sandbox.pool import WARM_SCRIPT
@@ -157,6 +159,46 @@ def test_a_program_without_the_prelude_gets_nothing_of_it(prelude_sandbox):
     # a source that starts with only some of the prelude's lines runs them itself
     first_line = PRELUDE.split("\n")[0] + "\n"
     assert run_python(prelude_sandbox, "part-prelude", first_line + source)[1] == "True False 1000\n"
+
+
+ADD = Signature(
+    methods=[Method(name="add", params=[Param(name="a", type="integer"), Param(name="b", type="integer")],
+                    return_type="integer")]
+)  # fmt: skip
+COUNTER = Signature(
+    kind="design",
+    class_name="Counter2",
+    methods=[Method(name="Counter2", params=[]), Method(name="bump", params=[Param(name="k", type="integer")],
+                                                       return_type="integer")],
+)  # fmt: skip
+LEETCODE = {
+    # the driver's code is the warm server's, run once (its functions' file is the prelude's)
+    "driver-run-ahead": (ADD, "class Solution:\n    def add(self, a, b):\n        import sys\n"
+                         "        main = sys.modules['__main__']\n"
+                         "        return (main._main.__code__.co_filename == '<prelude>') + a + b\n"),
+    "raises": (ADD, "class Solution:\n    def add(self, a, b):\n        return a // (b - b)\n"),
+    "future-import": (ADD, "from __future__ import annotations\nclass Solution:\n"
+                      "    def add(self, a: int, b: int) -> int:\n        return a - b\n"),
+    "node-class-changed": (ADD, "ListNode.x = 1\nclass Solution:\n    def add(self, a, b):\n"
+                           "        return a + b + hasattr(ListNode, 'y')\nListNode.y = 2\n"),
+    "design": (COUNTER, "class Counter2:\n    def __init__(self):\n        self.n = 0\n"
+               "    def bump(self, k):\n        self.n += k\n        return self.n\n"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(LEETCODE))
+def test_a_leetcode_driver_runs_warm_as_a_fresh_interpreter_runs_it(name, cold_sandbox):
+    signature, source = LEETCODE[name]
+    program = build_program(Solution(language="python3", source=source), signature).source
+    stdin = b'["Counter2","bump","bump"]\n[[],[2],[3]]\n' if signature.kind == "design" else b"5\n7\n"
+    with Sandbox(2, warm_python=default_warm_python()) as warm_sandbox:
+        for _ in range(2):  # the second run of a slot after the first changed the driver's classes
+            warm = run_python(warm_sandbox, "leetcode-" + name, program, stdin=stdin)
+            cold = run_python(cold_sandbox, "leetcode-" + name, program, stdin=stdin)
+            if name == "driver-run-ahead":
+                assert (warm[1], cold[1]) == ("13\n", "12\n")
+                continue
+            assert (warm[0].exit_code, warm[1], warm[2]) == (cold[0].exit_code, cold[1], cold[2])
 
 
 def test_each_warm_run_draws_its_own_random_numbers(warm_sandbox):
