@@ -8,11 +8,12 @@ run's namespaces and limits, comes back here to run the program as `__main__`, a
 `PREFIX... SCRIPT ARGS...` would have: fresh module globals, `sys.argv`, the environment, new standard
 streams, `random` reseeded (os.register_at_fork's hooks run). Any other command line is exec'd as it is.
 
-Preludes (the source lines a program often starts with, LiveCodeBench's preamble; a JSON list in the
-environment variable CPBOT_WARM_PRELUDES) are run once by the server, each into a `__main__` of its own:
-a program whose source starts with one gets that `__main__` as it was left, and the rest of its source
-only is compiled and run. Its star-imports would otherwise look up and reference some 600 objects of the
-server a test, copying the pages they lie on.
+Preludes (the source lines many programs start with: LiveCodeBench's preamble, the LeetCode driver's
+code; a JSON list in the environment variable CPBOT_WARM_PRELUDES) are run once by the server, each into
+a `__main__` of its own: a program whose source starts with one gets that `__main__` as it was left, and
+the rest of its source only is compiled and run. Every test would otherwise compile the driver's 400
+lines, or run the preamble's star-imports, which reference some 600 objects of the server and copy the
+pages they lie on.
 
 What a fresh interpreter would do differently: the modules above are already imported (unused: the
 child is a fork of a server that never ran a program; numpy, when among them, with one BLAS thread, as
