@@ -111,12 +111,12 @@ PROGRAMS = {
 def test_a_warm_run_prints_and_exits_as_a_fresh_interpreter(name, warm_sandbox, cold_sandbox):
     warm = run_python(warm_sandbox, name, PROGRAMS[name], stdin=b"1 2\n3 4\n")
     cold = run_python(cold_sandbox, name, PROGRAMS[name], stdin=b"1 2\n3 4\n")
-    assert (warm[0].status, warm[0].exit_code, warm[1], warm[2]) == (
-        cold[0].status,
-        cold[0].exit_code,
-        cold[1],
-        cold[2],
-    )
+    assert shown(warm) == shown(cold)
+
+
+def shown(ran: tuple) -> tuple:
+    """What a run shows of itself: how it ended, its exit code, stdout and stderr."""
+    return ran[0].status, ran[0].exit_code, ran[1], ran[2]
 
 
 PRELUDE = "from math import *\nfrom collections import *\nimport sys\nsys.setrecursionlimit(5000)\n"
@@ -143,12 +143,7 @@ def test_a_program_starting_with_a_prelude_runs_as_if_it_ran_it_itself(name, pre
     for _ in range(2):  # the second run of a slot after the first changed what the prelude made
         warm = run_python(prelude_sandbox, "prelude-" + name, source)
         cold = run_python(cold_sandbox, "prelude-" + name, source)
-        assert (warm[0].status, warm[0].exit_code, warm[1], warm[2]) == (
-            cold[0].status,
-            cold[0].exit_code,
-            cold[1],
-            cold[2],
-        )
+        assert shown(warm) == shown(cold)
     same = "print(pi, floor(2.5), sys.getrecursionlimit(), __import__('math').tau > 6)\n"
     assert run_python(prelude_sandbox, "after-" + name, PRELUDE + same)[1] == f"{3.141592653589793} 2 5000 True\n"
 
@@ -198,7 +193,7 @@ def test_a_leetcode_driver_runs_warm_as_a_fresh_interpreter_runs_it(name, cold_s
             if name == "driver-run-ahead":
                 assert (warm[1], cold[1]) == ("13\n", "12\n")
                 continue
-            assert (warm[0].exit_code, warm[1], warm[2]) == (cold[0].exit_code, cold[1], cold[2])
+            assert shown(warm) == shown(cold)
 
 
 def test_each_warm_run_draws_its_own_random_numbers(warm_sandbox):
