@@ -147,14 +147,24 @@ def new_main() -> types.ModuleType:
     return main
 
 
-def run_prelude(text: str) -> tuple[bytes, types.ModuleType, int] | None:
-    """In the server: a prelude run once into a `__main__` of its own, and the recursion limit it sets
-    (put back here); None when it fails (a program starting with it then runs it itself)."""
-    main, limit = new_main(), sys.getrecursionlimit()
+def compiled_prelude(text: str) -> tuple[str, types.CodeType | None]:
+    """A prelude and its code (None when it does not compile, or sets a `__future__` feature, which would
+    change how the rest compiles). Compiled before the imports: they reuse the compiler's memory, which
+    would otherwise stay with the server, copied by every fork."""
     try:
         code = compile(text, "<prelude>", "exec")
-        if code.co_flags & FUTURE_FLAGS:  # they would change how the rest compiles
-            return None
+    except Exception:
+        return text, None
+    return text, None if code.co_flags & FUTURE_FLAGS else code
+
+
+def run_prelude(text: str, code: types.CodeType | None) -> tuple[bytes, types.ModuleType, int] | None:
+    """In the server: a prelude run once into a `__main__` of its own, and the recursion limit it sets
+    (put back here); None when it fails (a program starting with it then runs it itself)."""
+    if code is None:
+        return None
+    main, limit = new_main(), sys.getrecursionlimit()
+    try:
         exec(code, vars(main))
     except Exception:
         return None
@@ -229,14 +239,15 @@ def start() -> None:
     library, modules, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
     prefix, args = sys.argv[4 : 4 + count], sys.argv[4 + count :]
     unlimited_stack()
+    # a process's first compile also builds the compiler's state (1-2 ms): never left to a program
+    preludes = [compiled_prelude(text) for text in json.loads(os.environ.get(PRELUDES_ENV, "[]"))]
+    compile("", "<warm>", "exec")
     for name in filter(None, modules.split(",")):
         try:
             __import__(name)
         except ImportError:
             pass
-    compile("", "<warm>", "exec")  # a process's first compile builds the compiler's state: 1-2 ms
-    preludes = json.loads(os.environ.get(PRELUDES_ENV, "[]"))
-    PRELUDES.extend(ran for ran in map(run_prelude, preludes) if ran is not None)
+    PRELUDES.extend(ran for ran in (run_prelude(*p) for p in preludes) if ran is not None)
     import gc
 
     gc.collect()  # and empties the free lists, which a program's final collection would otherwise write to
