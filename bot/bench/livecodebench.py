@@ -42,6 +42,7 @@ from cpbot.judge.harness.types import LcType
 from cpbot.judge.harness.values import BadValue, format_value
 from cpbot.judge.kinds import problem_kind
 from cpbot.judge.languages import SNIPPET_KEYS
+from cpbot.judge.languages.python import add_warm_prelude
 from cpbot.judge.model import Limits, Method, Param, Problem, Signature, TestCase
 
 # LiveCodeBench runs each test with a 6 s timeout (its `--timeout` default); no memory limit is recorded.
@@ -391,6 +392,9 @@ def stdin_preamble() -> str:
     lines += [f"import {m}" for m in _PREAMBLE_MODULES]
     lines.append(f"sys.setrecursionlimit({PREAMBLE_RECURSION_LIMIT})")
     return "\n".join(lines) + "\n"
+
+
+add_warm_prelude(stdin_preamble())  # run once by each warm interpreter, not by every test
 
 
 def statement_checker(statement: str) -> str:

@@ -126,6 +126,18 @@ WARM_MODULES = [
 # imported ahead for the programs that import them, where the interpreter has them (the managed
 # environment): numpy takes a fresh interpreter 0.1-0.3 s to import
 WARM_HEAVY_MODULES = ["numpy"]
+# source lines many programs start with, run ahead by the warm interpreter (WarmPython.preludes): the
+# LeetCode driver's (judge.harness.python_driver) and those registered (LiveCodeBench's preamble, by its module)
+_warm_preludes: list[str] = []
+
+
+def add_warm_prelude(text: str) -> None:
+    """Have the sandboxes started from now on run `text` (whole lines) ahead for the programs that start
+    with it, as if each had run it itself (see warm_python.py)."""
+    if text.endswith("\n") and text not in _warm_preludes:
+        _warm_preludes.append(text)
+
+
 CHECK_LIMITS = RunLimits(cpu_ms=20_000, wall_ms=40_000, address_space_kb=2 << 20, output_bytes=1 << 20)
 
 
@@ -257,10 +269,17 @@ class Python:
 def default_warm_python() -> WarmPython | None:
     """The warm interpreter for the sandbox: the CPython language's, started as the judge starts programs
     (None without one; PyPy programs always start afresh)."""
+    from cpbot.judge.harness.python_driver import python_preludes  # the harness builds on the languages
+
     interp = Python(_cpython_spec()).interpreter
     if not interp:
         return None
-    return WarmPython(prefix=[interp, *run_flags(interp)], modules=WARM_MODULES, heavy_modules=WARM_HEAVY_MODULES)
+    return WarmPython(
+        prefix=[interp, *run_flags(interp)],
+        modules=WARM_MODULES,
+        heavy_modules=WARM_HEAVY_MODULES,
+        preludes=[*python_preludes(), *_warm_preludes],
+    )
 
 
 def judged_python() -> str:

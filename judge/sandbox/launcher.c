@@ -681,7 +681,12 @@ static void exec_program(struct request *rq, volatile int *exec_errno) {
  * so nothing of another run is in it; its CPU time and memory are its own from the fork. */
 static int warm_server = 0;    /* built as the library and started by warm_python.py */
 static jmp_buf warm_return;    /* launcher_main's frame, where a warm program's process goes back */
-static char *warm_argv[MAX_ITEMS], *warm_envp[MAX_ITEMS];
+/* a warm program's request, packed as "NARGS\0NENV\0" then its arguments and environment, each
+ * NUL-terminated: read by warm_python.py straight from here */
+char launcher_warm_request[MAX_MSG + 32];
+size_t launcher_warm_request_size;
+const size_t launcher_warm_request_capacity = sizeof launcher_warm_request;
+static char *warm_environ[MAX_ITEMS];
 #define WARM_GO_FD 3           /* the program's process reads one byte here when its turn comes */
 static pid_t warm_pid = -1;    /* in an init: its program's process, forked ahead of its turn */
 static int warm_go = -1;       /* the write end of that process's go pipe */
@@ -699,6 +704,26 @@ static int drop_capabilities(void) {
     return (int)syscall(SYS_capset, &head, data);
 }
 
+/* Pack the request's arguments and environment into launcher_warm_request, and make the environment the
+ * process's C environment (what getenv and child processes see), as execve would have: the interpreter
+ * then only rebuilds os.environ. One copy, rather than a Python call per string. */
+static void warm_keep_request(struct request *rq) {
+    int na = 0, ne = 0;
+    while (rq->argv[na]) na++;
+    while (rq->envp[ne]) ne++;
+    size_t at = (size_t)snprintf(launcher_warm_request, sizeof launcher_warm_request, "%d%c%d", na, 0, ne) + 1;
+    for (int i = 0; i < na + ne; i++) {
+        const char *item = i < na ? rq->argv[i] : rq->envp[i - na];
+        size_t n = strlen(item) + 1; /* fits: the items came in one message of at most MAX_MSG */
+        memcpy(launcher_warm_request + at, item, n);
+        if (i >= na) warm_environ[i - na] = launcher_warm_request + at;
+        at += n;
+    }
+    warm_environ[ne] = NULL;
+    environ = warm_environ;
+    launcher_warm_request_size = at;
+}
+
 /* In a fork of the init (not a vfork: it goes on as Python), made while the run before goes: it gets
  * ready (its Python side too) and waits for the byte on WARM_GO_FD. Never returns. */
 static void warm_start_program(struct request *rq, int go) {
@@ -711,9 +736,8 @@ static void warm_start_program(struct request *rq, int go) {
     if (go != WARM_GO_FD && dup2(go, WARM_GO_FD) < 0) _exit(127);
     /* Python keeps no fd of its own open; past stderr are the judge's socket and the launcher's pipes */
     syscall(SYS_close_range, WARM_GO_FD + 1, ~0U, 0);
-    /* the request lives in this frame, which the interpreter's next calls overwrite: keep the lists */
-    memcpy(warm_argv, rq->argv, sizeof warm_argv);
-    memcpy(warm_envp, rq->envp, sizeof warm_envp);
+    /* the request lives in this frame, which the interpreter's next calls overwrite: keep it */
+    warm_keep_request(rq);
     longjmp(warm_return, 1);
 }
 
@@ -737,15 +761,6 @@ static int warm_fork_ahead(struct request *rq) {
     warm_pid = pid;
     warm_go = go[1];
     return 0;
-}
-
-/* For warm_python.py: the program's arguments and environment (NULL past the last). */
-const char *launcher_warm_arg(int i) {
-    return i >= 0 && i < MAX_ITEMS ? warm_argv[i] : NULL;
-}
-
-const char *launcher_warm_env(int i) {
-    return i >= 0 && i < MAX_ITEMS ? warm_envp[i] : NULL;
 }
 
 static long elapsed_us(const struct timespec *a, const struct timespec *b) {
@@ -2139,10 +2154,21 @@ static int launcher(int argc, char **argv) {
 }
 
 #ifdef CPBOT_LAUNCHER_LIBRARY
+#include <dlfcn.h>
+
 /* The server inside a warm Python interpreter: 0 when the judge went away, 1 in a warm program's
- * process (the interpreter then runs the program; launcher_warm_arg/env give its request). */
+ * process (the interpreter then runs the program; launcher_warm_request holds its request). */
+static void (*after_fork)(void);
+
 int launcher_main(int argc, char **argv) {
-    if (setjmp(warm_return)) return 1;
+    /* the interpreter's own after-fork work (what os.fork runs in a child), called from here: through
+     * ctypes it would cost the program's process a few dozen more pages of the server */
+    after_fork = (void (*)(void))dlsym(RTLD_DEFAULT, "PyOS_AfterFork_Child");
+    if (!after_fork) return -1;
+    if (setjmp(warm_return)) {
+        after_fork();
+        return 1;
+    }
     warm_server = 1;
     return launcher(argc, argv);
 }

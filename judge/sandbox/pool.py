@@ -13,6 +13,7 @@ import atexit
 import collections
 import contextlib
 import functools
+import json
 import os
 import queue
 import re
@@ -45,9 +46,11 @@ BASE_ENV = {
 
 
 WARM_SCRIPT = Path(__file__).with_name("warm_python.py")
+WARM_PRELUDES_ENV = "CPBOT_WARM_PRELUDES"  # warm_python.py's PRELUDES_ENV
 # the locale programs get, so the streams match theirs; and one BLAS thread: numpy, imported ahead when the
 # interpreter has it, would otherwise start a thread pool in the server, which a fork does not carry over
 WARM_ENV = {
+    "LD_BIND_NOW": "1",
     "LANG": "C.UTF-8",
     "LC_ALL": "C.UTF-8",
     **{name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS")},
@@ -66,6 +69,8 @@ class WarmPython(BaseModel):
     prefix: list[str]  # the interpreter and its flags, exactly as the judge starts Python programs
     modules: list[str] = []
     heavy_modules: list[str] = []
+    # source lines programs often start with, run ahead: such a program runs only the rest (warm_python.py)
+    preludes: list[str] = []
 
 
 class RunLimits(BaseModel):
@@ -232,7 +237,8 @@ class Slot:
             modules = ",".join([*warm.modules, *(warm.heavy_modules if heavy else [])])
             argv = [*warm.prefix, str(WARM_SCRIPT), library, modules, str(len(warm.prefix)), *warm.prefix, *args]
         # no environment of the judge's (API keys) may be readable from the server's /proc entry
-        return _Server(argv, WARM_ENV if warm else {}, sock, theirs)
+        env = {**WARM_ENV, WARM_PRELUDES_ENV: json.dumps(warm.preludes)} if warm else {}
+        return _Server(argv, env, sock, theirs)
 
     def _server_for(self, argv: Sequence[str]) -> tuple[_Server, bool]:
         if self.warm is None or not _warm_command(argv, self.warm):

@@ -8,6 +8,13 @@ run's namespaces and limits, comes back here to run the program as `__main__`, a
 `PREFIX... SCRIPT ARGS...` would have: fresh module globals, `sys.argv`, the environment, new standard
 streams, `random` reseeded (os.register_at_fork's hooks run). Any other command line is exec'd as it is.
 
+Preludes (the source lines many programs start with: LiveCodeBench's preamble, the LeetCode driver's
+code; a JSON list in the environment variable CPBOT_WARM_PRELUDES) are run once by the server, each into
+a `__main__` of its own: a program whose source starts with one gets that `__main__` as it was left, and
+the rest of its source only is compiled and run. Every test would otherwise compile the driver's 400
+lines, or run the preamble's star-imports, which reference some 600 objects of the server and copy the
+pages they lie on.
+
 What a fresh interpreter would do differently: the modules above are already imported (unused: the
 child is a fork of a server that never ran a program; numpy, when among them, with one BLAS thread, as
 the server's environment asks), and every program of a slot shares the slot's string hash seed.
@@ -16,6 +23,7 @@ the server's environment asks), and every program of a slot shares the slot's st
 import atexit
 import ctypes
 import io
+import json
 import os
 import resource
 import sys
@@ -36,37 +44,35 @@ def serve(library: str, args: list[str]) -> bool:
     """Run the launcher's server; True in a warm program's process, False when the judge went away."""
     lib = ctypes.PyDLL(library)  # the GIL stays held: the forks happen with the interpreter at rest
     lib.launcher_main.restype = ctypes.c_int
-    lib.launcher_warm_arg.restype = ctypes.c_char_p
-    lib.launcher_warm_env.restype = ctypes.c_char_p
-    after_fork = ctypes.pythonapi.PyOS_AfterFork_Child  # looked up here, once, not in every program
+    # where launcher.c leaves a program's request, mapped here once: read in the program's process
+    # without another foreign call (each costs it a few dozen more pages of the server)
+    capacity = ctypes.c_size_t.in_dll(lib, "launcher_warm_request_capacity").value
+    area = (ctypes.c_char * capacity).in_dll(lib, "launcher_warm_request")
+    size = ctypes.c_size_t.in_dll(lib, "launcher_warm_request_size")
     argv = [b"launcher", *(a.encode() for a in args)]
     if lib.launcher_main(len(argv), (ctypes.c_char_p * (len(argv) + 1))(*argv, None)) != 1:
-        return False
-    after_fork()
-    global request_arg, request_env
-    request_arg, request_env = lib.launcher_warm_arg, lib.launcher_warm_env
+        return False  # the judge went away (or the interpreter has no PyOS_AfterFork_Child: -1)
+    global request
+    request = area[: size.value]
     return True
 
 
-def strings(get) -> list[bytes]:  # type: ignore[no-untyped-def]
-    found = []
-    while (item := get(len(found))) is not None:
-        found.append(item)
-    return found
+def unpack(packed: bytes) -> tuple[list[bytes], list[bytes]]:
+    """The arguments and the environment of a request packed by launcher.c's warm_keep_request."""
+    na, ne, *items = packed.split(b"\0")
+    return items[: int(na)], items[int(na) : int(na) + int(ne)]
 
 
 def set_environment(items: list[bytes]) -> None:
-    """The environment (os.environ, and the C one child processes get) made of `items` alone, as a fresh
-    interpreter reads it (the first of a repeated name wins). Written directly, not name by name through
-    the mapping's methods: those run a dozen functions that copy 90 more pages of the server per run."""
+    """os.environ made of `items` alone, as a fresh interpreter reads it (the first of a repeated name wins);
+    the C environment, which child processes get, is already those items (launcher.c). Written directly,
+    not name by name through the mapping's methods: those run a dozen functions that copy 90 more pages of
+    the server per run."""
     data = os.environ._data  # type: ignore[attr-defined]  # os.environb shares it
-    for name in data:
-        os.unsetenv(name)
     data.clear()
     for item in items:
         name, eq, value = item.partition(b"=")
         if eq and name and name not in data:
-            os.putenv(name, value)
             data[name] = value
 
 
@@ -81,8 +87,9 @@ def std_stream(fd: int, old: io.TextIOWrapper) -> io.TextIOWrapper:
 
 
 def run_program(prefix: list[str]) -> None:
-    argv = [os.fsdecode(arg) for arg in strings(request_arg)]
-    set_environment(strings(request_env))
+    args, env = unpack(request)
+    argv = [os.fsdecode(arg) for arg in args]
+    set_environment(env)
     if argv[: len(prefix)] != prefix or len(argv) == len(prefix) or argv[len(prefix)].startswith("-"):
         os.execve(argv[0], argv, dict(os.environ))  # not what this interpreter was started as
     script = argv[len(prefix)]
@@ -94,10 +101,6 @@ def run_program(prefix: list[str]) -> None:
     sys.stdin = sys.__stdin__ = std_stream(0, sys.__stdin__)  # type: ignore[arg-type]
     sys.stdout = sys.__stdout__ = std_stream(1, sys.__stdout__)  # type: ignore[arg-type]
     sys.stderr = sys.__stderr__ = std_stream(2, sys.__stderr__)  # type: ignore[arg-type]
-    main = types.ModuleType("__main__")
-    main.__file__ = script
-    main.__builtins__ = __builtins__  # type: ignore[attr-defined]
-    sys.modules["__main__"] = main
 
     def hook(kind, value, tb):  # type: ignore[no-untyped-def]
         """Tracebacks start at the program, as a fresh interpreter's do."""
@@ -106,11 +109,19 @@ def run_program(prefix: list[str]) -> None:
         sys.__excepthook__(kind, value.with_traceback(tb), tb)
 
     sys.excepthook = hook
+    main = None
     try:
         with open(script, "rb") as f:
-            code = compile(f.read(), script, "exec")
+            source = f.read()
+        main, source = after_prelude(source)
+        code = compile(source, script, "exec")
     except BaseException as e:  # raised in its turn, as a fresh interpreter would
         code, error = None, e
+    if main is None:
+        main = new_main()
+    main.__file__ = script
+    main.__loader__ = sys.modules["_frozen_importlib_external"].SourceFileLoader("__main__", script)
+    sys.modules["__main__"] = main
     wait_for_turn()
     try:
         if code is None:
@@ -123,6 +134,57 @@ def run_program(prefix: list[str]) -> None:
         sys.excepthook(*sys.exc_info())
         status = 1
     os._exit(wind_down(main, status))
+
+
+def new_main() -> types.ModuleType:
+    """A `__main__` with the globals a fresh interpreter's has, in its order (`__file__` and `__loader__`,
+    which name the script, are set in the program's process)."""
+    main = types.ModuleType("__main__")
+    main.__annotations__ = {}
+    main.__builtins__ = __builtins__  # type: ignore[attr-defined]
+    main.__file__ = ""
+    main.__cached__ = None  # type: ignore[attr-defined]
+    return main
+
+
+def compiled_prelude(text: str) -> tuple[str, types.CodeType | None]:
+    """A prelude and its code (None when it does not compile, or sets a `__future__` feature, which would
+    change how the rest compiles). Compiled before the imports: they reuse the compiler's memory, which
+    would otherwise stay with the server, copied by every fork."""
+    try:
+        code = compile(text, "<prelude>", "exec")
+    except Exception:
+        return text, None
+    return text, None if code.co_flags & FUTURE_FLAGS else code
+
+
+def run_prelude(text: str, code: types.CodeType | None) -> tuple[bytes, types.ModuleType, int] | None:
+    """In the server: a prelude run once into a `__main__` of its own, and the recursion limit it sets
+    (put back here); None when it fails (a program starting with it then runs it itself)."""
+    if code is None:
+        return None
+    main, limit = new_main(), sys.getrecursionlimit()
+    try:
+        exec(code, vars(main))
+    except Exception:
+        return None
+    finally:
+        prelude_limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(limit)
+    return text.encode(), main, prelude_limit
+
+
+def after_prelude(source: bytes) -> tuple[types.ModuleType | None, bytes]:
+    """For a source that starts with a prelude the server ran: that run's `__main__` (this process's own
+    copy, as the prelude left it), the recursion limit it set, and the rest of the source to compile, the
+    prelude's lines left blank so that line numbers stay. A `__future__` import must start a file: with
+    one after the prelude, the source is compiled whole (and fails as it would); a prelude with one is not
+    run ahead."""
+    for text, main, limit in PRELUDES:
+        if source.startswith(text) and b"__future__" not in source[len(text) :]:
+            sys.setrecursionlimit(limit)
+            return main, b"\n" * text.count(b"\n") + source[len(text) :]
+    return None, source
 
 
 def reseed() -> None:
@@ -177,12 +239,15 @@ def start() -> None:
     library, modules, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
     prefix, args = sys.argv[4 : 4 + count], sys.argv[4 + count :]
     unlimited_stack()
+    # a process's first compile also builds the compiler's state (1-2 ms): never left to a program
+    preludes = [compiled_prelude(text) for text in json.loads(os.environ.get(PRELUDES_ENV, "[]"))]
+    compile("", "<warm>", "exec")
     for name in filter(None, modules.split(",")):
         try:
             __import__(name)
         except ImportError:
             pass
-    compile("", "<warm>", "exec")  # a process's first compile builds the compiler's state: 1-2 ms
+    PRELUDES.extend(ran for ran in (run_prelude(*p) for p in preludes) if ran is not None)
     import gc
 
     gc.collect()  # and empties the free lists, which a program's final collection would otherwise write to
@@ -192,5 +257,10 @@ def start() -> None:
 
 
 GO_FD = 3  # launcher.c's WARM_GO_FD
-request_arg = request_env = None
+PRELUDES_ENV = "CPBOT_WARM_PRELUDES"  # pool.py's: the preludes, a JSON list
+PRELUDES: list[tuple[bytes, types.ModuleType, int]] = []
+FUTURE_FLAGS = 0  # the compiler flags of every __future__ feature
+for _feature in __import__("__future__").all_feature_names:
+    FUTURE_FLAGS |= getattr(__import__("__future__"), _feature).compiler_flag
+request = b""
 start()

@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from cpbot.judge.harness import build_program
 from cpbot.judge.languages.python import default_warm_python
+from cpbot.judge.model import Method, Param, Signature, Solution
 from cpbot.judge.sandbox import RunLimits, Sandbox
 from cpbot.judge.sandbox.build import launcher_library_path
 from cpbot.judge.sandbox.pool import WARM_SCRIPT
@@ -109,12 +111,89 @@ PROGRAMS = {
 def test_a_warm_run_prints_and_exits_as_a_fresh_interpreter(name, warm_sandbox, cold_sandbox):
     warm = run_python(warm_sandbox, name, PROGRAMS[name], stdin=b"1 2\n3 4\n")
     cold = run_python(cold_sandbox, name, PROGRAMS[name], stdin=b"1 2\n3 4\n")
-    assert (warm[0].status, warm[0].exit_code, warm[1], warm[2]) == (
-        cold[0].status,
-        cold[0].exit_code,
-        cold[1],
-        cold[2],
-    )
+    assert shown(warm) == shown(cold)
+
+
+def shown(ran: tuple) -> tuple:
+    """What a run shows of itself: how it ended, its exit code, stdout and stderr."""
+    return ran[0].status, ran[0].exit_code, ran[1], ran[2]
+
+
+PRELUDE = "from math import *\nfrom collections import *\nimport sys\nsys.setrecursionlimit(5000)\n"
+AFTER_PRELUDE = {
+    "globals": "print(list(globals()), __name__, __file__ == sys.argv[0], sqrt(4), deque)\n",
+    "recursion-limit": "print(sys.getrecursionlimit())\n",
+    "traceback-lines": "def f():\n    raise ValueError(floor(2.5))\nf()\n",
+    "future-import": "from __future__ import annotations\nprint('compiled')\n",
+    "syntax-error": "print(\n",
+    # the next run of the slot must find the prelude's names as the prelude left them
+    "rebinds-and-mutates": "pi = 3\ndel floor\nimport math\nmath.tau = 0\nprint(pi, 'floor' in globals())\n",
+}
+
+
+@pytest.fixture(scope="module")
+def prelude_sandbox():
+    with Sandbox(2, warm_python=WARM.model_copy(update={"preludes": [PRELUDE]})) as sb:
+        yield sb
+
+
+@pytest.mark.parametrize("name", sorted(AFTER_PRELUDE))
+def test_a_program_starting_with_a_prelude_runs_as_if_it_ran_it_itself(name, prelude_sandbox, cold_sandbox):
+    source = PRELUDE + AFTER_PRELUDE[name]
+    for _ in range(2):  # the second run of a slot after the first changed what the prelude made
+        warm = run_python(prelude_sandbox, "prelude-" + name, source)
+        cold = run_python(cold_sandbox, "prelude-" + name, source)
+        assert shown(warm) == shown(cold)
+    same = "print(pi, floor(2.5), sys.getrecursionlimit(), __import__('math').tau > 6)\n"
+    assert run_python(prelude_sandbox, "after-" + name, PRELUDE + same)[1] == f"{3.141592653589793} 2 5000 True\n"
+
+
+def test_a_program_without_the_prelude_gets_nothing_of_it(prelude_sandbox):
+    source = "import sys\nprint('sqrt' in globals(), 'deque' in globals(), sys.getrecursionlimit())\n"
+    assert run_python(prelude_sandbox, "no-prelude", source)[1] == "False False 1000\n"
+    # a source that starts with only some of the prelude's lines runs them itself
+    first_line = PRELUDE.split("\n")[0] + "\n"
+    assert run_python(prelude_sandbox, "part-prelude", first_line + source)[1] == "True False 1000\n"
+
+
+ADD = Signature(
+    methods=[Method(name="add", params=[Param(name="a", type="integer"), Param(name="b", type="integer")],
+                    return_type="integer")]
+)  # fmt: skip
+COUNTER = Signature(
+    kind="design",
+    class_name="Counter2",
+    methods=[Method(name="Counter2", params=[]), Method(name="bump", params=[Param(name="k", type="integer")],
+                                                       return_type="integer")],
+)  # fmt: skip
+LEETCODE = {
+    # the driver's code is the warm server's, run once (its functions' file is the prelude's)
+    "driver-run-ahead": (ADD, "class Solution:\n    def add(self, a, b):\n        import sys\n"
+                         "        main = sys.modules['__main__']\n"
+                         "        return (main._main.__code__.co_filename == '<prelude>') + a + b\n"),
+    "raises": (ADD, "class Solution:\n    def add(self, a, b):\n        return a // (b - b)\n"),
+    "future-import": (ADD, "from __future__ import annotations\nclass Solution:\n"
+                      "    def add(self, a: int, b: int) -> int:\n        return a - b\n"),
+    "node-class-changed": (ADD, "ListNode.x = 1\nclass Solution:\n    def add(self, a, b):\n"
+                           "        return a + b + hasattr(ListNode, 'y')\nListNode.y = 2\n"),
+    "design": (COUNTER, "class Counter2:\n    def __init__(self):\n        self.n = 0\n"
+               "    def bump(self, k):\n        self.n += k\n        return self.n\n"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(LEETCODE))
+def test_a_leetcode_driver_runs_warm_as_a_fresh_interpreter_runs_it(name, cold_sandbox):
+    signature, source = LEETCODE[name]
+    program = build_program(Solution(language="python3", source=source), signature).source
+    stdin = b'["Counter2","bump","bump"]\n[[],[2],[3]]\n' if signature.kind == "design" else b"5\n7\n"
+    with Sandbox(2, warm_python=default_warm_python()) as warm_sandbox:
+        for _ in range(2):  # the second run of a slot after the first changed the driver's classes
+            warm = run_python(warm_sandbox, "leetcode-" + name, program, stdin=stdin)
+            cold = run_python(cold_sandbox, "leetcode-" + name, program, stdin=stdin)
+            if name == "driver-run-ahead":
+                assert (warm[1], cold[1]) == ("13\n", "12\n")
+                continue
+            assert shown(warm) == shown(cold)
 
 
 def test_each_warm_run_draws_its_own_random_numbers(warm_sandbox):
