@@ -82,8 +82,11 @@ def python_is(monkeypatch):
     lang = get_language("python3")
 
     def choose(path) -> None:
-        monkeypatch.delenv("CPBOT_PYTHON3", raising=False)
-        monkeypatch.delenv("CPBOT_SANDBOX_READ_ONLY", raising=False)
+        for name in ("CPBOT_PYTHON3", "CPBOT_SANDBOX_READ_ONLY"):
+            # set, then removed: monkeypatch records the value to put back only for a name that exists, and
+            # use_python below sets both in os.environ directly
+            monkeypatch.setenv(name, "")
+            monkeypatch.delenv(name)
         monkeypatch.delitem(lang.__dict__, "interpreter", raising=False)  # found again from the choice
         if path is not None:
             use_python(path)
