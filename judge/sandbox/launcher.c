@@ -1759,6 +1759,35 @@ static void answer_call(struct net_run *run, struct net_run **here) {
     }
 }
 
+/* One message on `sock` into buf (NUL room kept) and the fds that came with it (past MAX_FDS closed); the
+ * length (<= 0: the other end went away). */
+static ssize_t receive(int sock, char *buf, size_t size, int *fds, int *nfds) {
+    char cbuf[CMSG_SPACE(sizeof(int) * MAX_FDS)];
+    struct iovec iov = {buf, size - 1};
+    struct msghdr msg = {0};
+    ssize_t len;
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = cbuf;
+    msg.msg_controllen = sizeof cbuf;
+    do len = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+    while (len < 0 && errno == EINTR);
+    *nfds = 0;
+    if (len <= 0) return len;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+            int k = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+            for (int i = 0; i < k; i++) {
+                int fd;
+                memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof fd);
+                if (*nfds < MAX_FDS) fds[(*nfds)++] = fd;
+                else close(fd);
+            }
+        }
+    }
+    return len;
+}
+
 /* The net helper: takes every init's listener and answers its run's socket calls until the server ends.
  * A run's listener hangs up once its last process is gone; its namespace goes with it. */
 static void net_helper(int sock) {
@@ -1792,21 +1821,8 @@ static void net_helper(int sock) {
         }
         if (polls[0].revents) {
             int fds[MAX_FDS], nfds;
-            char mark;
-            struct iovec iov = {&mark, 1};
-            char cbuf[CMSG_SPACE(sizeof(int) * MAX_FDS)];
-            struct msghdr msg = {0};
-            msg.msg_iov = &iov;
-            msg.msg_iovlen = 1;
-            msg.msg_control = cbuf;
-            msg.msg_controllen = sizeof cbuf;
-            ssize_t len = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
-            if (len == 0 || (len < 0 && errno != EINTR)) _exit(0); /* the server is gone */
-            nfds = 0;
-            for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
-                if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-                    for (size_t k = 0; k < (c->cmsg_len - CMSG_LEN(0)) / sizeof(int) && nfds < MAX_FDS; k++)
-                        memcpy(&fds[nfds++], CMSG_DATA(c) + k * sizeof(int), sizeof(int));
+            char mark[2];
+            if (receive(sock, mark, sizeof mark, fds, &nfds) <= 0) _exit(0); /* the server is gone */
             for (int i = 0; i < nfds; i++) {
                 /* no room (never, with at most MAX_BUSY runs in flight): its socket calls fail (ENOSYS) */
                 if (nruns == NET_RUNS) close(fds[i]);
@@ -1840,33 +1856,6 @@ static void reply(const char *text) {
     send(SOCK_FD, text, strlen(text), MSG_NOSIGNAL);
 }
 
-/* Receive one request and its fds; the length (<= 0: the judge went away). */
-static ssize_t receive(char *buf, size_t size, int *fds, int *nfds) {
-    char cbuf[CMSG_SPACE(sizeof(int) * MAX_FDS)];
-    struct iovec iov = {buf, size - 1};
-    struct msghdr msg = {0};
-    ssize_t len;
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = cbuf;
-    msg.msg_controllen = sizeof cbuf;
-    do len = recvmsg(SOCK_FD, &msg, MSG_CMSG_CLOEXEC);
-    while (len < 0 && errno == EINTR);
-    *nfds = 0;
-    if (len <= 0) return len;
-    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
-        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
-            int k = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
-            for (int i = 0; i < k; i++) {
-                int fd;
-                memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof fd);
-                if (*nfds < MAX_FDS) fds[(*nfds)++] = fd;
-                else close(fd);
-            }
-        }
-    }
-    return len;
-}
 
 #define INIT_JUDGE_GONE 3
 
@@ -1900,7 +1889,7 @@ static void init_main(int taken, struct handover before, int baton, int next_wai
     /* ready: the server pins it to the programs' CPU while it sleeps (no migration) */
     if (write(taken, "w", 1) != 1) {
     }
-    ssize_t len = receive(buf, sizeof buf, fds, &nfds);
+    ssize_t len = receive(SOCK_FD, buf, sizeof buf, fds, &nfds);
     if (len <= 0) _exit(INIT_JUDGE_GONE);
     if (write(taken, "r", 1) != 1) {
     }
@@ -2081,7 +2070,7 @@ static int serve(void) {
             char out[64];
             int e = errno;
             start_afresh(busy, &nbusy, &last);
-            if (receive(buf, sizeof buf, fds, &nfds) <= 0) return 0;
+            if (receive(SOCK_FD, buf, sizeof buf, fds, &nfds) <= 0) return 0;
             for (int i = 0; i < nfds; i++) close(fds[i]);
             snprintf(out, sizeof out, "status=error msg=clone:%d", e);
             reply(out);
