@@ -50,13 +50,14 @@ def own_cpuacct() -> Path | None:
 
 
 @contextmanager
-def launcher_from(source: Path | None) -> Iterator[None]:
-    """Launchers (and warm Python's launcher library) built meanwhile are built from `source`."""
+def launcher_from(source: bytes | None) -> Iterator[None]:
+    """Launchers (and warm Python's launcher library) built meanwhile are built from `source` (None: this
+    checkout's), by the judge's own builder and cache."""
     if source is None:
         yield
         return
     original = build.launcher_source
-    build.launcher_source = source.read_bytes  # type: ignore[method-assign]
+    build.launcher_source = lambda: source  # type: ignore[method-assign]
     try:
         yield
     finally:
@@ -104,10 +105,10 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=50, help="tests per judge_program call")
     parser.add_argument("--lang", choices=["cpp17", "python3"], default="cpp17", help="python3: warm Python")
     args = parser.parse_args()
-    sources: dict[str, Path | None] = {"this": None}
+    sources: dict[str, bytes | None] = {"this": None}
     for item in args.source:
         name, _, path = item.partition("=")
-        sources[name] = Path(path)
+        sources[name] = Path(path).read_bytes()
     batches = max(1, args.runs // args.batch)
     checker = builtin_checker("tokens")
     assert checker is not None

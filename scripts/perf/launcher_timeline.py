@@ -23,11 +23,10 @@ from __future__ import annotations
 
 import argparse
 import re
-import shutil
 import statistics
-import subprocess
-import tempfile
 from pathlib import Path
+
+from launcher_ab import launcher_from  # this folder is on the path when a script here runs
 
 import cpbot.judge.sandbox.pool as pool
 from cpbot.judge.build import build_solution
@@ -54,7 +53,7 @@ def stamped(source: str) -> str:
     """The launcher source with stamps; fails loudly when a point is no longer where it was looked for."""
     points = [
         (r"\n(    int ready = mount_run\()", SETUP, "before"),
-        (r"\n(    ssize_t len = receive\(buf)", READY, "before"),
+        (r"\n(    ssize_t len = receive\((?:SOCK_FD, )?buf)", READY, "before"),
         (r"(\n    if \(len <= 0\) _exit\(INIT_JUDGE_GONE\);\n)", REQUEST, "after"),
         (r"\n(        clock_gettime\(CLOCK_MONOTONIC, &t0\);\n        pid = vfork\(\);)", VFORK, "before"),
         (r"(\n    if \(pid == 0\) exec_program\(rq, &exec_errno\);\n)", EXECD, "after"),
@@ -91,15 +90,6 @@ def _inserter(stamp: str, where: str):  # type: ignore[no-untyped-def]
     return insert
 
 
-def build(source: str, directory: Path, name: str) -> Path:
-    cc = shutil.which("cc") or shutil.which("gcc")
-    assert cc, "no C compiler"
-    src = directory / f"{name}.c"
-    src.write_text(source)
-    subprocess.run([cc, "-O2", "-o", str(directory / name), str(src)], check=True)
-    return directory / name
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--source", action="append", default=[], metavar="NAME=PATH", help="another launcher.c")
@@ -124,33 +114,31 @@ def main() -> None:
     assert checker is not None
     tests = [TestCase(input=LINE, output=LINE, name=f"echo-{i}") for i in range(args.batch)]
     limits = Limits(time_ms=2000, memory_mb=256)
-    with tempfile.TemporaryDirectory() as tmp:
-        boxes, programs = {}, {}
-        for name, source in sources.items():
-            binary = build(stamped(source), Path(tmp), name)
-            pool.launcher_path = lambda binary=binary: binary  # type: ignore[misc]
+    boxes, programs = {}, {}
+    for name, source in sources.items():
+        with launcher_from(stamped(source).encode()):  # built by the judge's own builder, into its cache
             boxes[name] = Sandbox(2)
-            programs[name] = build_solution(Solution(language="cpp17", source=ECHO), boxes[name]).program
-        try:
-            for _ in range(args.rounds):
-                for name, box in boxes.items():
-                    report = judge_program(
-                        programs[name],
-                        tests,
-                        limits=limits,
-                        checker=checker,
-                        sandbox=box,
-                        jobs=1,
-                        stop_on_failure=args.one_at_a_time,
-                    )
-                    assert report.verdict == Verdict.AC, (name, report.reason)
+        programs[name] = build_solution(Solution(language="cpp17", source=ECHO), boxes[name]).program
+    try:
+        for _ in range(args.rounds):
             for name, box in boxes.items():
-                print(f"== {name}")
-                for label, values in timeline([replies.get(id(slot._plain), []) for slot in box._all], args.batch):
-                    print(f"   {label:18s} {statistics.median(values):8.1f} us")
-        finally:
-            for box in boxes.values():
-                box.close()
+                report = judge_program(
+                    programs[name],
+                    tests,
+                    limits=limits,
+                    checker=checker,
+                    sandbox=box,
+                    jobs=1,
+                    stop_on_failure=args.one_at_a_time,
+                )
+                assert report.verdict == Verdict.AC, (name, report.reason)
+        for name, box in boxes.items():
+            print(f"== {name}")
+            for label, values in timeline([replies.get(id(slot._plain), []) for slot in box._all], args.batch):
+                print(f"   {label:18s} {statistics.median(values):8.1f} us")
+    finally:
+        for box in boxes.values():
+            box.close()
 
 
 def timeline(per_slot: list[list[str]], batch: int) -> list[tuple[str, list[float]]]:
