@@ -35,6 +35,22 @@ def fresh_run_memos() -> None:
     BRUTE_RUNS.clear()
 
 
+@pytest.fixture
+def slot_runs(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The argv of every run the sandbox's slots are given while the test runs."""
+    from cpbot.judge.sandbox.pool import Slot
+
+    started: list[list[str]] = []
+    original = Slot.start
+
+    def start(self, argv, **kwargs):  # type: ignore[no-untyped-def]
+        started.append(list(argv))
+        return original(self, argv, **kwargs)
+
+    monkeypatch.setattr(Slot, "start", start)
+    return started
+
+
 @pytest.fixture(scope="session")
 def sandbox():
     """As the judge's default sandbox: Python programs fork from a warm interpreter."""

@@ -5,60 +5,45 @@ from __future__ import annotations
 
 import uuid
 
-import pytest
-
 from cpbot.judge.model import Limits, Solution, TestCase, Verdict
 from cpbot.judge.runner import judge_solution
-from cpbot.judge.sandbox.pool import Slot
 from tests.judge import programs as P
 
 
-@pytest.fixture
-def runs(monkeypatch):
-    """The programs the sandbox's slots were given (their argv)."""
-    started = []
-    original = Slot.start
-
-    def start(self, argv, **kwargs):  # type: ignore[no-untyped-def]
-        started.append(argv)
-        return original(self, argv, **kwargs)
-
-    monkeypatch.setattr(Slot, "start", start)
-    return started
-
-
-def judged(source: str, tests: list[TestCase], sandbox, limits: Limits, runs: list, **kw):
+def judged(source: str, tests: list[TestCase], sandbox, limits: Limits, slot_runs: list, **kw):
     """The report, and how many runs were the program's own (not its syntax check)."""
     solution = Solution(language="python3", source=f"# {uuid.uuid4().hex}\n{source}")
     report = judge_solution(solution, tests, limits=limits, sandbox=sandbox, jobs=1, **kw)
-    return report, sum("syntax-check" not in " ".join(argv) for argv in runs)
+    return report, sum("syntax-check" not in " ".join(argv) for argv in slot_runs)
 
 
-def test_no_test_runs_after_the_first_failure(sandbox, runs):
+def test_no_test_runs_after_the_first_failure(sandbox, slot_runs):
     crash_first = "raise SystemExit(1)\n"
     tests = [TestCase(input=f"{i} {i}\n", output=f"{2 * i}\n") for i in range(1, 5)]
     limits = Limits(time_ms=2000, memory_mb=64)
-    report, programs_run = judged(crash_first, tests, sandbox, limits, runs, stop_on_failure=True)
+    report, programs_run = judged(crash_first, tests, sandbox, limits, slot_runs, stop_on_failure=True)
     assert report.verdict == Verdict.RE and [r.index for r in report.results] == [1]
     assert programs_run == 1
     wrong_second = P.PY_WRONG  # wrong where a is 5: the second of these tests
     tests = [TestCase(input=f"{a} 1\n", output=f"{a + 1}\n") for a in (1, 5, 2, 3)]
-    runs.clear()
-    report, programs_run = judged(wrong_second, tests, sandbox, limits, runs, stop_on_failure=True)
+    slot_runs.clear()
+    report, programs_run = judged(wrong_second, tests, sandbox, limits, slot_runs, stop_on_failure=True)
     assert [r.verdict for r in report.results] == [Verdict.AC, Verdict.WA]
     assert programs_run == 2
-    runs.clear()
-    report, programs_run = judged(wrong_second, tests, sandbox, limits, runs)  # all of them without the stop
+    slot_runs.clear()
+    report, programs_run = judged(wrong_second, tests, sandbox, limits, slot_runs)  # all of them without the stop
     assert [r.verdict for r in report.results] == [Verdict.AC, Verdict.WA, Verdict.AC, Verdict.AC]
     assert programs_run == 4
 
 
-def test_a_near_limit_tle_does_not_stop_the_tests_after_it(sandbox, runs):
+def test_a_near_limit_tle_does_not_stop_the_tests_after_it(sandbox, slot_runs):
     # 105% of the limit on its own clock: a near miss, re-run alone at the end (still TLE there)
     near_miss_first = "import sys, time\nif sys.stdin.read() == '':\n" + "".join(
         "    " + line + "\n" for line in P.PY_BURN_CPU.format(ms=420).splitlines()
     )
     tests = [TestCase(input="", output="0\n"), TestCase(input="quick\n", output="")]
-    report, _ = judged(near_miss_first, tests, sandbox, Limits(time_ms=400, memory_mb=64), runs, stop_on_failure=True)
+    report, _ = judged(
+        near_miss_first, tests, sandbox, Limits(time_ms=400, memory_mb=64), slot_runs, stop_on_failure=True
+    )
     assert report.verdict == Verdict.TLE and report.results[0].reruns == 2
     assert [r.index for r in report.results] == [1, 2]  # the second test ran: the first was not final

@@ -425,19 +425,9 @@ def test_a_generation_stops_at_its_first_failing_test_unless_all_tests_are_asked
     assert "every test run" in markdown(everything)
 
 
-def test_leetcode_programs_are_syntax_checked_together_in_the_harness_driver(quick_sample, sandbox, monkeypatch):
+def test_leetcode_programs_are_syntax_checked_together_in_the_harness_driver(quick_sample, sandbox, slot_runs):
     import uuid
 
-    from cpbot.judge.sandbox.pool import Slot
-
-    started = []
-    original = Slot.start
-
-    def start(self, argv, **kwargs):  # type: ignore[no-untyped-def]
-        started.append(" ".join(argv))
-        return original(self, argv, **kwargs)
-
-    monkeypatch.setattr(Slot, "start", start)
     # distinct programs no other test has checked; one does not compile, in the driver or alone
     sources = [f"# {uuid.uuid4().hex}\n{RIGHT['3001']}" for _ in range(3)] + [f"# {uuid.uuid4().hex}\ndef (:\n"]
     found = {
@@ -446,6 +436,7 @@ def test_leetcode_programs_are_syntax_checked_together_in_the_harness_driver(qui
     report = grade(quick_sample, found, sandbox)
     verdicts = [g.verdict for g in report.problems[0].generations]
     assert verdicts == [Verdict.AC, Verdict.AC, Verdict.AC, Verdict.CE]
+    started = [" ".join(argv) for argv in slot_runs]
     assert sum("py-syntax-check-many" in argv for argv in started) == 1  # all four in one run
     assert sum("py-syntax-check/" in argv for argv in started) == 1  # only the broken one again, for its log
 
