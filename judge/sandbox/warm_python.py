@@ -176,10 +176,10 @@ def run_prelude(text: str, code: types.CodeType | None) -> tuple[bytes, types.Mo
 
 def after_prelude(source: bytes) -> tuple[types.ModuleType | None, bytes]:
     """For a source that starts with a prelude the server ran: that run's `__main__` (this process's own
-    copy, as the prelude left it), the recursion limit it set, and the rest of the source to compile, the
-    prelude's lines left blank so that line numbers stay. A `__future__` import must start a file: with
-    one after the prelude, the source is compiled whole (and fails as it would); a prelude with one is not
-    run ahead."""
+    copy, as the prelude left it) and the rest of the source to compile, the prelude's lines left blank so
+    that line numbers stay; the recursion limit the prelude set is set again here. A `__future__` import
+    must start a file: with one after the prelude, the source is compiled whole (and fails as it would); a
+    prelude with one is not run ahead."""
     for text, main, limit in PRELUDES:
         if source.startswith(text) and b"__future__" not in source[len(text) :]:
             sys.setrecursionlimit(limit)
