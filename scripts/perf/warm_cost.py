@@ -1,7 +1,8 @@
 """CPU of the sandbox around a warm Python test: everything the launcher's processes use but the program.
 
 Judges a trivial Python program (read a line, print it; with `--preamble`, LiveCodeBench's preamble first,
-as `cpbot grade --lcb-preamble` judges stdin programs) on one slot of a 2-slot sandbox with warm Python, in
+as `cpbot grade --lcb-preamble` judges stdin programs; with `--leetcode`, a LeetCode function that adds two
+numbers, through cpbot's LeetCode driver) on one slot of a 2-slot sandbox with warm Python, in
 batches, and prints per test: the CPU of all the sandbox's processes (as the kernel counts them when they
 are reaped), the programs' own CPU as the launcher reports it, the difference (`around`, what
 grade_cost.py calls sandbox_around_programs_ms_per_test), the page faults of all those processes, the
@@ -9,7 +10,7 @@ judge's own CPU, and the wall time. A sandbox started and used for a few tests, 
 apart and taken off, so the figures are per test. With `--compare CHECKOUT` the same script runs from
 that checkout (its own .venv) in alternating rounds, and the medians of both are printed.
 
-    python scripts/perf/warm_cost.py [--tests 1000] [--preamble] [--rounds 3] [--compare /tmp/base]
+    python scripts/perf/warm_cost.py [--tests 1000] [--preamble | --leetcode] [--rounds 3] [--compare /tmp/base]
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import time
 from pathlib import Path
 
 ECHO = "print(input())\n"
+ADD = "class Solution:\n    def add(self, a, b):\n        return a + b\n"
 FIGURES = ("children_ms", "own_ms", "around_ms", "faults", "judge_ms", "wall_ms")
 
 
@@ -33,9 +35,27 @@ def children() -> tuple[float, int]:
     return used.ru_utime + used.ru_stime, used.ru_minflt
 
 
-def judged(tests: int, preamble: bool) -> dict[str, float]:
+def program_and_test(kind: str) -> tuple[str, str, str]:
+    """The source judged, its test's input and expected output."""
+    if kind == "leetcode":
+        from cpbot.judge.harness import build_program
+        from cpbot.judge.model import Method, Param, Signature, Solution
+
+        add = Method(name="add", params=[Param(name=n, type="integer") for n in "ab"], return_type="integer")
+        return (
+            build_program(Solution(language="python3", source=ADD), Signature(methods=[add])).source,
+            "5\n7\n",
+            "12\n",
+        )
+    if kind == "preamble":
+        from cpbot.bot.bench.livecodebench import stdin_preamble
+
+        return stdin_preamble() + ECHO, "hello\n", "hello\n"
+    return ECHO, "hello\n", "hello\n"
+
+
+def judged(tests: int, kind: str) -> dict[str, float]:
     """One sandbox's totals over `tests` tests (batches of 50): CPU seconds, faults, the programs' own CPU."""
-    from cpbot.bot.bench.livecodebench import stdin_preamble
     from cpbot.judge.build import build_solution
     from cpbot.judge.checkers import builtin_checker
     from cpbot.judge.languages.python import default_warm_python
@@ -43,7 +63,7 @@ def judged(tests: int, preamble: bool) -> dict[str, float]:
     from cpbot.judge.runner import judge_program
     from cpbot.judge.sandbox import Sandbox
 
-    source = (stdin_preamble() if preamble else "") + ECHO
+    source, given, expected = program_and_test(kind)
     checker = builtin_checker("tokens")
     limits = Limits(time_ms=2000, memory_mb=256)
     cpu0, faults0 = children()
@@ -55,7 +75,7 @@ def judged(tests: int, preamble: bool) -> dict[str, float]:
         assert program is not None
         done = 0
         while done < tests:
-            batch = [TestCase(input="hello\n", output="hello\n", name=f"t{i}") for i in range(min(50, tests - done))]
+            batch = [TestCase(input=given, output=expected, name=f"t{i}") for i in range(min(50, tests - done))]
             report = judge_program(program, batch, limits=limits, checker=checker, sandbox=sandbox, jobs=1)
             assert report.verdict == Verdict.AC, report.reason
             own += sum(r.cpu_ms for r in report.results) / 1000
@@ -70,9 +90,9 @@ def judged(tests: int, preamble: bool) -> dict[str, float]:
     }
 
 
-def per_test(tests: int, preamble: bool) -> dict[str, float]:
+def per_test(tests: int, kind: str) -> dict[str, float]:
     """The figures per test: a run of `tests` less a run of 10 (the sandbox's start, build and close)."""
-    small, large = judged(10, preamble), judged(tests + 10, preamble)
+    small, large = judged(10, kind), judged(tests + 10, kind)
     d = {k: (large[k] - small[k]) / tests for k in large}
     return {
         "children_ms": 1000 * d["children"],
@@ -87,13 +107,16 @@ def per_test(tests: int, preamble: bool) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tests", type=int, default=1000)
-    parser.add_argument("--preamble", action="store_true", help="LiveCodeBench's preamble before the program")
+    kinds = parser.add_mutually_exclusive_group()
+    kinds.add_argument("--preamble", action="store_true", help="LiveCodeBench's preamble before the program")
+    kinds.add_argument("--leetcode", action="store_true", help="a LeetCode function through cpbot's driver")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--compare", type=Path, help="another checkout (with its .venv) to alternate with")
     parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)  # one round, as JSON
     args = parser.parse_args()
+    kind = "preamble" if args.preamble else "leetcode" if args.leetcode else "plain"
     if args.one:
-        print(json.dumps(per_test(args.tests, args.preamble)))
+        print(json.dumps(per_test(args.tests, kind)))
         return
     checkouts = {"this": Path(__file__).resolve().parents[2]}
     if args.compare:
@@ -103,7 +126,7 @@ def main() -> None:
         for name, root in checkouts.items():
             python = root / ".venv" / "bin" / "python"
             command = [str(python if python.exists() else sys.executable), __file__, "--one"]
-            command += ["--tests", str(args.tests), *(["--preamble"] if args.preamble else [])]
+            command += ["--tests", str(args.tests), *([f"--{kind}"] if kind != "plain" else [])]
             out = subprocess.run(command, cwd=root, check=True, capture_output=True, text=True).stdout
             rounds[name].append(json.loads(out.splitlines()[-1]))
             shown = " ".join(f"{k}={v:.3f}" for k, v in rounds[name][-1].items())

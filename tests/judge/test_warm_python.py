@@ -182,6 +182,9 @@ LEETCODE = {
                       "    def add(self, a: int, b: int) -> int:\n        return a - b\n"),
     "node-class-changed": (ADD, "ListNode.x = 1\nclass Solution:\n    def add(self, a, b):\n"
                            "        return a + b + hasattr(ListNode, 'y')\nListNode.y = 2\n"),
+    # the solution's module, made by the server's prelude, is each test's own
+    "namespace-changed": (ADD, "class Solution:\n    def add(self, a, b):\n        global gcd\n"
+                          "        seen = gcd is None\n        gcd = None\n        return a + b + seen\n"),
     "design": (COUNTER, "class Counter2:\n    def __init__(self):\n        self.n = 0\n"
                "    def bump(self, k):\n        self.n += k\n        return self.n\n"),
 }  # fmt: skip
@@ -200,6 +203,11 @@ def test_a_leetcode_driver_runs_warm_as_a_fresh_interpreter_runs_it(name, cold_s
                 assert (warm[1], cold[1]) == ("13\n", "12\n")
                 continue
             assert shown(warm) == shown(cold)
+
+
+def test_a_program_without_the_leetcode_driver_finds_no_solution_module(warm_sandbox):
+    source = "import sys\nprint('solution' in sys.modules, 'ListNode' in globals())\n"
+    assert run_python(warm_sandbox, "no-driver", source)[1] == "False False\n"
 
 
 def test_each_warm_run_draws_its_own_random_numbers(warm_sandbox):
