@@ -29,7 +29,6 @@ from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, ValidationError, computed_field
 
-from cpbot.agents.extract import ExtractionError, extract_code
 from cpbot.agents.tracing import TraceEvent
 from cpbot.bot.bench import livecodebench
 from cpbot.bot.bench.datasets import BenchProblem, Dataset, lcb_problem_at
@@ -37,7 +36,6 @@ from cpbot.bot.bench.executors import Executor, LocalExecutor
 from cpbot.bot.bench.metrics import difficulty_order
 from cpbot.bot.bench.passk import mean_pass_at_k, reportable_ks
 from cpbot.bot.bench.pickled_text import UnsafePickle
-from cpbot.bot.bench.runner import stored_config
 from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.core.errors import ConfigError, CpbotError
 from cpbot.core.registry import Family, language_spec
@@ -196,6 +194,8 @@ def _load_items(path: Path) -> list[dict[str, Any]]:
 
 
 def _extracted(reply: str, language: str) -> tuple[str | None, str]:
+    from cpbot.agents.extract import ExtractionError, extract_code  # only for replies without a code_list
+
     try:
         return extract_code(reply, language).code, ""
     except ExtractionError as e:
@@ -397,13 +397,16 @@ def _solution(language: str, source: str, lcb_preamble: bool, kind: str) -> Solu
 
 
 PRECHECK_CHUNK = 50  # programs syntax-checked in one sandbox run
+# the first chunks are smaller (4, 8, 16, ... up to PRECHECK_CHUNK): the first tests wait for the first check
+PRECHECK_FIRST = 4
 
 Task = tuple[GradeSettings, livecodebench.Summary, list[Generation]]
 
 
 class _Prechecks:
     """Grading here (threads sharing one sandbox): the Python programs syntax-checked ahead, a chunk of tasks
-    in one sandbox run instead of a run each. A grading thread first checks its own chunk or the next one,
+    in one sandbox run instead of a run each (the first chunks small, so that the first tests need not wait
+    for a large check). A grading thread first checks its own chunk or the next one,
     whichever no other thread is checking (so two threads check two chunks side by side instead of one
     after the other), then waits for its own chunk if another thread is still on it. A LeetCode program is
     checked as it runs, in the harness's driver: its problem is read for that (its line only; the cache of
@@ -411,9 +414,16 @@ class _Prechecks:
 
     def __init__(self, tasks: Sequence[Task], sandbox: Sandbox) -> None:
         self._tasks = tasks
-        self._position = {id(group): i for i, (_, _, group) in enumerate(tasks)}
         self._sandbox = sandbox
-        chunks = (len(tasks) + PRECHECK_CHUNK - 1) // PRECHECK_CHUNK
+        self._bounds = [0]  # chunk i is tasks[bounds[i] : bounds[i + 1]]
+        self._chunk: dict[int, int] = {}  # id(group) -> its chunk
+        size = PRECHECK_FIRST
+        while self._bounds[-1] < len(tasks):
+            start, end = self._bounds[-1], min(len(tasks), self._bounds[-1] + size)
+            self._chunk.update((id(group), len(self._bounds) - 1) for _, _, group in tasks[start:end])
+            self._bounds.append(end)
+            size = min(2 * size, PRECHECK_CHUNK)
+        chunks = len(self._bounds) - 1
         self._locks = [threading.Lock() for _ in range(chunks)]
         self._checked = [False] * chunks
 
@@ -421,7 +431,7 @@ class _Prechecks:
         self, settings: GradeSettings, summary: livecodebench.Summary, group: list[Generation], sandbox: Sandbox
     ) -> list[Graded]:
         """`grade_program`, once the chunk holding `group` is checked."""
-        chunk = self._position[id(group)] // PRECHECK_CHUNK
+        chunk = self._chunk[id(group)]
         self._check(chunk, wait=False)
         self._check(chunk + 1, wait=False)
         self._check(chunk, wait=True)
@@ -437,7 +447,7 @@ class _Prechecks:
         try:
             if self._checked[chunk]:
                 return
-            tasks = self._tasks[chunk * PRECHECK_CHUNK : (chunk + 1) * PRECHECK_CHUNK]
+            tasks = self._tasks[self._bounds[chunk] : self._bounds[chunk + 1]]
             precheck_solutions([s for task in tasks if (s := _as_judged(*task)) is not None], self._sandbox)
             self._checked[chunk] = True
         finally:
@@ -738,6 +748,8 @@ def start_grade(store: TranscriptStore, plan: GradePlan) -> str:
 
 def stored_grade_plan(store: TranscriptStore, run: str) -> tuple[str, GradePlan]:
     """The id and plan of the grading run `run` (an id, a prefix, or "last")."""
+    from cpbot.bot.bench.runner import stored_config  # the bench's runner brings the agents along
+
     run_id, config = stored_config(store, run, "grade")
     return run_id, GradePlan.model_validate(config)
 

@@ -390,6 +390,8 @@ def _source_imports(script: str, _mtime_ns: int, _size: int, modules: tuple[str,
         source = Path(script).read_text(encoding="utf-8", errors="replace")
     except OSError:
         return False
+    if not any(m in source for m in modules):  # most programs: no regex search through the source
+        return False
     names = "|".join(re.escape(m) for m in modules)
     return re.search(rf"^[ \t]*(?:import|from)[ \t]+[^\n]*\b(?:{names})\b", source, re.MULTILINE) is not None
 
