@@ -7,6 +7,7 @@ environment, whatever a caller adds) and the usual shapes of secrets in text; it
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import threading
@@ -65,6 +66,10 @@ def _may_match_a_pattern(text: str) -> bool:
     return _PATTERN_WORDS_RE.search(text) is not None
 
 
+_SCALARS = (int, float, bool)
+
+
+@functools.lru_cache(maxsize=1024)  # the same few field names, event after event
 def _field(name: str) -> str:
     return name.lower().replace("-", "").replace("_", "")
 
@@ -114,6 +119,8 @@ class Redactor:
         by `text`."""
         if isinstance(value, str):
             return self.text(value)
+        if value is None or type(value) in _SCALARS:  # most of an event's values: no ABC check for them
+            return value
         if isinstance(value, Mapping):
             return {
                 k: (REDACTED if isinstance(k, str) and _field(k) in SECRET_FIELDS and v else self.value(v))
