@@ -14,11 +14,9 @@ dirs, and prints per round and as medians:
   programs took (a passing generation's `execution time`, a TLE's "CPU time N ms"), which no two runs share.
 
 The first runs are seen by wrapping `Slot.start` in the measured process (nothing else of it is touched).
-`--first-test-only` stops each command once its first test has started (SIGINT, as a user's Ctrl-C: the
-grading's transcript run ends `interrupted`), for quick rounds of the start alone.
 
     python scripts/perf/grade_start.py DATASET.jsonl[.gz] GENERATIONS.json[.gz] [--rounds 3] [--jobs 2]
-        [--compare /path/to/other/checkout ...] [--first-test-only] [--json]
+        [--compare /path/to/other/checkout ...] [--json]
 """
 
 from __future__ import annotations
@@ -27,7 +25,6 @@ import argparse
 import json
 import os
 import re
-import signal
 import statistics
 import subprocess
 import sys
@@ -78,7 +75,7 @@ def without_times(path: Path) -> list[dict[str, Any]]:
     return entries
 
 
-def one_round(checkout: Path, argv: list[str], first_test_only: bool) -> dict[str, Any]:
+def one_round(checkout: Path, argv: list[str]) -> dict[str, Any]:
     python = checkout / ".venv" / "bin" / "python"
     started = time.perf_counter()
     proc = subprocess.Popen(
@@ -90,14 +87,12 @@ def one_round(checkout: Path, argv: list[str], first_test_only: bool) -> dict[st
         if line.startswith("@first_"):
             name, value = line[1:].split()
             found[f"{name}_s"] = float(value)
-            if name == "first_test" and first_test_only:
-                proc.send_signal(signal.SIGINT)
         elif line.startswith("@cpu"):
             own, children = line.split()[1:]
             found["driver_cpu_s"], found["sandbox_cpu_s"] = float(own), float(children)
     code = proc.wait()
     found["wall_s"] = round(time.perf_counter() - started, 3)
-    if code != 0 and not first_test_only:
+    if code != 0:
         raise SystemExit(f"{checkout}: cpbot grade exited with {code}")
     return found
 
@@ -109,7 +104,6 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--compare", type=Path, action="append", default=[], help="another checkout (its .venv)")
-    parser.add_argument("--first-test-only", action="store_true", help="stop each command at its first test")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     checkouts = [Path(__file__).resolve().parents[2], *(p.resolve() for p in args.compare)]
@@ -121,9 +115,8 @@ def main() -> int:
             for i, checkout in enumerate(checkouts):
                 out = tmp / f"eval-{i}-{n}.json"
                 argv = ["grade", str(dataset), str(generations), "-j", str(args.jobs), "--lcb-preamble", "-o", str(out)]
-                found = one_round(checkout, argv, args.first_test_only)
-                if not args.first_test_only:
-                    found["same_eval_file"] = without_times(out) == without_times(tmp / "eval-0-0.json")
+                found = one_round(checkout, argv)
+                found["same_eval_file"] = without_times(out) == without_times(tmp / "eval-0-0.json")
                 rounds[str(checkout)].append(found)
                 if not args.json:
                     print(f"round {n + 1} {checkout}: {json.dumps(found)}", flush=True)
