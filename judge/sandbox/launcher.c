@@ -2161,6 +2161,44 @@ int launcher_main(int argc, char **argv) {
     warm_server = 1;
     return launcher(argc, argv);
 }
+
+/* The names of a prelude's `__main__` (`globals`) a program made or changed: those not bound, under a str
+ * key, to the very object the prelude left there (`prelude`, the server's copy of that dict), in the dict's
+ * order; a new list. Read with borrowed references: the prelude's entries, some 600 objects of the server,
+ * are never incref'd, so a program's process does not copy the pages they lie on to drop its globals.
+ * NULL with an exception set on failure. Called through ctypes, the GIL held. */
+typedef long py_ssize;
+void *launcher_changed_globals(void *globals, void *prelude) {
+    static int (*dict_next)(void *, py_ssize *, void **, void **);
+    static void *(*dict_get)(void *, void *);
+    static void *(*list_new)(py_ssize);
+    static int (*list_append)(void *, void *);
+    static void (*decref)(void *);
+    static void *str_type;
+    if (!str_type) {
+        dict_next = (int (*)(void *, py_ssize *, void **, void **))dlsym(RTLD_DEFAULT, "PyDict_Next");
+        dict_get = (void *(*)(void *, void *))dlsym(RTLD_DEFAULT, "PyDict_GetItem");
+        list_new = (void *(*)(py_ssize))dlsym(RTLD_DEFAULT, "PyList_New");
+        list_append = (int (*)(void *, void *))dlsym(RTLD_DEFAULT, "PyList_Append");
+        decref = (void (*)(void *))dlsym(RTLD_DEFAULT, "Py_DecRef");
+        str_type = dlsym(RTLD_DEFAULT, "PyUnicode_Type");
+        if (!dict_next || !dict_get || !list_new || !list_append || !decref || !str_type) return NULL;
+    }
+    void *changed = list_new(0);
+    if (!changed) return NULL;
+    py_ssize pos = 0;
+    void *key, *value;
+    while (dict_next(globals, &pos, &key, &value)) {
+        /* exact str keys only: looking another key up could run the program's __hash__ or __eq__ */
+        void *type = ((void **)key)[1]; /* ob_type, after ob_refcnt */
+        if (type == str_type && dict_get(prelude, key) == value) continue;
+        if (list_append(changed, key) < 0) {
+            decref(changed);
+            return NULL;
+        }
+    }
+    return changed;
+}
 #else
 int main(int argc, char **argv) {
     return launcher(argc, argv);

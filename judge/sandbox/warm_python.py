@@ -43,6 +43,10 @@ def unlimited_stack() -> None:
 def serve(library: str, args: list[str]) -> bool:
     """Run the launcher's server; True in a warm program's process, False when the judge went away."""
     lib = ctypes.PyDLL(library)  # the GIL stays held: the forks happen with the interpreter at rest
+    global changed_globals
+    changed_globals = lib.launcher_changed_globals
+    changed_globals.restype = ctypes.py_object
+    changed_globals.argtypes = (ctypes.py_object, ctypes.py_object)
     lib.launcher_main.restype = ctypes.c_int
     # where launcher.c leaves a program's request, mapped here once: read in the program's process
     # without another foreign call (each costs it a few dozen more pages of the server)
@@ -158,9 +162,10 @@ def compiled_prelude(text: str) -> tuple[str, types.CodeType | None]:
     return text, None if code.co_flags & FUTURE_FLAGS else code
 
 
-def run_prelude(text: str, code: types.CodeType | None) -> tuple[bytes, types.ModuleType, int] | None:
-    """In the server: a prelude run once into a `__main__` of its own, and the recursion limit it sets
-    (put back here); None when it fails (a program starting with it then runs it itself)."""
+def run_prelude(text: str, code: types.CodeType | None) -> tuple[bytes, types.ModuleType, int, dict] | None:
+    """In the server: a prelude run once into a `__main__` of its own, the recursion limit it sets (put back
+    here) and a copy of the globals it left; None when it fails (a program starting with it then runs it
+    itself)."""
     if code is None:
         return None
     main, limit = new_main(), sys.getrecursionlimit()
@@ -171,7 +176,7 @@ def run_prelude(text: str, code: types.CodeType | None) -> tuple[bytes, types.Mo
     finally:
         prelude_limit = sys.getrecursionlimit()
         sys.setrecursionlimit(limit)
-    return text.encode(), main, prelude_limit
+    return text.encode(), main, prelude_limit, dict(vars(main))
 
 
 def after_prelude(source: bytes) -> tuple[types.ModuleType | None, bytes]:
@@ -180,9 +185,11 @@ def after_prelude(source: bytes) -> tuple[types.ModuleType | None, bytes]:
     that line numbers stay; the recursion limit the prelude set is set again here. A `__future__` import
     must start a file: with one after the prelude, the source is compiled whole (and fails as it would); a
     prelude with one is not run ahead."""
-    for text, main, limit in PRELUDES:
+    global prelude_globals
+    for text, main, limit, left in PRELUDES:
         if source.startswith(text) and b"__future__" not in source[len(text) :]:
             sys.setrecursionlimit(limit)
+            prelude_globals = left
             return main, b"\n" * text.count(b"\n") + source[len(text) :]
     return None, source
 
@@ -223,7 +230,7 @@ def wind_down(main: types.ModuleType, status: int) -> int:
     import gc
 
     atexit._run_exitfuncs()
-    vars(main).clear()
+    drop_globals(vars(main))
     gc.collect()  # the program's own objects only: the server's were frozen before it forked
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -233,6 +240,17 @@ def wind_down(main: types.ModuleType, status: int) -> int:
             sys.__stderr__.write(f"Exception ignored in: {stream!r}\n{type(e).__name__}: {e}\n")
             status = status or 120
     return status
+
+
+def drop_globals(names: dict) -> None:
+    """Drop the program's globals, in their order, their `__del__` run. Of a prelude's `__main__`, only the
+    names the program made or changed: the prelude's own are the server's objects, with nothing of the
+    program's to finalize, and dropping them would copy the pages of some 600 of them."""
+    if prelude_globals is None:
+        names.clear()
+        return
+    for name in changed_globals(names, prelude_globals):
+        names.pop(name, None)  # a __del__ run before may have dropped it
 
 
 def start() -> None:
@@ -258,7 +276,9 @@ def start() -> None:
 
 GO_FD = 3  # launcher.c's WARM_GO_FD
 PRELUDES_ENV = "CPBOT_WARM_PRELUDES"  # pool.py's: the preludes, a JSON list
-PRELUDES: list[tuple[bytes, types.ModuleType, int]] = []
+PRELUDES: list[tuple[bytes, types.ModuleType, int, dict]] = []
+prelude_globals: dict | None = None  # in a program's process: the globals its prelude left (run_prelude)
+changed_globals = None  # launcher.c's launcher_changed_globals, set up by serve()
 FUTURE_FLAGS = 0  # the compiler flags of every __future__ feature
 for _feature in __import__("__future__").all_feature_names:
     FUTURE_FLAGS |= getattr(__import__("__future__"), _feature).compiler_flag

@@ -128,7 +128,13 @@ AFTER_PRELUDE = {
     "syntax-error": "print(\n",
     # the next run of the slot must find the prelude's names as the prelude left them
     "rebinds-and-mutates": "pi = 3\ndel floor\nimport math\nmath.tau = 0\nprint(pi, 'floor' in globals())\n",
-}
+    # at exit the program's globals are dropped, those bound to the prelude's names too
+    "finalizers": "class Loud:\n    def __init__(self, name):\n        self.name = name\n"
+                  "    def __del__(self):\n        print('bye', self.name)\n"
+                  "mine = Loud('mine')\npi = Loud('pi')\ndel floor\nfloor = Loud('floor')\nprint('end')\n",
+    "unflushed-files": "e = open(1, 'w', closefd=False)\ne.write('bound to a prelude name\\n')\n"
+                       "mine = open(1, 'w', closefd=False)\nmine.write('bound to its own name\\n')\n",
+}  # fmt: skip
 
 
 @pytest.fixture(scope="module")
