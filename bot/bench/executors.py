@@ -16,12 +16,14 @@ import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from cpbot.bot.bench.task import BenchSettings, TaskResult, run_task
 from cpbot.core.errors import ConfigError
 from cpbot.judge.languages.python import judge_variables
 from cpbot.judge.sandbox import Sandbox
+
+if TYPE_CHECKING:  # the bench's task brings the agents along, which grading (also run here) does not need
+    from cpbot.bot.bench.task import BenchSettings, TaskResult
 
 Pair = tuple[str, str, int]  # (problem key, strategy, sample number)
 LOCAL_START_ATTEMPTS = 3
@@ -86,11 +88,15 @@ class LocalExecutor:
 
 
 def _local_task(settings: BenchSettings, key: str, strategy: str, sample: int, sandbox: Sandbox | None) -> TaskResult:
+    from cpbot.bot.bench.task import run_task
+
     return run_task(settings, key, strategy, sample=sample, sandbox=sandbox)
 
 
 def _ray_task(settings_json: str, key: str, strategy: str, sample: int = 0, sandbox: None = None) -> str:
     """A Ray task: one bench task in a worker, the result as JSON."""
+    from cpbot.bot.bench.task import BenchSettings, run_task
+
     settings = BenchSettings.model_validate_json(settings_json)
     return run_task(settings, key, strategy, sample=sample).model_dump_json()
 
@@ -155,6 +161,8 @@ class RayExecutor:
     def run(self, settings: BenchSettings, pairs: Sequence[Pair]) -> Iterator[TaskResult]:
         """Submit every pair as a task; yield as they finish."""
         # the API key travels inside the settings, to the cluster's workers only
+        from cpbot.bot.bench.task import TaskResult
+
         payload = _with_key(settings)
         for result in self.results(_ray_task, [(payload, *pair) for pair in pairs]):
             yield TaskResult.model_validate_json(result)

@@ -29,7 +29,6 @@ from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, ValidationError, computed_field
 
-from cpbot.agents.extract import ExtractionError, extract_code
 from cpbot.agents.tracing import TraceEvent
 from cpbot.bot.bench import livecodebench
 from cpbot.bot.bench.datasets import BenchProblem, Dataset, lcb_problem_at
@@ -37,7 +36,6 @@ from cpbot.bot.bench.executors import Executor, LocalExecutor
 from cpbot.bot.bench.metrics import difficulty_order
 from cpbot.bot.bench.passk import mean_pass_at_k, reportable_ks
 from cpbot.bot.bench.pickled_text import UnsafePickle
-from cpbot.bot.bench.runner import stored_config
 from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.core.errors import ConfigError, CpbotError
 from cpbot.core.registry import Family, language_spec
@@ -196,6 +194,8 @@ def _load_items(path: Path) -> list[dict[str, Any]]:
 
 
 def _extracted(reply: str, language: str) -> tuple[str | None, str]:
+    from cpbot.agents.extract import ExtractionError, extract_code  # only for replies without a code_list
+
     try:
         return extract_code(reply, language).code, ""
     except ExtractionError as e:
@@ -341,12 +341,14 @@ def grade_program(
     summary: livecodebench.Summary,
     generations: Sequence[Generation],
     sandbox: Sandbox | None = None,
+    *,
+    problem: BenchProblem | None = None,
 ) -> list[Graded]:
     """Generations of one problem that share one program (language and source, or none), judged once
     on the problem's public and private tests, stopping at the first failure (unless `all_tests`). A task
     of `grade`: it runs in a thread of the driver or in a Ray worker (then in that process's default
-    sandbox)."""
-    item = _problems.get(settings.dataset, summary)
+    sandbox). `problem`: the problem `summary` locates, read already (else it is read here)."""
+    item: BenchProblem | CpbotError = problem if problem is not None else _problems.get(settings.dataset, summary)
     first = generations[0]
 
     def each(unjudged: str = "", difference: tuple[Verdict, str] | None = None, **fields: Any) -> list[Graded]:
@@ -397,35 +399,55 @@ def _solution(language: str, source: str, lcb_preamble: bool, kind: str) -> Solu
 
 
 PRECHECK_CHUNK = 50  # programs syntax-checked in one sandbox run
+# the first chunks are smaller (4, 8, 16, ... up to PRECHECK_CHUNK): the first tests wait for the first check
+PRECHECK_FIRST = 4
+# the problems the prechecks read (LeetCode's, for their driver) are kept for their grading up to this many bytes
+# of tests in all; a larger one is read again when it is graded
+PRECHECK_KEEP_BYTES = 32 << 20
 
 Task = tuple[GradeSettings, livecodebench.Summary, list[Generation]]
 
 
 class _Prechecks:
     """Grading here (threads sharing one sandbox): the Python programs syntax-checked ahead, a chunk of tasks
-    in one sandbox run instead of a run each. A grading thread first checks its own chunk or the next one,
+    in one sandbox run instead of a run each (the first chunks small, so that the first tests need not wait
+    for a large check). A grading thread first checks its own chunk or the next one,
     whichever no other thread is checking (so two threads check two chunks side by side instead of one
     after the other), then waits for its own chunk if another thread is still on it. A LeetCode program is
     checked as it runs, in the harness's driver: its problem is read for that (its line only; the cache of
-    the grading threads is left alone)."""
+    the grading threads is left alone) and kept until its grading takes it, unless the problems kept hold
+    PRECHECK_KEEP_BYTES of tests already."""
 
     def __init__(self, tasks: Sequence[Task], sandbox: Sandbox) -> None:
         self._tasks = tasks
-        self._position = {id(group): i for i, (_, _, group) in enumerate(tasks)}
         self._sandbox = sandbox
-        chunks = (len(tasks) + PRECHECK_CHUNK - 1) // PRECHECK_CHUNK
+        self._bounds = [0]  # chunk i is tasks[bounds[i] : bounds[i + 1]]
+        self._chunk: dict[int, int] = {}  # id(group) -> its chunk
+        size = PRECHECK_FIRST
+        while self._bounds[-1] < len(tasks):
+            start, end = self._bounds[-1], min(len(tasks), self._bounds[-1] + size)
+            self._chunk.update((id(group), len(self._bounds) - 1) for _, _, group in tasks[start:end])
+            self._bounds.append(end)
+            size = min(2 * size, PRECHECK_CHUNK)
+        chunks = len(self._bounds) - 1
         self._locks = [threading.Lock() for _ in range(chunks)]
         self._checked = [False] * chunks
+        self._kept: dict[int, tuple[BenchProblem, int]] = {}  # id(group) -> its problem read, its tests' bytes
+        self._kept_bytes = 0
+        self._kept_lock = threading.Lock()
 
     def grade(
         self, settings: GradeSettings, summary: livecodebench.Summary, group: list[Generation], sandbox: Sandbox
     ) -> list[Graded]:
         """`grade_program`, once the chunk holding `group` is checked."""
-        chunk = self._position[id(group)] // PRECHECK_CHUNK
+        chunk = self._chunk[id(group)]
         self._check(chunk, wait=False)
         self._check(chunk + 1, wait=False)
         self._check(chunk, wait=True)
-        return grade_program(settings, summary, group, sandbox)
+        with self._kept_lock:
+            problem, size = self._kept.pop(id(group), (None, 0))
+            self._kept_bytes -= size
+        return grade_program(settings, summary, group, sandbox, problem=problem)
 
     def _check(self, chunk: int, *, wait: bool) -> None:
         """Check `chunk` unless it is checked; another thread checking it is waited for, or with `wait` False
@@ -437,27 +459,43 @@ class _Prechecks:
         try:
             if self._checked[chunk]:
                 return
-            tasks = self._tasks[chunk * PRECHECK_CHUNK : (chunk + 1) * PRECHECK_CHUNK]
-            precheck_solutions([s for task in tasks if (s := _as_judged(*task)) is not None], self._sandbox)
+            solutions = []
+            for settings, summary, group in self._tasks[self._bounds[chunk] : self._bounds[chunk + 1]]:
+                solution, problem = _as_judged(settings, summary, group)
+                if solution is not None:
+                    solutions.append(solution)
+                if problem is not None:
+                    self._keep(id(group), problem)
+            precheck_solutions(solutions, self._sandbox)
             self._checked[chunk] = True
         finally:
             self._locks[chunk].release()
 
+    def _keep(self, group: int, problem: BenchProblem) -> None:
+        size = sum(len(t.input) + len(t.output or "") for t in problem.hidden)
+        with self._kept_lock:
+            if self._kept_bytes + size <= PRECHECK_KEEP_BYTES:
+                self._kept[group] = (problem, size)
+                self._kept_bytes += size
 
-def _as_judged(settings: GradeSettings, summary: livecodebench.Summary, group: list[Generation]) -> Solution | None:
-    """The program `grade_program` will build for `group` (None: none, or its problem cannot be read)."""
+
+def _as_judged(
+    settings: GradeSettings, summary: livecodebench.Summary, group: list[Generation]
+) -> tuple[Solution | None, BenchProblem | None]:
+    """The program `grade_program` will build for `group` (None: none, or its problem cannot be read), and the
+    problem when it had to be read for that (a LeetCode problem)."""
     first = group[0]
     if first.source is None:
-        return None
+        return None, None
     if summary.platform is not livecodebench.Platform.LEETCODE:
-        return _solution(first.language, first.source, settings.lcb_preamble, "stdio")
+        return _solution(first.language, first.source, settings.lcb_preamble, "stdio"), None
     try:
         problem = lcb_problem_at(summary, settings.dataset.time_limit_ms or livecodebench.DEFAULT_TIME_LIMIT_MS)
         kind = problem_kind(problem.problem.kind)
         solution = _solution(first.language, first.source, settings.lcb_preamble, problem.problem.kind)
-        return kind.runnable(solution, problem.problem) if kind.wrapped else solution
+        return (kind.runnable(solution, problem.problem) if kind.wrapped else solution), problem
     except CpbotError:
-        return None  # grading it says why
+        return None, None  # grading it says why
 
 
 # How long a problem's programs run, by its difficulty: on LiveCodeBench's o1-mini generations a hard AtCoder
@@ -738,6 +776,8 @@ def start_grade(store: TranscriptStore, plan: GradePlan) -> str:
 
 def stored_grade_plan(store: TranscriptStore, run: str) -> tuple[str, GradePlan]:
     """The id and plan of the grading run `run` (an id, a prefix, or "last")."""
+    from cpbot.bot.bench.runner import stored_config  # the bench's runner brings the agents along
+
     run_id, config = stored_config(store, run, "grade")
     return run_id, GradePlan.model_validate(config)
 

@@ -127,7 +127,6 @@ def grade(
         stored_grade_plan,
     )
     from cpbot.bot.bench.livecodebench import make_selection
-    from cpbot.bot.bench.runner import check_same_dataset
     from cpbot.bot.store.transcripts import TranscriptStore
     from cpbot.core.errors import ConfigError
     from cpbot.judge.sandbox import default_sandbox
@@ -140,6 +139,8 @@ def grade(
     data = data.model_copy(update={"time_limit_ms": time_limit_ms})
     with TranscriptStore() as store:
         if resume:
+            from cpbot.bot.bench.runner import check_same_dataset
+
             run_id, plan = stored_grade_plan(store, resume)
             check_same_dataset(plan.dataset, data)
             if Path(plan.generations_file).resolve() != generations.resolve():

@@ -381,10 +381,13 @@ class TranscriptStore:
         path = self._blob_path(sha)
         if path.exists():
             return sha
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-            tmp.write_bytes(data)
+            try:
+                tmp.write_bytes(data)
+            except FileNotFoundError:  # the first blob of its folder: no mkdir call for every blob
+                path.parent.mkdir(parents=True, exist_ok=True)
+                tmp.write_bytes(data)
             os.replace(tmp, path)  # atomic: a blob file is whole or absent
         except OSError as e:
             raise TranscriptError(f"cannot write a transcript blob under {self.blob_dir}: {e}") from e

@@ -14,7 +14,7 @@ import __future__
 
 import ast
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from cpbot.core import pyast
 from cpbot.judge.harness.signature import Call, Parsed
@@ -26,8 +26,11 @@ _SORTED_NAMES = re.compile(r"\bSorted(?:List|KeyList|Set|Dict)\b|\bsortedcontain
 _SECTION = re.compile(r"^#@section (\w+)\n(.*?)^#@end \1\n", re.S | re.M)
 
 
+@lru_cache(maxsize=256)
 def build(source: str, parsed: Parsed) -> str:
-    """A complete Python program that runs `source` on one LeetCode test case from stdin."""
+    """A complete Python program that runs `source` on one LeetCode test case from stdin. Kept for the
+    last programs built: a grading builds each one twice (its syntax checked ahead, then judged), and
+    building compiles the source."""
     try:
         compile(source, "solution.py", "exec", __future__.annotations.compiler_flag, True)
     except (SyntaxError, ValueError):

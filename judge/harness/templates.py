@@ -29,9 +29,25 @@ def fill(text: str, *, quoted: bool = False, **parts: str) -> str:
     Every part's marker must occur exactly once and every marker must have a part. The text is
     scanned once, so a part that happens to contain a marker is left alone.
     """
-    pattern = _QUOTED_MARKER if quoted else _MARKER
-    found = [m.group(m.lastindex or 1).lower() for m in pattern.finditer(text)]
+    pieces, names = _layout(text, quoted)
     expected = sorted(parts)
-    if sorted(found) != expected:
-        raise JudgeError(f"harness template markers {sorted(found)} do not match the parts {expected}")
-    return pattern.sub(lambda m: parts[m.group(m.lastindex or 1).lower()], text)
+    if sorted(names) != expected:
+        raise JudgeError(f"harness template markers {sorted(names)} do not match the parts {expected}")
+    filled = [pieces[0]]
+    for name, piece in zip(names, pieces[1:], strict=True):
+        filled += [parts[name], piece]
+    return "".join(filled)
+
+
+@cache
+def _layout(text: str, quoted: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The text around the markers and the markers' names (lower-cased), in order: a template is scanned once,
+    not for every program it is filled for."""
+    pattern = _QUOTED_MARKER if quoted else _MARKER
+    pieces, names, at = [], [], 0
+    for m in pattern.finditer(text):
+        pieces.append(text[at : m.start()])
+        names.append(m.group(m.lastindex or 1).lower())
+        at = m.end()
+    pieces.append(text[at:])
+    return tuple(pieces), tuple(names)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from cpbot.core.errors import JudgeError
@@ -76,8 +77,10 @@ class LcType:
 _TOKEN = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_.]*|\[\]|[\[\]<>,])")
 
 
+@lru_cache(maxsize=1024)
 def parse_type(text: str) -> LcType:
-    """Parse a LeetCode or Python type name; raise `JudgeError` naming the type when unsupported."""
+    """Parse a LeetCode or Python type name; raise `JudgeError` naming the type when unsupported. Kept: a
+    problem's few types are parsed again for every program and test of it (an `LcType` never changes)."""
     tokens = _tokenize(text)
     try:
         parsed, rest = _parse(tokens, text)

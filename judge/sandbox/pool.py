@@ -110,6 +110,7 @@ class RunResult(BaseModel):
 
 
 _REPLY_ITEM = re.compile(r"([^\s=]+)=(\S*)")
+_RUN_STATUSES = ("exited", "signaled", "exec_failed")
 
 
 def parse_reply(text: str, wanted: Sequence[str] = ()) -> RunResult:
@@ -122,7 +123,10 @@ def parse_reply(text: str, wanted: Sequence[str] = ()) -> RunResult:
     own_cpu_ms = (int(fields["utime_us"]) + int(fields["stime_us"])) / 1000
     wait_us = int(fields.get("wait_us", -1))
     refused = int(fields.get("forks_refused", -1))
-    return RunResult(
+    if status not in _RUN_STATUSES or killed not in ("none", "cpu", "wall"):
+        return RunResult(status="error", message=f"the sandbox launcher's reply is not understood: {text[:200]}")
+    # every value below has its field's type already: built without validation, once per test
+    return RunResult.model_construct(
         status=status,  # type: ignore[arg-type]
         exit_code=int(fields["code"]) if int(fields.get("code", -1)) >= 0 else None,
         signal=int(fields["sig"]) or None,
@@ -387,9 +391,13 @@ def _imports_any(script: str, modules: tuple[str, ...]) -> bool:
 @functools.lru_cache(maxsize=256)
 def _source_imports(script: str, _mtime_ns: int, _size: int, modules: tuple[str, ...]) -> bool:
     try:
-        source = Path(script).read_text(encoding="utf-8", errors="replace")
+        with open(script, "rb") as f:
+            data = f.read()
     except OSError:
         return False
+    if not any(m.encode() in data for m in modules):  # most programs: no regex search through the source
+        return False
+    source = data.decode("utf-8", errors="replace")
     names = "|".join(re.escape(m) for m in modules)
     return re.search(rf"^[ \t]*(?:import|from)[ \t]+[^\n]*\b(?:{names})\b", source, re.MULTILINE) is not None
 
@@ -605,11 +613,15 @@ class Sandbox:
             if target.exists():
                 return target
             tmp = self.programs / f".{name}.tmp"
-            shutil.rmtree(tmp, ignore_errors=True)
-            tmp.mkdir(mode=0o755)
+            try:
+                tmp.mkdir(mode=0o755)
+            except FileExistsError:  # left by a staging that failed part-way (rmtree costs a walk even when absent)
+                shutil.rmtree(tmp)
+                tmp.mkdir(mode=0o755)
             for fname, content in files.items():
                 dest = tmp / fname
-                dest.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
+                if dest.parent != tmp:
+                    dest.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
                 if isinstance(content, bytes):
                     dest.write_bytes(content)
                     os.chmod(dest, 0o644)

@@ -273,6 +273,17 @@ def test_every_secret_shape_is_removed_whatever_the_text_around_it():
     assert Redactor().text(filler) == filler
 
 
+def test_secret_shapes_are_found_in_text_beyond_ascii_too():
+    # Python's case-insensitive matching takes ſ for s and K (Kelvin) for k, which lower-casing does not
+    for text, kept in [
+        ("π ≈ 3.14; x-cſrftoken: abcdef", "π ≈ 3.14; x-cſrftoken: "),
+        ("é OPENAI_API_\u212aEY=abc123xyz", "é OPENAI_API_\u212aEY="),
+        ("naïve sk-ant-api03-abcdefghijklmnop", "naïve "),
+    ]:
+        assert Redactor().text(text) == kept + REDACTED
+    assert Redactor().text("naïve code: print(weight)") == "naïve code: print(weight)"
+
+
 def test_secrets_are_read_from_the_environment():
     env = {"OPENAI_API_KEY": "k1-long-enough", "CF_COOKIES": "c", "GITHUB_TOKEN": "t", "HOME": "/root"}
     assert sorted(secrets_from_env(env)) == ["c", "k1-long-enough", "t"]

@@ -207,3 +207,18 @@ def test_a_run_left_queued_by_one_borrower_never_answers_the_next(sandbox):
         assert result.exit_code == 7
     finally:
         os.close(out)
+
+
+def test_a_reply_becomes_the_same_run_result_as_validating_its_fields_would_give():
+    from cpbot.judge.sandbox.pool import RunResult, parse_reply
+
+    reply = (
+        "status=signaled code=-1 sig=9 utime_us=1500 stime_us=500 maxrss_kb=900 wall_us=7000 killed=cpu "
+        "exec_errno=0 got=2 wait_us=40 all_cpu_us=2500 all_peak_kb=1200 procs=3 forks_refused=0 acct=cgroup"
+    )
+    parsed = parse_reply(reply, [("a.txt", 0), ("b.txt", 1)])  # type: ignore[list-item]
+    assert parsed == RunResult.model_validate(parsed.model_dump())
+    assert (parsed.status, parsed.exit_code, parsed.signal, parsed.killed) == ("signaled", None, 9, "cpu")
+    assert (parsed.cpu_ms, parsed.own_cpu_ms, parsed.peak_kb, parsed.collected) == (2.5, 2.0, 1200, ["b.txt"])
+    not_understood = parse_reply(reply.replace("status=signaled", "status=vanished"))
+    assert not_understood.status == "error" and "not understood" in not_understood.message

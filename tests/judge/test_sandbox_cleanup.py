@@ -37,3 +37,13 @@ def test_a_tree_with_read_only_directories_inside_is_removed(tmp_path: Path) -> 
     _rmtree(root)
     assert not root.exists()
     assert mode(parent) == 0o755
+
+
+def test_staging_replaces_what_a_staging_that_failed_part_way_left(sandbox) -> None:
+    leftover = sandbox.programs / ".prog.tmp"
+    (leftover / "sub").mkdir(parents=True)
+    (leftover / "sub" / "stale.txt").write_text("old")
+    staged = sandbox.stage("prog", {"main.py": b"print(1)\n", "lib/util.py": b"X = 2\n"})
+    assert sorted(str(p.relative_to(staged)) for p in staged.rglob("*")) == ["lib", "lib/util.py", "main.py"]
+    assert (staged / "lib" / "util.py").read_bytes() == b"X = 2\n"
+    assert not leftover.exists()

@@ -441,6 +441,34 @@ def test_leetcode_programs_are_syntax_checked_together_in_the_harness_driver(qui
     assert sum("py-syntax-check/" in argv for argv in started) == 1  # only the broken one again, for its log
 
 
+def test_a_leetcode_problem_read_for_its_precheck_is_not_read_again_for_its_grading(quick_sample, sandbox, monkeypatch):
+    import collections
+
+    from cpbot.bot.bench import grade as grading
+
+    reads: collections.Counter[str] = collections.Counter()
+    read = grading.lcb_problem_at
+
+    def counted(summary, time_limit_ms):  # type: ignore[no-untyped-def]
+        reads[summary.question_id] += 1
+        return read(summary, time_limit_ms)
+
+    monkeypatch.setattr(grading, "lcb_problem_at", counted)
+    monkeypatch.setattr(grading, "_problems", grading._ProblemCache())  # nothing kept from other tests
+    found = {
+        "3001": [Generation(question_id="3001", index=0, language="python3", source=RIGHT["3001"])],
+        "abc900_a": [Generation(question_id="abc900_a", index=0, language="python3", source=RIGHT["abc900_a"])],
+    }
+    report = grade(quick_sample, found, sandbox)
+    assert [g.verdict for p in report.problems for g in p.generations] == [Verdict.AC, Verdict.AC]
+    assert reads == {"3001": 1, "abc900_a": 1}
+    monkeypatch.setattr(grading, "PRECHECK_KEEP_BYTES", 0)  # none kept: read for the precheck, then for grading
+    monkeypatch.setattr(grading, "_problems", grading._ProblemCache())
+    reads.clear()
+    grade(quick_sample, found, sandbox)
+    assert reads == {"3001": 2, "abc900_a": 1}
+
+
 def test_a_finished_task_is_replaced_before_its_result_is_handed_on():
     import threading
 
