@@ -2148,12 +2148,26 @@ static int launcher(int argc, char **argv) {
 /* The server inside a warm Python interpreter: 0 when the judge went away, 1 in a warm program's
  * process (the interpreter then runs the program; launcher_warm_request holds its request). */
 static void (*after_fork)(void);
+/* the interpreter's functions launcher_changed_globals reads a dict with (resolved with after_fork) */
+typedef long py_ssize;
+static int (*dict_next)(void *, py_ssize *, void **, void **);
+static void *(*dict_get)(void *, void *);
+static void *(*list_new)(py_ssize);
+static int (*list_append)(void *, void *);
+static void (*decref)(void *);
+static void *str_type;
 
 int launcher_main(int argc, char **argv) {
     /* the interpreter's own after-fork work (what os.fork runs in a child), called from here: through
      * ctypes it would cost the program's process a few dozen more pages of the server */
     after_fork = (void (*)(void))dlsym(RTLD_DEFAULT, "PyOS_AfterFork_Child");
-    if (!after_fork) return -1;
+    dict_next = (int (*)(void *, py_ssize *, void **, void **))dlsym(RTLD_DEFAULT, "PyDict_Next");
+    dict_get = (void *(*)(void *, void *))dlsym(RTLD_DEFAULT, "PyDict_GetItem");
+    list_new = (void *(*)(py_ssize))dlsym(RTLD_DEFAULT, "PyList_New");
+    list_append = (int (*)(void *, void *))dlsym(RTLD_DEFAULT, "PyList_Append");
+    decref = (void (*)(void *))dlsym(RTLD_DEFAULT, "Py_DecRef");
+    str_type = dlsym(RTLD_DEFAULT, "PyUnicode_Type");
+    if (!after_fork || !dict_next || !dict_get || !list_new || !list_append || !decref || !str_type) return -1;
     if (setjmp(warm_return)) {
         after_fork();
         return 1;
@@ -2167,23 +2181,7 @@ int launcher_main(int argc, char **argv) {
  * order; a new list. Read with borrowed references: the prelude's entries, some 600 objects of the server,
  * are never incref'd, so a program's process does not copy the pages they lie on to drop its globals.
  * NULL with an exception set on failure. Called through ctypes, the GIL held. */
-typedef long py_ssize;
 void *launcher_changed_globals(void *globals, void *prelude) {
-    static int (*dict_next)(void *, py_ssize *, void **, void **);
-    static void *(*dict_get)(void *, void *);
-    static void *(*list_new)(py_ssize);
-    static int (*list_append)(void *, void *);
-    static void (*decref)(void *);
-    static void *str_type;
-    if (!str_type) {
-        dict_next = (int (*)(void *, py_ssize *, void **, void **))dlsym(RTLD_DEFAULT, "PyDict_Next");
-        dict_get = (void *(*)(void *, void *))dlsym(RTLD_DEFAULT, "PyDict_GetItem");
-        list_new = (void *(*)(py_ssize))dlsym(RTLD_DEFAULT, "PyList_New");
-        list_append = (int (*)(void *, void *))dlsym(RTLD_DEFAULT, "PyList_Append");
-        decref = (void (*)(void *))dlsym(RTLD_DEFAULT, "Py_DecRef");
-        str_type = dlsym(RTLD_DEFAULT, "PyUnicode_Type");
-        if (!dict_next || !dict_get || !list_new || !list_append || !decref || !str_type) return NULL;
-    }
     void *changed = list_new(0);
     if (!changed) return NULL;
     py_ssize pos = 0;

@@ -55,7 +55,7 @@ def serve(library: str, args: list[str]) -> bool:
     size = ctypes.c_size_t.in_dll(lib, "launcher_warm_request_size")
     argv = [b"launcher", *(a.encode() for a in args)]
     if lib.launcher_main(len(argv), (ctypes.c_char_p * (len(argv) + 1))(*argv, None)) != 1:
-        return False  # the judge went away (or the interpreter has no PyOS_AfterFork_Child: -1)
+        return False  # the judge went away (or the interpreter lacks a function launcher.c uses: -1)
     global request
     request = area[: size.value]
     return True
