@@ -25,7 +25,7 @@ import tempfile
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel
 
@@ -84,17 +84,21 @@ class RunLimits(BaseModel):
     workdir_mb: int = DEFAULT_WORKDIR_MB  # the size cap of the run's own tmpfs work dir
 
 
+RunStatus = Literal["exited", "signaled", "exec_failed", "error"]
+KillReason = Literal["cpu", "wall"]
+
+
 class RunResult(BaseModel):
     """What the launcher measured: CPU time and peak memory of all the run's processes (children never
     waited for included; see `accounting`), and the program's own when those are larger; wall time."""
 
-    status: Literal["exited", "signaled", "exec_failed", "error"]
+    status: RunStatus
     exit_code: int | None = None
     signal: int | None = None
     cpu_ms: float = 0.0
     wall_ms: float = 0.0
     peak_kb: int = 0
-    killed: Literal["cpu", "wall"] | None = None
+    killed: KillReason | None = None
     exec_errno: int = 0
     message: str = ""
     collected: list[str] = []  # the requested files the program left in its work dir (copied out)
@@ -110,7 +114,8 @@ class RunResult(BaseModel):
 
 
 _REPLY_ITEM = re.compile(r"([^\s=]+)=(\S*)")
-_RUN_STATUSES = ("exited", "signaled", "exec_failed")
+_RAN = set(get_args(RunStatus)) - {"error"}  # the statuses of a reply of a run
+_KILLED = {"none", *get_args(KillReason)}  # a reply's kill reasons ("none": not killed)
 
 
 def parse_reply(text: str, wanted: Sequence[str] = ()) -> RunResult:
@@ -123,7 +128,7 @@ def parse_reply(text: str, wanted: Sequence[str] = ()) -> RunResult:
     own_cpu_ms = (int(fields["utime_us"]) + int(fields["stime_us"])) / 1000
     wait_us = int(fields.get("wait_us", -1))
     refused = int(fields.get("forks_refused", -1))
-    if status not in _RUN_STATUSES or killed not in ("none", "cpu", "wall"):
+    if status not in _RAN or killed not in _KILLED:
         return RunResult(status="error", message=f"the sandbox launcher's reply is not understood: {text[:200]}")
     # every value below has its field's type already: built without validation, once per test
     return RunResult.model_construct(
