@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import contextlib
 import dataclasses
 import os
 import threading
@@ -79,7 +80,10 @@ class _Judging:
         output is checked, so it starts at once."""
         queued: collections.deque[tuple[PreparedTest, int, int]] = collections.deque()
         argv, limits = self.program.argv, self.limits_for_run
-        with self.sandbox.slot() as slot, slot.caller_elsewhere():
+        # with a run queued, the checking thread keeps off the slot's CPU, where that run starts; with none (one
+        # at a time), the slot's CPU is idle while the output is checked, and the other slot's program is not
+        keep_off = depth > 1
+        with self.sandbox.slot() as slot, slot.caller_elsewhere() if keep_off else contextlib.nullcontext():
             try:
                 while True:
                     while len(queued) < depth and (test := next_test()) is not None:

@@ -47,3 +47,32 @@ def test_a_near_limit_tle_does_not_stop_the_tests_after_it(sandbox, slot_runs):
     )
     assert report.verdict == Verdict.TLE and report.results[0].reruns == 2
     assert [r.index for r in report.results] == [1, 2]  # the second test ran: the first was not final
+
+
+def test_the_output_is_checked_on_the_idle_slot_s_cpu_when_nothing_waits_queued(sandbox, slot_runs):
+    """Stopping at the first failure, the next test is queued only after the last one is checked: the slot's
+    CPU is idle meanwhile, so the check may run there instead of taking the other slot's program's CPU.
+    With tests queued (no stop), the checking thread keeps off the slot's CPU, where the next run starts."""
+    import os
+
+    from cpbot.judge.checkers import make_checker
+
+    tokens = make_checker("tokens", sandbox)
+    seen: list[set[int]] = []
+
+    class Recording:
+        def check(self, files):  # type: ignore[no-untyped-def]
+            seen.append(os.sched_getaffinity(0))
+            return tokens.check(files)
+
+    tests = [TestCase(input=f"{a} 1\n", output=f"{a + 1}\n") for a in (1, 2, 3)]
+    limits = Limits(time_ms=2000, memory_mb=64)
+    everywhere = os.sched_getaffinity(0)
+    report, _ = judged(P.PY_SUM, tests, sandbox, limits, slot_runs, stop_on_failure=True, checker=Recording())
+    assert report.verdict == Verdict.AC and seen == [everywhere] * 3
+    seen.clear()
+    report, _ = judged(P.PY_SUM, tests, sandbox, limits, slot_runs, checker=Recording())
+    assert report.verdict == Verdict.AC and len(seen) == 3
+    cpus = {slot.cpu for slot in sandbox._all} - {None}
+    if len(everywhere) >= 2 and cpus:  # pinned slots: each check ran off its own slot's CPU
+        assert all(len(s) < len(everywhere) for s in seen)
