@@ -47,3 +47,20 @@ def test_staging_replaces_what_a_staging_that_failed_part_way_left(sandbox) -> N
     assert sorted(str(p.relative_to(staged)) for p in staged.rglob("*")) == ["lib", "lib/util.py", "main.py"]
     assert (staged / "lib" / "util.py").read_bytes() == b"X = 2\n"
     assert not leftover.exists()
+
+
+def test_a_sandbox_closed_at_exit_has_its_dir_removed_by_a_process_of_its_own() -> None:
+    import time
+
+    from cpbot.judge.sandbox import Sandbox
+
+    sandbox = Sandbox(2)
+    staged = sandbox.stage("prog", {"main.py": b"print(1)\n"})
+    servers = [slot._plain for slot in sandbox._all]
+    sandbox.close(remove_in_background=True)
+    assert all(server.proc.poll() is not None for server in servers)  # every server ended before close returned
+    waited = 0.0
+    while sandbox.root.exists() and waited < 60:  # a safety net only: the removal is usually done at once
+        time.sleep(0.05)
+        waited += 0.05
+    assert not staged.exists() and not sandbox.root.exists()
