@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Literal, get_args
@@ -615,6 +616,9 @@ class Sandbox:
             slot.drain()
         finally:
             self._free.put(slot)
+            # a borrower waiting for a slot wakes up needing the GIL, which this thread would hold through its
+            # own work after this (up to the switch interval, 5 ms) while the slot sits idle: let it go first
+            time.sleep(0)
 
     def stage(self, name: str, files: Mapping[str, Path | bytes]) -> Path:
         """Put a program's files in the read-only area under `programs/<name>/`; returns that dir.
