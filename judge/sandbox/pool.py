@@ -483,12 +483,12 @@ def remove_orphaned_roots() -> int:
     removed = 0
     for path in Path(tempfile.gettempdir()).glob(f"{ROOT_PREFIX}*-*"):
         pid = path.name[len(ROOT_PREFIX) :].split("-", 1)[0]
-        if not pid.isdigit() or pid_alive(int(pid)) or path.lstat().st_uid != os.geteuid():
-            continue
         try:
+            if not pid.isdigit() or pid_alive(int(pid)) or path.lstat().st_uid != os.geteuid():
+                continue
             _rmtree(path)
         except FileNotFoundError:
-            continue  # another judge cleaned it up at the same time
+            continue  # removed meanwhile: by another judge, or by the rm its own judge left at exit
         removed += 1
     return removed
 

@@ -64,3 +64,17 @@ def test_a_sandbox_closed_at_exit_has_its_dir_removed_by_a_process_of_its_own() 
         time.sleep(0.05)
         waited += 0.05
     assert not staged.exists() and not sandbox.root.exists()
+
+
+def test_an_orphaned_root_that_vanishes_while_the_roots_are_listed_is_skipped(tmp_path: Path, monkeypatch) -> None:
+    """A judge that exited leaves its dir to an rm still running: it may be gone between the listing and
+    the look at its owner, and a new sandbox must start all the same."""
+    from cpbot.judge.sandbox import pool
+
+    gone = tmp_path / f"{pool.ROOT_PREFIX}{2**22 + 7}-vanished"  # no such pid: an orphan's name
+    kept = tmp_path / f"{pool.ROOT_PREFIX}{2**22 + 9}-left"
+    kept.mkdir()
+    monkeypatch.setattr(pool.tempfile, "gettempdir", lambda: str(tmp_path))
+    monkeypatch.setattr(pool.Path, "glob", lambda self, pattern: iter([gone, kept]))
+    assert pool.remove_orphaned_roots() == 1
+    assert not kept.exists()
