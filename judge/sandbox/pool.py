@@ -375,13 +375,16 @@ class Slot:
         finally:
             os.sched_setaffinity(0, allowed)
 
+    def _servers(self) -> list[_Server]:
+        return [self._plain, *self._warm.values()]
+
     def hang_up(self) -> None:
         """Tell every server of the slot to end, without waiting (see `close`)."""
-        for server in (self._plain, *self._warm.values()):
+        for server in self._servers():
             server.hang_up()
 
     def close(self) -> None:
-        for server in (self._plain, *self._warm.values()):
+        for server in self._servers():
             server.close()
 
 
