@@ -11,6 +11,10 @@ tests (validated ones, then stress counterexamples) and the program's report on 
 profile reports, and the generator and brute force behind them. Evidence about any other program is
 left out; when the returned program was never judged on the final generated tests, it is judged on
 them here (no model call), so `generated_report` always describes it.
+
+This is the one entry every path takes (`cpbot solve`, `watch`, `bench`, the perf scripts), and it always
+judges in a sandbox: the caller's, else the process-wide `default_sandbox()`, so selection among
+candidates, stress and profile run the same whichever command asked.
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ from cpbot.judge.model import (
     worst,
 )
 from cpbot.judge.runner import judge_problem
-from cpbot.judge.sandbox import Sandbox
+from cpbot.judge.sandbox import Sandbox, default_sandbox
 
 # 2: generated_tests, generated_report, stress, generator, brute
 SCHEMA_VERSION = 2
@@ -124,7 +128,7 @@ def solve(
         tracer=tracer,
         task_id=task_id,
         strategy=strategy,
-        sandbox=sandbox,
+        sandbox=sandbox or default_sandbox(),
         knowledge=knowledge if knowledge is not None else KnowledgePool(),
     )
     started = time.monotonic()

@@ -35,7 +35,7 @@ from cpbot.judge.model import (
     Verdict,
 )
 from cpbot.judge.runner import judge_problem
-from cpbot.judge.sandbox import Sandbox
+from cpbot.judge.sandbox import Sandbox, default_sandbox
 
 
 @dataclass
@@ -109,7 +109,8 @@ class SolveContext:
     tracer: Tracer
     task_id: str
     strategy: str = ""
-    sandbox: Sandbox | None = None
+    # every solve judges in a sandbox: the process-wide one unless the caller shares its own
+    sandbox: Sandbox = field(default_factory=default_sandbox)
     best: BestAttempt = field(default_factory=BestAttempt)
     knowledge: KnowledgePool = field(default_factory=KnowledgePool)
     evidence: Evidence = field(default_factory=Evidence)

@@ -421,7 +421,7 @@ class Cpbot:
         ctx = run.ctx
         evidence, problem, sandbox = ctx.evidence, ctx.problem, ctx.sandbox
         probes = [selection.probe_of(t, "generated") for t in evidence.tests]
-        if evidence.generator is None or sandbox is None:
+        if evidence.generator is None:
             return probes
         generator = build_solution(evidence.generator, sandbox).program
         brute = build_solution(runnable(evidence.brute, problem), sandbox).program if evidence.brute else None
@@ -466,7 +466,6 @@ class Cpbot:
     ) -> dict[int, list[Outcome]]:
         """Each candidate's outcomes on `probes`; a program drawn twice runs once."""
         ctx = run.ctx
-        assert ctx.sandbox is not None
         seen: dict[str, list[Outcome]] = {}
         behaviours = {}
         for it in members:
@@ -484,7 +483,6 @@ class Cpbot:
             return run.accepts
         run.accepts_made = True
         ctx = run.ctx
-        assert ctx.sandbox is not None
         spec = problem_kind(ctx.problem.kind).checker_spec(ctx.problem)
         if spec in TOKEN_CHECKERS:
             return None  # outputs are kept as their tokens: equal tokens are all such a checker accepts
@@ -659,7 +657,7 @@ class Cpbot:
         unjudged = selection.unjudged_answers(ctx.problem)  # outputs that differ may all be right
         probes: list[Probe] = []
         behaviours: dict[int, list[Outcome]] = {}
-        if len(kept) > 1 and self.verify and ctx.sandbox is not None and problem_kind(ctx.problem.kind).stress_applies:
+        if len(kept) > 1 and self.verify and problem_kind(ctx.problem.kind).stress_applies:
             if not run.generated:
                 run.generated = True
                 self._generate(run, "candidates")
