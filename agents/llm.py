@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
+from cpbot.agents import seeding
 from cpbot.agents.budget import BudgetExhausted, BudgetTracker, Usage
 from cpbot.agents.dialect import (
     Dialect,
@@ -580,6 +581,8 @@ class LLMClient:
             overrides["temperature"] = temperature
         if max_tokens is not None:
             overrides["max_output_tokens"] = max_tokens
+        if settings.seed is not None:  # a seed of the request's own: the same answer whatever the arrival order
+            overrides["seed"] = seeding.request_seed(settings.seed, task_id, role, messages)
         settings = settings.model_copy(update=overrides)
         model = settings.model or self.config.model
         if budget is not None:
