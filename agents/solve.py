@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cpbot.agents import seeding
 from cpbot.agents.budget import Attempt, BestAttempt, Budget, BudgetExhausted, BudgetTracker
 from cpbot.agents.dialect import with_note
-from cpbot.agents.envelopes import Task
+from cpbot.agents.envelopes import SolveStatus, Task
 from cpbot.agents.extract import ExtractionError
 from cpbot.agents.llm import BoundLLM, ChatModel, LLMClient, LLMReply, Message
 from cpbot.agents.roles.common import RoleError
@@ -36,6 +37,7 @@ from cpbot.agents.strategies.base import KnowledgePool, SolveContext, source_key
 from cpbot.agents.tracing import BudgetEvent, NoteEvent, NullTracer, ReportEvent, Tracer
 from cpbot.core.errors import ModelError
 from cpbot.core.registry import DEFAULT_STRATEGY
+from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import (
     JudgeReport,
     Language,
@@ -50,8 +52,8 @@ from cpbot.judge.model import (
 from cpbot.judge.runner import judge_problem
 from cpbot.judge.sandbox import Sandbox, default_sandbox
 
-# 2: generated_tests, generated_report, stress, generator, brute
-SCHEMA_VERSION = 2
+# 2: generated_tests, generated_report, stress, generator, brute; 3: status "unverified", missing_evidence
+SCHEMA_VERSION = 3
 
 
 class SolveResult(BaseModel):
@@ -63,9 +65,10 @@ class SolveResult(BaseModel):
     problem_id: str
     strategy: str
     language: Language
-    status: Literal["solved", "best_effort", "failed"]
+    status: SolveStatus  # see `agents.envelopes.SolveStatus`
     verdict: Verdict | None = None  # the best attempt's verdict on the tests it was judged on
     reason: str = ""
+    missing_evidence: list[str] = []  # why an answer that passed every test is unverified, one line a gap
     solution: Solution | None = None
     report: JudgeReport | None = None
     profile: ProfileReport | None = None
@@ -141,13 +144,19 @@ def solve(
         memory_mb=problem.limits.memory_mb,
     )
     ctx.send(task, sender="", iteration=0)
-    reason = _run_rounds(chosen, ctx)
+    with seeding.one_solve():
+        reason = _run_rounds(chosen, ctx)
     _rank_on_all_tests(ctx)
     _refute_unsupported(ctx)
     best = ctx.best.best
     if best is not None and best.refuted:
         reason = f"{reason}; not solved: {best.refuted}"
     final = ctx.best.final_answer(reason, tracker=tracker)
+    missing = missing_evidence(ctx, final.solution, reason) if final.status == "solved" else []
+    if missing:
+        reason = f"{reason}; unverified: {'; '.join(missing)}"
+        final = final.model_copy(update={"status": "unverified", "reason": reason})
+        ctx.note("unverified", missing=missing)
     ctx.send(final, sender="controller")
     spent = tracker.snapshot()
     evidence = ctx.evidence
@@ -157,6 +166,7 @@ def solve(
         strategy=strategy,
         language=language,
         status=final.status,
+        missing_evidence=missing,
         verdict=final.report.verdict if final.report is not None else None,
         reason=reason,
         solution=final.solution,
@@ -291,6 +301,44 @@ def _refute_unsupported(ctx: SolveContext) -> None:
     if why:
         ctx.best = BestAttempt()
         ctx.best.offer(best.model_copy(update={"refuted": why}))
+
+
+def missing_evidence(ctx: SolveContext, solution: Solution | None, reason: str) -> list[str]:
+    """What the gate's evidence lacks about `solution`, an answer that passed every test it was judged on: it is
+    called solved only when it was tested beyond the samples, stressed against a brute force, profiled at the
+    statement's bound, and (when several candidates passed the samples) chosen among them by behaviour. One
+    line per gap; none means solved. A part the problem's kind cannot have (an interactive problem's stress)
+    is a gap too: the answer is not called solved on less evidence."""
+    if solution is None:
+        return []
+    evidence, kind, key = ctx.evidence, problem_kind(ctx.problem.kind), source_key(solution)
+    skipped = evidence.skipped
+    gaps = []
+    if not kind.stress_applies:
+        gaps.append(f"not stressed: {kind.why_not_stressed}")
+    else:
+        if not evidence.tests:
+            gaps.append("no generated tests: judged on the samples only")
+        stress = evidence.stress.get(key)
+        if stress is not None and stress.runs - stress.starved <= 0:
+            gaps.append("not stressed: no stress run compared it with the brute force (starved of CPU)")
+        elif stress is None and (evidence.brute is None or evidence.generator is None):
+            gaps.append(f"not stressed: no {'brute force' if evidence.brute is None else 'generator'} was written")
+        elif stress is None:
+            gaps.append(f"not stressed: {skipped.get('stress', 'the gate did not reach it')}")
+    profile = evidence.profiles.get(key)
+    if not kind.profile_applies:
+        gaps.append(f"not profiled: a {ctx.problem.kind} problem is not profiled")
+    elif profile is None:
+        why = "no generator was written" if evidence.generator is None else "the gate did not reach it"
+        gaps.append(f"not profiled: {skipped.get('profile', why)}")
+    elif profile.efficient is None:
+        gaps.append(f"the profile is inconclusive{': ' + profile.reason if profile.reason else ''}")
+    if "selection" in skipped:
+        gaps.append(f"no selection: {skipped['selection']}")
+    if gaps and reason.startswith("budget exhausted"):
+        gaps.insert(0, "the budget ran out before the gate finished")
+    return gaps
 
 
 def _report_on(ctx: SolveContext, solution: Solution, tests: list[TestCase], iteration: int) -> JudgeReport:

@@ -92,10 +92,15 @@ class Evidence:
     reports: dict[tuple[str, str], JudgeReport] = field(default_factory=dict)
     programs: dict[str, tuple[Solution, int]] = field(default_factory=dict)  # every judged program, by key
     doubt: str = ""  # why the evidence conflicts, so that no answer of this solve is called solved (selection)
+    # why a part of the gate did not run ("stress", "profile", "selection" -> the reason), for an unverified answer
+    skipped: dict[str, str] = field(default_factory=dict)
 
     def report_for(self, solution: Solution, tests: Sequence[TestCase]) -> JudgeReport | None:
         """The report of `solution` on exactly `tests`, if it was judged on them."""
         return self.reports.get((source_key(solution), tests_key(tests)))
+
+
+_NOT_RUN = {"stress": "not stressed", "profile": "not profiled", "selection": "no selection"}
 
 
 @dataclass
@@ -128,6 +133,12 @@ class SolveContext:
     def note(self, message: str, **data: Any) -> None:
         """Trace a decision of the strategy (a route taken, a step skipped)."""
         self.tracer.emit(NoteEvent(task_id=self.task_id, message=message, data=data))
+
+    def skip(self, part: str, why: str, **data: Any) -> None:
+        """Trace that a part of the gate ("stress", "profile", "selection") did not run, and keep why: an answer
+        without that evidence is returned unverified, with the reason."""
+        self.evidence.skipped[part] = why
+        self.note(_NOT_RUN.get(part, f"no {part}"), why=why, **data)
 
     def route(self, to: str, **data: Any) -> None:
         """Trace a routing decision: the next role or block is `to`."""

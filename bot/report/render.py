@@ -104,6 +104,8 @@ def print_solve_result(result: SolveResult, path: Path | None) -> None:
     """The verdict, what was spent, and where the solution went."""
     verdict = result.verdict or "no program"
     click.echo(f"{result.status}: {verdict} ({result.reason})")
+    for gap in result.missing_evidence:  # why an answer that passed every test is not called solved
+        click.echo(f"  missing: {gap}")
     click.echo(f"{result.calls} LLM calls, {result.tokens:,} tokens, {result.seconds:.1f} s")
     if path is not None:
         click.echo(f"solution: {path}")
