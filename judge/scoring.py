@@ -112,6 +112,17 @@ def relative_scores(report: ScoreReport, best: dict[int, float], spec: Heuristic
     return out
 
 
+def best_per_seed(reports: Sequence[ScoreReport], objective: Literal["maximize", "minimize"]) -> dict[int, float]:
+    """The best valid score per seed among `reports` (what relative scoring divides by)."""
+    pick = max if objective == "maximize" else min
+    best: dict[int, float] = {}
+    for report in reports:
+        for s in report.seeds:
+            if s.verdict == Verdict.AC:
+                best[s.seed] = pick(best.get(s.seed, s.score), s.score)
+    return best
+
+
 def contest_score(report: ScoreReport, spec: HeuristicSpec, best: dict[int, float] | None = None) -> float:
     """The score a contest would give: the sum over seeds, of raw scores (absolute) or of relative ones."""
     if spec.scoring == "absolute":
