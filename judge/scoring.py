@@ -24,10 +24,12 @@ from cpbot.judge.languages import BuildOptions, Program
 from cpbot.judge.model import (
     SCHEMA_VERSION,
     HeuristicSpec,
+    JudgeReport,
     Limits,
     Model,
     ProgramText,
     Solution,
+    TestResult,
     Verdict,
     worst,
 )
@@ -86,6 +88,30 @@ class ScoreReport(Model):
 
     def score_of(self, seed: int) -> float | None:
         return next((s.score for s in self.seeds if s.seed == seed), None)
+
+    def as_judge_report(self) -> JudgeReport:
+        """The seeds as tests of a `JudgeReport` (each seed's score in `points`), for code that keeps judged
+        attempts: "accepted" means every seed was scored."""
+        results = [
+            TestResult(
+                index=i,
+                name=f"seed-{s.seed}",
+                verdict=s.verdict,
+                cpu_ms=s.cpu_ms,
+                points=s.score,
+                checker_message=s.message,
+            )
+            for i, s in enumerate(self.seeds, start=1)
+        ]
+        return JudgeReport(
+            verdict=self.verdict,
+            results=results,
+            passed=sum(r.verdict == Verdict.AC for r in results),
+            total=len(results),
+            compile_log=self.compile_log,
+            language=self.language,
+            reason=self.reason,
+        )
 
 
 def default_seeds(spec: HeuristicSpec, count: int | None = None, start: int = 0) -> list[int]:

@@ -184,6 +184,7 @@ STRATEGY_SPECS: tuple[StrategySpec, ...] = (
     StrategySpec("nala", "cpbot.agents.strategies.nala", "two generations, then debugging the failing cases"),
     StrategySpec("swiftsolve", "cpbot.agents.strategies.swiftsolve", "planner, pruner, profiler, analyst"),
     StrategySpec("blockchain", "cpbot.agents.strategies.blockchain", "programs as chains of tested blocks"),
+    StrategySpec("ale", "cpbot.agents.strategies.ale", "score-based problems: variants in parallel, scored on seeds"),
 )
 STRATEGIES: dict[str, StrategySpec] = {spec.name: spec for spec in STRATEGY_SPECS}
 STRATEGY_NAMES: tuple[str, ...] = tuple(STRATEGIES)  # the default first

@@ -35,7 +35,8 @@ def test_judge_json_holds_the_scores_and_the_comparison(route: Path, capsys: pyt
     assert code == 0
     assert [s["seed"] for s in run["report"]["seeds"]] == [2, 3, 4, 5]
     assert [s["seed"] for s in run["against"]["seeds"]] == [2, 3, 4, 5]
-    assert run["comparison"]["better"] == "a" and run["contest_score"] == sum(s["score"] for s in run["report"]["seeds"])
+    assert run["comparison"]["better"] == "a"
+    assert run["contest_score"] == sum(s["score"] for s in run["report"]["seeds"])
 
 
 def test_a_failing_seed_makes_the_exit_code_one(route: Path, capsys: pytest.CaptureFixture[str]) -> None:
