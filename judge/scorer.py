@@ -23,6 +23,7 @@ from cpbot.judge.languages import Program
 from cpbot.judge.memo import BytesLRU
 from cpbot.judge.model import HeuristicSpec, Limits, Problem
 from cpbot.judge.sandbox import RunLimits, Sandbox
+from cpbot.judge.tool_paths import inside
 from cpbot.judge.verdicts import STARVED_RETRIES, is_starved
 
 TOOL_TIME_MS = 20_000
@@ -45,17 +46,6 @@ class Scored:
     score: float
     valid: bool
     message: str = ""
-
-
-def _inside(folder: Path, name: str, what: str) -> Path:
-    """`name` (relative to the problem's folder, or absolute) as a path; a relative one may not leave the folder."""
-    path = Path(name)
-    if path.is_absolute():
-        return path
-    resolved = (folder / path).resolve()
-    if not resolved.is_relative_to(folder.resolve()):
-        raise ConfigError(f"the {what} {name!r} leaves the problem's folder", hint="name a file inside it")
-    return resolved
 
 
 def build_cargo_tools(tools: Path) -> dict[str, Path]:
@@ -113,9 +103,9 @@ class ScoringTools:
         if any(n is not None and not Path(n).is_absolute() for n in [*names.values(), spec.tools]) and folder is None:
             raise ConfigError(f"{problem.id}'s tools are relative paths but no problem folder was given")
         base = folder or Path("/")
-        paths = {role: _inside(base, name, role) for role, name in names.items() if name is not None}
+        paths = {role: inside(base, name, role) for role, name in names.items() if name is not None}
         if len(paths) < 2 and spec.tools is not None:
-            built = build_cargo_tools(_inside(base, spec.tools, "tools folder"))
+            built = build_cargo_tools(inside(base, spec.tools, "tools folder"))
             for role, binary in (("generator", "gen"), ("scorer", "vis")):
                 if role not in paths and binary in built:
                     paths[role] = built[binary]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -153,3 +154,57 @@ def test_a_generator_that_fails_makes_the_report_ie(sandbox, tmp_path: Path) -> 
         Solution(language="python3", source="print(1)\n"), problem.id, tools, [5], limits=problem.limits
     )
     assert report.verdict == Verdict.IE and "seed 5" in report.reason and "no inputs today" in report.reason
+
+
+GEN_RS = """use std::io::Write;
+fn main() {
+    let seeds = std::fs::read_to_string(std::env::args().nth(1).unwrap()).unwrap();
+    std::fs::create_dir_all("in").unwrap();
+    for (i, line) in seeds.lines().enumerate() {
+        let seed: u64 = line.trim().parse().unwrap();
+        let mut f = std::fs::File::create(format!("in/{:04}.txt", i)).unwrap();
+        writeln!(f, "{}", seed * 7 + 1).unwrap();
+    }
+}
+"""
+VIS_RS = """fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let x: i64 = std::fs::read_to_string(&args[1]).unwrap().trim().parse().unwrap();
+    let out = std::fs::read_to_string(&args[2]).unwrap();
+    match out.trim().parse::<i64>() {
+        Ok(y) if y <= x => println!("Score = {}", y),
+        _ => { println!("Score = 0"); eprintln!("the answer must be an integer at most the input"); }
+    }
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("cargo") is None, reason="cargo (Rust) is not installed")
+def test_ahc_rust_tools_are_built_with_cargo_and_their_gen_writes_in_0000(sandbox, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    tools = tmp_path / "tools"
+    (tools / "src" / "bin").mkdir(parents=True)
+    (tools / "Cargo.toml").write_text('[package]\nname = "tools"\nversion = "0.1.0"\nedition = "2021"\n')
+    (tools / "src" / "bin" / "gen.rs").write_text(GEN_RS)
+    (tools / "src" / "bin" / "vis.rs").write_text(VIS_RS)
+    spec = HeuristicSpec(tools="tools", generator_style="ahc")
+    problem = Problem(id="local:ahc", kind="heuristic", heuristic=spec)
+    scoring = ScoringTools.load(problem, tmp_path, sandbox)
+    assert scoring.input_for(3) == b"22\n"
+    echo = Solution(language="python3", source="print(int(input()))\n")
+    report = score_solution(echo, problem.id, scoring, [0, 3], limits=problem.limits)
+    assert [(s.seed, s.score, s.verdict) for s in report.seeds] == [(0, 1.0, Verdict.AC), (3, 22.0, Verdict.AC)]
+    over = Solution(language="python3", source="print(int(input()) + 1)\n")
+    rejected = score_solution(over, problem.id, scoring, [3], limits=problem.limits)
+    assert rejected.verdict == Verdict.WA and "at most the input" in rejected.seeds[0].message
+
+
+def test_load_problem_makes_the_tools_paths_absolute_and_refuses_one_leaving_the_folder(tmp_path: Path) -> None:
+    from cpbot.bot.app.problem_folder import load_problem
+
+    problem = load_problem(HEURISTIC / "route" / "problem.json")
+    assert problem.heuristic is not None and problem.heuristic.scorer == str(HEURISTIC / "route" / "score.py")
+    data = json.loads((HEURISTIC / "route" / "problem.json").read_text())
+    data["heuristic"]["generator"] = "../../gen.py"
+    (tmp_path / "problem.json").write_text(json.dumps(data))
+    with pytest.raises(ConfigError, match="leaves the problem's folder"):
+        load_problem(tmp_path / "problem.json")
