@@ -79,7 +79,7 @@ def test_a_round_asks_for_new_methods_and_improvements_at_once(scripted_server, 
 
 def test_ale_refuses_a_problem_without_a_scorer(scripted_server, make_client, tracer, sandbox) -> None:
     server = scripted_server(default=dial_pool().answer)
-    with pytest.raises(ConfigError, match="not a score-based problem"):
+    with pytest.raises(ConfigError, match="does not solve a problem judged by expected outputs"):
         solve(sum_problem(), strategy="ale", language="python3", model=make_client(server), sandbox=sandbox)
 
 
@@ -100,3 +100,18 @@ def test_the_paired_comparison_picks_the_program_one_percent_better_on_fifty_see
     assert worse == 26  # the better program loses on more than half the seeds
     assert compare_reports(uneven, steady).better == "a"
     assert compare_reports(steady, uneven).better == "b"
+
+
+def test_the_score_pool_recognises_each_of_the_ale_prompts() -> None:
+    from tests.paths import REPO
+
+    prompts = REPO / "templates" / "prompts"
+    kinds = {p.stem: request_kind(p.read_text()) for p in prompts.glob("heuristic_*.txt")}
+    assert kinds == {"heuristic_first": "first", "heuristic_improve": "improve", "heuristic_new": "new"}
+
+
+def test_a_strategy_for_expected_outputs_refuses_a_score_based_problem(scripted_server, make_client, sandbox) -> None:
+    server = scripted_server(default=dial_pool().answer)
+    with pytest.raises(ConfigError, match="does not solve a score-based problem") as e:
+        solve(dial_problem(), strategy="direct", language="python3", model=make_client(server), sandbox=sandbox)
+    assert "--strategy ale" in (e.value.hint or "")
