@@ -156,6 +156,10 @@ class HeuristicSpec(Model):
     generator: str | None = None
     generator_style: Literal["seed", "ahc"] = "seed"
     scorer: str | None = None
+    # interactive problems: AHC's tester, run as `TESTER PROGRAM...` with the input on stdin; it talks to
+    # the program and prints `Score = N` on stderr (no scorer then)
+    interactive: bool = False
+    tester: str | None = None
     tools: str | None = None
     seeds: int = Field(50, ge=1, le=100_000)  # seeds 0..seeds-1 are the local inputs by default
     # relative scoring: the best known raw score per seed (the contest's, or the best of cpbot's own runs)

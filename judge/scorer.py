@@ -81,14 +81,29 @@ def build_cargo_tools(tools: Path) -> dict[str, Path]:
     return {p.name: p for p in release.iterdir() if p.is_file() and os.access(p, os.X_OK)}
 
 
+def read_score(said: str, *, ok: bool, who: str) -> Scored:
+    """A scorer's or tester's words as a `Scored`: the last `Score = N` line; no score, or a tool that did not
+    exit 0, rejects the output. AHC's tools print `Score = 0` with the reason for an invalid output, so a 0
+    with anything else said is a rejection too."""
+    said = said.strip()
+    found = _SCORE_LINE.findall(said)
+    message = "\n".join(line for line in said.splitlines() if not _SCORE_LINE.match(line))[:500]
+    if not found or not ok:
+        return Scored(0.0, False, message or f"the {who} printed no score")
+    score = float(found[-1])
+    return Scored(score, not (score == 0 and message), message)
+
+
 @dataclass(frozen=True)
 class ScoringTools:
-    """A problem's generator and scorer, built and ready to run in the sandbox."""
+    """A problem's generator and its scorer (or, for an interactive problem, its tester), built and ready
+    to run in the sandbox."""
 
     spec: HeuristicSpec
     generator: Program
-    scorer: Program
+    scorer: Program | None
     sandbox: Sandbox
+    tester: Program | None = None
 
     @classmethod
     def load(cls, problem: Problem, folder: Path | None, sandbox: Sandbox) -> ScoringTools:
@@ -99,30 +114,34 @@ class ScoringTools:
                 f"{problem.id} is not a score-based problem",
                 hint="a heuristic problem names its tools under `heuristic`",
             )
-        names = {"generator": spec.generator, "scorer": spec.scorer}
+        judge_role = "tester" if spec.interactive else "scorer"
+        names = {"generator": spec.generator, judge_role: spec.tester if spec.interactive else spec.scorer}
         if any(n is not None and not Path(n).is_absolute() for n in [*names.values(), spec.tools]) and folder is None:
             raise ConfigError(f"{problem.id}'s tools are relative paths but no problem folder was given")
         base = folder or Path("/")
         paths = {role: inside(base, name, role) for role, name in names.items() if name is not None}
         if len(paths) < 2 and spec.tools is not None:
             built = build_cargo_tools(inside(base, spec.tools, "tools folder"))
-            for role, binary in (("generator", "gen"), ("scorer", "vis")):
-                if role not in paths and binary in built:
+            for role, binary in (("generator", "gen"), ("scorer", "vis"), ("tester", "tester")):
+                if role in names and role not in paths and binary in built:
                     paths[role] = built[binary]
         missing = [role for role in names if role not in paths]
         if missing:
             raise ConfigError(
                 f"{problem.id} has no {' and no '.join(missing)}",
-                hint="set `generator` and `scorer` under `heuristic` in problem.json, or `tools` to AHC's Rust tools",
+                hint=f"set `generator` and `{judge_role}` under `heuristic` in problem.json, or `tools` to AHC's "
+                "Rust tools",
             )
         for role, path in paths.items():
             if not path.is_file():
                 raise ConfigError(f"the {role} {path} does not exist")
+        judge = build_program_file(paths[judge_role], sandbox, role=judge_role)
         return cls(
             spec,
             build_program_file(paths["generator"], sandbox, role="generator"),
-            build_program_file(paths["scorer"], sandbox, role="scorer"),
+            None if spec.interactive else judge,
             sandbox,
+            tester=judge if spec.interactive else None,
         )
 
     def input_for(self, seed: int) -> bytes:
@@ -152,17 +171,12 @@ class ScoringTools:
     def score(self, input_data: bytes, output: bytes) -> Scored:
         """The scorer's judgement of `output` on `input_data`: AHC's `vis` prints `Score = 0` and a message
         for an invalid output; a scorer that exits non-zero or prints no score rejects it too."""
+        if self.scorer is None:
+            raise ToolError("an interactive problem is scored by its tester, not by a scorer")
         ex = self._run(self.scorer, ["input.txt", "output.txt"], {"input.txt": input_data, "output.txt": output})
-        said = (ex.stdout.decode(errors="replace") + "\n" + ex.stderr).strip()
         if ex.run.killed or ex.run.status == "error":
             raise ToolError(f"the scorer did not finish: {ex.message or ex.run.status}")
-        found = _SCORE_LINE.findall(said)
-        message = "\n".join(line for line in said.splitlines() if not _SCORE_LINE.match(line))[:500]
-        if not found or not ex.run.ok:
-            return Scored(0.0, False, message or "the scorer printed no score")
-        score = float(found[-1])
-        # AHC's vis prints "Score = 0" with the reason for an invalid output; a real 0 says nothing else
-        return Scored(score, not (score == 0 and message), message)
+        return read_score(ex.stdout.decode(errors="replace") + "\n" + ex.stderr, ok=ex.run.ok, who="scorer")
 
     def _run(self, program: Program, args: list[str], files: dict[str, bytes]) -> Execution:
         limits = RunLimits(

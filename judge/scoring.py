@@ -33,10 +33,11 @@ from cpbot.judge.model import (
     Verdict,
     worst,
 )
-from cpbot.judge.scorer import ScoringTools, ToolError
+from cpbot.judge.scorer import ScoringTools, ToolError, read_score
 from cpbot.judge.verdicts import STARVED_RETRIES, classify, is_borderline_tle, is_starved, run_limits
 
 EXCERPT_BYTES = 1024
+TESTER_EXTRA_MS = 1000  # what an interactive problem's tester may use besides the program
 MAX_RERUNS = 2  # a near-limit TLE is run again (the machine's load, not the program)
 
 
@@ -188,23 +189,33 @@ class _Scoring:
 
     def _attempt(self, seed: int, input_data: bytes) -> tuple[SeedScore, str | None]:
         """A run and its score; the second item says why it should be run again (None: final)."""
+        tester = self.tools.tester
+        # an interactive program runs under its tester: the run's time is both's, so the tester gets a margin
         limits = self.limits
+        if tester is not None:
+            limits = limits.model_copy(update={"time_ms": limits.time_ms + TESTER_EXTRA_MS})
+        argv = [*tester.argv, *self.program.argv] if tester is not None else self.program.argv
         for _ in range(1 + STARVED_RETRIES):
-            with captured_run(self.program.argv, input_data, self.tools.sandbox, run_limits(limits)) as cap:
+            with captured_run(argv, input_data, self.tools.sandbox, run_limits(limits)) as cap:
                 run = cap.run
                 size = cap.stdout_size()
                 stderr = cap.read_stderr(EXCERPT_BYTES)
-                output = cap.read_stdout() if run.ok else b""
+                output = cap.read_stdout() if run.ok or tester is not None else b""
             if not is_starved(run):
                 break
         verdict, message = classify(run, limits, stderr, size)
+        if tester is not None and verdict == Verdict.RE:
+            verdict = None  # the tester exits non-zero for a program that failed: its words say why
         if verdict is not None:
             again = "near-limit TLE" if is_borderline_tle(verdict, run, limits) else None
             failed = self.tools.spec.failure_score
             return SeedScore(
                 seed=seed, score=failed, runs=[failed], verdict=verdict, cpu_ms=run.cpu_ms, message=message
             ), again
-        scored = self.tools.score(input_data, output)
+        if tester is not None:
+            scored = read_score(output.decode(errors="replace") + "\n" + stderr, ok=run.ok, who="tester")
+        else:
+            scored = self.tools.score(input_data, output)
         score = scored.score if scored.valid else self.tools.spec.failure_score
         return (
             SeedScore(

@@ -31,10 +31,20 @@ def tools_in(problem: Problem, folder: Path) -> Problem:
         return problem
     paths = {
         role: str(inside(folder, name, role))
-        for role, name in (("generator", spec.generator), ("scorer", spec.scorer), ("tools folder", spec.tools))
+        for role, name in (
+            ("generator", spec.generator),
+            ("scorer", spec.scorer),
+            ("tester", spec.tester),
+            ("tools folder", spec.tools),
+        )
         if name is not None
     }
     resolved = spec.model_copy(
-        update={"generator": paths.get("generator"), "scorer": paths.get("scorer"), "tools": paths.get("tools folder")}
+        update={
+            "generator": paths.get("generator"),
+            "scorer": paths.get("scorer"),
+            "tester": paths.get("tester"),
+            "tools": paths.get("tools folder"),
+        }
     )
     return problem.model_copy(update={"heuristic": resolved})

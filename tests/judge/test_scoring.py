@@ -208,3 +208,18 @@ def test_load_problem_makes_the_tools_paths_absolute_and_refuses_one_leaving_the
     (tmp_path / "problem.json").write_text(json.dumps(data))
     with pytest.raises(ConfigError, match="leaves the problem's folder"):
         load_problem(tmp_path / "problem.json")
+
+
+def test_an_interactive_problem_is_scored_by_its_tester(sandbox) -> None:  # type: ignore[no-untyped-def]
+    problem = load("guess")
+    tools = ScoringTools.load(problem, HEURISTIC / "guess", sandbox)
+    assert tools.scorer is None and tools.tester is not None
+    seeds = [1, 2, 3]
+    bisect = score_solution(solution("guess", "bisect.py"), problem.id, tools, seeds, limits=problem.limits)
+    thirds = score_solution(solution("guess", "thirds.py"), problem.id, tools, seeds, limits=problem.limits)
+    assert bisect.verdict == thirds.verdict == Verdict.AC
+    assert [s.score for s in bisect.seeds] == [830, 800, 820]  # 1000 - 10 x the queries a bisection makes
+    assert [s.score for s in thirds.seeds] == [830, 770, 860]
+    silent = score_solution(solution("guess", "silent.py"), problem.id, tools, [1], limits=problem.limits)
+    assert silent.verdict == Verdict.WA and silent.seeds[0].score == 0
+    assert "stopped before finding" in silent.seeds[0].message
