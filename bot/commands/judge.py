@@ -90,11 +90,16 @@ def judge(
 
     scored = find_scored_problem(solution, problem_file) if tests_dir is None else None
     if scored is not None:
-        with stop_on_interrupt():
-            return judge_scored(
-                solution, scored, seeds_text=seeds, against=against, language=language, time_s=tl, repeats=repeat,
-                jobs=jobs, as_json=as_json,
-            )  # fmt: skip
+        with stop_on_interrupt() as interrupt:
+            try:
+                return judge_scored(
+                    solution, scored, seeds_text=seeds, against=against, language=language, time_s=tl,
+                    repeats=repeat, jobs=jobs, as_json=as_json,
+                )  # fmt: skip
+            except BaseException:  # Ctrl-C, or the sandbox dying under a run after it
+                if not interrupt.happened:
+                    raise
+            return interrupted("interrupted", as_json=as_json)
     found = find_tests(solution, tests_dir=tests_dir, problem_path=problem_file)
     language = get_language(language or language_for(solution)).name  # a user error before any output
     view = None if as_json else JudgeView(found.tests)
