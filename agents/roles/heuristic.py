@@ -72,6 +72,22 @@ def time_left_text(seconds: float | None) -> str:
     return f"About {minutes:.0f} minutes are left: a bolder change is worth trying."
 
 
+def _search_values(
+    problem: Problem, language: Language, seeds: int, goal: str, tried: Sequence[Tried], seconds_left: float | None
+) -> dict[str, str | int]:
+    """What the prompts after the first share: the problem, the search so far, the time left, the notes."""
+    return {
+        "problem": problem_text(problem),
+        "seeds": seeds,
+        "goal": goal,
+        "history": history_text(tried),
+        "time_left": time_left_text(seconds_left),
+        "knowledge": notes_text(_notes(SEARCH_NOTES)),
+        "language": language_name(language),
+        "fence": fence_tag(language),
+    }
+
+
 def _ask(model: ChatModel, messages: list[dict[str, str]], language: Language) -> Written:
     code, reply = ask_code(model, ROLE, messages, language)
     return Written(code_attempt(code, language, plan_iteration=None), idea_of(reply.text))
@@ -104,17 +120,10 @@ def improve_program(
     """`parent` with one focused change meant to raise its score."""
     messages = render_prompt(
         "heuristic_improve",
-        problem=problem_text(problem),
         idea=idea or "(not stated)",
         code=fenced(parent.source, parent.language),
         scores=scores,
-        seeds=seeds,
-        goal=goal,
-        history=history_text(tried),
-        time_left=time_left_text(seconds_left),
-        knowledge=notes_text(_notes(SEARCH_NOTES)),
-        language=language_name(parent.language),
-        fence=fence_tag(parent.language),
+        **_search_values(problem, parent.language, seeds, goal, tried, seconds_left),
     )
     return _ask(model, messages, parent.language)
 
@@ -130,15 +139,5 @@ def new_method(
     seconds_left: float | None,
 ) -> Written:
     """A program built on a method different from every one tried."""
-    messages = render_prompt(
-        "heuristic_new",
-        problem=problem_text(problem),
-        seeds=seeds,
-        goal=goal,
-        history=history_text(tried),
-        time_left=time_left_text(seconds_left),
-        knowledge=notes_text(_notes(SEARCH_NOTES)),
-        language=language_name(language),
-        fence=fence_tag(language),
-    )
+    messages = render_prompt("heuristic_new", **_search_values(problem, language, seeds, goal, tried, seconds_left))
     return _ask(model, messages, language)

@@ -109,8 +109,12 @@ class Ale:
             self.tree.versions.append(version)
             if parent is not None:
                 parent.children += 1
-            self._emit(ctx, version, "candidate")
-            self._consider(ctx, version, tools, seeds)
+            if self.repeats > 1:  # its single run first, then the repeated runs of a challenger
+                self._emit(ctx, version, "candidate")
+                self._consider(ctx, version, tools, seeds)
+            else:  # no repeated runs: its own event says whether it took the lead
+                self._consider(ctx, version, tools, seeds)
+                self._emit(ctx, version, "candidate")
             return version
 
         ctx.route(writer.ROLE, why="a first greedy program")
@@ -185,35 +189,22 @@ class Ale:
         leader = self.leader
         if leader is not None and not self.tree.better(version.report, leader.report):
             return
-        if leader is not None and self.repeats > 1:
-            again = score_solution(
-                version.attempt.solution(),
-                ctx.problem.id,
-                tools,
-                seeds,
-                limits=ctx.problem.limits,
+        if self.repeats > 1 and version.report.seeds:
+            # the challenger (or the first program) run again on every seed: its mean is then the average
+            version.report = score_solution(
+                version.attempt.solution(), ctx.problem.id, tools, seeds, limits=ctx.problem.limits,
                 repeats=self.repeats,
-            )
-            version.report = again
-            beats = self.tree.better(again, leader.report)
-            comparison = compare_paired(again.scores, leader.report.scores, objective=self.tree.objective)
-            ctx.note(
-                "leader challenged", iteration=version.iteration, leader=leader.iteration, takes_lead=beats,
-                mean_diff=comparison.mean_diff, ci=[comparison.ci_low, comparison.ci_high],
             )  # fmt: skip
+            beats = leader is None or self.tree.better(version.report, leader.report)
+            if leader is not None:
+                comparison = compare_paired(version.report.scores, leader.report.scores, objective=self.tree.objective)
+                ctx.note(
+                    "leader challenged", iteration=version.iteration, leader=leader.iteration, takes_lead=beats,
+                    mean_diff=comparison.mean_diff, ci=[comparison.ci_low, comparison.ci_high],
+                )  # fmt: skip
             self._emit(ctx, version, "repeat", best=beats)
             if not beats:
                 return
-        elif leader is None and self.repeats > 1 and version.report.seeds:
-            version.report = score_solution(
-                version.attempt.solution(),
-                ctx.problem.id,
-                tools,
-                seeds,
-                limits=ctx.problem.limits,
-                repeats=self.repeats,
-            )
-            self._emit(ctx, version, "repeat", best=True)
         self.leader = version
         ctx.best = BestAttempt()
         tokens = ctx.tracker.snapshot().usage.total_tokens

@@ -43,6 +43,9 @@ def test_solve_searches_a_score_based_problem_with_ale_and_records_the_scores(
         events = [load(e) for e in store.events(run_id) if e.kind == "score"]
     assert len(events) == 5 and all(isinstance(e, ScoreEvent) for e in events)
     assert all([s.seed for s in e.report.seeds] == [0, 1, 2, 3] for e in events)  # type: ignore[union-attr]
+    leaders = [e for e in events if e.best]  # type: ignore[union-attr]
+    assert leaders[0].iteration == events[0].iteration  # type: ignore[union-attr]  # the first program led first
+    assert leaders[-1].report.mean == max(e.report.mean for e in events)  # type: ignore[union-attr]
 
 
 def test_solve_refuses_a_strategy_that_does_not_fit_a_score_based_problem(
