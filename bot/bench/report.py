@@ -15,8 +15,9 @@ def _opt(x: float | None, fmt: str) -> str:
     return "-" if x is None else format(x, fmt)
 
 
-def _columns(k: int, timings: bool, lcb_ks: list[int]) -> list[str]:
-    cols = ["pass@1", *(f"SOLVED@<={j}" for j in range(2, k + 1)), "EFF@1", "AC", "CPR", "wCPR", "CPS"]
+def _columns(k: int, timings: bool, lcb_ks: list[int], scored: bool = False) -> list[str]:
+    cols = ["mean score"] if scored else []
+    cols += ["pass@1", *(f"SOLVED@<={j}" for j in range(2, k + 1)), "EFF@1", "AC", "CPR", "wCPR", "CPS"]
     cols += [f"LCB pass@{j}" for j in lcb_ks]
     if timings:
         cols += ["time ms (AC)", "mem MB (AC)"]
@@ -26,8 +27,9 @@ def _columns(k: int, timings: bool, lcb_ks: list[int]) -> list[str]:
     return cols
 
 
-def _cells(m: Metrics, k: int, timings: bool, lcb_ks: list[int]) -> list[str]:
-    cells = [_pct(m.pass_at_1), *(_pct(m.solved_at.get(j, 0.0)) for j in range(2, k + 1))]
+def _cells(m: Metrics, k: int, timings: bool, lcb_ks: list[int], scored: bool = False) -> list[str]:
+    cells = [_opt(m.mean_score, ",.1f")] if scored else []
+    cells += [_pct(m.pass_at_1), *(_pct(m.solved_at.get(j, 0.0)) for j in range(2, k + 1))]
     cells += [_pct(m.eff_at_1), _pct(m.ac_rate), _pct(m.case_pass_rate), _pct(m.weighted_case_pass_rate)]
     cells.append(_pct(m.case_pass_score))
     cells += [_pct(m.pass_at[f"pass@{j}"]) if f"pass@{j}" in m.pass_at else "-" for j in lcb_ks]
@@ -53,7 +55,9 @@ def markdown(report: BenchReport, *, timings: bool = True) -> str:
     """
     k = report.k
     lcb_ks = reportable_ks([report.samples])
-    cols = _columns(k, timings, lcb_ks)
+    # score-based problems: their mean score first (the rates then count the seeds scored as tests)
+    scored = any(s.overall.mean_score is not None for s in report.strategies)
+    cols = _columns(k, timings, lcb_ks, scored)
     lines = [
         f"bench {report.run_id}: {report.dataset}, {report.problems} problems, model {report.model}, {report.language}",
         "",
@@ -61,11 +65,11 @@ def markdown(report: BenchReport, *, timings: bool = True) -> str:
         _row(["---"] * (len(cols) + 2)),
     ]
     for s in report.strategies:
-        lines.append(_row([s.strategy, str(s.overall.problems), *_cells(s.overall, k, timings, lcb_ks)]))
+        lines.append(_row([s.strategy, str(s.overall.problems), *_cells(s.overall, k, timings, lcb_ks, scored)]))
     lines += ["", _row(["strategy", "difficulty", "n", *cols]), _row(["---"] * (len(cols) + 3))]
     for s in report.strategies:
         for difficulty, m in s.by_difficulty.items():
-            lines.append(_row([s.strategy, difficulty, str(m.problems), *_cells(m, k, timings, lcb_ks)]))
+            lines.append(_row([s.strategy, difficulty, str(m.problems), *_cells(m, k, timings, lcb_ks, scored)]))
     lines += [
         "",
         "Rates in %. pass@1 and SOLVED@<=k judge the strategy's first k programs on the hidden tests; AC, CPR "
