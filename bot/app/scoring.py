@@ -8,6 +8,7 @@ and with `--against` a paired comparison of two programs on the same seeds.
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -163,22 +164,35 @@ def judge_scored(
     seeds = parse_seeds(seeds_text, scored.spec)
     lines = not as_json
 
-    def on_seed(s: SeedScore) -> None:
-        if lines:
-            click.echo(score_view.seed_line(s))
+    def in_order() -> OnSeed:
+        """Each seed's line as soon as it and every seed before it are done, in the order asked."""
+        done: dict[int, SeedScore] = {}
+        pending = iter(seeds)
+        waiting = [next(pending, None)]
+        lock = threading.Lock()
+
+        def on_seed(s: SeedScore) -> None:
+            with lock:
+                done[s.seed] = s
+                while waiting[0] is not None and waiting[0] in done:
+                    if lines:
+                        click.echo(score_view.seed_line(done.pop(waiting[0])))
+                    waiting[0] = next(pending, None)
+
+        return on_seed
 
     if lines:
         click.echo(
             f"scoring {solution.name} on {len(seeds)} seeds of {scored.problem.title or scored.problem.id}", err=True
         )
     report, limits = score_file(
-        solution, scored, seeds, language=language, time_s=time_s, repeats=repeats, jobs=jobs, on_seed=on_seed
+        solution, scored, seeds, language=language, time_s=time_s, repeats=repeats, jobs=jobs, on_seed=in_order()
     )
     other = None
     if against is not None:
         if lines:
             click.echo(f"scoring {against.name} on the same seeds", err=True)
-        other, _ = score_file(against, scored, seeds, time_s=time_s, repeats=repeats, jobs=jobs, on_seed=on_seed)
+        other, _ = score_file(against, scored, seeds, time_s=time_s, repeats=repeats, jobs=jobs, on_seed=in_order())
     run = score_run(report, scored, other)
     if as_json:
         click.echo(run.model_dump_json(indent=2))
