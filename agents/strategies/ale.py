@@ -22,6 +22,7 @@ from cpbot.agents.budget import Attempt, BestAttempt, BudgetExhausted
 from cpbot.agents.envelopes import CodeAttempt
 from cpbot.agents.extract import ExtractionError
 from cpbot.agents.parallel import gather
+from cpbot.agents.prompts import clip
 from cpbot.agents.roles import heuristic as writer
 from cpbot.agents.roles.common import RoleError
 from cpbot.agents.strategies.base import SolveContext
@@ -35,6 +36,7 @@ from cpbot.judge.scorer import ScoringTools
 from cpbot.judge.scoring import ScoreReport, default_seeds, score_solution
 
 Purpose = Literal["candidate", "repeat", "final"]
+COMPILE_LOG_CHARS = 1500  # of a version that did not build, shown to the request that improves it
 
 
 @dataclass
@@ -244,8 +246,9 @@ class Ale:
 
 def _scores_text(report: ScoreReport) -> str:
     """A version's scores as the improver reads them: mean, spread and what failed."""
-    if not report.seeds:
-        return f"none: {report.verdict} ({report.reason})"
+    if not report.seeds:  # it did not build, or the tools failed: what the compiler said is the lead
+        log = f"\n{clip(report.compile_log.strip(), COMPILE_LOG_CHARS)}" if report.compile_log.strip() else ""
+        return f"none: {report.verdict} ({report.reason}){log}"
     text = f"mean {report.mean:,.1f}, sd {report.stdev:,.1f}, total {report.total:,.0f}"
     if report.failed:
         text += f"; {report.failed} inputs failed ({report.reason})"

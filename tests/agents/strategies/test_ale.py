@@ -115,3 +115,27 @@ def test_a_strategy_for_expected_outputs_refuses_a_score_based_problem(scripted_
     with pytest.raises(ConfigError, match="does not solve a score-based problem") as e:
         solve(dial_problem(), strategy="direct", language="python3", model=make_client(server), sandbox=sandbox)
     assert "--strategy ale" in (e.value.hint or "")
+
+
+def test_a_first_program_that_does_not_build_is_improved_with_the_compilers_words(
+    scripted_server, make_client, tracer, sandbox
+) -> None:
+    from tests.agents.support.scripted_server import Reply
+
+    asked: list[str] = []
+    replies = iter([Reply("Idea: oops\n```python\ndef (:\n```\n"), *[None] * 10])
+
+    def answer(body):  # type: ignore[no-untyped-def]
+        text = "\n".join(m["content"] for m in body["messages"])
+        asked.append(text)
+        first = next(replies)
+        return first if first is not None else dial_pool().answer(body)
+
+    server = scripted_server(default=answer)
+    result = solve(
+        dial_problem(), strategy="ale", language="python3", model=make_client(server), tracer=tracer, sandbox=sandbox,
+        budget=Budget(max_calls=3), options={"folder": str(DIAL), "seeds": 3, "repeats": 1, "width": 2, "fresh": 0},
+    )  # fmt: skip
+    improve = [t for t in asked if request_kind(t) == "improve"]
+    assert improve and all("none: CE" in t and "SyntaxError" in t for t in improve)
+    assert result.solution is not None and result.solution.source.startswith("input()")  # a program that builds
