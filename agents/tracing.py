@@ -132,7 +132,7 @@ class ScoreEvent(TraceEvent):
     iteration: int | None = None
     parent: int | None = None  # the program it was made from (None: written from the statement)
     idea: str = ""
-    purpose: Literal["candidate", "repeat", "final"] = "candidate"  # repeat: the leader run again on the seeds
+    purpose: Literal["candidate", "repeat"] = "candidate"  # repeat: a challenger of the leader run again
     report: ScoreReport
     best: bool = False  # the best program so far after this one
 

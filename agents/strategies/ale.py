@@ -35,7 +35,7 @@ from cpbot.judge.sandbox import default_sandbox
 from cpbot.judge.scorer import ScoringTools
 from cpbot.judge.scoring import ScoreReport, default_seeds, score_solution
 
-Purpose = Literal["candidate", "repeat", "final"]
+Purpose = Literal["candidate", "repeat"]
 COMPILE_LOG_CHARS = 1500  # of a version that did not build, shown to the request that improves it
 
 
@@ -79,7 +79,8 @@ class Ale:
     """Rounds of parallel variants scored on the same seeds; the leader kept and confirmed by repeats."""
 
     name: str = "ale"
-    rounds: int = 1  # one strategy run: its own loop asks again after an unusable reply
+    # strategy runs when the first program's replies are unusable (later ones are caught inside a run)
+    rounds: int = 3
     width: int = 4  # programs asked for at once in a round
     fresh: int = 1  # of them, new methods (the rest improve the best versions)
     expand: int = 2  # best-first: the top versions improved in a round

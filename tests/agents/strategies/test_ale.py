@@ -139,3 +139,23 @@ def test_a_first_program_that_does_not_build_is_improved_with_the_compilers_word
     improve = [t for t in asked if request_kind(t) == "improve"]
     assert improve and all("none: CE" in t and "SyntaxError" in t for t in improve)
     assert result.solution is not None and result.solution.source.startswith("input()")  # a program that builds
+
+
+def test_unusable_replies_for_the_first_program_start_the_search_again(
+    scripted_server, make_client, tracer, sandbox
+) -> None:
+    from tests.agents.support.scripted_server import Reply
+
+    pool = dial_pool()
+    unusable = iter([Reply("I would rather talk about it.")] * 3)  # the first ask and its two re-asks
+
+    def answer(body):  # type: ignore[no-untyped-def]
+        return next(unusable, None) or pool.answer(body)
+
+    server = scripted_server(default=answer)
+    result = solve(
+        dial_problem(), strategy="ale", language="python3", model=make_client(server), tracer=tracer, sandbox=sandbox,
+        budget=Budget(max_calls=6), options={"folder": str(DIAL), "seeds": 3, "repeats": 1, "width": 2},
+    )  # fmt: skip
+    assert result.solution is not None and pool.quality_of(result.solution.source) is not None
+    assert len(tracer.of_kind(ScoreEvent)) == 3  # the first program, then one round of two
