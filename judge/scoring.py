@@ -200,7 +200,7 @@ class _Scoring:
                 run = cap.run
                 size = cap.stdout_size()
                 stderr = cap.read_stderr(EXCERPT_BYTES)
-                output = cap.read_stdout() if run.ok or tester is not None else b""
+                output = cap.read_stdout() if run.ok and tester is None else b""
             if not is_starved(run):
                 break
         verdict, message = classify(run, limits, stderr, size)
@@ -213,7 +213,7 @@ class _Scoring:
                 seed=seed, score=failed, runs=[failed], verdict=verdict, cpu_ms=run.cpu_ms, message=message
             ), again
         if tester is not None:
-            scored = read_score(output.decode(errors="replace") + "\n" + stderr, ok=run.ok, who="tester")
+            scored = read_score(stderr, ok=run.ok, who="tester")  # AHC's testers print the score last, on stderr
         else:
             scored = self.tools.score(input_data, output)
         score = scored.score if scored.valid else self.tools.spec.failure_score
