@@ -30,10 +30,10 @@ from cpbot.agents.tracing import ScoreEvent
 from cpbot.core.errors import ConfigError, ModelError
 from cpbot.judge.compare import compare_paired
 from cpbot.judge.kinds import problem_kind
-from cpbot.judge.model import Verdict
+from cpbot.judge.model import HeuristicSpec, Verdict
 from cpbot.judge.sandbox import default_sandbox
 from cpbot.judge.scorer import ScoringTools
-from cpbot.judge.scoring import ScoreReport, default_seeds, score_solution
+from cpbot.judge.scoring import ScoreReport, best_per_seed, default_seeds, relative_scores, score_solution
 
 Purpose = Literal["candidate", "repeat"]
 COMPILE_LOG_CHARS = 1500  # of a version that did not build, shown to the request that improves it
@@ -53,25 +53,44 @@ class Version:
 
 @dataclass
 class VersionTree:
-    """Every version tried; best-first order by mean score (a version that scored no seed ranks last)."""
+    """Every version tried, best first as the contest would rank them: by mean score, or under relative
+    scoring (AHC's `10^9 x yours / best` per input) by the sum of each seed's score relative to the best
+    of every version so far. A version that scored no seed ranks last."""
 
-    objective: Literal["maximize", "minimize"]
+    spec: HeuristicSpec
     versions: list[Version] = field(default_factory=list)
 
-    def rank(self, report: ScoreReport) -> tuple[bool, float]:
-        scored = bool(report.seeds) and report.verdict not in (Verdict.CE, Verdict.IE)
-        return scored, report.mean if self.objective == "maximize" else -report.mean
+    @property
+    def objective(self) -> Literal["maximize", "minimize"]:
+        return self.spec.objective
+
+    def _ranker(self, *extra: ScoreReport) -> Callable[[ScoreReport], tuple[bool, float]]:
+        """The rank of a report among the versions (and `extra` reports), larger is better."""
+        best = {}
+        if self.spec.scoring == "relative":
+            best = best_per_seed([*(v.report for v in self.versions), *extra], self.objective)
+
+        def rank(report: ScoreReport) -> tuple[bool, float]:
+            scored = bool(report.seeds) and report.verdict not in (Verdict.CE, Verdict.IE)
+            if self.spec.scoring == "relative":
+                return scored, sum(relative_scores(report, best, self.spec).values())
+            return scored, report.mean if self.objective == "maximize" else -report.mean
+
+        return rank
 
     def ordered(self) -> list[Version]:
-        return sorted(self.versions, key=lambda v: self.rank(v.report), reverse=True)
+        rank = self._ranker()
+        return sorted(self.versions, key=lambda v: rank(v.report), reverse=True)
 
     def frontier(self, count: int, max_children: int) -> list[Version]:
         """The best `count` versions that may still be expanded (fewer than `max_children` children)."""
-        open_ = [v for v in self.ordered() if v.children < max_children]
-        return open_[:count] or self.ordered()[:count]
+        ordered = self.ordered()
+        open_ = [v for v in ordered if v.children < max_children]
+        return open_[:count] or ordered[:count]
 
     def better(self, a: ScoreReport, b: ScoreReport) -> bool:
-        return self.rank(a) > self.rank(b)
+        rank = self._ranker(a, b)
+        return rank(a) > rank(b)
 
 
 @dataclass
@@ -101,7 +120,7 @@ class Ale:
             ctx.problem, Path(self.folder) if self.folder else None, ctx.sandbox or default_sandbox()
         )
         seeds = default_seeds(spec, self.seeds)
-        self.tree = VersionTree(spec.objective)
+        self.tree = VersionTree(spec)
         goal = "larger" if spec.objective == "maximize" else "smaller"
 
         def score(written: writer.Written, parent: Version | None) -> Version:

@@ -159,3 +159,23 @@ def test_unusable_replies_for_the_first_program_start_the_search_again(
     )  # fmt: skip
     assert result.solution is not None and pool.quality_of(result.solution.source) is not None
     assert len(tracer.of_kind(ScoreEvent)) == 3  # the first program, then one round of two
+
+
+def test_under_relative_scoring_versions_rank_by_their_scores_relative_to_the_best_per_seed() -> None:
+    from cpbot.agents.envelopes import CodeAttempt
+    from cpbot.agents.strategies.ale import Version, VersionTree
+    from cpbot.judge.model import HeuristicSpec
+    from cpbot.judge.scoring import ScoreReport, SeedScore
+
+    def report(*scores: float) -> ScoreReport:
+        seeds = [SeedScore(seed=i, score=x, verdict=Verdict.AC) for i, x in enumerate(scores)]
+        return ScoreReport(verdict=Verdict.AC, seeds=seeds)
+
+    # A has the larger mean (one huge seed); B is best on two of the three seeds
+    a, b = report(100, 10, 10), report(50, 20, 20)
+    attempt = CodeAttempt(language="python3", source="print(1)\n")
+    for scoring, leader in (("absolute", a), ("relative", b)):
+        tree = VersionTree(HeuristicSpec(scoring=scoring, generator="g", scorer="s"))  # type: ignore[arg-type]
+        tree.versions += [Version(1, None, "a", attempt, a), Version(2, None, "b", attempt, b)]
+        assert tree.ordered()[0].report is leader
+        assert tree.better(leader, b if leader is a else a)
