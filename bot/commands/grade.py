@@ -55,7 +55,8 @@ def default_output(generations: Path) -> Path:
 @click.option(
     "--lcb-exact",
     is_flag=True,
-    help="Compare outputs exactly as LiveCodeBench does (no float tolerance, no any-order); "
+    help="Compare outputs exactly as LiveCodeBench does (no float tolerance, no any-order, output a thread never "
+    "joined prints after the main code lost); "
     "the report lists the verdicts cpbot's default comparison would give otherwise.",
 )
 @click.option(

@@ -132,6 +132,23 @@ def test_grading_simple_jsonl_of_cpp_and_python_sources(quick_sample, sandbox, t
     assert by_id["abc900_a"].generations[1].metadata["error_message"] == "Compilation Error"
 
 
+def test_the_summary_names_the_modules_the_judged_python_lacks_and_the_fix(quick_sample, sandbox, tmp_path):
+    missing = "import cpbot_no_such_module.linalg\n" + SUM_TWO["python3"]["right"]
+    lines = [
+        {"question_id": "abc900_a", "language": "python3", "source": missing},
+        {"question_id": "abc900_a", "language": "python3", "source": "import cpbot_no_such_module\n" + missing},
+        {"question_id": "abc900_a", "language": "python3", "source": "raise SystemExit(3)\n"},
+    ]
+    gens = tmp_path / "gens.jsonl"
+    gens.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    report = grade(quick_sample, read_generations(gens, "python3"), sandbox)
+    assert report.verdicts == {"RE": 3}
+    assert report.missing_modules == {"cpbot_no_such_module": 2}
+    text = markdown(report)
+    assert "2 of the RE import modules the judged Python lacks (cpbot_no_such_module 2)" in text
+    assert "cpbot setup-python" in text
+
+
 def test_grading_selects_problems_and_refuses_unknown_ones(quick_sample, sandbox, tmp_path):
     gens = write_json(
         tmp_path / "g.json",
@@ -410,6 +427,37 @@ def test_lcb_exact_compares_as_livecodebench_and_lists_where_the_default_differs
         ("abc901_b", 0, Verdict.AC, "the statement allows an error (float:1e-6)"),
         ("3400", 1, Verdict.AC, "floats equal within 1e-5"),
     ]
+
+
+def test_lcb_exact_loses_what_a_thread_never_joined_prints_after_the_main_code_as_livecodebench_does(
+    quick_sample, sandbox
+):
+    from cpbot.bot.bench.grade import Generation
+    from cpbot.bot.bench.livecodebench import THREAD_LOSS
+
+    # the thread answers once the main code has ended (deterministically: it waits for the main thread to stop)
+    unjoined = (
+        "import sys, threading, time\n"
+        "def main():\n"
+        "    while threading.main_thread().is_alive():\n"
+        "        time.sleep(0.001)\n"
+        "    a, b = map(int, sys.stdin.readline().split())\n"
+        "    print(a + b)\n"
+        "threading.Thread(target=main).start()\n"
+    )
+    joined = unjoined.replace("threading.Thread(target=main).start()", "t = threading.Thread(target=main)\nt.start()")
+    joined = joined.replace("    while threading.main_thread().is_alive():\n        time.sleep(0.001)\n", "")
+    joined += "t.join()\n"
+    sources = [unjoined, joined]
+    gens = {"abc900_a": [Generation(question_id="abc900_a", index=i, language="python3", source=s) for i, s in
+                         enumerate(sources)]}  # fmt: skip
+
+    default = grade(quick_sample, gens, sandbox)
+    assert [g.verdict for g in default.problems[0].generations] == [Verdict.AC, Verdict.AC]
+    exact = grade(quick_sample, gens, sandbox, lcb_exact=True)
+    assert [g.verdict for g in exact.problems[0].generations] == [Verdict.WA, Verdict.AC]
+    assert [(d.index, d.default, d.why) for d in exact.exact_differences] == [(0, Verdict.AC, THREAD_LOSS)]
+    assert THREAD_LOSS in markdown(exact)
 
 
 def test_a_generation_stops_at_its_first_failing_test_unless_all_tests_are_asked_for(quick_sample, sandbox):
