@@ -116,6 +116,7 @@ def grade(
     LiveCodeBench's `_eval_all.json` form and prints pass@1 (pass@k where every problem has k
     generations) overall and by difficulty.
     """
+    from cpbot.bot.app.interrupt import interrupted, stop_on_interrupt
     from cpbot.bot.bench.datasets import open_dataset
     from cpbot.bot.bench.executors import make_executor
     from cpbot.bot.bench.grade import (
@@ -177,10 +178,17 @@ def grade(
         sandbox = default_sandbox() if executor == "local" else None  # a Ray worker judges in its own
         workers = jobs or (sandbox.size if sandbox is not None else os.cpu_count() or 1)
         runner = make_executor(executor, jobs=workers, address=address, sandbox=sandbox)
-        try:
-            report = run_grade(store, run_id, plan, found, sandbox, executor=runner, progress=_progress)
-        finally:
-            runner.close()
+        # Ctrl-C kills the programs under way at once (else the graders finish them: up to a limit per test)
+        with stop_on_interrupt() as interrupt:
+            try:
+                report = run_grade(store, run_id, plan, found, sandbox, executor=runner, progress=_progress)
+            except BaseException:
+                if not interrupt.happened:
+                    raise
+            finally:
+                runner.close()
+        if interrupt.happened:
+            return interrupted(f"interrupted: cpbot grade --resume {run_id} continues it", as_json=as_json)
     target = output or default_output(generations)
     target.write_text(json.dumps(eval_all(plan.dataset, report, found), indent=4) + "\n", encoding="utf-8")
     click.echo(report.model_dump_json(indent=2) if as_json else markdown(report))
