@@ -84,6 +84,12 @@ def _progress(outcome: ProblemOutcome, done: int, total: int) -> None:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the BenchReport as JSON.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path), help="Write a PNG here.")
+@click.option(
+    "--csv",
+    "csv_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the metrics table here as CSV (a row per strategy and difficulty).",
+)
 def bench(
     dataset: str | None,
     strategies: str,
@@ -112,6 +118,7 @@ def bench(
     candidates: int | None,
     as_json: bool,
     plot_path: Path | None,
+    csv_path: Path | None,
 ) -> int:
     """Run strategies on DATASET (a folder of problems, the Kick Start folder, LeetCodeDataset's .jsonl.gz, or
     LiveCodeBench's release files); `--resume RUN` continues a stopped bench on the dataset it started on."""
@@ -120,7 +127,7 @@ def bench(
     from cpbot.bot.bench.datasets import open_dataset
     from cpbot.bot.bench.executors import make_executor
     from cpbot.bot.bench.livecodebench import make_selection
-    from cpbot.bot.bench.report import markdown
+    from cpbot.bot.bench.report import csv_text, markdown, metric_table
     from cpbot.bot.bench.runner import check_same_dataset, make_plan, run_bench, start_bench, stored_plan
     from cpbot.bot.bench.task import BenchSettings
     from cpbot.bot.cli.config import resolve_llm
@@ -185,6 +192,9 @@ def bench(
     if plot_path is not None:
         save_bench_png(report, plot_path)
         click.echo(f"plot: {plot_path}", err=True)
+    if csv_path is not None:
+        csv_path.write_text(csv_text(metric_table(report)), encoding="utf-8")
+        click.echo(f"csv: {csv_path}", err=True)
     click.echo(report.model_dump_json(indent=2) if as_json else markdown(report))
     click.echo(f"transcript: {run_id}", err=True)
     return 0

@@ -3,10 +3,12 @@ C++ and Python generations, and the same verdicts from a bench and from grading 
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 
 from cpbot.agents.envelopes import CodeAttempt
 from cpbot.agents.tracing import EnvelopeEvent
@@ -301,7 +303,7 @@ def test_bench_command_selects_problems_and_reports_pass_at_k_over_samples(tmp_p
         monkeypatch.setenv("CPBOT_API_KEY", "sk-test")
         argv = ["bench", str(SAMPLE), "--strategy", "direct", "--lang", "python3", "--platform", "leetcode"]
         argv += ["--difficulty", "easy", "--since", "2023-09-01", "--samples", "3", "-j", "1", "--json"]
-        argv += ["--time-limit", "3000"]
+        argv += ["--time-limit", "3000", "--csv", str(tmp_path / "metrics.csv")]
         code = main([*argv, "--model", "scripted", "--judge-slots", "2"])
     assert code == 0
     report = json.loads(capsys.readouterr().out)
@@ -310,10 +312,21 @@ def test_bench_command_selects_problems_and_reports_pass_at_k_over_samples(tmp_p
         ("3001", 0), ("3001", 1), ("3001", 2), ("3210", 0), ("3210", 1), ("3210", 2),
     ]  # fmt: skip
     overall = report["strategies"][0]["overall"]
-    # 3001: 3 of 3 samples right; 3210: 1 of 3 -> pass@1 = (1 + 1/3) / 2; no pass@5 with 3 samples
-    assert overall["pass_at"] == {"pass@1": pytest.approx(2 / 3)}
+    # 3001: 3 of 3 samples right; 3210: 1 of 3 -> pass@1 = (1 + 1/3) / 2, pass@2 = (1 + (1 - 1/3)) / 2
+    every_k = {"pass@1": pytest.approx(2 / 3), "pass@2": pytest.approx(5 / 6), "pass@3": pytest.approx(1.0)}
+    assert overall["pass_at"] == every_k
     assert overall["problems"] == 6 and overall["ac_rate"] == pytest.approx(4 / 6)
-    assert report["strategies"][0]["by_difficulty"]["easy"]["pass_at"] == {"pass@1": pytest.approx(2 / 3)}
+    assert report["strategies"][0]["by_difficulty"]["easy"]["pass_at"] == every_k
+    rows = list(csv.DictReader((tmp_path / "metrics.csv").read_text(encoding="utf-8").splitlines()))
+    assert [(r["strategy"], r["difficulty"], r["n"]) for r in rows] == [("direct", "all", "6"), ("direct", "easy", "6")]
+    assert [rows[0][f"LCB pass@{k}"] for k in (1, 2, 3)] == ["66.7", "83.3", "100.0"]
+    assert rows[0]["AC"] == "66.7" and "SOLVED@<=3" in rows[0]
+    # the HTML export of the bench shows the same table
+    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
+    assert main(["transcripts", "export", report["run_id"], "--html", str(tmp_path / "bench.html")]) == 0
+    page = BeautifulSoup((tmp_path / "bench.html").read_text(encoding="utf-8"), "lxml")
+    shown = [[td.get_text() for td in tr.select("td")] for tr in page.select("#results table.bench-metrics tr")[1:]]
+    assert shown == [list(r.values()) for r in rows]
     with TranscriptStore(tmp_path / "data" / "transcripts.sqlite3") as store:
         plan = stored_plan(store, report["run_id"])[1]
     assert plan.dataset.time_limit_ms == 3000 and plan.samples == 3
