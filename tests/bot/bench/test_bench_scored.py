@@ -59,3 +59,7 @@ def test_bench_reports_the_mean_score_of_the_returned_program(
     header = next(line for line in table.splitlines() if line.startswith("| strategy | n |"))
     assert header.startswith("| strategy | n | mean score | pass@1")
     assert f"| ale | 1 | {final['mean_score']:,.1f} |" in table
+    from cpbot.bot.bench.report import metric_table
+
+    rows = metric_table(BenchReport.model_validate(report), timings=False)
+    assert rows.columns[3] == "mean score" and rows.rows[0][3] == f"{final['mean_score']:,.1f}"
