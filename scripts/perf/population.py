@@ -196,7 +196,7 @@ def main() -> int:
     parser.add_argument("--only-problems", nargs="*", help="only these problems (folder names)")
     parser.add_argument("--timings", action="store_true", help="print each solve's progress lines (its stderr)")
     parser.add_argument(
-        "--designer", default="right", help="the test designer's replies: right, or flawed (the server's)"
+        "--designer", default="right", help="the test designer's replies: right, flawed or mixed (the server's modes)"
     )
     parser.add_argument(
         "--cpbot",
