@@ -15,7 +15,7 @@ from pydantic_core import PydanticCustomError
 
 from cpbot.core.registry import LOCAL_SITE, LanguageName
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: Problem.interactor
 NEWER_SCHEMA = "newer_schema"  # the error type of a file written by a newer cpbot
 
 
@@ -139,6 +139,11 @@ class Signature(Model):
     constructor: Method | None = None
 
 
+class Solution(Model):
+    language: Language
+    source: str
+
+
 class Problem(Model):
     schema_version: int = SCHEMA_VERSION
     id: str
@@ -154,7 +159,12 @@ class Problem(Model):
     samples: list[TestCase] = []
     kind: Literal["stdio", "function", "interactive"] = "stdio"
     signature: Signature | None = None
+    # `tokens`, `exact`, `lines`, `decimal-lines`, `float:EPS`, `special`, or the path of a testlib checker
+    # (relative to the problem's folder in problem.json)
     checker: str = "tokens"
+    # interactive problems: the testlib interactor, a path (relative to the problem's folder in problem.json)
+    # or its source
+    interactor: str | Solution | None = None
     input_file: str | None = None
     output_file: str | None = None
     contest: str | None = None
@@ -162,11 +172,6 @@ class Problem(Model):
     difficulty: str | None = None
     code_snippets: dict[str, str] = {}
     raw: Any = None
-
-
-class Solution(Model):
-    language: Language
-    source: str
 
 
 class Diff(Model):

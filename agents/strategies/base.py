@@ -91,6 +91,8 @@ class Evidence:
     profiles: dict[str, ProfileReport] = field(default_factory=dict)
     reports: dict[tuple[str, str], JudgeReport] = field(default_factory=dict)
     programs: dict[str, tuple[Solution, int]] = field(default_factory=dict)  # every judged program, by key
+    checker: Solution | None = None  # the checker the test designer wrote and the samples vetted (agents/answers.py)
+    interactor: Solution | None = None  # the interactor written and vetted the same way
     doubt: str = ""  # why the evidence conflicts, so that no answer of this solve is called solved (selection)
 
     def report_for(self, solution: Solution, tests: Sequence[TestCase]) -> JudgeReport | None:

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from cpbot.core.errors import ConfigError, first_problem
 from cpbot.core.registry import LOCAL_SITE, language_spec
+from cpbot.judge.checkers import builtin_checker
 from cpbot.judge.model import NEWER_SCHEMA, Problem
 from cpbot.judge.testdir import write_tests_dir
 
@@ -101,7 +102,7 @@ def load_problem(path: Path) -> Problem:
         value = json.loads(data)
         if isinstance(value, dict) and "id" not in value and "samples" in value:
             value["id"] = f"{LOCAL_SITE}:{hashlib.sha256(data).hexdigest()[:12]}"
-        return Problem.model_validate(value)
+        return in_folder(Problem.model_validate(value), path.parent)
     except ValidationError as e:
         if e.errors()[0]["type"] == NEWER_SCHEMA:
             raise ConfigError(
@@ -113,6 +114,18 @@ def load_problem(path: Path) -> Problem:
         ) from None
     except ValueError as e:  # not JSON at all
         raise ConfigError(f"{path} is not JSON: {e}", hint="make one with `cpbot fetch URL -o DIR`") from None
+
+
+def in_folder(problem: Problem, folder: Path) -> Problem:
+    """`problem` with the checker and interactor paths its file names relative to its folder made absolute
+    (a built-in checker, an absolute path or an interactor given as source stays as it is)."""
+    update: dict[str, str] = {}
+    checker = problem.checker
+    if checker != "special" and builtin_checker(checker) is None and not Path(checker).is_absolute():
+        update["checker"] = str(folder.resolve() / problem.checker)
+    if isinstance(problem.interactor, str) and not Path(problem.interactor).is_absolute():
+        update["interactor"] = str(folder.resolve() / problem.interactor)
+    return problem.model_copy(update=update) if update else problem
 
 
 def solution_name(language: str) -> str:
