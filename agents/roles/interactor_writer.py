@@ -4,9 +4,10 @@ data of its tests.
 The test designer writes the interactor and the data it reads (`write_interactor`); the first tests are the
 data behind the statement's sample dialogues. Nothing is trusted as written. Before use it is checked
 against each sample dialogue (`vet_interactor`): a scripted program that says the program's side of the
-dialogue (the sample's output) must be accepted, and the same dialogue with its last number changed (a wrong
-answer) rejected. A program asking other questions than the sample's is judged by the interactor alone, so
-a right one passes; a program that never flushes waits for an answer that never comes and fails.
+dialogue (the sample's output) must be accepted, with the interactor saying the judge's side as the sample
+does (its input), and the same dialogue with its last number changed (a wrong answer) rejected. A program
+asking other questions than the sample's is judged by the interactor alone, so a right one passes; a program
+that never flushes waits for an answer that never comes and fails.
 """
 
 from __future__ import annotations
@@ -31,8 +32,11 @@ TESTS = 5  # hidden data asked for: the samples' and a few more
 MAX_TESTS = 20
 DIALOGUE_LIMITS = Limits(time_ms=2000, memory_mb=256)
 
-# says the program's side of a sample dialogue at once, then reads what the interactor says until it stops
-_REPLAY = "import sys\nsys.stdout.write({lines!r})\nsys.stdout.flush()\nsys.stdin.read()\n"
+# says the program's side of a sample dialogue at once and closes it, then reads what the interactor says until it
+# stops, and repeats that on stderr (for the vetting to compare with the sample's judge side)
+_REPLAY = (
+    "import os, sys\nsys.stdout.write({lines!r})\nsys.stdout.flush()\nos.close(1)\nsys.stderr.write(sys.stdin.read())\n"
+)
 
 
 class WrittenInteractor(BaseModel):
@@ -84,13 +88,14 @@ def replay(lines: str) -> Solution:
     return Solution(language="python3", source=_REPLAY.format(lines=lines if lines.endswith("\n") else lines + "\n"))
 
 
-def _dialogue(program: Program, interactor: Program, data: str, sandbox: Sandbox) -> tuple[Verdict, str]:
-    """The interactor's verdict on a scripted program's dialogue (IE when the interactor itself failed)."""
+def _dialogue(program: Program, interactor: Program, data: str, sandbox: Sandbox) -> tuple[Verdict, str, str]:
+    """The interactor's verdict on a scripted program's dialogue (IE when the interactor itself failed), its
+    message, and what it said to the program."""
     run = run_interactive(program, interactor, data.encode(), None, DIALOGUE_LIMITS, sandbox)
     check = run.check
     if check is None:
-        return Verdict.IE, "no verdict"
-    return check.verdict, check.message
+        return Verdict.IE, "no verdict", run.stderr
+    return check.verdict, check.message, run.stderr
 
 
 def vet_interactor(written: WrittenInteractor, problem: Problem, sandbox: Sandbox) -> str:
@@ -110,14 +115,16 @@ def vet_interactor(written: WrittenInteractor, problem: Problem, sandbox: Sandbo
         data, said = written.tests[number - 1], sample.output or ""
         right = build_solution(replay(said), sandbox).program
         assert right is not None  # the replay is a fixed, valid program
-        verdict, message = _dialogue(right, build.program, data, sandbox)
+        verdict, message, said_back = _dialogue(right, build.program, data, sandbox)
         if verdict != Verdict.AC:
             return f"it rejects sample {number}'s dialogue ({verdict}: {message[:200]})"
+        if said_back.split() != sample.input.split():
+            return f"its side of sample {number}'s dialogue differs from the statement's: {said_back[:200]!r}"
         changed = [out for what, out in perturbations(said) if what == "a changed number"]
         if changed:
             wrong = build_solution(replay(changed[0]), sandbox).program
             assert wrong is not None
-            verdict, message = _dialogue(wrong, build.program, data, sandbox)
+            verdict, _, _ = _dialogue(wrong, build.program, data, sandbox)
             if verdict == Verdict.AC:
                 return f"it accepts sample {number}'s dialogue with its last number changed"
     return ""
