@@ -96,7 +96,7 @@ def _adopt_interactor(ctx: SolveContext, sandbox: Sandbox, why: str) -> None:
             ctx.note("interactor discarded", attempt=attempt, why=refused)
             continue
         ctx.problem = interactor_writer.judged_through(ctx.problem, written)
-        ctx.evidence.interactor = written.interactor
+        ctx.evidence.interactor = written
         ctx.note(
             "interactor accepted",
             attempt=attempt,

@@ -28,6 +28,7 @@ from cpbot.agents.envelopes import Task
 from cpbot.agents.extract import ExtractionError
 from cpbot.agents.llm import BoundLLM, ChatModel, LLMClient, LLMReply, Message
 from cpbot.agents.roles.common import RoleError
+from cpbot.agents.roles.interactor_writer import WrittenInteractor
 from cpbot.agents.strategies import get_strategy
 from cpbot.agents.strategies.base import KnowledgePool, SolveContext, source_key, tests_key
 from cpbot.agents.tracing import BudgetEvent, NoteEvent, NullTracer, ReportEvent, Tracer
@@ -74,7 +75,7 @@ class SolveResult(BaseModel):
     # what judged the answers: the checker spec (`float:1e-6`, `tokens`, `written` for the test designer's)
     judged_with: str = "tokens"
     checker: Solution | None = None  # the checker the test designer wrote (`agents/answers.py`), when it did
-    interactor: Solution | None = None  # the interactor it wrote, when it did
+    interactor: WrittenInteractor | None = None  # the interactor it wrote and its tests' hidden data, when it did
     calls: int = Field(0, ge=0)
     tokens: int = Field(0, ge=0)
     prompt_tokens: int = Field(0, ge=0)

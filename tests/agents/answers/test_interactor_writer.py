@@ -116,7 +116,7 @@ def test_the_solve_writes_an_interactor_and_keeps_the_program_that_flushes(
         "it accepts sample 1's dialogue with its last number changed"
     ]
     assert [n.data["tests"] for n in notes(tracer, "interactor accepted")] == [len(HIDDEN)]
-    assert result.interactor is not None and result.interactor.source == INTERACTOR
+    assert result.interactor is not None and result.interactor.interactor.source == INTERACTOR
     assert result.solution is not None and result.solution.source.strip() == UPPER_MIDDLE.strip()
     assert result.report is not None and result.report.accepted and result.report.total == len(HIDDEN)
 
