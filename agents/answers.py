@@ -95,6 +95,9 @@ def _adopt_interactor(ctx: SolveContext, sandbox: Sandbox, why: str) -> None:
         if refused:
             ctx.note("interactor discarded", attempt=attempt, why=refused)
             continue
+        if written.generator is not None and (why_not := interactor_writer.vet_generator(written.generator, sandbox)):
+            ctx.note("hidden-data generator discarded", why=why_not)
+            written = written.model_copy(update={"generator": None})
         ctx.problem = interactor_writer.judged_through(ctx.problem, written)
         ctx.evidence.interactor = written
         ctx.note(

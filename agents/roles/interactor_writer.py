@@ -19,8 +19,10 @@ from cpbot.agents.llm import ChatModel
 from cpbot.agents.prompts import render_prompt
 from cpbot.agents.roles.checker_writer import perturbations
 from cpbot.agents.roles.common import RoleError, fence_tag, language_name, problem_text, samples_text
-from cpbot.agents.roles.testgen import MAX_INPUT_BYTES
+from cpbot.agents.roles.testgen import GENERATOR_SIZES, MAX_INPUT_BYTES
+from cpbot.core.errors import CpbotError
 from cpbot.judge.build import build_solution
+from cpbot.judge.generator import check_uses_n, generate
 from cpbot.judge.interactive import run_interactive
 from cpbot.judge.kinds import problem_kind
 from cpbot.judge.languages import Program
@@ -46,6 +48,7 @@ class WrittenInteractor(BaseModel):
 
     interactor: Solution
     tests: list[str]
+    generator: Solution | None = None  # `generator N SEED` prints the hidden data of one test (kept when it works)
 
 
 def needs_interactor(problem: Problem) -> str:
@@ -72,15 +75,20 @@ def write_interactor(model: ChatModel, problem: Problem, *, language: Language =
     )
     reply = model.complete(ROLE, messages)
     head, _, tail = reply.text.partition("## Tests")
+    tail, _, generator_part = tail.partition("## Generator")
     try:
         code = extract_code(head, language, finish_reason=reply.finish_reason)
     except ExtractionError as e:
         raise RoleError(f"no usable interactor: {e.message}") from None
+    try:
+        generator: Solution | None = Solution(language=language, source=extract_code(generator_part, language).code)
+    except ExtractionError:
+        generator = None  # the interactor is still of use: the designer's tests are judged through it
     tests = [b.code if b.code.endswith("\n") else b.code + "\n" for b in find_blocks(tail) if b.language is None]
     tests = [t for t in tests if t.strip() and len(t.encode()) <= MAX_INPUT_BYTES][:MAX_TESTS]
     if not tests:
         raise RoleError("the interactor's reply holds no test data under a '## Tests' heading")
-    return WrittenInteractor(interactor=Solution(language=language, source=code.code), tests=tests)
+    return WrittenInteractor(interactor=Solution(language=language, source=code.code), tests=tests, generator=generator)
 
 
 def replay(lines: str) -> Solution:
@@ -127,6 +135,22 @@ def vet_interactor(written: WrittenInteractor, problem: Problem, sandbox: Sandbo
             verdict, _, _ = _dialogue(wrong, build.program, data, sandbox)
             if verdict == Verdict.AC:
                 return f"it accepts sample {number}'s dialogue with its last number changed"
+    return ""
+
+
+def vet_generator(generator: Solution, sandbox: Sandbox) -> str:
+    """Why the hidden-data generator cannot be used ("" when it can): it does not build, fails, prints nothing,
+    or ignores N (what the interactor makes of its data is seen when programs are judged on it)."""
+    build = build_solution(generator, sandbox)
+    if build.program is None:
+        return f"it does not build: {build.log.strip()[:300]}"
+    try:
+        for n in GENERATOR_SIZES:
+            if not generate(build.program, n, 1, sandbox).strip():
+                return f"it prints nothing for N={n}"
+        check_uses_n(build.program, GENERATOR_SIZES[0], GENERATOR_SIZES[-1], 1, sandbox)
+    except CpbotError as e:
+        return e.message
     return ""
 
 

@@ -14,7 +14,12 @@ from cpbot.judge.runner import judge_problem
 from tests.agents.strategies.support import by_kind, code
 from tests.agents.support.scripted_server import Reply
 
-INTERACTOR = (Path(__file__).parents[2] / "judge" / "data" / "guess_interactor.py").read_text()
+# cpbot's guess-the-number interactor, allowing 30 questions (a binary search over 10^6 needs up to 20, plus the guess)
+INTERACTOR = (
+    (Path(__file__).parents[2] / "judge" / "data" / "guess_interactor.py")
+    .read_text()
+    .replace("range(1, 21)", "range(1, 32)")
+)
 ACCEPTS_ANY_GUESS = INTERACTOR.replace("        if x == secret:\n", "        if True:\n")
 SAYS_N_ONLY = "import sys\nprint(1000000, flush=True)\nsys.stdin.read()\n"
 HIDDEN = ["750000\n", "2\n", "1000000\n", "31337\n"]
@@ -44,7 +49,7 @@ def guess_problem() -> Problem:
         title="Guess the Number",
         kind="interactive",
         statement="The judge picks a secret integer x between 1 and n. First read n. Ask `? y` to hear `<` "
-        "(x < y), `>` (x > y) or `=`; at most 20 questions. Then print `! x`.",
+        "(x < y), `>` (x > y) or `=`; at most 30 questions. Then print `! x`.",
         limits=Limits(time_ms=500, memory_mb=64),
         samples=[TestCase(input="1000000\n>\n=\n", output="? 500000\n? 750000\n! 750000\n")],
     )
@@ -131,3 +136,51 @@ def test_without_an_interactor_nothing_is_called_solved(scripted_server, make_cl
     assert len(notes(tracer, "interactor not written")) == 2 and notes(tracer, "no interactor")
     assert result.status != "solved" and result.interactor is None
     assert result.report is not None and result.report.verdict == Verdict.IE
+
+
+# right on the designer's tests (no secret there ends in 9), wrong whenever the secret ends in 9
+ENDS_IN_NINE = UPPER_MIDDLE.replace('print("!", mid, flush=True)', 'print("!", mid + (mid % 10 == 9), flush=True)')
+HIDDEN_GENERATOR = (
+    "import sys\nn, seed = int(sys.argv[1]), int(sys.argv[2])\nprint(10 * n + 9 if seed % 2 else n + 1)\n"
+)
+
+
+def test_candidates_are_grouped_and_stressed_through_the_interactor_on_generated_hidden_data(
+    scripted_server, make_client, tracer, sandbox
+):
+    from cpbot.agents.tracing import SelectionEvent
+
+    reply = interactor_reply(INTERACTOR).text + f"\n## Generator\n```python\n{HIDDEN_GENERATOR}```\n"
+    model = by_kind(
+        program=[code(ENDS_IN_NINE), code(UPPER_MIDDLE), code(ENDS_IN_NINE)], interactor_writer=[Reply(reply)]
+    )
+    server = scripted_server([], default=model)
+    result = solve(
+        guess_problem(), language="python3", model=make_client(server), tracer=tracer, sandbox=sandbox,
+        options={**FAST, "candidates": 3},
+    )  # fmt: skip
+    assert result.interactor is not None and result.interactor.generator is not None
+    steps = {e.step: e for e in tracer.of_kind(SelectionEvent)}
+    assert len(steps["filtered"].candidates) == 3, "all three pass the designer's tests"
+    best, other = steps["grouped"].groups
+    assert best.failures == 0 and other.failures > 0 and len(other.members) == 2
+    assert result.solution is not None and result.solution.source.strip() == UPPER_MIDDLE.strip()
+    assert result.stress is not None and result.stress.status == "clean" and result.stress.runs > 0
+    assert result.status == "solved", result.reason
+
+
+def test_stress_through_the_interactor_finds_the_secret_a_program_gets_wrong(sandbox):
+    from cpbot.agents import interactive_checks
+    from cpbot.agents.verification import GateParams
+
+    through = judged_through(guess_problem(), written())
+    params = GateParams(stress_size=3, stress_runs=12)
+    found = interactive_checks.stress(
+        python(ENDS_IN_NINE), through, python(HIDDEN_GENERATOR), params, seed=1, sandbox=sandbox
+    )
+    assert found.status == "found" and found.failure is not None and found.failure.input == "19\n"
+    assert found.failure.verdict == Verdict.WA
+    clean = interactive_checks.stress(
+        python(UPPER_MIDDLE), through, python(HIDDEN_GENERATOR), params, seed=1, sandbox=sandbox
+    )
+    assert clean.status == "clean" and clean.runs == 12
