@@ -59,8 +59,9 @@ def main() -> int:
                     started = time.monotonic()
                     done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
                     seconds = time.monotonic() - started
+                start = done.stdout.find("\n{")  # after the population server's line
                 try:
-                    result = json.loads(done.stdout)
+                    result = json.loads(done.stdout[start + 1 :] if start >= 0 else done.stdout)
                 except ValueError:
                     print(f"{folder.name} {pass_at_1} seed {seed}: no result ({done.stderr.strip()[-300:]})")
                     continue
