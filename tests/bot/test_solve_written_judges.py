@@ -72,3 +72,29 @@ def test_a_written_interactor_is_kept_with_the_hidden_data_it_reads(tmp_path: Pa
     assert loaded.interactor == str((tmp_path / "interactor.py").resolve())
     assert [s.input for s in loaded.samples] == HIDDEN and "! 750000" in loaded.notes
     assert judge_problem(python(UPPER_MIDDLE), loaded, sandbox=sandbox).accepted
+
+
+def test_the_solve_says_what_judged_its_answers() -> None:
+    from cpbot.agents.roles.interactor_writer import WrittenInteractor
+    from cpbot.bot.report.render import judged_lines
+    from cpbot.judge.model import Solution
+
+    plain = SolveResult(problem_id="local:x", strategy="cpbot", language="python3", status="solved")
+    assert judged_lines(plain) == []
+    floats = plain.model_copy(update={"judged_with": "float:1e-6"})
+    assert judged_lines(floats) == ["answers judged with float:1e-6"]
+    written = plain.model_copy(
+        update={"judged_with": "written", "checker": Solution(language="python3", source=CHECKER)}
+    )
+    assert "checker the test designer wrote" in judged_lines(written)[0]
+    talks = plain.model_copy(
+        update={"interactor": WrittenInteractor(interactor=Solution(language="python3", source="x"), tests=["1\n"])}
+    )
+    assert judged_lines(talks) == ["judged through an interactor the test designer wrote (1 tests of its hidden data)"]
+
+
+def test_a_problem_file_of_the_first_layout_still_reads(tmp_path: Path) -> None:
+    old = {"schema_version": 1, "id": "local:old", "checker": "float:1e-6", "samples": [{"input": "1\n"}]}
+    (tmp_path / "problem.json").write_text(json.dumps(old))
+    problem = load_problem(tmp_path / "problem.json")
+    assert problem.checker == "float:1e-6" and problem.interactor is None and problem.schema_version == 1
