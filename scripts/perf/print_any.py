@@ -48,7 +48,9 @@ def main() -> int:
             for seed in range(1, args.seeds + 1):
                 with tempfile.TemporaryDirectory() as tmp:
                     source = Path(tmp) / "problem.json"
-                    source.write_text(lab.problem.model_copy(update={"checker": "tokens"}).model_dump_json())
+                    # the first layout (no interactor field), so that an older cpbot reads it too
+                    tokens = lab.problem.model_copy(update={"checker": "tokens", "schema_version": 1})
+                    source.write_text(tokens.model_dump_json(exclude={"interactor"}))
                     command = [
                         sys.executable, "-m", "cpbot.testing.population_server", str(folder),
                         "--pass-at-1", str(pass_at_1), "--seed", str(seed), "--",
@@ -57,12 +59,15 @@ def main() -> int:
                     ]  # fmt: skip
                     env = {**os.environ, "CPBOT_DATA_DIR": str(Path(tmp) / "data")}
                     started = time.monotonic()
-                    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+                    # in the temporary folder: `cpbot solve` writes the problem's folder where it runs
+                    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=tmp, check=False)
                     seconds = time.monotonic() - started
                 start = done.stdout.find("\n{")  # after the population server's line
                 try:
                     result = json.loads(done.stdout[start + 1 :] if start >= 0 else done.stdout)
                 except ValueError:
+                    result = {}
+                if "status" not in result:
                     print(f"{folder.name} {pass_at_1} seed {seed}: no result ({done.stderr.strip()[-300:]})")
                     continue
                 solution = result.get("solution")
