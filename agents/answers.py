@@ -34,7 +34,7 @@ INTERACTOR_TRIES = 2
 def prepare(ctx: SolveContext) -> None:
     """Complete `ctx.problem`'s judging (see the module's docstring); what was decided is noted."""
     sandbox = ctx.sandbox or default_sandbox()
-    tolerance = _lost_tolerance(ctx.problem)
+    tolerance = lost_tolerance(ctx.problem)
     if tolerance:
         ctx.problem = ctx.problem.model_copy(update={"checker": tolerance})
         ctx.note("float answers", checker=tolerance, why="the statement allows an error; outputs compared under it")
@@ -46,7 +46,7 @@ def prepare(ctx: SolveContext) -> None:
         _adopt_interactor(ctx, sandbox, why)
 
 
-def _lost_tolerance(problem: Problem) -> str | None:
+def lost_tolerance(problem: Problem) -> str | None:
     """The statement's tolerance when the problem's checker compares tokens (None otherwise)."""
     if problem.checker != "tokens":
         return None
