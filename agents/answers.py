@@ -17,6 +17,9 @@ What was written is kept in the solve's `Evidence` (`checker`, `interactor`) and
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
+from functools import partial
+from typing import TypeVar
 
 from cpbot.agents.budget import BudgetExhausted
 from cpbot.agents.roles import checker_writer, interactor_writer
@@ -27,8 +30,9 @@ from cpbot.judge.checkers.tolerance import statement_tolerance
 from cpbot.judge.model import Problem, Solution
 from cpbot.judge.sandbox import Sandbox, default_sandbox
 
-CHECKER_TRIES = 2  # checkers asked for before the solve goes on without one
-INTERACTOR_TRIES = 2
+WRITER_TRIES = 2  # checkers (interactors) asked for before the solve goes on without one
+
+Written = TypeVar("Written")
 
 
 def prepare(ctx: SolveContext) -> None:
@@ -61,50 +65,54 @@ def stage_checker(checker: Solution, sandbox: Sandbox) -> str:
 
 
 def _adopt_checker(ctx: SolveContext, sandbox: Sandbox, why: str) -> None:
-    for attempt in range(1, CHECKER_TRIES + 1):
-        ctx.route(checker_writer.ROLE, attempt=attempt, why=why)
-        try:
-            checker = checker_writer.write_checker(ctx.model, ctx.problem)
-        except BudgetExhausted:
-            raise
-        except CpbotError as e:
-            ctx.note("checker not written", attempt=attempt, error=e.message)
-            continue
-        refused = checker_writer.vet_checker(checker, ctx.problem, sandbox)
-        if refused:
-            ctx.note("checker discarded", attempt=attempt, why=refused)
-            continue
-        ctx.problem = ctx.problem.model_copy(update={"checker": stage_checker(checker, sandbox)})
-        ctx.evidence.checker = checker
-        ctx.note("checker accepted", attempt=attempt, why="it accepts every sample's output and rejects wrong ones")
+    vet = partial(checker_writer.vet_checker, problem=ctx.problem, sandbox=sandbox)
+    checker = _written(ctx, "checker", why, partial(checker_writer.write_checker, ctx.model, ctx.problem), vet)
+    if checker is None:
+        ctx.note("no checker", why=f"{why}; outputs are compared with one answer")
         return
-    ctx.note("no checker", why=f"{why}; outputs are compared with one answer")
+    ctx.problem = ctx.problem.model_copy(update={"checker": stage_checker(checker, sandbox)})
+    ctx.evidence.checker = checker
+    ctx.note("checker accepted", why="it accepts every sample's output and rejects wrong ones")
 
 
 def _adopt_interactor(ctx: SolveContext, sandbox: Sandbox, why: str) -> None:
-    for attempt in range(1, INTERACTOR_TRIES + 1):
-        ctx.route(interactor_writer.ROLE, attempt=attempt, why=why)
+    write = partial(interactor_writer.write_interactor, ctx.model, ctx.problem)
+    written = _written(
+        ctx, "interactor", why, write, partial(interactor_writer.vet_interactor, problem=ctx.problem, sandbox=sandbox)
+    )
+    if written is None:
+        ctx.note("no interactor", why=f"{why}; nothing can judge a program")
+        return
+    if written.generator is not None and (why_not := interactor_writer.vet_generator(written.generator, sandbox)):
+        ctx.note("hidden-data generator discarded", why=why_not)
+        written = written.model_copy(update={"generator": None})
+    ctx.problem = interactor_writer.judged_through(ctx.problem, written)
+    ctx.evidence.interactor = written
+    ctx.note(
+        "interactor accepted",
+        tests=len(written.tests),
+        why="it accepts each sample's dialogue and rejects a wrong answer",
+    )
+
+
+def _written(
+    ctx: SolveContext, what: str, why: str, write: Callable[[], Written], vet: Callable[[Written], str]
+) -> Written | None:
+    """The `what` (checker, interactor) the test designer wrote (`write`) that passed its checks (`vet`: ""
+    when it does), asked up to `WRITER_TRIES` times; each reply that cannot be used and each one refused is
+    noted with the reason."""
+    for attempt in range(1, WRITER_TRIES + 1):
+        ctx.route(f"{what}_writer", attempt=attempt, why=why)
         try:
-            written = interactor_writer.write_interactor(ctx.model, ctx.problem)
+            made = write()
         except BudgetExhausted:
             raise
         except CpbotError as e:
-            ctx.note("interactor not written", attempt=attempt, error=e.message)
+            ctx.note(f"{what} not written", attempt=attempt, error=e.message)
             continue
-        refused = interactor_writer.vet_interactor(written, ctx.problem, sandbox)
+        refused = vet(made)
         if refused:
-            ctx.note("interactor discarded", attempt=attempt, why=refused)
+            ctx.note(f"{what} discarded", attempt=attempt, why=refused)
             continue
-        if written.generator is not None and (why_not := interactor_writer.vet_generator(written.generator, sandbox)):
-            ctx.note("hidden-data generator discarded", why=why_not)
-            written = written.model_copy(update={"generator": None})
-        ctx.problem = interactor_writer.judged_through(ctx.problem, written)
-        ctx.evidence.interactor = written
-        ctx.note(
-            "interactor accepted",
-            attempt=attempt,
-            tests=len(written.tests),
-            why="it accepts each sample's dialogue and rejects a wrong answer",
-        )
-        return
-    ctx.note("no interactor", why=f"{why}; nothing can judge a program")
+        return made
+    return None

@@ -13,6 +13,7 @@ from cpbot.judge.model import Limits, Problem, Solution, TestCase, Verdict
 from cpbot.judge.runner import judge_problem
 from tests.agents.strategies.support import by_kind, code
 from tests.agents.support.scripted_server import Reply
+from tests.judge.test_external import BINARY_SEARCH
 
 # cpbot's guess-the-number interactor, allowing 30 questions (a binary search over 10^6 needs up to 20, plus the guess)
 INTERACTOR = (
@@ -24,20 +25,7 @@ ACCEPTS_ANY_GUESS = INTERACTOR.replace("        if x == secret:\n", "        if 
 SAYS_N_ONLY = "import sys\nprint(1000000, flush=True)\nsys.stdin.read()\n"
 HIDDEN = ["750000\n", "2\n", "1000000\n", "31337\n"]
 # asks other questions than the sample's dialogue (the upper middle first)
-UPPER_MIDDLE = """
-lo, hi = 1, int(input())
-while True:
-    mid = (lo + hi + 1) // 2
-    print("?", mid, flush=True)
-    reply = input().strip()
-    if reply == "=":
-        print("!", mid, flush=True)
-        break
-    if reply == "<":
-        hi = mid - 1
-    else:
-        lo = mid + 1
-"""
+UPPER_MIDDLE = BINARY_SEARCH.replace("mid = (lo + hi) // 2", "mid = (lo + hi + 1) // 2")
 # its questions stay in its buffer, so nobody answers (Python's input() would flush stdout first: readline does not)
 NEVER_FLUSHES = "import sys\n" + UPPER_MIDDLE.replace(", flush=True", "").replace("input()", "sys.stdin.readline()")
 FAST = {"max_n": 24, "repeats": 1, "count": False, "stress_runs": 10, "stress_size": 4, "stress_seconds": 10.0}
