@@ -27,6 +27,7 @@ from cpbot.agents.strategies.base import SolveContext
 from cpbot.core.errors import CpbotError
 from cpbot.core.registry import language_spec
 from cpbot.judge.checkers.tolerance import statement_tolerance
+from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import Problem, Solution
 from cpbot.judge.sandbox import Sandbox, default_sandbox
 
@@ -38,7 +39,7 @@ Written = TypeVar("Written")
 def prepare(ctx: SolveContext) -> None:
     """Complete `ctx.problem`'s judging (see the module's docstring); what was decided is noted."""
     sandbox = ctx.sandbox or default_sandbox()
-    tolerance = lost_tolerance(ctx.problem)
+    tolerance = lost_tolerance(ctx.problem) if problem_kind(ctx.problem.kind).checks_output_text else None
     if tolerance:
         ctx.problem = ctx.problem.model_copy(update={"checker": tolerance})
         ctx.note("float answers", checker=tolerance, why="the statement allows an error; outputs compared under it")

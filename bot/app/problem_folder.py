@@ -16,9 +16,9 @@ from pydantic import ValidationError
 from cpbot.agents.roles.interactor_writer import WrittenInteractor, judged_through
 from cpbot.core.errors import ConfigError, first_problem
 from cpbot.core.registry import LOCAL_SITE, language_spec
-from cpbot.judge.checkers import builtin_checker
 from cpbot.judge.model import NEWER_SCHEMA, Problem, Solution
 from cpbot.judge.testdir import write_tests_dir
+from cpbot.judge.tool_paths import tools_in
 
 PROBLEM_FILE = "problem.json"
 _UNSAFE = re.compile(r"[^\w.-]+")
@@ -103,7 +103,7 @@ def load_problem(path: Path) -> Problem:
         value = json.loads(data)
         if isinstance(value, dict) and "id" not in value and "samples" in value:
             value["id"] = f"{LOCAL_SITE}:{hashlib.sha256(data).hexdigest()[:12]}"
-        return in_folder(Problem.model_validate(value), path.parent)
+        problem = Problem.model_validate(value)
     except ValidationError as e:
         if e.errors()[0]["type"] == NEWER_SCHEMA:
             raise ConfigError(
@@ -115,18 +115,8 @@ def load_problem(path: Path) -> Problem:
         ) from None
     except ValueError as e:  # not JSON at all
         raise ConfigError(f"{path} is not JSON: {e}", hint="make one with `cpbot fetch URL -o DIR`") from None
-
-
-def in_folder(problem: Problem, folder: Path) -> Problem:
-    """`problem` with the checker and interactor paths its file names relative to its folder made absolute
-    (a built-in checker, an absolute path or an interactor given as source stays as it is)."""
-    update: dict[str, str] = {}
-    checker = problem.checker
-    if checker != "special" and builtin_checker(checker) is None and not Path(checker).is_absolute():
-        update["checker"] = str(folder.resolve() / problem.checker)
-    if isinstance(problem.interactor, str) and not Path(problem.interactor).is_absolute():
-        update["interactor"] = str(folder.resolve() / problem.interactor)
-    return problem.model_copy(update=update) if update else problem
+    # its checker, interactor and a score-based problem's tools are named relative to its folder: absolute from here on
+    return tools_in(problem, path.parent)
 
 
 def with_written_judges(
