@@ -17,20 +17,18 @@ The API key lives in a `SecretStr`; it is handed only to the `openai` client and
 from __future__ import annotations
 
 import json
-import math
-import os
 import random
-import re
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from collections.abc import Callable, Sequence
+from typing import Any
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic import BaseModel
 
 from cpbot.agents.budget import BudgetExhausted, BudgetTracker, Usage
+from cpbot.agents.chat import LLMReply, Message
 from cpbot.agents.dialect import (
     Dialect,
     format_note,
@@ -42,379 +40,13 @@ from cpbot.agents.dialect import (
     with_note,
 )
 from cpbot.agents.envelopes import utc_now
-from cpbot.agents.extract import ExtractionError, json_candidates
 from cpbot.agents.inflight import EndpointLimit, endpoint_limit
+from cpbot.agents.llm_failures import Failure, LLMError, classify, final_error, why_waiting
+from cpbot.agents.llm_replies import clip_sent, estimate_tokens, finish_of, tries_usage, unusable, usage_of
+from cpbot.agents.llm_settings import LLMConfig, RequestSettings
 from cpbot.agents.reasoning import split_reply
+from cpbot.agents.structured import StructuredOutputError, read_structured, schema_of
 from cpbot.agents.tracing import LLMCallEvent, LLMTry, NullTracer, Tracer
-from cpbot.core.errors import ConfigError, ModelError, first_problem
-from cpbot.core.retry import retry_after_seconds
-
-if TYPE_CHECKING:
-    import openai
-
-OPENAI_BASE_URL = "https://api.openai.com/v1"
-# Local servers ignore the key, but the openai client insists on one.
-NO_KEY = "not-needed"
-
-NOT_CONFIGURED = (
-    "no language model configured: for OpenAI set OPENAI_API_KEY and CPBOT_MODEL; for a vLLM, llama.cpp "
-    "or Ollama server (or any OpenAI-compatible API) set CPBOT_BASE_URL (e.g. http://127.0.0.1:8000/v1, "
-    ":8080/v1, :11434/v1) and CPBOT_MODEL, plus CPBOT_API_KEY if it needs one; or pass "
-    "--base-url/--model/--api-key"
-)
-
-Message = dict[str, Any]
-ErrorKind = Literal[
-    "auth", "not_found", "bad_request", "rate_limit", "server", "timeout", "unreachable", "bad_response", "context"
-]
-
-
-ReasoningEffort = Literal["minimal", "low", "medium", "high"]
-
-
-class RequestSettings(BaseModel):
-    """What one request asks of the server, globally or for one role (None: not set here)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    model: str | None = None
-    timeout_s: float | None = Field(None, gt=0)
-    max_output_tokens: int | None = Field(None, ge=1)  # the per-reply limit, not the solve's token budget
-    temperature: float | None = Field(None, ge=0, le=2)
-    top_p: float | None = Field(None, gt=0, le=1)
-    seed: int | None = None
-    reasoning_effort: ReasoningEffort | None = None
-    extra_body: dict[str, Any] = {}  # server-specific request fields (e.g. vLLM's top_k)
-
-    def over(self, base: RequestSettings) -> RequestSettings:
-        """These settings where set, `base`'s elsewhere (extra_body fields merged)."""
-        mine = self.model_dump(exclude_unset=True, exclude_none=True, exclude={"extra_body"})
-        merged = base.model_copy(update=mine)
-        return merged.model_copy(update={"extra_body": {**base.extra_body, **self.extra_body}})
-
-
-# A 7B reasoning model on a workstation takes minutes per reply: the defaults let it finish.
-DEFAULT_TIMEOUT_S = 600.0
-DEFAULT_MAX_OUTPUT_TOKENS = 8192
-DEFAULT_RETRY_OUTPUT_TOKENS = 16384
-
-
-class LLMConfig(BaseModel):
-    """Where the model is and how to call it. `repr()` and `public()` never show the key."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    base_url: str = Field(min_length=1)
-    api_key: SecretStr
-    model: str = Field(min_length=1)
-    role_models: dict[str, str] = {}  # a different model for some roles, e.g. {"planner": "big-model"}
-    roles: dict[str, RequestSettings] = {}  # per-role request settings over the global ones
-    timeout_s: float = Field(DEFAULT_TIMEOUT_S, gt=0)
-    max_retries: int = Field(4, ge=0)
-    backoff_s: float = Field(1.0, ge=0)  # the first wait; doubles each retry
-    backoff_max_s: float = Field(30.0, ge=0)
-    max_retry_after_s: float = Field(120.0, ge=0)  # a server asking for a longer wait is not retried
-    # a timed-out request may still be generating on the server: resending it queues a second generation
-    retry_timeouts: bool = False
-    connect_timeout_s: float = Field(5.0, gt=0)
-    # requests in flight at once to this endpoint, from the whole process: the default solve's first round
-    # (8 candidates and the test designer) goes out at once; a 429 or a dropped connection lowers it
-    max_in_flight: int = Field(9, ge=1)
-    temperature: float | None = Field(None, ge=0, le=2)
-    top_p: float | None = Field(None, gt=0, le=1)
-    max_output_tokens: int = Field(DEFAULT_MAX_OUTPUT_TOKENS, ge=1)  # always sent: a server never writes forever
-    # a reply cut by the output limit is asked once more with this higher limit; None or lower: never
-    retry_output_tokens: int | None = Field(DEFAULT_RETRY_OUTPUT_TOKENS, ge=1)
-    seed: int | None = None
-    reasoning_effort: ReasoningEffort | None = None
-    extra_body: dict[str, Any] = {}  # server-specific request fields (e.g. vLLM's top_k)
-
-    def model_for(self, role: str) -> str:
-        """The model that plays `role`."""
-        override = self.roles.get(role)
-        if override is not None and override.model:
-            return override.model
-        return self.role_models.get(role, self.model)
-
-    def settings_for(self, role: str) -> RequestSettings:
-        """The request settings of `role`: its own where set, else the global ones."""
-        base = RequestSettings(
-            model=self.model_for(role),
-            timeout_s=self.timeout_s,
-            max_output_tokens=self.max_output_tokens,
-            temperature=self.temperature,
-            top_p=self.top_p,
-            seed=self.seed,
-            reasoning_effort=self.reasoning_effort,
-            extra_body=self.extra_body,
-        )
-        override = self.roles.get(role)
-        return override.over(base) if override is not None else base
-
-    def public(self) -> dict[str, Any]:
-        """The settings without the key, for transcripts and `--json` output."""
-        return self.model_dump(mode="json", exclude={"api_key"})
-
-
-def _check_base_url(url: str) -> None:
-    """A base URL must be http(s)://host...; anything else would only fail later, after all the retries."""
-    parts = urlsplit(url)
-    if parts.scheme.lower() in ("http", "https") and parts.hostname:
-        return
-    example = f"http://{url}" if "://" not in url and ("." in url or ":" in url) else "http://127.0.0.1:8000/v1"
-    raise ConfigError(
-        f"the model server address {url!r} is not an http(s) URL with a host",
-        hint=f"give the API root with its scheme and host, e.g. --base-url {example} "
-        "(or set CPBOT_BASE_URL / OPENAI_BASE_URL)",
-    )
-
-
-def _pick(explicit: str | None, env: Mapping[str, str], *names: str) -> str | None:
-    if explicit:
-        return explicit
-    return next((env[n] for n in names if env.get(n)), None)
-
-
-# Request settings from the environment: variable, LLMConfig field, how to read it.
-SETTING_ENV: dict[str, tuple[str, Callable[[str], Any]]] = {
-    "CPBOT_TIMEOUT": ("timeout_s", float),
-    "CPBOT_MAX_OUTPUT_TOKENS": ("max_output_tokens", int),
-    "CPBOT_RETRY_OUTPUT_TOKENS": ("retry_output_tokens", int),
-    "CPBOT_TEMPERATURE": ("temperature", float),
-    "CPBOT_TOP_P": ("top_p", float),
-    "CPBOT_SEED": ("seed", int),
-    "CPBOT_REASONING_EFFORT": ("reasoning_effort", str),
-    "CPBOT_EXTRA_BODY": ("extra_body", json.loads),
-    "CPBOT_MAX_RETRIES": ("max_retries", int),
-    "CPBOT_MAX_IN_FLIGHT": ("max_in_flight", int),
-}
-
-
-def _env_settings(env: Mapping[str, str]) -> dict[str, Any]:
-    values: dict[str, Any] = {}
-    for name, (field, read) in SETTING_ENV.items():
-        raw = env.get(name)
-        if not raw:
-            continue
-        try:
-            values[field] = read(raw)
-        except ValueError as e:
-            hint = f"{name} takes a {read.__name__} value"
-            raise ConfigError(f"{name}={raw!r} cannot be read: {e}", hint=hint) from None
-    return values
-
-
-def _is_openai(url: str) -> bool:
-    return (urlsplit(url).hostname or "").lower() == "api.openai.com"
-
-
-def resolve_llm_config(
-    *,
-    base_url: str | None = None,
-    api_key: str | None = None,
-    model: str | None = None,
-    role_models: Mapping[str, str] | None = None,
-    env: Mapping[str, str] | None = None,
-    fallback: Mapping[str, Any] | None = None,
-    **options: Any,
-) -> LLMConfig:
-    """The endpoint from explicit values, else `CPBOT_BASE_URL`/`CPBOT_API_KEY`/`CPBOT_MODEL`, else
-    `OPENAI_BASE_URL`/`OPENAI_API_KEY`, else `fallback` (a settings file's `base_url`, `api_key`, `model`,
-    `model_<role>`, and any other `LLMConfig` field such as `timeout_s` or `roles`); role models from
-    `role_models`, else `CPBOT_MODEL_<ROLE>`, else the fallback's. `options` are other `LLMConfig` fields
-    (command-line flags: above `CPBOT_TIMEOUT`, `CPBOT_MAX_OUTPUT_TOKENS`, ... and the file).
-
-    The key goes only where it belongs: `OPENAI_API_KEY` to OpenAI's API or to the `OPENAI_BASE_URL` set
-    beside it, never to a server named only by `CPBOT_BASE_URL`, `--base-url` or the file, which use
-    `CPBOT_API_KEY`/`--api-key` (or the file's key).
-    Raises `ConfigError` when nothing (or no model) is configured."""
-    env = os.environ if env is None else env
-    fallback = dict(fallback or {})
-    url_from = "flag" if base_url else next((n for n in ("CPBOT_BASE_URL", "OPENAI_BASE_URL") if env.get(n)), "")
-    url = _pick(base_url, env, "CPBOT_BASE_URL", "OPENAI_BASE_URL") or fallback.pop("base_url", None)
-    fallback.pop("base_url", None)
-    file_key = fallback.pop("api_key", None)
-    openai_key = env.get("OPENAI_API_KEY") or None
-    if not url and not (api_key or env.get("CPBOT_API_KEY") or openai_key or file_key):
-        raise ConfigError(
-            NOT_CONFIGURED,
-            hint="e.g. CPBOT_BASE_URL=http://127.0.0.1:11434/v1 CPBOT_MODEL=qwen2.5-coder cpbot solve URL",
-        )
-    if not url:
-        url = OPENAI_BASE_URL
-    _check_base_url(url)
-    key = api_key or env.get("CPBOT_API_KEY") or None
-    if key is None and openai_key and (_is_openai(url) or url_from == "OPENAI_BASE_URL"):
-        key = openai_key
-    key = key or file_key
-    if not key:
-        if _is_openai(url):
-            raise ConfigError("no API key for OpenAI", hint="set OPENAI_API_KEY (or pass --api-key)")
-        key = NO_KEY
-    name = _pick(model, env, "CPBOT_MODEL") or fallback.pop("model", None)
-    fallback.pop("model", None)
-    if not name:
-        raise ConfigError(
-            f"no model name for {url}",
-            hint=f"pass --model or set CPBOT_MODEL to a model the server serves (see {url.rstrip('/')}/models)",
-        )
-    roles = {k[len("model_") :]: v for k, v in fallback.items() if k.startswith("model_") and v}
-    roles.update({k[len("CPBOT_MODEL_") :].lower(): v for k, v in env.items() if k.startswith("CPBOT_MODEL_") and v})
-    roles.update(role_models or {})
-    file_settings = {k: v for k, v in fallback.items() if not k.startswith("model_")}
-    settings = {**file_settings, **_env_settings(env), **{k: v for k, v in options.items() if v is not None}}
-    try:
-        return LLMConfig(base_url=url, api_key=SecretStr(key), model=name, role_models=roles, **settings)
-    except ValidationError as e:
-        raise ConfigError(f"bad model setting {first_problem(e)}") from None
-
-
-class LLMReply(BaseModel):
-    """One answer of the model, and what it cost."""
-
-    call_id: str
-    role: str
-    model: str
-    text: str  # the answer without any <think> section
-    reasoning: str = ""  # the model's reasoning, when the server returns it
-    finish_reason: str | None = None
-    usage: Usage = Usage()
-    latency_ms: float = 0.0  # from the request to the answer, retries and waits included
-    attempts: int = 1
-    structured: Literal["none", "native", "fallback"] = "none"
-    parsed: Any = None  # the structured output: a model instance, or a dict for a raw schema
-    warnings: list[str] = []  # what the client noticed (a reply cut while reasoning, a small context)
-
-    @property
-    def empty(self) -> bool:
-        return not self.text.strip()
-
-
-class LLMError(ModelError):
-    """An LLM call that failed for good; `kind` says how (auth, timeout, rate_limit, ...)."""
-
-    def __init__(
-        self, kind: ErrorKind | str, message: str, hint: str = "", *, status: int | None = None, attempts: int = 0
-    ) -> None:
-        super().__init__(message, hint)
-        self.kind = kind
-        self.status = status
-        self.attempts = attempts
-
-
-class StructuredOutputError(ExtractionError):
-    """The reply holds no JSON object of the requested shape; `reply` is what came back."""
-
-    def __init__(self, message: str, reply: LLMReply) -> None:
-        super().__init__("no_json", message, hint="try a model that follows instructions better, or retry")
-        self.reply = reply
-
-
-class ChatModel(Protocol):
-    """What roles need from a model: a reply to messages, in a role, optionally as structured output."""
-
-    def complete(
-        self, role: str, messages: Sequence[Message], *, response_format: type[BaseModel] | dict[str, Any] | None = None
-    ) -> LLMReply:
-        """Send `messages` as `role`; see `LLMClient.complete`."""
-        ...
-
-
-def _estimate_tokens(text: str) -> int:
-    # about four characters a token in English and code; only used when a server reports no usage
-    return math.ceil(len(text) / 4)
-
-
-def _schema_of(fmt: type[BaseModel] | dict[str, Any] | None) -> tuple[dict[str, Any] | None, str]:
-    """The JSON schema a response format asks for (None for a raw dict without one), and its name."""
-    if fmt is None:
-        return None, ""
-    if isinstance(fmt, dict):
-        inner = fmt.get("json_schema") if fmt.get("type") == "json_schema" else None
-        if isinstance(inner, dict):
-            return inner.get("schema"), str(inner.get("name") or "answer")
-        return fmt.get("schema"), "answer"
-    return fmt.model_json_schema(), fmt.__name__
-
-
-class _Failure(Exception):
-    """One failed attempt, classified."""
-
-    def __init__(
-        self,
-        kind: ErrorKind,
-        detail: str,
-        *,
-        status: int | None = None,
-        retryable: bool,
-        wait: float | None,
-        overload: bool = False,
-    ):
-        super().__init__(detail)
-        self.kind = kind
-        self.detail = detail
-        self.status = status
-        self.retryable = retryable
-        self.retry_after = wait
-        self.overload = overload  # the server has too much to do: fewer requests at once
-
-
-def _cause_chain(error: BaseException) -> list[BaseException]:
-    chain: list[BaseException] = []
-    current: BaseException | None = error
-    while current is not None and len(chain) < 8:
-        chain.append(current)
-        current = current.__cause__ or current.__context__
-    return chain
-
-
-def _classify(error: openai.OpenAIError) -> _Failure:
-    import httpx
-    import openai
-
-    if isinstance(error, openai.APITimeoutError):
-        return _Failure("timeout", "no answer before the timeout", retryable=True, wait=None)
-    if isinstance(error, openai.APIConnectionError):
-        chain = _cause_chain(error)
-        cause = chain[-1] if len(chain) > 1 else error
-        # refused or unresolvable: nothing is listening, and asking again in a second will not change it;
-        # a connection dropped mid-answer (a restart, a proxy) is worth another try
-        refused = any(isinstance(c, httpx.ConnectError | ConnectionRefusedError | OSError) for c in chain[1:])
-        dropped = any(isinstance(c, httpx.RemoteProtocolError | httpx.ReadError | httpx.WriteError) for c in chain[1:])
-        detail = f"connection failed: {cause}"
-        return _Failure("unreachable", detail, retryable=dropped or not refused, wait=None, overload=dropped)
-    if isinstance(error, openai.APIStatusError):
-        status = error.status_code
-        body = error.body
-        detail = body.get("message") if isinstance(body, dict) else None
-        if detail is None and isinstance(body, dict) and isinstance(body.get("error"), dict):
-            detail = body["error"].get("message")
-        detail = f"HTTP {status}: {detail or error.message}"[:800]
-        wait = retry_after_seconds(error.response.headers)
-        if status in (401, 403):
-            return _Failure("auth", detail, status=status, retryable=False, wait=None)
-        if status == 404:
-            return _Failure("not_found", detail, status=status, retryable=False, wait=None)
-        if status == 429:
-            return _Failure("rate_limit", detail, status=status, retryable=True, wait=wait, overload=True)
-        if status in (408, 409) or status >= 500:
-            return _Failure("server", detail, status=status, retryable=True, wait=wait, overload=status == 503)
-        return _Failure("bad_request", detail, status=status, retryable=False, wait=None)
-    return _Failure("bad_response", f"{type(error).__name__}: {error}", retryable=False, wait=None)
-
-
-def _why_waiting(failure: _Failure, url: str, wait: float, left: float) -> str:
-    """Why the next retry would pass the budget: a wait the server asked for, or our own backoff."""
-    if failure.retry_after is not None or failure.kind == "rate_limit":
-        return f"the server asks to wait {wait:.1f} s, only {left:.1f} s of the budget left ({failure.detail})"
-    if failure.kind == "unreachable":
-        what = f"cannot reach the model server at {url} ({failure.detail})"
-    elif failure.kind == "timeout":
-        what = f"the model server at {url} did not answer in time"
-    else:
-        what = f"the model server at {url} failed ({failure.detail})"
-    return f"{what}; retrying in {wait:.1f} s would pass the budget ({left:.1f} s left)"
-
 
 # Context sizes servers commonly default to (Ollama's 2k/4k, llama.cpp's and vLLM's usual settings).
 _COMMON_CONTEXTS = (2048, 4096, 8192)
@@ -598,7 +230,7 @@ class LLMClient:
             completion = self._send(event, sent_messages, response_format, budget, settings)
             limit = settings.max_output_tokens or self.config.max_output_tokens
             higher = self.config.retry_output_tokens
-            if _finish(completion) == "length" and higher is not None and higher > limit:
+            if finish_of(completion) == "length" and higher is not None and higher > limit:
                 event.warnings.append(
                     f"the reply was cut at the output limit ({limit} tokens); asking once more with {higher}"
                 )
@@ -610,7 +242,7 @@ class LLMClient:
             event.attempts = len(event.tries)
             event.latency_ms = (self._clock() - started) * 1000
             event.ts = utc_now()
-            event.usage = _tries_usage(event)
+            event.usage = tries_usage(event)
             if budget is not None:
                 budget.charge(event.usage)
             tracer.emit(event)
@@ -635,7 +267,7 @@ class LLMClient:
     def _count_unusable(self, event: LLMCallEvent, completion: Any, reply: LLMReply, tracer: Tracer) -> None:
         """Note an unusable reply; raise `LLMError` at the `UNUSABLE_IN_A_ROW`-th in a row, so a broken
         server is reported with what it sent rather than asked again until the budget runs out."""
-        what = _unusable(completion, reply)
+        what = unusable(completion, reply)
         with self._endpoint.lock:
             self._endpoint.unusable = self._endpoint.unusable + 1 if what else 0
             streak = self._endpoint.unusable
@@ -675,7 +307,7 @@ class LLMClient:
         window = self._endpoint.windows.get(model)
         sent = merge_consecutive(messages if dialect.system_role else merge_system(messages))
         if fmt is not None:
-            schema, name = _schema_of(fmt)
+            schema, name = schema_of(fmt)
             if isinstance(fmt, dict) and dialect.structured == "json_schema":
                 response_format: dict[str, Any] | None = fmt  # a raw format is passed through as given
             else:
@@ -685,7 +317,7 @@ class LLMClient:
             if dialect.structured != "json_schema" or response_format is None:
                 sent = with_note(sent, format_note(schema))
         if window:
-            prompt = _estimate_tokens("".join(str(m.get("content") or "") for m in sent))
+            prompt = estimate_tokens("".join(str(m.get("content") or "") for m in sent))
             room = window - prompt - 64
             if 256 <= room < limit:
                 limit = room  # asking for more than the window holds is an error on vLLM and llama.cpp
@@ -700,7 +332,7 @@ class LLMClient:
         return sent, params
 
     def _adapt(
-        self, dialect: Dialect, failure: _Failure, fmt: object, params: dict[str, Any], *, known: int = -1
+        self, dialect: Dialect, failure: Failure, fmt: object, params: dict[str, Any], *, known: int = -1
     ) -> str:
         """Change the dialect as the server's error asks; what changed ("" when nothing can). `known`: how many
         changes the dialect had when the failed request was built; when a concurrent request has changed it
@@ -776,14 +408,14 @@ class LLMClient:
                         **params,
                     )
                 except self._errors as e:
-                    failure = _classify(e)
+                    failure = classify(e)
                     slot.outcome = "overloaded" if failure.overload else "other"
                 except json.JSONDecodeError as e:  # the client parsed a body that says it is JSON and is not
                     event.tries.append(LLMTry(attempt=attempt, status=200, elapsed_ms=(self._clock() - t0) * 1000))
                     raise LLMError(
                         "bad_response",
                         f"the model server at {cfg.base_url} answered with a body that is not JSON "
-                        f"({_clip_sent(e.doc)})",
+                        f"({clip_sent(e.doc)})",
                         hint="check --base-url: it should be the OpenAI-compatible API root, usually ending in /v1",
                         status=200,
                         attempts=attempt,
@@ -798,7 +430,7 @@ class LLMClient:
                     raise LLMError(
                         "bad_response",
                         f"the model server at {cfg.base_url} answered with something other than a chat completion "
-                        f"({_clip_sent(completion)})",
+                        f"({clip_sent(completion)})",
                         hint="check --base-url: it should be the OpenAI-compatible API root, usually ending in /v1",
                         status=200,
                         attempts=attempt,
@@ -808,8 +440,8 @@ class LLMClient:
                         attempt=attempt,
                         status=200,
                         elapsed_ms=elapsed,
-                        finish_reason=_finish(completion),
-                        usage=_usage(completion, sent),
+                        finish_reason=finish_of(completion),
+                        usage=usage_of(completion, sent),
                     )
                 )
                 event.response_format = params.get("response_format")
@@ -832,14 +464,14 @@ class LLMClient:
                 raise self._context_error(failure, model, sent, params, attempt)
             retryable = failure.retryable and (failure.kind != "timeout" or cfg.retry_timeouts)
             if not retryable or retries >= cfg.max_retries:
-                raise self._final_error(failure, attempt)
+                raise final_error(failure, cfg, attempt)
             if failure.retry_after is not None and failure.retry_after > cfg.max_retry_after_s:
-                raise self._final_error(failure, attempt, waited_too_long=failure.retry_after)
+                raise final_error(failure, cfg, attempt, waited_too_long=failure.retry_after)
             wait = self.backoff(retries + 1, failure.retry_after)
             if budget is not None:
                 left = budget.remaining_seconds()
                 if left is not None and wait >= left:
-                    raise BudgetExhausted(f"wall time: {_why_waiting(failure, cfg.base_url, wait, left)}")
+                    raise BudgetExhausted(f"wall time: {why_waiting(failure, cfg.base_url, wait, left)}")
             tried.wait_s = round(wait, 3)
             if failure.kind == "timeout":
                 tried.error += " (sent again: the server may still be generating the first answer)"
@@ -847,10 +479,10 @@ class LLMClient:
             retries += 1
 
     def _context_error(
-        self, failure: _Failure, model: str, sent: list[Message], params: dict[str, Any], attempts: int
+        self, failure: Failure, model: str, sent: list[Message], params: dict[str, Any], attempts: int
     ) -> LLMError:
         window = self.context_window(model)
-        prompt = _estimate_tokens("".join(str(m.get("content") or "") for m in sent))
+        prompt = estimate_tokens("".join(str(m.get("content") or "") for m in sent))
         limit = params.get("max_tokens") or params.get("max_completion_tokens")
         size = f"a {window:,}-token context" if window else "its context"
         message = (
@@ -862,48 +494,6 @@ class LLMClient:
             hint = _OLLAMA_HINT
         return LLMError("context", message, hint, status=failure.status, attempts=attempts)
 
-    def _final_error(self, failure: _Failure, attempts: int, waited_too_long: float | None = None) -> LLMError:
-        cfg = self.config
-        url = cfg.base_url
-        tries = f"after {attempts} tries" if attempts > 1 else "on the first try"
-        kind = failure.kind
-        if waited_too_long is not None:
-            message = f"the model server at {url} asks to wait {waited_too_long:.0f} s ({failure.detail})"
-            hint = "try again later, or raise max_retry_after_s"
-        elif kind == "auth":
-            message = f"the model server at {url} refused the API key ({failure.detail})"
-            hint = (
-                "OPENAI_API_KEY is sent only to OpenAI's API (or with OPENAI_BASE_URL); for a server named by "
-                "--base-url or CPBOT_BASE_URL give its key with --api-key or CPBOT_API_KEY"
-            )
-        elif kind == "not_found":
-            message = f"the model server at {url} has no such model or route ({failure.detail})"
-            hint = f"check --model and --base-url (it usually ends in /v1; {url.rstrip('/')}/models lists models)"
-        elif kind == "unreachable":
-            message = f"cannot reach the model server at {url} {tries} ({failure.detail})"
-            hint = "check --base-url / CPBOT_BASE_URL and that the server is running"
-        elif kind == "timeout":
-            message = (
-                f"the model server at {url} did not answer within {cfg.timeout_s:g} s, {tries}; "
-                "it may still be generating (cpbot did not send the request again)"
-                if not cfg.retry_timeouts
-                else f"the model server at {url} did not answer within {cfg.timeout_s:g} s, {tries}"
-            )
-            hint = (
-                "a slow local model may need more time: raise the timeout (--timeout, CPBOT_TIMEOUT or timeout_s "
-                "in [llm] of config.toml), or lower max_output_tokens"
-            )
-        elif kind == "rate_limit":
-            message = f"the model server at {url} is still rate-limiting {tries} ({failure.detail})"
-            hint = "wait a little, run fewer solves at once, or raise max_retries"
-        elif kind == "server":
-            message = f"the model server at {url} kept failing {tries} ({failure.detail})"
-            hint = "check the server's logs, or retry later"
-        else:
-            message = f"the model server at {url} rejected the request ({failure.detail})"
-            hint = "check the model name and the request options"
-        return LLMError(kind, message, hint, status=failure.status, attempts=attempts)
-
     # ---- reading the answer ----
 
     def _reply(self, event: LLMCallEvent, completion: Any, started: float) -> LLMReply:
@@ -913,7 +503,7 @@ class LLMClient:
         extra = (message.model_extra or {}) if message is not None else {}
         field = str(extra.get("reasoning_content") or extra.get("reasoning") or "")
         split = split_reply(content, field)
-        tokens = _tries_usage(event)
+        tokens = tries_usage(event)
         event.reply = split.answer
         event.reasoning = split.reasoning
         event.finish_reason = choice.finish_reason if choice is not None else None
@@ -948,7 +538,7 @@ class LLMClient:
         fills up."""
         if usage.estimated or not usage.prompt_tokens:
             return ""
-        sent_tokens = _estimate_tokens("".join(str(m.get("content") or "") for m in sent))
+        sent_tokens = estimate_tokens("".join(str(m.get("content") or "") for m in sent))
         window = self._endpoint.windows.get(model)
         used = usage.prompt_tokens + usage.completion_tokens
         full = next((n for n in ((window,) if window else _COMMON_CONTEXTS) if n and n * 0.97 <= used <= n), None)
@@ -970,154 +560,11 @@ class LLMClient:
         return read_structured(reply, response_format, sent_natively=sent_natively)
 
 
-def read_structured(
-    reply: LLMReply, response_format: type[BaseModel] | dict[str, Any], *, sent_natively: bool = False
-) -> LLMReply:
-    """`reply` with its structured answer in `parsed`: the first JSON candidate (see `json_candidates`)
-    that fits `response_format`; raises `StructuredOutputError` when none does."""
-    schema = response_format if isinstance(response_format, type) else None
-    problems: list[str] = []
-    for where, candidate in json_candidates(reply.text, reply.reasoning):
-        for value in _as_objects(candidate, schema):
-            if schema is None:
-                parsed: Any = value
-            else:
-                parsed = _validate(schema, value, problems)
-                if parsed is None:
-                    continue
-            # the whole reply being the object means the server honoured the format
-            native = sent_natively and where == "whole" and value is candidate
-            mode: Literal["native", "fallback"] = "native" if native else "fallback"
-            return reply.model_copy(update={"parsed": parsed, "structured": mode})
-    what = f"{schema.__name__} JSON object" if schema is not None else "JSON object"
-    if problems:
-        what = f"valid {what}"
-    detail = f" (closest: {problems[0]})" if problems else ""
-    raise StructuredOutputError(f"the model's reply has no {what}{detail}", reply)
-
-
 _OLLAMA_HINT = (
     "Ollama runs models with a small context by default and its /v1 route ignores num_ctx in the request: "
     "restart it with OLLAMA_CONTEXT_LENGTH=32768 ollama serve, or create a model with PARAMETER num_ctx 32768 "
     "in its Modelfile"
 )
-
-
-SENT_CHARS = 300  # of an unusable reply, quoted in the error
-
-
-def _clip_sent(completion: Any) -> str:
-    """What the server sent, as JSON when it parsed as an object, cut to `SENT_CHARS`."""
-    try:
-        text = json.dumps(completion.model_dump(mode="json", exclude_none=True))
-    except Exception:  # anything the client built from a malformed body: show its text
-        text = repr(completion)
-    return text if len(text) <= SENT_CHARS else text[:SENT_CHARS] + "..."
-
-
-def _unusable(completion: Any, reply: LLMReply) -> str:
-    """Why a chat completion holds nothing to use ("" when it does): no choices, or an empty message
-    that is not a reply cut while reasoning."""
-    if not getattr(completion, "choices", None):
-        return f"HTTP 200 with no choices: {_clip_sent(completion)}"
-    if reply.text.strip() or reply.reasoning.strip() or reply.usage.reasoning_tokens or reply.finish_reason == "length":
-        return ""
-    return f"an empty message: {_clip_sent(completion)}"
-
-
-def _finish(completion: Any) -> str | None:
-    choices = getattr(completion, "choices", None) or []
-    return choices[0].finish_reason if choices else None
-
-
-def _usage(completion: Any, sent: Sequence[Message]) -> Usage:
-    usage = getattr(completion, "usage", None)
-    if usage is not None:
-        details = usage.completion_tokens_details
-        return Usage(
-            prompt_tokens=usage.prompt_tokens or 0,
-            completion_tokens=usage.completion_tokens or 0,
-            reasoning_tokens=(details.reasoning_tokens or 0) if details is not None else 0,
-        )
-    choices = getattr(completion, "choices", None) or []
-    message = choices[0].message if choices else None
-    text = (getattr(message, "content", None) or "") if message is not None else ""
-    extra = (message.model_extra or {}) if message is not None else {}
-    reasoning = str(extra.get("reasoning_content") or extra.get("reasoning") or "")
-    prompt = "".join(str(m.get("content") or "") for m in sent)
-    return Usage(
-        prompt_tokens=_estimate_tokens(prompt), completion_tokens=_estimate_tokens(text + reasoning), estimated=True
-    )
-
-
-def _tries_usage(event: LLMCallEvent) -> Usage:
-    """The tokens of every try of a call that got an answer (a cut reply asked again costs twice)."""
-    total = Usage()
-    for tried in event.tries:
-        if tried.usage is not None:
-            total = total + tried.usage
-    return total
-
-
-def _as_objects(candidate: Any, schema: type[BaseModel] | None) -> list[Any]:
-    """The objects a JSON value offers for a schema: itself when an object; for a top-level array, the
-    array under the schema's only list field, else its objects, last first."""
-    if isinstance(candidate, dict):
-        return [candidate]
-    if not isinstance(candidate, list):
-        return []
-    options: list[Any] = []
-    if schema is not None:
-        lists = [name for name, f in schema.model_fields.items() if "list" in str(f.annotation).lower()]
-        if len(lists) == 1:
-            options.append({lists[0]: candidate})
-    options += [item for item in reversed(candidate) if isinstance(item, dict)]
-    return options
-
-
-_NUMBER_IN_TEXT = re.compile(r"-?\d+(?:\.\d+)?")
-
-
-def _validate(schema: type[BaseModel], value: dict[str, Any], problems: list[str]) -> BaseModel | None:
-    """`value` as a `schema` instance, reading numbers written as text ("95%", "about 80") where a number
-    is expected; None (and the first problem noted) when it does not fit."""
-    try:
-        return schema.model_validate(value)
-    except ValidationError as e:
-        errors = e.errors()
-    fixed = json.loads(json.dumps(value))
-    changed = False
-    for error in errors:
-        if error["type"] not in ("int_parsing", "float_parsing", "int_from_float"):
-            continue
-        # the location may end in a union member's name ("int", "float"): stop at the last real key
-        target: Any = fixed
-        last: Any = None
-        for part in error["loc"]:
-            inside = target if last is None else target[last]
-            if (isinstance(inside, dict) and part in inside) or (isinstance(inside, list) and isinstance(part, int)):
-                target, last = inside, part
-            else:
-                break
-        if last is None:
-            continue
-        raw = target[last]
-        if not isinstance(raw, str):
-            continue
-        match = _NUMBER_IN_TEXT.search(str(raw))
-        if match is None:
-            continue
-        number = float(match.group())
-        target[last] = round(number) if error["type"] != "float_parsing" else number
-        changed = True
-    if changed:
-        try:
-            return schema.model_validate(fixed)
-        except ValidationError as e:
-            errors = e.errors()
-    first = errors[0]
-    problems.append(f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}")
-    return None
 
 
 class BoundLLM:

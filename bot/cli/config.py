@@ -41,7 +41,7 @@ from cpbot.core.dirs import config_dir
 from cpbot.core.errors import ConfigError, first_problem
 
 if TYPE_CHECKING:
-    from cpbot.agents.llm import LLMConfig
+    from cpbot.agents.llm_settings import LLMConfig
     from cpbot.scrapers.browser_settings import BrowserSettings
 
 FILE_NAME = "config.toml"
@@ -100,7 +100,7 @@ class Settings:
         if tables:
             from pydantic import ValidationError
 
-            from cpbot.agents.llm import RequestSettings
+            from cpbot.agents.llm_settings import RequestSettings
 
             try:
                 values["roles"] = {role: RequestSettings(**table) for role, table in tables.items()}
@@ -273,7 +273,7 @@ def python_choice(
 
 def resolve_llm(*, base_url: str | None, api_key: str | None, model: str | None, **options: Any) -> LLMConfig:
     """The model endpoint: command line, then CPBOT_*/OPENAI_* variables, then `[llm]` in config.toml."""
-    from cpbot.agents.llm import resolve_llm_config  # the model client's module: only for commands that use it
+    from cpbot.agents.llm_settings import resolve_llm_config  # the model client's module: only for commands that use it
 
     settings = current_settings()
     return resolve_llm_config(

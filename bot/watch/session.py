@@ -15,7 +15,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from cpbot.agents.budget import Budget
-from cpbot.agents.llm import LLMClient, LLMConfig
+from cpbot.agents.llm import LLMClient
+from cpbot.agents.llm_settings import LLMConfig
 from cpbot.agents.solve import SolveResult
 from cpbot.agents.strategies.base import KnowledgePool
 from cpbot.agents.tracing import Tracer

@@ -18,7 +18,8 @@ from click.testing import CliRunner
 
 from cpbot.agents.budget import Budget, BudgetTracker, Usage
 from cpbot.agents.envelopes import CodeAttempt, Envelope, Plan
-from cpbot.agents.llm import LLMClient, LLMConfig
+from cpbot.agents.llm import LLMClient
+from cpbot.agents.llm_settings import LLMConfig
 from cpbot.agents.tracing import LLMCallEvent, NoteEvent, ReportEvent, send
 from cpbot.bot.commands.transcripts import transcripts
 from cpbot.bot.store.redact import REDACTED, Redactor, secrets_from_env
