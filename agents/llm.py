@@ -1,19 +1,20 @@
-"""The only code that talks to a language model: any OpenAI-compatible chat endpoint, through `openai`.
+"""The only code that talks to a language model: any OpenAI-compatible chat endpoint, over `httpx`.
 
 `LLMClient.complete(role, messages)` sends one chat request with the role's model and returns an
 `LLMReply` (text, reasoning, usage, latency, attempts). It retries 408/409/429/5xx, timeouts and
 connection failures with exponential backoff and jitter, waiting what a Retry-After header asks;
 the waits go through an injectable `sleep` so tests are instant and deterministic. Every request takes
 a place of its endpoint's `EndpointLimit` (`max_in_flight`, shared by all clients of the process),
-which a 429 or a dropped connection lowers. A server whose replies are unusable (no choices, nothing
-in them) is reported after `UNUSABLE_IN_A_ROW` of them, with what it sent. Structured output
-sends a JSON schema and, when the server ignores or rejects it, reads the JSON object out of the
-prose. Every call, failed or not, goes to the tracer as an `LLMCallEvent`; a call that cannot succeed
-raises `LLMError` (a `ModelError`) with a hint naming what to check.
+which a 429 or a dropped connection lowers. A request lasts at most `timeout_s` in all and its reply is
+read no further than `max_reply_bytes` (`agents/llm_replies.py`). A reply cpbot cannot use (no
+choices, nothing in it, too large, malformed) is noted with what came and reported after
+`UNUSABLE_IN_A_ROW` of them in a row. Structured output sends a JSON schema and, when the server
+ignores or rejects it, reads the JSON object out of the prose. Every call, failed or not, goes to the
+tracer as an `LLMCallEvent`; a call that cannot succeed raises `LLMError` (a `ModelError`) with a hint
+naming what to check.
 
-The API key lives in a `SecretStr`; it is handed only to the `openai` client and never to a tracer.
+The API key lives in a `SecretStr`; it goes only into the Authorization header, never to a tracer.
 """
-
 from __future__ import annotations
 
 import json
@@ -25,8 +26,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
+import httpx
 from pydantic import BaseModel
 
+from cpbot import __version__
 from cpbot.agents.budget import BudgetExhausted, BudgetTracker, Usage
 from cpbot.agents.chat import LLMReply, Message
 from cpbot.agents.dialect import (
@@ -41,8 +44,23 @@ from cpbot.agents.dialect import (
 )
 from cpbot.agents.envelopes import utc_now
 from cpbot.agents.inflight import EndpointLimit, endpoint_limit
-from cpbot.agents.llm_failures import Failure, LLMError, classify, final_error, why_waiting
-from cpbot.agents.llm_replies import clip_sent, estimate_tokens, finish_of, tries_usage, unusable, usage_of
+from cpbot.agents.llm_failures import Failure, LLMError, final_error, status_failure, transport_failure, why_waiting
+from cpbot.agents.llm_replies import (
+    ERROR_BODY_BYTES,
+    ChatAnswer,
+    NotAChatCompletion,
+    ReplyTooLarge,
+    clipped_read,
+    deadline_transport,
+    escaped_bytes,
+    estimate_tokens,
+    read_answer,
+    read_body,
+    total_deadline,
+    tries_usage,
+    unusable,
+    usage_of,
+)
 from cpbot.agents.llm_settings import LLMConfig, RequestSettings
 from cpbot.agents.reasoning import split_reply
 from cpbot.agents.structured import StructuredOutputError, read_structured, schema_of
@@ -51,6 +69,9 @@ from cpbot.agents.tracing import LLMCallEvent, LLMTry, NullTracer, Tracer
 # Context sizes servers commonly default to (Ollama's 2k/4k, llama.cpp's and vLLM's usual settings).
 _COMMON_CONTEXTS = (2048, 4096, 8192)
 MAX_ADAPTATIONS = 6  # changes to a request on the server's word before giving up
+PROBE_S = 3.0  # for the server's description of itself (/models, /props)
+PROBE_BYTES = 1024 * 1024
+_NO_ANSWER = ChatAnswer(sent="", size=0)
 UNUSABLE_IN_A_ROW = 3  # replies with nothing in them before the server is reported instead of asked again
 
 
@@ -84,22 +105,23 @@ class LLMClient:
         self._clock = clock
         self._jitter = jitter
         self._probe_enabled = probe
-        import openai  # imported on first use: it alone takes half a second, which `cpbot judge` need not pay
-
-        # retries are ours, so that waits are visible, testable and bounded by the budget
-        self._client = openai.OpenAI(
-            base_url=config.base_url,
-            api_key=config.api_key.get_secret_value(),
-            timeout=config.timeout_s,
-            max_retries=0,
+        # retries are ours, so that waits are visible, testable and bounded by the budget; every socket
+        # operation respects the request's total deadline (llm_replies.total_deadline)
+        self._http = httpx.Client(
+            transport=deadline_transport(max(100, 2 * config.max_in_flight)),
+            headers={
+                "Authorization": f"Bearer {config.api_key.get_secret_value()}",
+                "Accept": "application/json",
+                "Accept-Encoding": "identity",
+                "User-Agent": f"cpbot/{__version__}",
+            },
         )
-        self._errors = openai.OpenAIError
         self._endpoint = _Endpoint()
         self.limit: EndpointLimit = endpoint_limit(config.base_url, config.max_in_flight)
 
     def close(self) -> None:
         """Close the HTTP connections."""
-        self._client.close()
+        self._http.close()
 
     def __enter__(self) -> LLMClient:
         return self
@@ -138,18 +160,15 @@ class LLMClient:
         return window
 
     def _get_json(self, url: str) -> Any:
-        import httpx
-
-        headers = {"Authorization": f"Bearer {self.config.api_key.get_secret_value()}"}
+        """A small JSON document the server describes itself with (/models, /props), or None."""
         try:
-            response = httpx.get(url, headers=headers, timeout=httpx.Timeout(3.0, connect=1.0))
-        except httpx.HTTPError:
-            return None
-        if response.status_code != 200:
-            return None
-        try:
-            return response.json()
-        except ValueError:
+            timeout = httpx.Timeout(PROBE_S, connect=1.0)
+            with total_deadline(PROBE_S), self._http.stream("GET", url, timeout=timeout) as r:
+                if r.status_code != 200:
+                    return None
+                body = read_body(r, PROBE_BYTES)
+            return json.loads(body)
+        except (httpx.HTTPError, ReplyTooLarge, ValueError, RecursionError):
             return None
 
     def _ask_window(self, model: str) -> int | None:
@@ -227,15 +246,15 @@ class LLMClient:
         started = self._clock()
         sent_messages = [dict(m) for m in messages]
         try:
-            completion = self._send(event, sent_messages, response_format, budget, settings)
+            answer = self._send(event, sent_messages, response_format, budget, settings)
             limit = settings.max_output_tokens or self.config.max_output_tokens
             higher = self.config.retry_output_tokens
-            if finish_of(completion) == "length" and higher is not None and higher > limit:
+            if answer.finish_reason == "length" and higher is not None and higher > limit:
                 event.warnings.append(
                     f"the reply was cut at the output limit ({limit} tokens); asking once more with {higher}"
                 )
                 raised = settings.model_copy(update={"max_output_tokens": higher})
-                completion = self._send(event, sent_messages, response_format, budget, raised)
+                answer = self._send(event, sent_messages, response_format, budget, raised)
         except (LLMError, BudgetExhausted) as e:
             event.error = e.message
             event.error_kind = getattr(e, "kind", "budget")
@@ -247,10 +266,11 @@ class LLMClient:
                 budget.charge(event.usage)
             tracer.emit(event)
             raise
-        reply = self._reply(event, completion, started)
+        reply = self._reply(event, answer, started)
         if budget is not None:
             budget.charge(reply.usage)
-        self._count_unusable(event, completion, reply, tracer)
+        if self._count_unusable(event, answer, reply, tracer):
+            reply = reply.model_copy(update={"warnings": list(event.warnings)})
         if response_format is not None:
             try:
                 reply = self._parse(reply, response_format, sent_natively=event.response_format is not None)
@@ -264,20 +284,20 @@ class LLMClient:
         tracer.emit(event)
         return reply
 
-    def _count_unusable(self, event: LLMCallEvent, completion: Any, reply: LLMReply, tracer: Tracer) -> None:
-        """Note an unusable reply; raise `LLMError` at the `UNUSABLE_IN_A_ROW`-th in a row, so a broken
-        server is reported with what it sent rather than asked again until the budget runs out."""
-        what = unusable(completion, reply)
+    def _count_unusable(self, event: LLMCallEvent, answer: ChatAnswer, reply: LLMReply, tracer: Tracer) -> bool:
+        """Note an unusable reply (True when it is one); raise `LLMError` at the `UNUSABLE_IN_A_ROW`-th in a
+        row, so a broken server is reported with what it sent rather than asked again until the budget runs out."""
+        what = unusable(answer, reply)
         with self._endpoint.lock:
             self._endpoint.unusable = self._endpoint.unusable + 1 if what else 0
             streak = self._endpoint.unusable
             if streak >= UNUSABLE_IN_A_ROW:
                 self._endpoint.unusable = 0
         if not what:
-            return
+            return False
         event.warnings.append(f"unusable reply: {what}")
         if streak < UNUSABLE_IN_A_ROW:
-            return
+            return True
         error = LLMError(
             "bad_response",
             f"the model server at {self.config.base_url} sent {streak} unusable replies in a row (the last: {what})",
@@ -373,9 +393,7 @@ class LLMClient:
         fmt: type[BaseModel] | dict[str, Any] | None,
         budget: BudgetTracker | None,
         settings: RequestSettings,
-    ) -> Any:
-        import httpx
-
+    ) -> ChatAnswer:
         cfg = self.config
         model = event.model
         dialect = self.dialect(model)
@@ -401,53 +419,27 @@ class LLMClient:
                 event.queued_ms += slot.queued_s * 1000
                 t0 = self._clock()
                 try:
-                    completion = self._client.chat.completions.create(
-                        model=model,
-                        messages=sent,
-                        timeout=httpx.Timeout(timeout, connect=min(cfg.connect_timeout_s, timeout)),
-                        **params,
-                    )
-                except self._errors as e:
-                    failure = classify(e)
-                    slot.outcome = "overloaded" if failure.overload else "other"
-                except json.JSONDecodeError as e:  # the client parsed a body that says it is JSON and is not
+                    answer, failure = self._post(model, sent, params, timeout, attempt)
+                except LLMError:  # no chat completion at all
                     event.tries.append(LLMTry(attempt=attempt, status=200, elapsed_ms=(self._clock() - t0) * 1000))
-                    raise LLMError(
-                        "bad_response",
-                        f"the model server at {cfg.base_url} answered with a body that is not JSON "
-                        f"({clip_sent(e.doc)})",
-                        hint="check --base-url: it should be the OpenAI-compatible API root, usually ending in /v1",
-                        status=200,
-                        attempts=attempt,
-                    ) from None
-                else:
-                    failure = None
-                    slot.outcome = "ok"
+                    raise
+                slot.outcome = "ok" if failure is None else "overloaded" if failure.overload else "other"
             if failure is None:
                 elapsed = (self._clock() - t0) * 1000
-                if not hasattr(completion, "choices"):
-                    event.tries.append(LLMTry(attempt=attempt, status=200, elapsed_ms=elapsed))
-                    raise LLMError(
-                        "bad_response",
-                        f"the model server at {cfg.base_url} answered with something other than a chat completion "
-                        f"({clip_sent(completion)})",
-                        hint="check --base-url: it should be the OpenAI-compatible API root, usually ending in /v1",
-                        status=200,
-                        attempts=attempt,
-                    )
+                output_limit = params.get(dialect.token_param) or self.config.max_output_tokens
                 event.tries.append(
                     LLMTry(
                         attempt=attempt,
                         status=200,
                         elapsed_ms=elapsed,
-                        finish_reason=finish_of(completion),
-                        usage=usage_of(completion, sent),
+                        finish_reason=answer.finish_reason,
+                        usage=usage_of(answer, sent, output_limit),
                     )
                 )
                 event.response_format = params.get("response_format")
                 event.messages = sent  # what was really sent
                 event.request = {k: v for k, v in params.items() if k != "response_format"}
-                return completion
+                return answer
             tried = LLMTry(attempt=attempt, status=failure.status, error=failure.detail)
             tried.elapsed_ms = (self._clock() - t0) * 1000
             event.tries.append(tried)
@@ -478,6 +470,57 @@ class LLMClient:
             self._sleep(wait)
             retries += 1
 
+    def _post(
+        self, model: str, sent: list[Message], params: dict[str, Any], timeout: float, attempt: int
+    ) -> tuple[ChatAnswer, Failure | None]:
+        """One request, within `timeout` seconds in all and `max_reply_bytes` of answer: the answer
+        (perhaps unusable), or how the request failed. Raises `LLMError` for an answer that is no chat
+        completion at all (asking again would get the same)."""
+        cfg = self.config
+        body = {"model": model, "messages": sent, **{k: v for k, v in params.items() if k != "extra_body"}}
+        body.update(params.get("extra_body", {}))
+        data = json.dumps(body).encode()  # ASCII: any text, even a lone surrogate, goes out
+        url = cfg.base_url.rstrip("/") + "/chat/completions"
+        headers = {"Content-Type": "application/json"}
+        limit = cfg.max_reply_bytes
+        try:
+            with (
+                total_deadline(timeout),
+                self._http.stream(
+                    "POST",
+                    url,
+                    content=data,
+                    headers=headers,
+                    timeout=httpx.Timeout(timeout, connect=min(cfg.connect_timeout_s, timeout)),
+                ) as response,
+            ):
+                if response.status_code >= 300:
+                    error = clipped_read(response, ERROR_BODY_BYTES)
+                    return _NO_ANSWER, status_failure(response.status_code, error, response.headers)
+                try:
+                    raw = read_body(response, limit)
+                except ReplyTooLarge as e:
+                    why = (
+                        f"the reply passed max_reply_bytes ({limit:,} bytes; CPBOT_MAX_REPLY_BYTES, or max_reply_bytes "
+                        "in [llm] of config.toml) and cpbot stopped reading it"
+                    )
+                    return ChatAnswer.unusable(why, escaped_bytes(e.head), limit), None
+                except ValueError as e:
+                    return ChatAnswer.unusable(str(e), "", 0), None
+                content_type = response.headers.get("content-type", "application/json")
+        except httpx.HTTPError as e:
+            return _NO_ANSWER, transport_failure(e)
+        try:
+            return read_answer(raw, content_type), None
+        except NotAChatCompletion as e:
+            raise LLMError(
+                "bad_response",
+                f"the model server at {cfg.base_url} answered with {e.what} ({e.sent})",
+                hint="check --base-url: it should be the OpenAI-compatible API root, usually ending in /v1",
+                status=200,
+                attempts=attempt,
+            ) from None
+
     def _context_error(
         self, failure: Failure, model: str, sent: list[Message], params: dict[str, Any], attempts: int
     ) -> LLMError:
@@ -496,17 +539,12 @@ class LLMClient:
 
     # ---- reading the answer ----
 
-    def _reply(self, event: LLMCallEvent, completion: Any, started: float) -> LLMReply:
-        choice = completion.choices[0] if completion.choices else None
-        message = choice.message if choice is not None else None
-        content = (message.content if message is not None else None) or ""
-        extra = (message.model_extra or {}) if message is not None else {}
-        field = str(extra.get("reasoning_content") or extra.get("reasoning") or "")
-        split = split_reply(content, field)
+    def _reply(self, event: LLMCallEvent, answer: ChatAnswer, started: float) -> LLMReply:
+        split = split_reply(answer.content, answer.reasoning)
         tokens = tries_usage(event)
         event.reply = split.answer
         event.reasoning = split.reasoning
-        event.finish_reason = choice.finish_reason if choice is not None else None
+        event.finish_reason = answer.finish_reason
         event.usage = tokens
         event.attempts = len(event.tries)
         event.latency_ms = (self._clock() - started) * 1000
@@ -522,7 +560,7 @@ class LLMClient:
         return LLMReply(
             call_id=event.call_id,
             role=event.role,
-            model=completion.model or event.model,
+            model=answer.model or event.model,
             text=split.answer,
             reasoning=split.reasoning,
             finish_reason=event.finish_reason,

@@ -3,14 +3,16 @@ server overloaded) and a call that failed for good explained (`LLMError`, with a
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Literal
 
+import httpx
+
+from cpbot.agents.llm_replies import escaped, escaped_bytes
 from cpbot.core.errors import ModelError
 from cpbot.core.retry import retry_after_seconds
 
 if TYPE_CHECKING:
-    import openai
-
     from cpbot.agents.llm_settings import LLMConfig
 
 ErrorKind = Literal[
@@ -52,48 +54,49 @@ class Failure(Exception):
         self.overload = overload  # the server has too much to do: fewer requests at once
 
 
-def cause_chain(error: BaseException) -> list[BaseException]:
-    chain: list[BaseException] = []
-    current: BaseException | None = error
-    while current is not None and len(chain) < 8:
-        chain.append(current)
-        current = current.__cause__ or current.__context__
-    return chain
-
-
-def classify(error: openai.OpenAIError) -> Failure:
-    import httpx
-    import openai
-
-    if isinstance(error, openai.APITimeoutError):
+def transport_failure(error: httpx.HTTPError) -> Failure:
+    """A request that got no answer: a timeout, nothing listening, or a connection dropped mid-answer."""
+    if isinstance(error, httpx.TimeoutException):
         return Failure("timeout", "no answer before the timeout", retryable=True, wait=None)
-    if isinstance(error, openai.APIConnectionError):
-        chain = cause_chain(error)
-        cause = chain[-1] if len(chain) > 1 else error
-        # refused or unresolvable: nothing is listening, and asking again in a second will not change it;
-        # a connection dropped mid-answer (a restart, a proxy) is worth another try
-        refused = any(isinstance(c, httpx.ConnectError | ConnectionRefusedError | OSError) for c in chain[1:])
-        dropped = any(isinstance(c, httpx.RemoteProtocolError | httpx.ReadError | httpx.WriteError) for c in chain[1:])
-        detail = f"connection failed: {cause}"
-        return Failure("unreachable", detail, retryable=dropped or not refused, wait=None, overload=dropped)
-    if isinstance(error, openai.APIStatusError):
-        status = error.status_code
-        body = error.body
-        detail = body.get("message") if isinstance(body, dict) else None
-        if detail is None and isinstance(body, dict) and isinstance(body.get("error"), dict):
-            detail = body["error"].get("message")
-        detail = f"HTTP {status}: {detail or error.message}"[:800]
-        wait = retry_after_seconds(error.response.headers)
-        if status in (401, 403):
-            return Failure("auth", detail, status=status, retryable=False, wait=None)
-        if status == 404:
-            return Failure("not_found", detail, status=status, retryable=False, wait=None)
-        if status == 429:
-            return Failure("rate_limit", detail, status=status, retryable=True, wait=wait, overload=True)
-        if status in (408, 409) or status >= 500:
-            return Failure("server", detail, status=status, retryable=True, wait=wait, overload=status == 503)
-        return Failure("bad_request", detail, status=status, retryable=False, wait=None)
-    return Failure("bad_response", f"{type(error).__name__}: {error}", retryable=False, wait=None)
+    # refused or unresolvable: nothing is listening, and asking again in a second will not change it;
+    # a connection dropped mid-answer (a restart, a proxy) is worth another try
+    refused = isinstance(error, httpx.ConnectError)
+    dropped = isinstance(error, httpx.RemoteProtocolError | httpx.ReadError | httpx.WriteError)
+    detail = f"connection failed: {escaped(str(error) or type(error).__name__, 400)}"
+    return Failure("unreachable", detail, retryable=dropped or not refused, wait=None, overload=dropped)
+
+
+def status_failure(status: int, body: bytes, headers: httpx.Headers) -> Failure:
+    """An error answer (4xx/5xx), classified by its status; `body` is its (clipped) text."""
+    detail = f"HTTP {status}: {_message(body)}"[:800]
+    wait = retry_after_seconds(headers)
+    if status in (401, 403):
+        return Failure("auth", detail, status=status, retryable=False, wait=None)
+    if status == 404:
+        return Failure("not_found", detail, status=status, retryable=False, wait=None)
+    if status == 429:
+        return Failure("rate_limit", detail, status=status, retryable=True, wait=wait, overload=True)
+    if status in (408, 409) or status >= 500:
+        return Failure("server", detail, status=status, retryable=True, wait=wait, overload=status == 503)
+    return Failure("bad_request", detail, status=status, retryable=False, wait=None)
+
+
+def _message(body: bytes) -> str:
+    """The message of an error body: OpenAI's {"error": {"message": ...}}, a bare {"message"} or
+    {"detail"}, else the body's text (escaped and clipped either way)."""
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        data = None
+    if isinstance(data, dict):
+        inner = data.get("error")
+        for holder in (inner if isinstance(inner, dict) else {}, data):
+            for key in ("message", "detail"):
+                if isinstance(holder.get(key), str):
+                    return escaped(holder[key], 600)
+        if isinstance(inner, str):
+            return escaped(inner, 600)
+    return escaped_bytes(body, 600) or "(no body)"
 
 
 def why_waiting(failure: Failure, url: str, wait: float, left: float) -> str:

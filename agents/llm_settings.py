@@ -50,6 +50,7 @@ class RequestSettings(BaseModel):
 
 # A 7B reasoning model on a workstation takes minutes per reply: the defaults let it finish.
 DEFAULT_TIMEOUT_S = 600.0
+DEFAULT_MAX_REPLY_BYTES = 16 * 1024 * 1024  # far above 16k tokens of answer and reasoning, JSON-escaped
 DEFAULT_MAX_OUTPUT_TOKENS = 8192
 DEFAULT_RETRY_OUTPUT_TOKENS = 16384
 
@@ -64,7 +65,9 @@ class LLMConfig(BaseModel):
     model: str = Field(min_length=1)
     role_models: dict[str, str] = {}  # a different model for some roles, e.g. {"planner": "big-model"}
     roles: dict[str, RequestSettings] = {}  # per-role request settings over the global ones
-    timeout_s: float = Field(DEFAULT_TIMEOUT_S, gt=0)
+    timeout_s: float = Field(DEFAULT_TIMEOUT_S, gt=0)  # the total time of one request, its reply read whole
+    # a reply (streamed or not) is read no further than this: an endless one is not held whole in memory
+    max_reply_bytes: int = Field(DEFAULT_MAX_REPLY_BYTES, ge=1024)
     max_retries: int = Field(4, ge=0)
     backoff_s: float = Field(1.0, ge=0)  # the first wait; doubles each retry
     backoff_max_s: float = Field(30.0, ge=0)
@@ -141,6 +144,7 @@ SETTING_ENV: dict[str, tuple[str, Callable[[str], Any]]] = {
     "CPBOT_REASONING_EFFORT": ("reasoning_effort", str),
     "CPBOT_EXTRA_BODY": ("extra_body", json.loads),
     "CPBOT_MAX_RETRIES": ("max_retries", int),
+    "CPBOT_MAX_REPLY_BYTES": ("max_reply_bytes", int),
     "CPBOT_MAX_IN_FLIGHT": ("max_in_flight", int),
 }
 
