@@ -60,9 +60,10 @@ REQUEST_KEYS: dict[str, type | tuple[type, ...]] = {
     "max_retries": int,
     "retry_timeouts": bool,
     "max_in_flight": int,
+    "max_reply_bytes": int,
 }
 # what a role's own table may hold ([llm.roles.coder]): a model and the per-request settings
-_PROCESS_WIDE = ("retry_output_tokens", "max_retries", "retry_timeouts", "max_in_flight")
+_PROCESS_WIDE = ("retry_output_tokens", "max_retries", "retry_timeouts", "max_in_flight", "max_reply_bytes")
 ROLE_KEYS = {"model": str, **{k: v for k, v in REQUEST_KEYS.items() if k not in _PROCESS_WIDE}}
 
 
