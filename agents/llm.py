@@ -15,6 +15,7 @@ naming what to check.
 
 The API key lives in a `SecretStr`; it goes only into the Authorization header, never to a tracer.
 """
+
 from __future__ import annotations
 
 import json

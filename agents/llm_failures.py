@@ -134,12 +134,10 @@ def final_error(failure: Failure, config: LLMConfig, attempts: int, waited_too_l
         message = f"cannot reach the model server at {url} {tries} ({failure.detail})"
         hint = "check --base-url / CPBOT_BASE_URL and that the server is running"
     elif kind == "timeout":
-        message = (
-            f"the model server at {url} did not answer within {cfg.timeout_s:g} s, {tries}; "
-            "it may still be generating (cpbot did not send the request again)"
-            if not cfg.retry_timeouts
-            else f"the model server at {url} did not answer within {cfg.timeout_s:g} s, {tries}"
-        )
+        limit = f"{cfg.timeout_s:g} s (timeout_s: all of a request)"
+        message = f"the model server at {url} did not answer within {limit}, {tries}"
+        if not cfg.retry_timeouts:
+            message += "; it may still be generating (cpbot did not send the request again)"
         hint = (
             "a slow local model may need more time: raise the timeout (--timeout, CPBOT_TIMEOUT or timeout_s "
             "in [llm] of config.toml), or lower max_output_tokens"

@@ -141,7 +141,7 @@ def _decoded(response: httpx.Response, limit: int) -> Iterator[bytes]:
                 break
 
 
-def read_body(response: httpx.Response, limit: int) -> bytes:
+def read_body(response: httpx.Response, limit: int) -> bytearray:
     """The whole body of a streamed `response`; raises `ReplyTooLarge` as soon as it passes `limit`
     bytes (the rest is never read), `ValueError` for a compression cpbot does not read."""
     length = response.headers.get("content-length", "")
@@ -155,13 +155,13 @@ def read_body(response: httpx.Response, limit: int) -> bytes:
                 raise ReplyTooLarge(limit, bytes(body[:SENT_CHARS]))
     except zlib.error as e:
         raise ValueError(f"a compressed body that does not decompress ({e})") from None
-    return bytes(body)
+    return body  # not copied to bytes: a reply near the bound is held once
 
 
 def clipped_read(response: httpx.Response, limit: int) -> bytes:
     """At most `limit` bytes of the body (an error answer, a probe), the rest not read."""
     try:
-        return read_body(response, limit)
+        return bytes(read_body(response, limit))
     except ReplyTooLarge as e:
         return e.head
     except ValueError:
@@ -179,7 +179,7 @@ def escaped(text: str, limit: int = SENT_CHARS) -> str:
     return "".join(out) + ("..." if len(text) > limit else "")
 
 
-def escaped_bytes(data: bytes, limit: int = SENT_CHARS) -> str:
+def escaped_bytes(data: bytes | bytearray, limit: int = SENT_CHARS) -> str:
     """The first `limit` characters of `data` as text, invalid UTF-8 as \\x escapes, then `escaped`."""
     return escaped(data[: limit * 4].decode("utf-8", errors="backslashreplace"), limit)
 
@@ -265,7 +265,7 @@ def _usage(raw: Any) -> Usage | None:
     )
 
 
-def read_answer(body: bytes, content_type: str = "application/json") -> ChatAnswer:
+def read_answer(body: bytes | bytearray, content_type: str = "application/json") -> ChatAnswer:
     """The chat completion in `body`; raises `NotAChatCompletion` when it is none at all."""
     sent = escaped_bytes(body)
     try:
