@@ -11,7 +11,7 @@ Roles and strategies build on these; nothing here imports `bot/` or `scrapers/`,
 - `agents.extract`: `extract_code(reply, language)`, `ExtractionError`, `extract_json`
 
 The names below are importable from `agents` directly; they load on first use, so that importing
-`agents.tracing` (as the CLI does) does not pay for the `openai` package.
+`agents.tracing` (as the CLI does) does not pay for the HTTP client.
 """
 
 from __future__ import annotations

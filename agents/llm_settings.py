@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 from cpbot.core.errors import ConfigError, first_problem
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
-# Local servers ignore the key, but the openai client insists on one.
+# Local servers ignore the key; an Authorization header is sent all the same.
 NO_KEY = "not-needed"
 
 NOT_CONFIGURED = (
