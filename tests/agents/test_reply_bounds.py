@@ -162,3 +162,27 @@ def test_max_reply_bytes_is_a_setting_read_from_the_environment():
     with pytest.raises(ConfigError) as e:
         resolve_llm_config(env={**env, "CPBOT_MAX_REPLY_BYTES": "10"})
     assert "max_reply_bytes" in e.value.message
+
+
+def test_cpbot_solve_on_a_server_with_an_endless_reply_ends_in_one_error(
+    tmp_path, monkeypatch, capsys, scripted_server
+):
+    from cpbot.bot.app.problem_folder import save_problem
+    from cpbot.bot.cli.main import main
+    from tests.agents.roles.helpers import sum_problem
+
+    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("CPBOT_MAX_REPLY_BYTES", str(CAP))
+    server = scripted_server(default=ENDLESS_JSON)
+    problem_file = save_problem(sum_problem(), tmp_path / "problem")
+    args = [
+        "solve", str(problem_file), "--strategy", "direct", "--lang", "python3", "--base-url", server.base_url,
+        "--model", "m", "--max-calls", "5", "-o", str(tmp_path / "out"),
+    ]  # fmt: skip
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert "error: the model server at" in err and "3 unusable replies in a row" in err
+    assert "hint: check that --base-url" in err
+    assert len(server.requests) == UNUSABLE_IN_A_ROW  # asked again, then reported, within the budget
+    assert not (tmp_path / "out" / "solution.py").exists()
