@@ -32,7 +32,7 @@ from pydantic import BaseModel
 
 from cpbot import __version__
 from cpbot.agents.budget import BudgetExhausted, BudgetTracker, Usage
-from cpbot.agents.chat import LLMReply, Message
+from cpbot.agents.chat import ChatModel, LLMReply, Message
 from cpbot.agents.dialect import (
     Dialect,
     format_note,
@@ -66,6 +66,20 @@ from cpbot.agents.llm_settings import LLMConfig, RequestSettings
 from cpbot.agents.reasoning import split_reply
 from cpbot.agents.structured import StructuredOutputError, read_structured, schema_of
 from cpbot.agents.tracing import LLMCallEvent, LLMTry, NullTracer, Tracer
+
+# Names many modules imported from here before the split, still found here; new code imports them from
+# their homes (agents.chat, agents.llm_settings, agents.llm_failures, agents.structured).
+__all__ = [
+    "UNUSABLE_IN_A_ROW",
+    "BoundLLM",
+    "ChatModel",
+    "LLMClient",
+    "LLMConfig",
+    "LLMError",
+    "LLMReply",
+    "Message",
+    "StructuredOutputError",
+]
 
 # Context sizes servers commonly default to (Ollama's 2k/4k, llama.cpp's and vLLM's usual settings).
 _COMMON_CONTEXTS = (2048, 4096, 8192)
