@@ -148,8 +148,12 @@ def read_body(response: httpx.Response, limit: int) -> bytearray:
     if length.isdigit() and int(length) > limit:
         raise ReplyTooLarge(limit, b"")
     body = bytearray()
+    until = getattr(_deadline, "until", None)
     try:
         for chunk in _decoded(response, limit):
+            # the transport's sockets keep the deadline; this covers one that does not (a proxy from the environment)
+            if until is not None and time.monotonic() > until:
+                raise httpx.ReadTimeout("the request's total time ran out")
             body += chunk
             if len(body) > limit:
                 raise ReplyTooLarge(limit, bytes(body[:SENT_CHARS]))
