@@ -3,8 +3,9 @@
 Roles and strategies build on these; nothing here imports `bot/` or `scrapers/`, only `judge/`.
 
 - `agents.llm`: `LLMClient.complete(role, messages)` -> `LLMReply`; its settings (`LLMConfig`,
-  `resolve_llm_config`) in `agents.llm_settings`, its failures (`LLMError`) in `agents.llm_failures`, the
-  reading of a reply in `agents.llm_replies`, what roles see of it (`ChatModel`, `LLMReply`) in `agents.chat`
+  `resolve_llm_config`) in `agents.llm_settings`, its failures (`LLMError`) in `agents.llm_failures`, what it
+  learns of its endpoint in `agents.llm_endpoint`, the reading of a reply in `agents.llm_replies`, what
+  roles see of it (`ChatModel`, `LLMReply`) in `agents.chat`
 - `agents.envelopes`: `Envelope.wrap(payload, task_id=, iteration=)`, the payloads, `load_envelope`
 - `agents.tracing`: the `Tracer` protocol, trace events, `InMemoryTracer`, `send(tracer, envelope)`
 - `agents.budget`: `Budget`, `BudgetTracker`, `BudgetExhausted`, `Attempt`, `BestAttempt`, `Usage`

@@ -20,12 +20,10 @@ from __future__ import annotations
 
 import json
 import random
-import threading
 import time
 import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
-from urllib.parse import urlsplit
 
 import httpx
 from pydantic import BaseModel
@@ -35,16 +33,11 @@ from cpbot.agents.budget import BudgetExhausted, BudgetTracker, Usage
 from cpbot.agents.chat import ChatModel, LLMReply, Message
 from cpbot.agents.dialect import (
     Dialect,
-    format_note,
-    merge_consecutive,
-    merge_system,
-    next_structured,
     read_complaint,
-    response_format_for,
-    with_note,
 )
 from cpbot.agents.envelopes import utc_now
 from cpbot.agents.inflight import EndpointLimit, endpoint_limit
+from cpbot.agents.llm_endpoint import UNUSABLE_IN_A_ROW, Endpoint
 from cpbot.agents.llm_failures import Failure, LLMError, final_error, status_failure, transport_failure, why_waiting
 from cpbot.agents.llm_replies import (
     ERROR_BODY_BYTES,
@@ -54,7 +47,6 @@ from cpbot.agents.llm_replies import (
     clipped_read,
     deadline_transport,
     escaped_bytes,
-    estimate_tokens,
     read_answer,
     read_body,
     total_deadline,
@@ -64,7 +56,7 @@ from cpbot.agents.llm_replies import (
 )
 from cpbot.agents.llm_settings import LLMConfig, RequestSettings
 from cpbot.agents.reasoning import split_reply
-from cpbot.agents.structured import StructuredOutputError, read_structured, schema_of
+from cpbot.agents.structured import StructuredOutputError, read_structured
 from cpbot.agents.tracing import LLMCallEvent, LLMTry, NullTracer, Tracer
 
 # Names many modules imported from here before the split, still found here; new code imports them from
@@ -81,24 +73,10 @@ __all__ = [
     "StructuredOutputError",
 ]
 
-# Context sizes servers commonly default to (Ollama's 2k/4k, llama.cpp's and vLLM's usual settings).
-_COMMON_CONTEXTS = (2048, 4096, 8192)
 MAX_ADAPTATIONS = 6  # changes to a request on the server's word before giving up
 PROBE_S = 3.0  # for the server's description of itself (/models, /props)
 PROBE_BYTES = 1024 * 1024
 _NO_ANSWER = ChatAnswer(sent="", size=0)
-UNUSABLE_IN_A_ROW = 3  # replies with nothing in them before the server is reported instead of asked again
-
-
-class _Endpoint:
-    """What the client learned about its endpoint: each model's dialect, the context windows, the server kind."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.dialects: dict[str, Dialect] = {}
-        self.windows: dict[str, int | None] = {}
-        self.ollama: bool | None = None
-        self.unusable = 0  # unusable replies in a row
 
 
 class LLMClient:
@@ -131,7 +109,7 @@ class LLMClient:
                 "User-Agent": f"cpbot/{__version__}",
             },
         )
-        self._endpoint = _Endpoint()
+        self._endpoint = Endpoint()
         self.limit: EndpointLimit = endpoint_limit(config.base_url, config.max_in_flight)
 
     def close(self) -> None:
@@ -158,8 +136,7 @@ class LLMClient:
 
     def dialect(self, model: str) -> Dialect:
         """What cpbot knows so far about `model` on this endpoint."""
-        with self._endpoint.lock:
-            return self._endpoint.dialects.setdefault(model, Dialect.for_model(model))
+        return self._endpoint.dialect(model)
 
     # ---- asking the server about itself ----
 
@@ -169,10 +146,11 @@ class LLMClient:
         with self._endpoint.lock:
             if model in self._endpoint.windows:
                 return self._endpoint.windows[model]
-        window = self._ask_window(model) if self._probe_enabled else None
-        with self._endpoint.lock:
-            self._endpoint.windows[model] = window
-        return window
+        if not self._probe_enabled:
+            with self._endpoint.lock:
+                self._endpoint.windows[model] = None
+            return None
+        return self._endpoint.learn_window(model, self.config.base_url, self._get_json)
 
     def _get_json(self, url: str) -> Any:
         """A small JSON document the server describes itself with (/models, /props), or None."""
@@ -185,35 +163,6 @@ class LLMClient:
             return json.loads(body)
         except (httpx.HTTPError, ReplyTooLarge, ValueError, RecursionError):
             return None
-
-    def _ask_window(self, model: str) -> int | None:
-        base = self.config.base_url.rstrip("/")
-        listing = self._get_json(f"{base}/models")
-        window: int | None = None
-        entries = listing.get("data") if isinstance(listing, dict) else None
-        for entry in entries if isinstance(entries, list) else []:
-            if not isinstance(entry, dict):
-                continue
-            if entry.get("owned_by") == "library":  # how Ollama's /v1/models marks pulled models
-                self._endpoint.ollama = True
-            if entry.get("id") != model and len(entries) > 1:
-                continue
-            meta = entry.get("meta") if isinstance(entry.get("meta"), dict) else {}
-            for value in (entry.get("max_model_len"), entry.get("context_length"), meta.get("n_ctx_train")):
-                if isinstance(value, int) and value > 0:
-                    window = value
-                    break
-        root = base[: -len("/v1")] if base.endswith("/v1") else base
-        props = self._get_json(f"{root}/props")
-        if isinstance(props, dict):
-            settings = props.get("default_generation_settings")
-            n_ctx = (settings or {}).get("n_ctx") if isinstance(settings, dict) else None
-            n_ctx = n_ctx or props.get("n_ctx")
-            if isinstance(n_ctx, int) and n_ctx > 0:
-                window = n_ctx  # the running server's setting wins over the model's training length
-        if urlsplit(base).port == 11434:
-            self._endpoint.ollama = True
-        return window
 
     # ---- one call ----
 
@@ -303,11 +252,7 @@ class LLMClient:
         """Note an unusable reply (True when it is one); raise `LLMError` at the `UNUSABLE_IN_A_ROW`-th in a
         row, so a broken server is reported with what it sent rather than asked again until the budget runs out."""
         what = unusable(answer, reply)
-        with self._endpoint.lock:
-            self._endpoint.unusable = self._endpoint.unusable + 1 if what else 0
-            streak = self._endpoint.unusable
-            if streak >= UNUSABLE_IN_A_ROW:
-                self._endpoint.unusable = 0
+        streak = self._endpoint.unusable_streak(bool(what))
         if not what:
             return False
         event.warnings.append(f"unusable reply: {what}")
@@ -327,79 +272,6 @@ class LLMClient:
         raise error
 
     # ---- one request, with retries and the server's corrections ----
-
-    def _request(
-        self,
-        model: str,
-        messages: list[Message],
-        fmt: type[BaseModel] | dict[str, Any] | None,
-        settings: RequestSettings,
-        dialect: Dialect,
-    ) -> tuple[list[Message], dict[str, Any]]:
-        """The messages and parameters to send, in the dialect learned so far."""
-        params: dict[str, Any] = {}
-        limit = settings.max_output_tokens or self.config.max_output_tokens
-        window = self._endpoint.windows.get(model)
-        sent = merge_consecutive(messages if dialect.system_role else merge_system(messages))
-        if fmt is not None:
-            schema, name = schema_of(fmt)
-            if isinstance(fmt, dict) and dialect.structured == "json_schema":
-                response_format: dict[str, Any] | None = fmt  # a raw format is passed through as given
-            else:
-                response_format = response_format_for(dialect.structured, schema, name)
-            if response_format is not None:
-                params["response_format"] = response_format
-            if dialect.structured != "json_schema" or response_format is None:
-                sent = with_note(sent, format_note(schema))
-        if window:
-            prompt = estimate_tokens("".join(str(m.get("content") or "") for m in sent))
-            room = window - prompt - 64
-            if 256 <= room < limit:
-                limit = room  # asking for more than the window holds is an error on vLLM and llama.cpp
-        params[dialect.token_param] = limit
-        for name in ("temperature", "top_p", "seed", "reasoning_effort"):
-            value = getattr(settings, name)
-            if value is not None and name not in dialect.dropped:
-                params[name] = value
-        extra = {k: v for k, v in settings.extra_body.items() if k not in dialect.dropped}
-        if extra:
-            params["extra_body"] = extra
-        return sent, params
-
-    def _adapt(
-        self, dialect: Dialect, failure: Failure, fmt: object, params: dict[str, Any], *, known: int = -1
-    ) -> str:
-        """Change the dialect as the server's error asks; what changed ("" when nothing can). `known`: how many
-        changes the dialect had when the failed request was built; when a concurrent request has changed it
-        since, the request is only asked again, in the dialect as it is now."""
-        complaint = read_complaint(failure.detail)
-        if complaint is None or failure.kind not in ("bad_request", "server"):
-            return ""
-        kind, name = complaint
-        with self._endpoint.lock:
-            if 0 <= known < len(dialect.learned):
-                return f"a request sent at the same time learned meanwhile that {dialect.learned[-1]}"
-            if kind == "structured" and fmt is not None and dialect.structured != "prompt":
-                old = dialect.structured
-                dialect.structured = next_structured(old)
-                change = f"the server refuses response_format {old}: using {dialect.structured} from now on"
-            elif kind == "token_param" and dialect.token_param == name:
-                dialect.token_param = "max_completion_tokens" if name == "max_tokens" else "max_tokens"
-                change = f"the server refuses {name}: sending {dialect.token_param} instead"
-            elif (
-                kind == "unsupported_param"
-                and name not in dialect.dropped
-                and (name in params or name in params.get("extra_body", {}))
-            ):
-                dialect.dropped.add(name)
-                change = f"the server refuses {name}: no longer sent"
-            elif kind == "system_role" and dialect.system_role:
-                dialect.system_role = False
-                change = "the chat template has no system role: the system prompt goes into the first user message"
-            else:
-                return ""
-            dialect.learned.append(change)
-        return change
 
     def _send(
         self,
@@ -424,7 +296,7 @@ class LLMClient:
                     raise BudgetExhausted(f"wall time: the budget's {budget.budget.max_seconds:g} s are used up")
                 timeout = min(timeout, left)
             known = len(dialect.learned)
-            sent, params = self._request(model, messages, fmt, settings, dialect)
+            sent, params = self._endpoint.request(model, messages, fmt, settings, dialect, cfg.max_output_tokens)
             with self.limit.slot(timeout=left) as slot:
                 if slot is None:
                     raise BudgetExhausted(
@@ -460,7 +332,11 @@ class LLMClient:
             event.tries.append(tried)
             if failure.overload and failure.retry_after:
                 self.limit.pause(failure.retry_after)  # the others wait too; this caller waits below
-            change = self._adapt(dialect, failure, fmt, params, known=known) if adaptations < MAX_ADAPTATIONS else ""
+            change = (
+                self._endpoint.adapt(dialect, failure, fmt, params, known=known)
+                if adaptations < MAX_ADAPTATIONS
+                else ""
+            )
             if change:
                 adaptations += 1
                 tried.error += f" ({change}; asking again)"
@@ -468,7 +344,7 @@ class LLMClient:
                 continue
             complaint = read_complaint(failure.detail)
             if complaint is not None and complaint[0] == "context":
-                raise self._context_error(failure, model, sent, params, attempt)
+                raise self._endpoint.context_error(failure, model, sent, params, attempt, cfg.base_url)
             retryable = failure.retryable and (failure.kind != "timeout" or cfg.retry_timeouts)
             if not retryable or retries >= cfg.max_retries:
                 raise final_error(failure, cfg, attempt)
@@ -536,22 +412,6 @@ class LLMClient:
                 attempts=attempt,
             ) from None
 
-    def _context_error(
-        self, failure: Failure, model: str, sent: list[Message], params: dict[str, Any], attempts: int
-    ) -> LLMError:
-        window = self.context_window(model)
-        prompt = estimate_tokens("".join(str(m.get("content") or "") for m in sent))
-        limit = params.get("max_tokens") or params.get("max_completion_tokens")
-        size = f"a {window:,}-token context" if window else "its context"
-        message = (
-            f"the prompt (~{prompt:,} tokens) and the output limit ({limit:,} tokens) do not fit in {size} "
-            f"of {model} at {self.config.base_url} ({failure.detail})"
-        )
-        hint = "start the server with a larger context, or lower max_output_tokens for this role"
-        if self._endpoint.ollama:
-            hint = _OLLAMA_HINT
-        return LLMError("context", message, hint, status=failure.status, attempts=attempts)
-
     # ---- reading the answer ----
 
     def _reply(self, event: LLMCallEvent, answer: ChatAnswer, started: float) -> LLMReply:
@@ -565,7 +425,7 @@ class LLMClient:
         event.latency_ms = (self._clock() - started) * 1000
         event.ts = utc_now()
         last = event.tries[-1].usage or Usage()
-        warning = self._context_warning(event.model, last, event.finish_reason, event.messages)
+        warning = self._endpoint.context_warning(event.model, last, event.finish_reason, event.messages)
         if warning:
             event.warnings.append(warning)
         if (event.finish_reason == "length" and split.open_reasoning) or (
@@ -585,39 +445,10 @@ class LLMClient:
             warnings=list(event.warnings),
         )
 
-    def _context_warning(self, model: str, usage: Usage, finish_reason: str | None, sent: Sequence[Message]) -> str:
-        """A warning when the server's context looks too small: the prompt silently cut (the server
-        counted far fewer prompt tokens than were sent) or a reply stopped where a common small context
-        fills up."""
-        if usage.estimated or not usage.prompt_tokens:
-            return ""
-        sent_tokens = estimate_tokens("".join(str(m.get("content") or "") for m in sent))
-        window = self._endpoint.windows.get(model)
-        used = usage.prompt_tokens + usage.completion_tokens
-        full = next((n for n in ((window,) if window else _COMMON_CONTEXTS) if n and n * 0.97 <= used <= n), None)
-        cut_prompt = sent_tokens > 1.5 * usage.prompt_tokens and usage.prompt_tokens >= 1000
-        if not cut_prompt and not (finish_reason == "length" and full):
-            return ""
-        what = (
-            f"the server read ~{usage.prompt_tokens:,} prompt tokens of the ~{sent_tokens:,} sent: it cut the prompt"
-            if cut_prompt
-            else f"the reply stopped when prompt and reply filled {used:,} tokens, a full {full:,}-token context"
-        )
-        if self._endpoint.ollama:
-            return f"{what}; {_OLLAMA_HINT}"
-        return f"{what}; start the server with a larger context (e.g. vLLM --max-model-len, llama.cpp -c)"
-
     def _parse(
         self, reply: LLMReply, response_format: type[BaseModel] | dict[str, Any], *, sent_natively: bool
     ) -> LLMReply:
         return read_structured(reply, response_format, sent_natively=sent_natively)
-
-
-_OLLAMA_HINT = (
-    "Ollama runs models with a small context by default and its /v1 route ignores num_ctx in the request: "
-    "restart it with OLLAMA_CONTEXT_LENGTH=32768 ollama serve, or create a model with PARAMETER num_ctx 32768 "
-    "in its Modelfile"
-)
 
 
 class BoundLLM:
