@@ -1,6 +1,6 @@
 """Fuzz the reading of model replies longer than the suite does, and print what was tried and what escaped.
 
-    .venv/bin/python scripts/fuzz_replies.py [--examples 5000] [--seed 1]
+    .venv/bin/python scripts/fuzz_replies.py [--examples 5000] [--seed 1] [--only "HTTP body" ...]
 
 Each property of tests/agents/test_reply_fuzz.py (code extraction, JSON reading, structured output, the HTTP
 body, the shape of a chat completion) runs on `--examples` inputs; an input on which the function under test
@@ -50,10 +50,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=5000, help="inputs per property (default 5000)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", choices=sorted(PROPERTIES), action="append", help="run only this property")
     args = parser.parse_args()
     failed = 0
     print(f"{'property':24} {'tried':>7} {'uncaught':>9} {'seconds':>8}")
-    for name in PROPERTIES:
+    for name in args.only or PROPERTIES:
         started = time.monotonic()
         tried, uncaught = run(name, args.examples, args.seed)
         print(f"{name:24} {tried:7d} {len(uncaught):9d} {time.monotonic() - started:8.1f}", flush=True)
