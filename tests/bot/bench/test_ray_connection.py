@@ -95,3 +95,18 @@ def test_cpbot_grade_on_a_cluster_refusing_it_ends_in_one_line_and_a_failed_run(
     with TranscriptStore(tmp_path / "data" / "transcripts.sqlite3") as store:
         (run,) = store.list_runs(kind="grade")
     assert run.status == "error" and "refused cpbot's authentication" in run.reason
+
+
+def test_cpbot_bench_on_a_cluster_refusing_it_ends_in_one_line_and_a_failed_run(
+    tmp_path, monkeypatch, capsys, fake_ray
+):
+    fake_ray(AUTH_REFUSED)
+    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("CPBOT_BASE_URL", "http://127.0.0.1:9/v1")  # never asked: the cluster refuses first
+    argv = ["bench", str(SAMPLE), "--strategy", "direct", "--lang", "python3", "--model", "m"]
+    assert main([*argv, "--executor", "ray", "--address", ADDRESS]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "RAY_AUTH_TOKEN" in err
+    with TranscriptStore(tmp_path / "data" / "transcripts.sqlite3") as store:
+        (run,) = store.list_runs(kind="bench")
+    assert run.status == "error" and "refused cpbot's authentication" in run.reason
