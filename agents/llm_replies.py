@@ -253,7 +253,7 @@ def _object(value: Any, where: str) -> dict[str, Any]:
 
 
 def _kind(value: Any) -> str:
-    names = {bool: "a boolean", int: "a number", float: "a number", list: "a list", dict: "an object"}
+    names = {str: "text", bool: "a boolean", int: "a number", float: "a number", list: "a list", dict: "an object"}
     return f"{names.get(type(value), type(value).__name__)} {escaped(reprlib.repr(value), 60)}"
 
 

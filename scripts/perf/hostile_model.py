@@ -6,8 +6,9 @@ bounds what it reads from a model (peak memory on an endless reply, time to leav
 
 `baseline`: a right answer at once (cpbot's own peak memory). `endless`: a chat completion whose content
 never ends, 64 KiB chunks as fast as the client reads them.
-`drip`: the same, one byte a second. `CPBOT_BASE_URL`, `CPBOT_MODEL` and `CPBOT_API_KEY` point the command
-at the server; the command's exit code is kept, and the wall seconds it ran are printed.
+`drip`: the same, one byte a second. `bad-utf8`, `content-list`, `usage-text`, `deep` (100,000 levels),
+`no-message`: a chat completion malformed in that way. `CPBOT_BASE_URL`, `CPBOT_MODEL` and `CPBOT_API_KEY`
+point the command at the server; the command's exit code is kept, and the wall seconds it ran are printed.
 """
 
 from __future__ import annotations
@@ -16,13 +17,19 @@ import argparse
 import sys
 import time
 
-from cpbot.testing.scripted_server import Reply, ScriptedServer, Stream, run_with_server, split_command
+from cpbot.testing.scripted_server import RawReply, Reply, ScriptedServer, Stream, run_with_server, split_command
 
 HEAD = b'{"object": "chat.completion", "model": "m", "choices": [{"message": {"role": "assistant", "content": "'
 MODES = {
     "baseline": Reply("```python\nprint(sum(map(int, input().split())))\n```"),  # a well-behaved server
     "endless": Stream(head=HEAD, piece=b"a" * 65536),
     "drip": Stream(head=HEAD, piece=b"a", interval=1.0),
+    # malformed chat completions, each a class of bad reply
+    "bad-utf8": RawReply(HEAD + b'fi\xff\xfene"}}]}'),
+    "content-list": RawReply(HEAD[:-1] + b'[{"type": "text", "text": "hi"}]}}]}'),
+    "usage-text": RawReply(HEAD + b'fine"}}], "usage": {"prompt_tokens": "5", "completion_tokens": "7"}}'),
+    "deep": RawReply(b'{"choices": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"),
+    "no-message": RawReply(b'{"object": "chat.completion", "choices": [{"index": 0}]}'),
 }
 
 

@@ -52,7 +52,7 @@ BAD_REPLIES = {
     ),
     "usage counts as text": (
         RawReply(completion(OK, usage={"prompt_tokens": "5", "completion_tokens": "7"})),
-        "usage.prompt_tokens is str",
+        "usage.prompt_tokens is text",
     ),
     "JSON nested 100,000 deep": (
         RawReply(b'{"choices": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"),
