@@ -7,8 +7,9 @@ bounds what it reads from a model (peak memory on an endless reply, time to leav
 `baseline`: a right answer at once (cpbot's own peak memory). `endless`: a chat completion whose content
 never ends, 64 KiB chunks as fast as the client reads them.
 `drip`: the same, one byte a second. `bad-utf8`, `content-list`, `usage-text`, `deep` (100,000 levels),
-`no-message`: a chat completion malformed in that way. `CPBOT_BASE_URL`, `CPBOT_MODEL` and `CPBOT_API_KEY`
-point the command at the server; the command's exit code is kept, and the wall seconds it ran are printed.
+`no-message`: a chat completion malformed in that way. `long`: a right answer after 10 MB of text.
+`CPBOT_BASE_URL`, `CPBOT_MODEL` and `CPBOT_API_KEY` point the command at the server; the command's exit
+code is kept, and the wall seconds it ran are printed.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ MODES = {
     "usage-text": RawReply(HEAD + b'fine"}}], "usage": {"prompt_tokens": "5", "completion_tokens": "7"}}'),
     "deep": RawReply(b'{"choices": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"),
     "no-message": RawReply(b'{"object": "chat.completion", "choices": [{"index": 0}]}'),
+    # a valid reply of 10 MB, its program at the end: what the transcript keeps of it
+    "long": Reply("thinking " * 1_200_000 + "```python\nprint(sum(map(int, input().split())))\n```"),
 }
 
 
