@@ -23,10 +23,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cpbot.agents.answers import prepare
 from cpbot.agents.budget import Attempt, BestAttempt, Budget, BudgetExhausted, BudgetTracker
+from cpbot.agents.chat import ChatModel, LLMReply, Message
 from cpbot.agents.dialect import with_note
 from cpbot.agents.envelopes import Task
 from cpbot.agents.extract import ExtractionError
-from cpbot.agents.llm import BoundLLM, ChatModel, LLMClient, LLMReply, Message
+from cpbot.agents.llm import BoundLLM, LLMClient
 from cpbot.agents.roles.common import RoleError
 from cpbot.agents.roles.interactor_writer import WrittenInteractor
 from cpbot.agents.strategies import get_strategy

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
+from cpbot.agents.chat import ChatModel
 from cpbot.agents.extract import extract_code
-from cpbot.agents.llm import ChatModel
 from cpbot.agents.prompts import render_prompt
 from cpbot.agents.roles.common import fence_tag, language_name, problem_text
 from cpbot.agents.selection import unjudged_answers

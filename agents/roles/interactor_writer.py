@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from cpbot.agents.chat import ChatModel
 from cpbot.agents.extract import ExtractionError, extract_code, find_blocks
-from cpbot.agents.llm import ChatModel
 from cpbot.agents.prompts import render_prompt
 from cpbot.agents.roles.checker_writer import perturbations
 from cpbot.agents.roles.common import RoleError, fence_tag, language_name, problem_text, samples_text

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from cpbot.agents.budget import Attempt, BestAttempt, BudgetTracker
+from cpbot.agents.chat import ChatModel
 from cpbot.agents.envelopes import CodeAttempt, Envelope, JudgeFeedback, Payload
-from cpbot.agents.llm import ChatModel
 from cpbot.agents.roles.interactor_writer import WrittenInteractor
 from cpbot.agents.tracing import NoteEvent, ReportEvent, Tracer, send
 from cpbot.judge.model import (
