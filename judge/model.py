@@ -6,7 +6,6 @@ in DESIGN.md, so `--json` output and files on disk can be relied on by scripts.
 
 from __future__ import annotations
 
-import re
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
@@ -14,6 +13,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validat
 from pydantic_core import PydanticCustomError
 
 from cpbot.core.registry import LOCAL_SITE, LanguageName
+from cpbot.core.terminal import printable
 
 SCHEMA_VERSION = 1
 NEWER_SCHEMA = "newer_schema"  # the error type of a file written by a newer cpbot
@@ -34,17 +34,6 @@ class Model(BaseModel):
                 {"version": version, "known": SCHEMA_VERSION},
             )
         return data
-
-
-# Control characters but tab and newline, C1 included (U+009B is a terminal's CSI on its own).
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def printable(text: str) -> str:
-    """Text a program or a compiler wrote, safe to print on a terminal: every control character but tab
-    and newline shown as `\\xNN` (no escape sequence can retitle, clear or recolour the user's terminal).
-    Idempotent, so a report read back from disk stays the same."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 # What a program, a checker or a compiler wrote, kept in a report: escaped on the way in.
