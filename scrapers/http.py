@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from cpbot.core.bounds import PAGE, read_capped
 from cpbot.core.errors import ConfigError, FetchError
 from cpbot.core.retry import retry_after_seconds
 from cpbot.scrapers.blocking import block_reason, blocked_error
@@ -27,6 +28,7 @@ from cpbot.scrapers.ratelimit import RateLimiter
 
 USER_AGENT = "cpbot/0.1 (competitive-programming assistant; rate-limited, read-only)"
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+_STREAM_HEADERS = frozenset({"content-encoding", "content-length", "transfer-encoding"})
 _log = logging.getLogger("cpbot.http")
 
 
@@ -113,7 +115,7 @@ class HttpClient:
         for attempt in range(self.max_retries + 1):
             self.limiter.wait(host)
             try:
-                response = self._client.request(method, url, **kwargs)
+                response = self._send_capped(method, url, **kwargs)
             except (httpx.UnsupportedProtocol, httpx.TooManyRedirects) as e:
                 raise FetchError(f"cannot fetch {url}: {e}") from e
             except httpx.TransportError as e:
@@ -149,6 +151,25 @@ class HttpClient:
                 return response
             raise _status_error(url, status, attempt + 1)
         raise AssertionError("unreachable: the loop returns or raises")  # pragma: no cover
+
+    def _send_capped(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
+        """The response with its body read while it stays within `max_page_mb` (decompressed): reading
+        stops at the bound, so a huge or endless body never sits in memory."""
+        request = self._client.build_request(method, url, **kwargs)
+        response = self._client.send(request, stream=True)
+        try:
+            body = read_capped(
+                response.iter_bytes(), PAGE, f"the answer of {urlsplit(url).hostname} for {url}", FetchError
+            )
+        finally:
+            response.close()
+        # the body as read (decoded): the headers that described the encoded stream no longer apply
+        headers = [(k, v) for k, v in response.headers.multi_items() if k.lower() not in _STREAM_HEADERS]
+        capped = httpx.Response(
+            response.status_code, headers=headers, content=body, request=response.request, history=response.history
+        )
+        capped.extensions = response.extensions
+        return capped
 
     def _where(self, url: str, host: str) -> str:
         """The host a request really went to: a routed site names its stand-in, e.g. "127.0.0.1:8001 (for
