@@ -20,8 +20,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from cpbot.core import pyast
-from cpbot.core.errors import JudgeError
+from cpbot.core import bounds, pyast
+from cpbot.core.bounds import capped_lines
+from cpbot.core.errors import ConfigError, JudgeError
 from cpbot.core.registry import Family
 from cpbot.judge.harness.types import LcType, parse_type
 from cpbot.judge.harness.values import BadValue, format_value
@@ -53,10 +54,13 @@ def dataset_path(datasets: Path) -> Path:
 def iter_rows(path: Path) -> Iterator[dict[str, Any]]:
     """The raw rows of a `.jsonl` or `.jsonl.gz` file."""
     opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as f:
-        for line in f:
-            if line.strip():
-                yield json.loads(line)
+    try:
+        with opener(path, "rb") as f:
+            for line in capped_lines(f, str(path)):
+                if line.strip():
+                    yield bounds.loads(line, str(path))
+    except (OSError, EOFError, json.JSONDecodeError, UnicodeDecodeError) as e:  # gzip.BadGzipFile is an OSError
+        raise ConfigError(f"cannot read {path}: {e}", hint="a dataset file is JSON lines, maybe gzipped") from None
 
 
 def load_dataset(path: Path) -> list[DatasetItem]:
