@@ -102,7 +102,7 @@ def solve(
     from cpbot.bot.cli.browser import browser_settings
     from cpbot.bot.cli.config import resolve_llm
     from cpbot.bot.report.render import print_solve_result
-    from cpbot.bot.store.redact import Redactor, secrets_from_env
+    from cpbot.core.redact import Redactor, secrets_from_env
 
     def say(line: str) -> None:
         click.echo(line, err=True)

@@ -23,5 +23,5 @@ def printable(text: str) -> str:
 
 
 def printable_line(text: str) -> str:
-    """`printable` for a one-line field (a table cell, a title): newlines and tabs escaped too."""
-    return printable(text).replace("\n", "\\n").replace("\t", "\\t")
+    """`printable` for one line (a table cell, a title, a line of a program's output): newlines escaped too."""
+    return printable(text).replace("\n", "\\n")
