@@ -16,7 +16,7 @@ import click
 
 from cpbot import __version__
 from cpbot.core.errors import ConfigError, CpbotError
-from cpbot.core.terminal import printable
+from cpbot.core.terminal import shown
 
 # command name -> "module:attribute" of its click command
 COMMANDS: dict[str, str] = {
@@ -100,15 +100,7 @@ def _echo_json_error(message: str, hint: str, exit_code: int) -> None:
     click.echo(json.dumps({"error": {"message": message, "hint": hint, "exit_code": exit_code}}))
 
 
-def shown(text: str) -> str:
-    """Text built from outside (a server's or a site's answer, a file) as the CLI prints it: secrets
-    removed (the configured and registered keys, keys in the environment, secret-shaped text) and escaped
-    for the terminal. Every error and log line the CLI prints goes through it."""
-    from cpbot.core.redact import Redactor, secrets_from_env
-
-    return printable(Redactor(secrets_from_env()).text(text))
-
-
+# Every error, hint, traceback (-v) and log line the CLI prints goes through `shown`: redacted, escaped.
 class _ShownLogs(logging.Handler):
     """cpbot's log lines on stderr, through `shown` (Python's default would print them as they came)."""
 

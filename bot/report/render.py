@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cpbot.core.terminal import printable, printable_line
+from cpbot.core.terminal import printable, printable_line, shown
 from cpbot.core.texts import tokens_text
 from cpbot.judge.model import Problem, ProfileReport, StressReport, Verdict
 
@@ -103,7 +103,7 @@ def trace_line(event: TraceEvent) -> str | None:
         if event.finish_reason and event.finish_reason != "stop":
             state += f", finish {event.finish_reason}"
         notes = "".join(f"\n            note: {warning}" for warning in event.warnings)
-        return printable(f"  {event.role:<9} {state} ({event.latency_ms / 1000:.1f} s){notes}")
+        return shown(f"  {event.role:<9} {state} ({event.latency_ms / 1000:.1f} s){notes}")  # a server's error
     if isinstance(event, ReportEvent) and event.report_kind == "judge":
         r = event.report
         return f"  judge     {r['verdict']} {r['passed']}/{r['total']}"

@@ -113,12 +113,17 @@ def read_file(path: Path, bound: Bound, *, folder: Path | None = None) -> bytes:
     except OSError as e:
         raise ConfigError(f"cannot read {path}: {e.strerror}") from None
     if not stat.S_ISREG(mode):
-        raise NotAFile(f"{path} is {_kind(mode)}, not a file", hint="tests and programs are regular files")
+        raise NotAFile(
+            f"{path} is {_kind(mode)}, not a file", hint="cpbot reads regular files only (a symlink to one is fine)"
+        )
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     with os.fdopen(fd, "rb") as f:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise NotAFile(f"{path} is {_kind(info.st_mode)}, not a file", hint="tests and programs are regular files")
+            raise NotAFile(
+                f"{path} is {_kind(info.st_mode)}, not a file",
+                hint="cpbot reads regular files only (a symlink to one is fine)",
+            )
         limit = bound.bytes()
         if info.st_size > limit:
             raise bound.exceeded(f"{path} ({info.st_size} bytes)")

@@ -25,3 +25,11 @@ def printable(text: str) -> str:
 def printable_line(text: str) -> str:
     """`printable` for one line (a table cell, a title, a line of a program's output): newlines escaped too."""
     return printable(text).replace("\n", "\\n")
+
+
+def shown(text: str) -> str:
+    """Text built from outside (a server's or a site's answer, an error, a log line) as the terminal gets
+    it: without secrets (`cpbot.core.redact.redact_text`), then `printable`."""
+    from cpbot.core.redact import redact_text  # its patterns are compiled only when something is shown
+
+    return printable(redact_text(text))
