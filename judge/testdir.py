@@ -71,7 +71,7 @@ def load_cf_tool_tests(directory: Path) -> list[TestCase]:
     return tests
 
 
-def test_file_names(tests: list[TestCase], *, default_name: str = "test") -> list[str]:
+def file_names_of(tests: list[TestCase], *, default_name: str = "test") -> list[str]:
     """The file name (without `.in`/`.out`) of each test: its name made a plain path component
     (`cpbot.core.safe_paths.component`; a test without a name, or with nothing plain in it, is
     `default_name`-N, N counting from 1), a second test of the same file name getting `-2`, `-3`, ..."""
@@ -87,10 +87,10 @@ def test_file_names(tests: list[TestCase], *, default_name: str = "test") -> lis
     return names
 
 
-def test_files(tests: list[TestCase], *, default_name: str = "test") -> dict[str, bytes]:
+def files_of(tests: list[TestCase], *, default_name: str = "test") -> dict[str, bytes]:
     """NAME.in/NAME.out -> content of each test, byte for byte as `read_text_exact` reads them back."""
     files = {}
-    for name, test in zip(test_file_names(tests, default_name=default_name), tests, strict=True):
+    for name, test in zip(file_names_of(tests, default_name=default_name), tests, strict=True):
         files[f"{name}.in"] = test.input.encode("utf-8", "surrogateescape")
         if test.output is not None:
             files[f"{name}.out"] = test.output.encode("utf-8", "surrogateescape")
@@ -98,11 +98,11 @@ def test_files(tests: list[TestCase], *, default_name: str = "test") -> dict[str
 
 
 def write_tests_dir(tests: list[TestCase], directory: Path, *, default_name: str = "test") -> list[Path]:
-    """Write tests as NAME.in/NAME.out inside `directory` (names as `test_file_names` makes them; nothing
+    """Write tests as NAME.in/NAME.out inside `directory` (names as `file_names_of` makes them; nothing
     is written outside it, nor through a symlink); returns the input paths."""
     directory.mkdir(parents=True, exist_ok=True)
     inputs = []
-    for name, data in test_files(tests, default_name=default_name).items():
+    for name, data in files_of(tests, default_name=default_name).items():
         path = write_inside(directory, name, data)
         if name.endswith(".in"):
             inputs.append(path)

@@ -18,7 +18,7 @@ from cpbot.core.errors import ConfigError, first_problem
 from cpbot.core.registry import LOCAL_SITE, language_spec
 from cpbot.core.safe_paths import component, inside, read_file, write_inside
 from cpbot.judge.model import NEWER_SCHEMA, Problem
-from cpbot.judge.testdir import test_files, write_tests_dir
+from cpbot.judge.testdir import files_of, write_tests_dir
 
 PROBLEM_FILE = "problem.json"
 
@@ -30,7 +30,7 @@ def problem_dirname(problem: Problem) -> str:
 
 
 def _sample_files(problem: Problem) -> dict[str, bytes]:
-    return {f"tests/{name}": data for name, data in test_files(problem.samples, default_name="sample").items()}
+    return {f"tests/{name}": data for name, data in files_of(problem.samples, default_name="sample").items()}
 
 
 def _problem_text(problem: Problem) -> bytes:
