@@ -19,7 +19,6 @@ path) so a Ray task can rebuild any problem from its key instead of receiving it
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Literal, get_args
@@ -31,7 +30,7 @@ from cpbot.core import bounds
 from cpbot.core.bounds import TEST_FILE
 from cpbot.core.errors import ConfigError, first_problem
 from cpbot.core.safe_paths import inside, read_file
-from cpbot.judge.harness.dataset import DATASET_FILE, item_from_row, iter_rows
+from cpbot.judge.harness.dataset import DATASET_FILE, DatasetCase, dataset_row, item_from_row, iter_rows
 from cpbot.judge.model import Limits, Problem, TestCase
 from cpbot.judge.testdir import load_tests_dir, read_text_exact
 
@@ -234,16 +233,21 @@ def description_examples(description: str) -> list[dict[str, str]]:
     return [{"input": m["input"].strip(), "output": m["output"].strip()} for m in _EXAMPLE.finditer(description)]
 
 
-def leetcode_problem(row: dict[str, object]) -> BenchProblem:
+def leetcode_problem(raw: object) -> BenchProblem:
     """A LeetCodeDataset row: its description's examples become the samples, its other cases are hidden."""
-    examples = description_examples(str(row.get("problem_description", "")))
-    if re.search(r"->\s*str\s*:", str(row["starter_code"])):
+    row = dataset_row(raw)
+    examples = description_examples(row.problem_description)
+    if re.search(r"->\s*str\s*:", row.starter_code):
         # examples quote string results ("abc"); the dataset's recorded outputs do not
         for ex in examples:
             if len(ex["output"]) >= 2 and ex["output"][0] == ex["output"][-1] == '"':
-                ex["output"] = json.loads(ex["output"])
-    full = item_from_row(dict(row))
-    shown = item_from_row({**row, "input_output": examples}) if examples else None
+                ex["output"] = bounds.loads(ex["output"], f"{row.task_id}: an example's output")
+    full = item_from_row(row)
+    shown = (
+        item_from_row(row.model_copy(update={"input_output": [DatasetCase(**e) for e in examples]}))
+        if examples
+        else None
+    )
     samples = [
         t.model_copy(update={"origin": "sample", "name": f"sample-{i}"})
         for i, t in enumerate(shown.tests if shown else [], start=1)
@@ -253,7 +257,7 @@ def leetcode_problem(row: dict[str, object]) -> BenchProblem:
     problem = full.problem.model_copy(update={"samples": samples})
     if not hidden:
         raise ConfigError(f"{problem.id} has no hidden cases left after its examples")
-    return BenchProblem(key=str(row["task_id"]), problem=problem, hidden=hidden, case_counts=[1] * len(hidden))
+    return BenchProblem(key=row.task_id, problem=problem, hidden=hidden, case_counts=[1] * len(hidden))
 
 
 def lcb_problem(path: Path, question_id: str, time_limit_ms: int) -> BenchProblem:

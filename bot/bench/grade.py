@@ -177,7 +177,7 @@ class GradeReport(BaseModel):
 
 
 def _load_items(path: Path) -> list[dict[str, Any]]:
-    text = path.read_text(encoding="utf-8")
+    text = path.read_bytes()
     try:
         data = bounds.loads(text, str(path))
         items = data if isinstance(data, list) else [data]

@@ -158,14 +158,32 @@ class JsonTooDeep(ParseError, ValueError):
     """JSON nested past `max_json_depth` (a ValueError too, as `json.loads`'s own errors are)."""
 
 
+class NotJson(ParseError, json.JSONDecodeError):
+    """Text from outside that is not JSON (or not UTF-8): a `ParseError`, and still the
+    `json.JSONDecodeError` (`msg`, `lineno`, `colno`) a caller may word its own message from."""
+
+    def __init__(self, what: str, msg: str, doc: str, pos: int) -> None:
+        json.JSONDecodeError.__init__(self, msg, doc, pos)  # CpbotError's would pass it the wrong arguments
+        self.what = what
+        self.message = f"{what} is not JSON: {msg} (line {self.lineno} column {self.colno})"
+        self.hint = ""
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (NotJson, (self.what, self.msg, self.doc, self.pos))
+
+
 def loads(data: str | bytes | bytearray, what: str) -> Any:
-    """`json.loads` for JSON from outside: nested past `max_json_depth` is `JsonTooDeep` (a `ParseError`),
-    never a `RecursionError`; malformed JSON keeps raising `json.JSONDecodeError`/`UnicodeDecodeError`."""
+    """`json.loads` for JSON from outside: anything but a JSON value is `NotJson`, nested past
+    `max_json_depth` is `JsonTooDeep` (both `ParseError`s), never a `RecursionError`."""
     limit = JSON_DEPTH.value()
     try:
         value = json.loads(data)
     except RecursionError:
         raise JSON_DEPTH.exceeded(f"{what} (nested too deep)", JsonTooDeep) from None
+    except json.JSONDecodeError as e:
+        raise NotJson(what, e.msg, e.doc, e.pos) from None
+    except UnicodeDecodeError as e:
+        raise NotJson(what, f"not UTF-8 text ({e.reason} at byte {e.start})", "", 0) from None
     if json_depth(value, limit) > limit:
         raise JSON_DEPTH.exceeded(f"{what} (nested too deep)", JsonTooDeep)
     return value
