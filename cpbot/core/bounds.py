@@ -115,10 +115,23 @@ def decompress(data: bytes, what: str, *, wbits: int = zlib.MAX_WBITS, error: ty
     while it is made. A `zlib.error` for data that is not compressed at all is left to the caller."""
     cap = DECOMPRESSED.bytes()
     unpacker = zlib.decompressobj(wbits)
-    out = unpacker.decompress(data, cap + 1)
-    if len(out) > cap or unpacker.unconsumed_tail:
-        raise DECOMPRESSED.exceeded(what, error)
-    return out + unpacker.flush()
+    parts: list[bytes] = []
+    size = 0
+    pending = data
+    while True:  # a piece at a time: a bomb costs the bound, not the buffer growth of one huge call
+        piece = unpacker.decompress(pending, _PIECE)
+        pending = unpacker.unconsumed_tail
+        size += len(piece)
+        if size > cap:
+            raise DECOMPRESSED.exceeded(what, error)
+        parts.append(piece)
+        if not piece and not pending:
+            break
+    parts.append(unpacker.flush())
+    return b"".join(parts)
+
+
+_PIECE = 16 * MB
 
 
 def capped_lines(stream: IO[bytes], what: str, *, error: type[CpbotError] = ConfigError) -> Iterator[bytes]:
