@@ -112,7 +112,10 @@ def _within_memory_bound(mb: int) -> int:
     of anyway) is judged as that bound, with a warning."""
     bound = MEMORY_LIMIT.value()
     if mb > bound:
-        _log.warning("a memory limit of %d MB is judged as %s (%s)", mb, MEMORY_LIMIT.describe(), MEMORY_LIMIT.hint())
+        shown = mb if mb < 10**12 else f"about 1e{len(str(mb)) - 1}"
+        _log.warning(
+            "a memory limit of %s MB is judged as %s (%s)", shown, MEMORY_LIMIT.describe(), MEMORY_LIMIT.hint()
+        )
         return bound
     return mb
 

@@ -67,6 +67,16 @@ def test_a_symlink_to_a_device_is_refused(tmp_path, device):
     assert isinstance(error, CpbotError)  # out of the folder, or a device: refused before any read
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="making a device node needs root")
+def test_a_device_node_inside_the_folder_is_refused_without_reading(tmp_path):
+    import stat
+
+    folder = _tests_folder(tmp_path)
+    os.mknod(folder / "z.in", stat.S_IFCHR | 0o666, os.makedev(1, 5))  # /dev/zero's own numbers
+    error = _within(10, load_tests_dir, folder)
+    assert isinstance(error, NotAFile) and "character device" in error.message
+
+
 def test_a_device_answer_in_cf_tool_layout_is_refused(tmp_path):
     folder = tmp_path / "t"
     folder.mkdir()
