@@ -4,7 +4,9 @@ Every request carries a User-Agent naming cpbot, waits for its site's rate limit
 5xx answers and dropped connections with exponential backoff (honouring `Retry-After`), and times
 out. Errors that cannot heal by waiting (connection refused, no such host) fail at the first attempt. A Cloudflare or
 captcha page raises `BlockedError` with a hint on what the user can do. Cookies come from a jar,
-e.g. one loaded from a browser's cookies.txt by `scrapers.cookies`.
+e.g. one loaded from a browser's cookies.txt by `scrapers.cookies`. A body is read as it streams in and no
+further than `max_page_mb` (`cpbot.core.bounds`), decompressed size, so an endless or a bomb page never
+sits in memory whole.
 """
 
 from __future__ import annotations
