@@ -15,6 +15,7 @@ import logging
 import random
 import socket
 import time
+import zlib
 from collections.abc import Callable
 from http.cookiejar import CookieJar
 from typing import Any, Protocol, runtime_checkable
@@ -22,7 +23,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from cpbot.core.bounds import PAGE, read_capped
+from cpbot.core.bounds import PAGE, inflate, read_capped
 from cpbot.core.errors import ConfigError, FetchError
 from cpbot.core.retry import retry_after_seconds
 from cpbot.scrapers.blocking import block_reason, blocked_error
@@ -159,10 +160,14 @@ class HttpClient:
         stops at the bound, so a huge or endless body never sits in memory."""
         request = self._client.build_request(method, url, **kwargs)
         response = self._client.send(request, stream=True)
+        host = urlsplit(url).hostname
+        # gzip, the usual encoding, is unpacked here a piece at a time (httpx unpacks a chunk whole)
+        gzipped = response.headers.get("content-encoding", "").strip().lower() in ("gzip", "x-gzip")
         try:
-            body = read_capped(
-                response.iter_bytes(), PAGE, f"the answer of {urlsplit(url).hostname} for {url}", FetchError
-            )
+            chunks = inflate(response.iter_raw(), 31) if gzipped else response.iter_bytes()
+            body = read_capped(chunks, PAGE, f"the answer of {host} for {url}", FetchError)
+        except (zlib.error, httpx.DecodingError) as e:
+            raise FetchError(f"{host} answered {url} with a body that does not decode: {e}") from e
         finally:
             response.close()
         # the body as read (decoded): the headers that described the encoded stream no longer apply

@@ -110,28 +110,29 @@ def read_capped(chunks: Iterable[bytes], bound: Bound, what: str, error: type[Cp
     return b"".join(parts)
 
 
+def inflate(chunks: Iterable[bytes], wbits: int = zlib.MAX_WBITS) -> Iterator[bytes]:
+    """The unpacked pieces of a zlib (or gzip, `wbits=31`) stream given in chunks, none larger than 1 MB:
+    unpacking costs what the caller keeps of them, whatever the ratio (`zlib.error` for bad data)."""
+    unpacker = zlib.decompressobj(wbits)
+    for chunk in chunks:
+        pending = chunk
+        while pending:
+            piece = unpacker.decompress(pending, _PIECE)
+            pending = unpacker.unconsumed_tail
+            if piece:
+                yield piece
+    tail = unpacker.flush()
+    if tail:
+        yield tail
+
+
+_PIECE = MB
+
+
 def decompress(data: bytes, what: str, *, wbits: int = zlib.MAX_WBITS, error: type[CpbotError] = ConfigError) -> bytes:
     """zlib (or gzip, `wbits=31`) data unpacked, never past `max_decompressed_mb`: the output is cut off
     while it is made. A `zlib.error` for data that is not compressed at all is left to the caller."""
-    cap = DECOMPRESSED.bytes()
-    unpacker = zlib.decompressobj(wbits)
-    parts: list[bytes] = []
-    size = 0
-    pending = data
-    while True:  # a piece at a time: a bomb costs the bound, not the buffer growth of one huge call
-        piece = unpacker.decompress(pending, _PIECE)
-        pending = unpacker.unconsumed_tail
-        size += len(piece)
-        if size > cap:
-            raise DECOMPRESSED.exceeded(what, error)
-        parts.append(piece)
-        if not piece and not pending:
-            break
-    parts.append(unpacker.flush())
-    return b"".join(parts)
-
-
-_PIECE = 16 * MB
+    return read_capped(inflate([data], wbits), DECOMPRESSED, what, error)
 
 
 def capped_lines(stream: IO[bytes], what: str, *, error: type[CpbotError] = ConfigError) -> Iterator[bytes]:

@@ -37,6 +37,12 @@ class _Hostile(BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(body)
             return
+        if self.path == "/badgzip":
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", "9")
+            self.end_headers()
+            self.wfile.write(b"not gzip!")
+            return
         if self.path == "/deep":
             body = ("[" * 100_000 + "]" * 100_000).encode()
             self.send_header("Content-Length", str(len(body)))
@@ -80,6 +86,11 @@ def test_a_gzip_bomb_is_cut_off_while_it_unpacks(hostile_site, monkeypatch):
     monkeypatch.setenv("CPBOT_MAX_PAGE_MB", "1")
     with HttpClient(max_retries=0) as client, pytest.raises(FetchError, match="max_page_mb"):
         client.get(hostile_site + "/bomb")
+
+
+def test_a_body_that_does_not_decode_is_a_fetch_error(hostile_site):
+    with HttpClient(max_retries=0) as client, pytest.raises(FetchError, match="does not decode"):
+        client.get(hostile_site + "/badgzip")
 
 
 def test_a_page_within_the_bound_reads_whole_and_decoded(hostile_site, monkeypatch):
