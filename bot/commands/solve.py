@@ -104,7 +104,7 @@ def solve(
     from cpbot.bot.cli.browser import browser_settings
     from cpbot.bot.cli.config import resolve_llm
     from cpbot.bot.report.render import print_solve_result
-    from cpbot.bot.store.redact import Redactor, secrets_from_env
+    from cpbot.core.redact import Redactor, secrets_from_env
     from cpbot.core.registry import DEFAULT_SCORED_STRATEGY
     from cpbot.judge.kinds import problem_kind
 

@@ -15,6 +15,7 @@ from typing import TextIO
 import click
 
 from cpbot.bot.report.render import verdict_text
+from cpbot.core.terminal import printable_line
 from cpbot.judge.model import JudgeReport, Limits, TestCase, TestResult, Verdict
 
 INPUT_LINES = 6  # lines of a test's input shown under a failure
@@ -25,13 +26,8 @@ WIDTH = 100  # characters of one shown line
 INDENT = " " * 7
 
 
-def shown(text: str) -> str:
-    """A program's text made safe to print: control characters (bar tab) as visible escapes."""
-    return "".join(c if c.isprintable() or c == "\t" else repr(c)[1:-1] for c in text)
-
-
 def _cut(line: str) -> str:
-    line = shown(line)
+    line = printable_line(line)
     return line if len(line) <= WIDTH else line[: WIDTH - 3] + "..."
 
 
@@ -78,7 +74,7 @@ def _difference(r: TestResult, expected: str) -> list[str]:
 
 def failure_lines(r: TestResult, test: TestCase | None) -> list[str]:
     """What is shown under a test that is not AC."""
-    out = [f"{INDENT}{shown(r.checker_message)}"] if r.checker_message else []
+    out = [f"{INDENT}{printable_line(r.checker_message)}"] if r.checker_message else []
     if r.verdict == Verdict.RE and r.stderr.strip():
         lines = r.stderr.rstrip().splitlines()[-STDERR_LINES:]
         out.append(f"{INDENT}stderr (last {len(lines)} line{'s' if len(lines) != 1 else ''}):")
@@ -86,7 +82,9 @@ def failure_lines(r: TestResult, test: TestCase | None) -> list[str]:
     elif r.verdict in (Verdict.WA, Verdict.PE) and test is not None:
         if r.diff:
             where = f"line {r.diff.line}" + (f", token {r.diff.token}" if r.diff.token else "")
-            out.append(f"{INDENT}{where}: expected {shown(r.diff.expected)!r}, got {shown(r.diff.got)!r}")
+            out.append(
+                f"{INDENT}{where}: expected {printable_line(r.diff.expected)!r}, got {printable_line(r.diff.got)!r}"
+            )
         out += _head(test.input, INPUT_LINES, "input")
         if test.output is not None:
             out += _difference(r, test.output)
@@ -156,7 +154,7 @@ class JudgeView:
         with self._lock:
             self._clear_status()
         if report.verdict == Verdict.CE:
-            self._echo(shown(report.compile_log.rstrip()))
+            self._echo(printable_line(report.compile_log.rstrip()))
         shown_indexes = {r.index for r in self.results}
         for r in report.results:  # none were streamed when the judging stopped before its tests (CE, IE)
             if r.index not in shown_indexes:

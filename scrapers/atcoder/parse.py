@@ -22,7 +22,7 @@ import lxml.html
 from lxml.html import HtmlElement
 from pydantic import ValidationError
 
-from cpbot.core.errors import ConfigError, ParseError
+from cpbot.core.errors import ConfigError, ParseError, first_problem
 from cpbot.judge.checkers.tolerance import statement_tolerance
 from cpbot.judge.model import Limits, Problem, TestCase
 from cpbot.scrapers.atcoder.urls import ROOT, AtCoderRef, parse_atcoder_url, task_letter
@@ -179,7 +179,7 @@ def _limits(doc: HtmlElement, where: str) -> Limits:
             memory_mb=parse_memory_mb(ml.group("value"), ml.group("unit")),
         )
     except ValidationError as e:
-        raise ParseError(f"cannot parse {where}: bad limits ({e})", hint=_HINT) from e
+        raise ParseError(f"cannot parse {where}: bad limits ({first_problem(e)})", hint=_HINT) from e
 
 
 def _has_limit_words(el: HtmlElement) -> bool:

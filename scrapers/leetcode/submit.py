@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 
+from cpbot.core import bounds
 from cpbot.core.errors import FetchError, SubmitError
 from cpbot.core.registry import language_spec, site_spec
 from cpbot.judge.languages import SNIPPET_KEYS
@@ -224,7 +225,7 @@ class LeetcodeProtocol(SubmitProtocol):
 
 def _json(response: httpx.Response) -> Any:
     try:
-        return json.loads(response.content)
+        return bounds.loads(response.content, "a LeetCode answer")
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         if b"<html" in response.content[:2000].lower():
             raise LoginRequired(SITE, "an HTML page came back instead of JSON") from e
