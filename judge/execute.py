@@ -86,8 +86,10 @@ def execute(
 ) -> Execution:
     """Run `program [args]` on `stdin` in a slot; the output is kept whole (keep inputs small)."""
     argv = [*program.argv, *(args or [])]
-    with captured_run(argv, stdin, sandbox, run_limits_override or run_limits(limits)) as cap:
+    with captured_run(
+        argv, stdin, sandbox, run_limits_override or run_limits(limits, sanitized=program.sanitized)
+    ) as cap:
         stdout = cap.read_stdout()
-        stderr = cap.read_stderr(4096)
+        stderr = program.shown(cap.read_stderr(4096))
     verdict, message = classify(cap.run, limits, stderr, len(stdout))
     return Execution(cap.run, stdout, stderr, verdict, message)
