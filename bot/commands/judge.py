@@ -6,10 +6,11 @@ from pathlib import Path
 
 import click
 
+from cpbot.bot.cli.habits import JudgeCommand
 from cpbot.bot.cli.options import include_option, language_option, python_option
 
 
-@click.command()
+@click.command(cls=JudgeCommand)
 @python_option
 @click.argument("solution", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option(
@@ -67,6 +68,7 @@ def judge(
     from cpbot.bot.app.interrupt import EXIT_INTERRUPTED, interrupted, stop_on_interrupt
     from cpbot.bot.app.judging import find_tests, judge_file
     from cpbot.bot.report.judge_view import JudgeView
+    from cpbot.core.texts import count
     from cpbot.judge.languages import get_language, language_for
     from cpbot.judge.model import TestResult
 
@@ -74,7 +76,7 @@ def judge(
     language = get_language(language or language_for(solution)).name  # a user error before any output
     view = None if as_json else JudgeView(found.tests)
     if view is not None:
-        click.echo(f"judging {solution.name} on {len(found.tests)} tests: {found.where}", err=True)
+        click.echo(f"judging {solution.name} on {count(len(found.tests), 'test')}: {found.where}", err=True)
         view.status(f"compiling {solution.name}...")
     with stop_on_interrupt() as interrupt:
 

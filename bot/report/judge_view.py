@@ -15,7 +15,8 @@ from typing import TextIO
 import click
 
 from cpbot.bot.report.render import verdict_text
-from cpbot.judge.model import JudgeReport, Limits, TestCase, TestResult, Verdict
+from cpbot.core.texts import count
+from cpbot.judge.model import JudgeReport, Limits, TestCase, TestResult, Verdict, printable
 
 INPUT_LINES = 6  # lines of a test's input shown under a failure
 STDERR_LINES = 8  # last lines of stderr shown under a runtime error
@@ -155,8 +156,9 @@ class JudgeView:
         """The summary of a judging that ended (the tests were shown as they ended)."""
         with self._lock:
             self._clear_status()
-        if report.verdict == Verdict.CE:
-            self._echo(shown(report.compile_log.rstrip()))
+        if report.verdict == Verdict.CE:  # the compiler's lines as it wrote them (escaped on the way in)
+            for line in printable(report.compile_log.rstrip()).splitlines():
+                self._echo(line)
         shown_indexes = {r.index for r in self.results}
         for r in report.results:  # none were streamed when the judging stopped before its tests (CE, IE)
             if r.index not in shown_indexes:
@@ -177,5 +179,5 @@ class JudgeView:
             for r in self.results:
                 counts[r.verdict] = counts.get(r.verdict, 0) + 1
             tally = ", ".join(f"{n} {verdict_text(v)}" for v, n in counts.items()) or "none finished"
-            self._echo(f"interrupted: {len(self.results)} of {len(self.tests)} tests finished ({tally})")
+            self._echo(f"interrupted: {len(self.results)} of {count(len(self.tests), 'test')} finished ({tally})")
             self._stream.flush()
