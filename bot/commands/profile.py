@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from cpbot.bot.cli.options import include_option, python_option
+from cpbot.bot.cli.options import compiler_flags_options, include_option, python_option
 
 
 @click.command()
@@ -44,6 +44,7 @@ from cpbot.bot.cli.options import include_option, python_option
 )
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), help="Also write a PNG of time against n.")
 @include_option
+@compiler_flags_options
 @click.option("--json", "as_json", is_flag=True, help="Print the ProfileReport as JSON.")
 def profile(
     solution: Path,
@@ -56,6 +57,7 @@ def profile(
     count: bool,
     plot: Path | None,
     include_dirs: tuple[Path, ...],
+    compiler_flags: tuple[str, ...],
     as_json: bool,
 ) -> int:
     """Profile SOLUTION; exits 0 when it is predicted to fit the limits at --max-n."""
@@ -77,7 +79,9 @@ def profile(
 
         try:
             sandbox = default_sandbox()
-            program = build_program_file(solution, sandbox, role="solution", include_dirs=include_dirs)
+            program = build_program_file(
+                solution, sandbox, role="solution", include_dirs=include_dirs, flags=compiler_flags
+            )
             gen = build_program_file(generator, sandbox, role="generator", include_dirs=include_dirs)
             limits = Limits(time_ms=round(tl * 1000), memory_mb=ml)
             report = profile_program(

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from cpbot.bot.cli.options import include_option, python_option
+from cpbot.bot.cli.options import compiler_flags_options, include_option, python_option
 
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 
@@ -29,6 +29,7 @@ _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 @click.option("--tl", type=click.FloatRange(min=0, min_open=True), default=2.0, show_default=True)
 @click.option("--ml", type=click.IntRange(min=1), default=256, show_default=True)
 @include_option
+@compiler_flags_options
 @click.option("--json", "as_json", is_flag=True, help="Print the StressReport as JSON.")
 def stress(
     solution: Path,
@@ -42,6 +43,7 @@ def stress(
     tl: float,
     ml: int,
     include_dirs: tuple[Path, ...],
+    compiler_flags: tuple[str, ...],
     as_json: bool,
 ) -> int:
     """Stress SOLUTION against BRUTE; exits 1 with the smallest failing input when they disagree."""
@@ -63,10 +65,9 @@ def stress(
 
         try:
             sandbox = default_sandbox()
-            programs = [
-                build_program_file(p, sandbox, role=r, include_dirs=include_dirs)
-                for p, r in ((solution, "solution"), (brute, "brute force"), (generator, "generator"))
-            ]
+            built = ((solution, "solution", compiler_flags), (brute, "brute force", ()), (generator, "generator", ()))
+            # the flags are the solution's: the brute force and the generator are built plainly
+            programs = [build_program_file(p, sandbox, role=r, include_dirs=include_dirs, flags=f) for p, r, f in built]
             report = stress_programs(
                 *programs,
                 checker=make_checker(checker, sandbox, include_dirs=include_dirs),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 import functools
 import hashlib
@@ -20,6 +21,7 @@ from cpbot.judge.languages.base import Build, BuildOptions, FamilyProfile, Progr
 from cpbot.judge.sandbox import RunLimits, Sandbox
 
 MAX_LOG_BYTES = 1 << 20
+WORK_DIR = "/box"  # where a run (the compiler's too) works, in the sandbox (launcher.c's BOX)
 COMPILE_LIMITS = RunLimits(cpu_ms=60_000, wall_ms=120_000, address_space_kb=4 << 20, output_bytes=512 << 20)
 
 
@@ -45,6 +47,22 @@ def _digest(*parts: str | bytes) -> str:
     return h.hexdigest()[:24]
 
 
+# `--debug`: what a contestant's debug build has (sanitizers stop at the first error, the checked STL, LOCAL)
+DEBUG_FLAGS = (
+    "-g",
+    "-fsanitize=address,undefined",
+    "-fno-sanitize-recover=undefined",
+    "-fno-omit-frame-pointer",
+    "-D_GLIBCXX_DEBUG",
+    "-DLOCAL",
+)
+# compiled into a sanitized program: contest programs leak by design, and LeakSanitizer would make it RE
+SANITIZER_DEFAULTS = (
+    "cpbot_sanitizer_defaults.cpp",
+    'extern "C" const char* __asan_default_options() { return "detect_leaks=0"; }\n',
+)
+
+
 class Cpp:
     """g++ with one -std; builds are cached and use a precompiled header when it can be built."""
 
@@ -64,6 +82,8 @@ class Cpp:
         options = options or BuildOptions()
         filename = options.filename or "solution.cpp"
         flags = [*self.flags, *options.flags]
+        if _sanitized(flags):
+            options = dataclasses.replace(options, extra_sources=(*options.extra_sources, SANITIZER_DEFAULTS))
         # keyed by what the compiler is given, not by the include dirs' paths (a staged dir's path differs
         # every run) nor by every file in them: the headers it read are checked against `deps.json`
         key = _digest(
@@ -88,14 +108,17 @@ class Cpp:
                 return Build(None, log, seconds=time.perf_counter() - started, notes=notes)
         program_key = _digest(key, deps)
         staged = sandbox.stage(f"cpp-{program_key}", {"solution": binary})
-        program = Program(self.name, [str(staged / "solution")], program_key, sanitized=_sanitized(flags))
+        sanitized = _sanitized(flags)
+        # a sanitizer's stack names the source where it was compiled: the run's work dir, /box
+        shown = ((f"{WORK_DIR}/", ""),) if sanitized else ()
+        program = Program(self.name, [str(staged / "solution")], program_key, sanitized=sanitized, shown_paths=shown)
         return Build(program, log, cached=cached, seconds=time.perf_counter() - started, notes=notes)
 
-    def first_build_note(self, options: BuildOptions | None = None) -> str:
-        """What the next build does beyond compiling the source, said before it starts: the first build
-        with a set of flags makes its precompiled header (once; it takes a while)."""
+    def first_build_note(self, source: str, options: BuildOptions | None = None) -> str:
+        """What building `source` does beyond compiling it, said before it starts: the first build with a
+        set of flags makes its precompiled header (once; it takes a while)."""
         flags = [*self.flags, *(options.flags if options else ())]
-        if not _stdcpp_header() or _pch_path(flags).exists():
+        if not _uses_stdcpp(source) or not _stdcpp_header() or _pch_path(flags).exists():
             return ""
         return "building the precompiled bits/stdc++.h once for these flags (10-60 s; later builds reuse it)"
 
@@ -113,11 +136,12 @@ class Cpp:
         gxx = compiler()
         assert gxx
         include: list[str] = []
-        pch = precompiled_header(flags)
+        # only a source that includes it pays for the header's first build (a checker on testlib.h does not)
+        pch = precompiled_header(flags) if _uses_stdcpp(source) else None
         if pch:
             staged = sandbox.stage(f"pch-{pch.parent.parent.name}", {"bits/stdc++.h.gch": pch})
             include = ["-Winvalid-pch", "-I", str(staged)]
-        else:
+        elif _uses_stdcpp(source):
             notes.append("precompiled header unavailable; compiling without it")
         for d in options.include_dirs:
             include += ["-I", str(d)]
@@ -171,6 +195,10 @@ class Cpp:
         os.replace(tmp, out_dir / "solution")
         headers.save(out_dir / headers.DEPS_FILE, deps)
         return log, deps
+
+
+def _uses_stdcpp(source: str) -> bool:
+    return "bits/stdc++.h" in source
 
 
 def _sanitized(flags: list[str]) -> bool:
