@@ -62,20 +62,28 @@ def profile(
 ) -> int:
     """Profile SOLUTION; exits 0 when it is predicted to fit the limits at --max-n."""
     from cpbot.bot.app.interrupt import interrupted, stop_on_interrupt
+    from cpbot.bot.app.judging import first_build_note
+    from cpbot.bot.report.live import LiveLine
     from cpbot.bot.report.plots import save_profile_png
-    from cpbot.bot.report.render import print_profile
+    from cpbot.bot.report.render import print_profile, profile_progress_text
     from cpbot.judge.build import build_program_file
+    from cpbot.judge.languages import language_for
     from cpbot.judge.model import Limits, ProfilePoint
     from cpbot.judge.profile import profile_program
     from cpbot.judge.sandbox import default_sandbox
 
     measured: list[ProfilePoint] = []  # what an interruption reports
+    live = LiveLine(enabled=False if as_json else None)
+    note = "" if as_json else first_build_note(solution, language_for(solution), compiler_flags)
+    if note:
+        click.echo(note, err=True)
 
     with stop_on_interrupt() as interrupt:
 
         def keep(point: ProfilePoint) -> None:
             if not interrupt.happened:  # a run killed by Ctrl-C measured nothing
                 measured.append(point)
+                live.show(profile_progress_text(measured, max_n))
 
         try:
             sandbox = default_sandbox()
@@ -91,6 +99,8 @@ def profile(
         except BaseException:  # Ctrl-C, or the sandbox dying under a run after it
             if not interrupt.happened:
                 raise
+        finally:
+            live.clear()
         if interrupt.happened:
             for p in [] if as_json else sorted(measured, key=lambda p: p.size):
                 mark = "" if p.status == "ok" else f"  {p.status.upper()}"
