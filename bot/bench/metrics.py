@@ -39,7 +39,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from cpbot.agents.tracing import TraceEvent
-from cpbot.bot.bench.passk import mean_pass_at_k, reportable_ks
+from cpbot.bot.bench.passk import mean_pass_at_k
 from cpbot.judge.model import Verdict, is_accepted
 
 SCHEMA_VERSION = 1
@@ -183,7 +183,8 @@ def sampled_pass_at(outcomes: Sequence[ProblemOutcome]) -> dict[str, float]:
         n_c[0] += 1
         n_c[1] += o.final.accepted
     pairs = [(n, c) for n, c in counts.values()]
-    return {f"pass@{k}": mean_pass_at_k(pairs, k) for k in reportable_ks([n for n, _ in pairs])}
+    every = range(1, min((n for n, _ in pairs), default=0) + 1)  # every k all problems have samples for
+    return {f"pass@{k}": mean_pass_at_k(pairs, k) for k in every}
 
 
 class StrategyMetrics(BaseModel):

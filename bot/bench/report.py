@@ -1,10 +1,25 @@
-"""A bench report as Markdown tables (its PNG of accuracy against tokens is `bot.report.plots.save_bench_png`)."""
+"""A bench report as one metrics table: Markdown for the terminal, CSV for a spreadsheet, and rows for the HTML
+export (its PNG of accuracy against tokens is `bot.report.plots.save_bench_png`)."""
 
 from __future__ import annotations
+
+import csv
+import io
+
+from pydantic import BaseModel, ConfigDict
 
 from cpbot.bot.bench.metrics import Metrics
 from cpbot.bot.bench.passk import reportable_ks
 from cpbot.bot.bench.runner import BenchReport
+
+
+class MetricTable(BaseModel):
+    """Every strategy's metrics, overall (difficulty "all") and by difficulty: one row of text cells each."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    columns: list[str]  # "strategy", "difficulty", "n", then the metrics
+    rows: list[list[str]]
 
 
 def _pct(x: float) -> str:
@@ -43,6 +58,27 @@ def _cells(m: Metrics, k: int, timings: bool, lcb_ks: list[int]) -> list[str]:
 
 def _row(cells: list[str]) -> str:
     return "| " + " | ".join(cells) + " |"
+
+
+def metric_table(report: BenchReport, *, timings: bool = True, every_k: bool = True) -> MetricTable:
+    """The metrics as a table; rates in percent. `every_k`: LiveCodeBench's pass@k for every k up to the samples
+    per problem (else LiveCodeBench's own 1, 5, 10)."""
+    k = report.k
+    lcb_ks = list(range(1, report.samples + 1)) if every_k else reportable_ks([report.samples])
+    rows = [["strategy", "difficulty", "n", *_columns(k, timings, lcb_ks)]]
+    for s in report.strategies:
+        groups = [("all", s.overall), *s.by_difficulty.items()]
+        rows += [[s.strategy, name, str(m.problems), *_cells(m, k, timings, lcb_ks)] for name, m in groups]
+    return MetricTable(columns=rows[0], rows=rows[1:])
+
+
+def csv_text(table: MetricTable) -> str:
+    """The table as CSV (a header line, then a line per row)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(table.columns)
+    writer.writerows(table.rows)
+    return out.getvalue()
 
 
 def markdown(report: BenchReport, *, timings: bool = True) -> str:
