@@ -12,6 +12,9 @@ oj is not a dependency of cpbot: install it into a venv of its own and pass its 
 
     python3 -m venv /tmp/ojvenv && /tmp/ojvenv/bin/pip install online-judge-tools
     .venv/bin/python scripts/perf/vs_oj.py --oj /tmp/ojvenv/bin/oj --testlib /path/to/testlib.h [--rounds 5]
+        [--parts judging,edit,stress]
+
+Run with another checkout's interpreter (its cpbot is the one beside it) to compare two versions.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from cpbot.core.dirs import cache_dir
+
 CPBOT = Path(sys.executable).parent / "cpbot"
 # the interpreter oj runs Python programs with: the one cpbot judges them with, not a shim on PATH
 PYTHON = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else "python3"
@@ -40,12 +45,13 @@ int main() {{
 """
 SUM_PY = "# edit {edit}\nimport sys\nd = sys.stdin.read().split()\nprint(sum(map(int, d[1:1 + int(d[0])])))\n"
 CHECKER = """#include "testlib.h"
-int main(int argc, char* argv[]) {
+// run {run}: a checker of its own, so the first judge of this run really builds it
+int main(int argc, char* argv[]) {{
     registerTestlibCmd(argc, argv);
     long long want = ans.readLong(), got = ouf.readLong();
     if (want != got) quitf(_wa, "expected %lld, found %lld", want, got);
     quitf(_ok, "%lld", got);
-}
+}}
 """
 # max of a list, wrong when the maximum is the last element (found at n=2 by either tool)
 MAX_WRONG = """#include <bits/stdc++.h>
@@ -68,6 +74,12 @@ def timed(argv: list[str], cwd: Path, ok: Callable[[int], bool] = lambda rc: Tru
     if not ok(proc.returncode):
         raise SystemExit(f"{' '.join(argv)} exited {proc.returncode}:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
     return took
+
+
+def cached_builds() -> int:
+    """How many C++ builds the compile cache holds (a re-judge that builds the checker adds two)."""
+    folder = cache_dir() / "build"
+    return sum(1 for _ in folder.iterdir()) if folder.is_dir() else 0
 
 
 def write_tests(folder: Path, count: int) -> None:
@@ -112,16 +124,18 @@ def edit_loop(work: Path, oj: str, testlib: Path, rounds: int) -> None:
     folder = work / "edit"
     folder.mkdir(mode=0o700)  # private, as a home folder or mktemp -d is: cpbot stages the checker for the sandbox
     shutil.copy(testlib, folder / "testlib.h")
-    (folder / "checker.cpp").write_text(CHECKER)
+    (folder / "checker.cpp").write_text(CHECKER.format(run=time.time()))
     write_tests(folder / "tests", 5)
     gxx = shutil.which("g++") or "g++"
     cp = [str(CPBOT), "judge", "sol.cpp", "--tests", "tests", "--checker", "checker.cpp"]
     (folder / "sol.cpp").write_text(SUM_CPP.format(edit="first"))
     first = timed(cp, folder, lambda rc: rc == 0)  # builds the checker (and the precompiled header if new)
-    ours = []
+    ours, builds = [], []
     for r in range(rounds):
         (folder / "sol.cpp").write_text(SUM_CPP.format(edit=f"cpbot {r} {time.time()}"))
+        before = cached_builds()
         ours.append(timed(cp, folder, lambda rc: rc == 0))
+        builds.append(cached_builds() - before)
     checker_build = timed([gxx, "-O2", "-std=c++17", "checker.cpp", "-o", "checker"], folder)
     theirs = []
     for r in range(rounds):
@@ -135,6 +149,7 @@ def edit_loop(work: Path, oj: str, testlib: Path, rounds: int) -> None:
         f"the checker by hand with g++: {checker_build:.2f} s"
     )
     print(median_line("after an edit: cpbot judge --checker checker.cpp", ours))
+    print(f"  C++ builds per re-judge after an edit (the solution's is one): {builds}")
     print(median_line("after an edit: g++ sol.cpp && oj t --judge-command ./checker", theirs))
 
 
@@ -165,6 +180,7 @@ def main() -> None:
     parser.add_argument("--oj", default="oj", help="the oj executable (in a venv of its own)")
     parser.add_argument("--testlib", type=Path, help="testlib.h, for the edit loop with a testlib checker")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--parts", default="judging,edit,stress", help="which comparisons to run (comma-separated)")
     args = parser.parse_args()
     oj = shutil.which(args.oj) or args.oj
     if not os.access(oj, os.X_OK):
@@ -179,12 +195,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="cpbot-vs-oj-") as tmp:
         work = Path(tmp)
         os.chmod(work, 0o755)  # as root the sandbox's user must reach the sources
-        judging(work, oj, args.rounds)
-        if args.testlib:
+        parts = set(args.parts.split(","))
+        if "judging" in parts:
+            judging(work, oj, args.rounds)
+        if "edit" in parts and args.testlib:
             edit_loop(work, oj, args.testlib, args.rounds)
-        else:
+        elif "edit" in parts:
             print("edit loop skipped: pass --testlib PATH (testlib.h)")
-        stress(work, oj, args.rounds)
+        if "stress" in parts:
+            stress(work, oj, args.rounds)
     load = os.getloadavg()
     print(f"load average at end: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
 
