@@ -10,6 +10,7 @@ from pathlib import Path
 from cpbot.core.errors import ConfigError
 from cpbot.core.registry import LANGUAGE_BY_EXTENSION
 from cpbot.judge.languages import Build, BuildOptions, Program, get_language
+from cpbot.judge.languages.headers import HEADER_SUFFIXES
 from cpbot.judge.model import Solution, printable
 from cpbot.judge.sandbox import Sandbox
 
@@ -29,9 +30,6 @@ def precheck_solutions(solutions: Iterable[Solution], sandbox: Sandbox) -> None:
         precheck = getattr(get_language(name), "precheck", None)
         if precheck is not None:
             precheck(sources, sandbox)
-
-
-HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".inc")
 
 
 def sandbox_can_read(folder: Path) -> bool:

@@ -187,6 +187,8 @@ class Cpp:
             pch.unlink(missing_ok=True)
         skip = {*files, *([str(in_place)] if in_place else [])}
         read = [p for p in headers.parse_make_deps(made) if p not in skip]
+        if options.extra_sources:  # g++ lists only the last source's headers: take every header on the path
+            read += headers.every_header(options.include_dirs)
         if pch:  # the precompiled header stands for system headers, which the compiler's version covers
             read = [p for p in read if not p.startswith(f"{staged}/")]
         deps = headers.record(read, options.include_dirs)

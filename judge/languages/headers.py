@@ -30,6 +30,21 @@ def parse_make_deps(text: str) -> list[str]:
     return [re.sub(r"\\(.)", r"\1", n).replace("$$", "$") for n in names]
 
 
+HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".inc")
+
+
+def every_header(include_dirs: Sequence[Path]) -> list[str]:
+    """Every header file in the include dirs (for a build whose `-MMD` list is incomplete)."""
+    found: list[str] = []
+    for d in include_dirs:
+        for path in sorted(Path(d).rglob("*")):
+            if len(found) >= MAX_HEADERS:
+                return found
+            if path.suffix.lower() in HEADER_SUFFIXES and path.is_file():
+                found.append(str(path))
+    return found
+
+
 def _sha(path: Path) -> str | None:
     try:
         return hashlib.sha256(path.read_bytes()).hexdigest()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import uuid
 from pathlib import Path
 
 import pytest
@@ -20,9 +21,12 @@ from cpbot.judge.languages.headers import parse_make_deps
 HELPER = "inline int helper() { return 0; }\n"
 
 
+RUN = uuid.uuid4().hex  # the compile cache outlives a test session: sources of this session's own
+
+
 def checker(tag: str) -> str:
-    """A checker source of its own per test (the compile cache is shared by the whole session)."""
-    return f'#include "helper.h"\n// {tag}\nint main() {{ return helper(); }}\n'
+    """A checker source of its own per test and session."""
+    return f'#include "helper.h"\n// {tag} {RUN}\nint main() {{ return helper(); }}\n'
 
 
 @pytest.fixture
@@ -90,9 +94,25 @@ def test_a_header_appearing_earlier_on_the_include_path_builds_again(tmp_path, s
     assert compiles == ["checker.cpp", "checker.cpp"]
 
 
+def test_a_header_of_the_first_of_two_sources_is_watched_too(tmp_path, sandbox, compiles):
+    """With a grader (--with), g++ -MMD lists only the last source's headers: every header counts then."""
+    cpp = get_language("cpp17")
+    inc = tmp_path / "inc"  # an include dir programs may read (tmp_path is 0700)
+    inc.mkdir()
+    (inc / "helper.h").write_text(HELPER)
+    grader = ("grader.cpp", f"// {tmp_path.name} {RUN}\nint solve();\nint main() {{ return solve(); }}\n")
+    options = BuildOptions(include_dirs=(inc,), filename="sol.cpp", extra_sources=(grader,))
+    source = '#include "helper.h"\nint solve() { return helper(); }\n'
+    builds = [cpp.build(source, sandbox, options) for _ in range(2)]
+    (inc / "helper.h").write_text("inline int helper() { return 5; }\n")
+    builds.append(cpp.build(source, sandbox, options))
+    assert all(b.program is not None for b in builds), builds[0].log
+    assert compiles == ["sol.cpp", "sol.cpp"]
+
+
 def test_other_flags_are_another_build(tmp_path, sandbox, compiles):
     cpp = get_language("cpp17")
-    source = f"// {tmp_path.name}\nint main() {{\n#ifdef LOCAL\n  return 3;\n#endif\n}}\n"
+    source = f"// {tmp_path.name} {RUN}\nint main() {{\n#ifdef LOCAL\n  return 3;\n#endif\n}}\n"
     plain = cpp.build(source, sandbox, BuildOptions(filename="a.cpp"))
     local = cpp.build(source, sandbox, BuildOptions(filename="a.cpp", flags=("-DLOCAL",)))
     cpp.build(source, sandbox, BuildOptions(filename="a.cpp", flags=("-DLOCAL",)))
