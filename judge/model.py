@@ -15,7 +15,7 @@ from pydantic_core import PydanticCustomError
 
 from cpbot.core.registry import LOCAL_SITE, LanguageName
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: Problem.interactor
 NEWER_SCHEMA = "newer_schema"  # the error type of a file written by a newer cpbot
 
 
@@ -139,6 +139,11 @@ class Signature(Model):
     constructor: Method | None = None
 
 
+class Solution(Model):
+    language: Language
+    source: str
+
+
 class HeuristicSpec(Model):
     """How a score-based problem (AtCoder Heuristic Contest) is scored locally: the contest's tools, or ours.
 
@@ -193,7 +198,12 @@ class Problem(Model):
     kind: Literal["stdio", "function", "interactive", "heuristic"] = "stdio"
     signature: Signature | None = None
     heuristic: HeuristicSpec | None = None  # score-based problems: their local tools and scoring rules
+    # `tokens`, `exact`, `lines`, `decimal-lines`, `float:EPS`, `special`, or the path of a testlib checker
+    # (relative to the problem's folder in problem.json)
     checker: str = "tokens"
+    # interactive problems: the testlib interactor, a path (relative to the problem's folder in problem.json)
+    # or its source
+    interactor: str | Solution | None = None
     input_file: str | None = None
     output_file: str | None = None
     contest: str | None = None
@@ -201,11 +211,6 @@ class Problem(Model):
     difficulty: str | None = None
     code_snippets: dict[str, str] = {}
     raw: Any = None
-
-
-class Solution(Model):
-    language: Language
-    source: str
 
 
 class Diff(Model):

@@ -130,8 +130,11 @@ def judge_file(
     limits = problem.limits if problem else Limits()
     given = {"time_ms": round(time_s * 1000) if time_s else None, "memory_mb": memory_mb}
     limits = limits.model_copy(update={k: v for k, v in given.items() if v})
-    if problem and problem_kind(problem.kind).needs_interactor and interactor is None:
-        raise ConfigError("this problem is interactive", hint="pass --interactor PATH (a testlib interactor)")
+    if problem and problem_kind(problem.kind).needs_interactor and interactor is None and problem.interactor is None:
+        raise ConfigError(
+            "this problem is interactive",
+            hint="pass --interactor PATH (a testlib interactor), or name one in problem.json",
+        )
     name = get_language(language or language_for(solution)).name
     code = Solution(language=name, source=read_text_exact(solution))  # type: ignore[arg-type]
     options = build_options(solution, include_dirs, with_sources, compiler_flags)

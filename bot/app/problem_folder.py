@@ -13,9 +13,10 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from cpbot.agents.roles.interactor_writer import WrittenInteractor, judged_through
 from cpbot.core.errors import ConfigError, first_problem
 from cpbot.core.registry import LOCAL_SITE, language_spec
-from cpbot.judge.model import NEWER_SCHEMA, Problem
+from cpbot.judge.model import NEWER_SCHEMA, Problem, Solution
 from cpbot.judge.testdir import write_tests_dir
 from cpbot.judge.tool_paths import tools_in
 
@@ -114,8 +115,26 @@ def load_problem(path: Path) -> Problem:
         ) from None
     except ValueError as e:  # not JSON at all
         raise ConfigError(f"{path} is not JSON: {e}", hint="make one with `cpbot fetch URL -o DIR`") from None
-    # a score-based problem's tools are named relative to its folder: absolute from here on
+    # its checker, interactor and a score-based problem's tools are named relative to its folder: absolute from here on
     return tools_in(problem, path.parent)
+
+
+def with_written_judges(
+    problem: Problem, checker: Solution | None, interactor: WrittenInteractor | None
+) -> tuple[Problem, dict[str, bytes]]:
+    """The problem as its folder keeps it after a solve whose test designer wrote its checker or interactor,
+    and their files (`checker.py`, `interactor.py`, named relative in problem.json): an interactive problem's
+    tests become the hidden data its interactor reads (its dialogues kept in the notes), as the solve judged."""
+    files: dict[str, bytes] = {}
+    if checker is not None:
+        name = f"checker{language_spec(checker.language).extension}"
+        files[name] = checker.source.encode()
+        problem = problem.model_copy(update={"checker": name})
+    if interactor is not None:
+        name = f"interactor{language_spec(interactor.interactor.language).extension}"
+        files[name] = interactor.interactor.source.encode()
+        problem = judged_through(problem, interactor).model_copy(update={"interactor": name})
+    return problem, files
 
 
 def solution_name(language: str) -> str:
@@ -123,9 +142,14 @@ def solution_name(language: str) -> str:
     return f"solution{language_spec(language).extension}"
 
 
-def save_solution(problem: Problem, source: str, language: str, directory: Path) -> Path:
-    """The problem's folder with the solution beside it (`solution.cpp`, `solution.py`); returns its path."""
+def save_solution(
+    problem: Problem, source: str, language: str, directory: Path, extra: dict[str, bytes] | None = None
+) -> Path:
+    """The problem's folder with the solution beside it (`solution.cpp`, `solution.py`) and the `extra` files
+    (name -> content: a written checker or interactor); returns the solution's path."""
     save_problem(problem, directory)
+    for name, data in (extra or {}).items():
+        (directory / name).write_bytes(data)
     path = directory / solution_name(language)
     path.write_text(source, encoding="utf-8")
     return path

@@ -126,8 +126,24 @@ def print_solve_result(result: SolveResult, path: Path | None) -> None:
     verdict = result.verdict or "no program"
     click.echo(f"{result.status}: {verdict} ({result.reason})")
     click.echo(f"{result.calls} LLM calls, {result.tokens:,} tokens, {result.seconds:.1f} s")
+    for line in judged_lines(result):
+        click.echo(line)
     if path is not None:
         click.echo(f"solution: {path}")
+
+
+def judged_lines(result: SolveResult) -> list[str]:
+    """What judged the answers, when it was not the plain comparison of tokens: the statement's tolerance, or a
+    checker or interactor the test designer wrote (and checked on the samples)."""
+    lines = []
+    if result.checker is not None:
+        lines.append("answers judged by a checker the test designer wrote (it passed its checks on the samples)")
+    elif result.judged_with != "tokens":
+        lines.append(f"answers judged with {result.judged_with}")
+    if result.interactor is not None:
+        tests = len(result.interactor.tests)
+        lines.append(f"judged through an interactor the test designer wrote ({tests} tests of its hidden data)")
+    return lines
 
 
 def decision_lines(decision: GateDecision) -> list[str]:

@@ -132,6 +132,8 @@ def test_every_prompt_of_a_single_program_team_is_recognised():
         "optimizer": "optimizer",
         "distinguisher": "distinguisher",
         "arbiter": "arbiter",
+        "checker_writer": "checker_writer",
+        "interactor_writer": "interactor_writer",
     }
     assert requested_family("Write the program in C++17, in one ```cpp block.") == "cpp"
 
