@@ -107,3 +107,19 @@ def write_tests_dir(tests: list[TestCase], directory: Path, *, default_name: str
         if name.endswith(".in"):
             inputs.append(path)
     return inputs
+
+
+def save_next_test(directory: Path, prefix: str, given: str, answer: str) -> Path:
+    """Write a test as the first free `PREFIX-NNN.in`/`.out` in `directory` (oj's `hack-000` style), never
+    replacing a file; returns the input's path."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for n in range(100_000):
+        path = directory / f"{prefix}-{n:03d}.in"
+        try:
+            with open(path, "xb") as f:  # claimed atomically: two saves never share a name
+                f.write(given.encode("utf-8", "surrogateescape"))
+        except FileExistsError:
+            continue
+        write_inside(directory, path.with_suffix(".out").name, answer.encode("utf-8", "surrogateescape"))
+        return path
+    raise ConfigError(f"{directory} has no free {prefix}-NNN.in name left", hint="save into another folder")

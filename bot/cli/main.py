@@ -54,6 +54,12 @@ class LazyGroup(click.Group):
         if args and self.get_command(ctx, name) is None and not name.startswith("-"):
             import difflib
 
+            from cpbot.bot.cli.habits import command_habit
+
+            habit = command_habit(name)
+            if habit is not None:
+                ctx.fail(f"No such command {name!r}. Did you mean 'cpbot {habit}'?")
+
             close = difflib.get_close_matches(name, self.list_commands(ctx), n=2, cutoff=0.6)
             if close:
                 ctx.fail(f"No such command {name!r}. Did you mean {' or '.join(map(repr, close))}?")

@@ -16,7 +16,8 @@ import click
 
 from cpbot.core.terminal import printable, printable_line, shown
 from cpbot.core.texts import tokens_text
-from cpbot.judge.model import Problem, ProfileReport, StressReport, Verdict
+from cpbot.judge.model import Problem, ProfilePoint, ProfileReport, StressReport, Verdict
+from cpbot.judge.stress import StressProgress
 
 if TYPE_CHECKING:
     from cpbot.agents.solve import SolveResult
@@ -58,6 +59,26 @@ def print_profile(report: ProfileReport, width: int = 40) -> None:
         "efficient" if report.efficient else "too slow or too big", fg="green" if report.efficient else "red", bold=True
     )
     _echo(f"{verdict}: {report.reason}")
+
+
+def stress_progress_text(now: StressProgress, budget: int) -> str:
+    """The progress line of a stress run: inputs compared, sizes reached, the slowest run, a failure."""
+    if now.found_size is not None:
+        return f"stress: difference found; shrinking: smallest so far n={now.found_size}, {now.runs} runs"
+    return (
+        f"stress: {now.runs}/{budget} inputs, sizes up to {now.largest}, no difference yet; "
+        f"slowest solution run {now.slowest_ms:.0f} ms"
+    )
+
+
+def profile_progress_text(points: list[ProfilePoint], max_n: int) -> str:
+    """The progress line of a profile: sizes measured, the largest reached, the slowest run so far."""
+    largest = max(p.size for p in points)
+    worst = max(points, key=lambda p: p.cpu_ms)
+    return (
+        f"profile: {len(points)} runs, n up to {largest:,} of {max_n:,}; "
+        f"slowest {worst.cpu_ms:.0f} ms at n={worst.size:,}"
+    )
 
 
 def print_stress(report: StressReport) -> None:

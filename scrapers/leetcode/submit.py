@@ -177,7 +177,7 @@ class LeetcodeProtocol(SubmitProtocol):
         headers = self._headers(f"{ROOT}/problems/{ref.slug}/")
         question_id = self._question_id(problem, problem.url)
         body = {"lang": lang_slug(solution.language), "question_id": question_id, "typed_code": solution.source}
-        return lambda known: self._post(f"{ROOT}/problems/{ref.slug}/submit/", body, headers)
+        return Post(lambda known: self._post(f"{ROOT}/problems/{ref.slug}/submit/", body, headers), body["lang"])
 
     def _post(self, url: str, body: dict[str, Any], headers: dict[str, str]) -> str:
         response = self._request("POST", url, json=body, headers=headers)
