@@ -63,7 +63,7 @@ class _Judging:
         self.checker = checker
         self.interactor = interactor
         self.sandbox = sandbox
-        self.limits_for_run = run_limits(limits)
+        self.limits_for_run = run_limits(limits, sanitized=program.sanitized)
 
     def run_test(self, test: PreparedTest) -> tuple[TestResult, RunResult]:
         """Run one test alone (in a slot borrowed for it) and judge it."""
@@ -108,7 +108,7 @@ class _Judging:
 
     def _result(self, test: PreparedTest, cap: Captured) -> TestResult:
         run = cap.run
-        stderr = cap.read_stderr(EXCERPT_BYTES)
+        stderr = self.program.shown(cap.read_stderr(EXCERPT_BYTES))
         size = cap.stdout_size()
         stdout = cap.read_stdout(EXCERPT_BYTES)
         verdict, message = classify(run, self.limits, stderr, size)
@@ -158,7 +158,7 @@ class _Judging:
                 signal=ir.run.signal,
                 checker_message=message,
                 stdout=excerpt(ir.transcript, EXCERPT_BYTES),
-                stderr=ir.stderr[:EXCERPT_BYTES],
+                stderr=self.program.shown(ir.stderr[:EXCERPT_BYTES]),
             ),
             ir.run,
         )

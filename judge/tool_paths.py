@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cpbot.core import safe_paths
 from cpbot.core.errors import ConfigError
+from cpbot.core.safe_paths import OutsideFolder
 from cpbot.judge.checkers import builtin_checker
 from cpbot.judge.model import HeuristicSpec, Problem
 
@@ -19,10 +21,10 @@ def inside(folder: Path, name: str, what: str) -> Path:
     path = Path(name)
     if path.is_absolute():
         return path
-    resolved = (folder / path).resolve()
-    if not resolved.is_relative_to(folder.resolve()):
-        raise ConfigError(f"the {what} {name!r} leaves the problem's folder", hint="name a file inside it")
-    return resolved
+    try:
+        return safe_paths.inside(folder, path).resolve()  # the one check of a name from outside
+    except OutsideFolder:
+        raise ConfigError(f"the {what} {name!r} leaves the problem's folder", hint="name a file inside it") from None
 
 
 def tools_in(problem: Problem, folder: Path) -> Problem:

@@ -110,7 +110,7 @@ def solve(
     from cpbot.bot.cli.browser import browser_settings
     from cpbot.bot.cli.config import resolve_llm
     from cpbot.bot.report.render import print_solve_result
-    from cpbot.bot.store.redact import Redactor, secrets_from_env
+    from cpbot.core.redact import Redactor, secrets_from_env
     from cpbot.core.registry import DEFAULT_SCORED_STRATEGY
     from cpbot.judge.kinds import problem_kind
 
@@ -126,11 +126,11 @@ def solve(
         temperature=temperature,
         reasoning_effort=reasoning_effort,
     )
+    given = click.get_current_context().get_parameter_source("strategy")
+    if given is not ParameterSource.DEFAULT:  # options the strategy does not take are refused before any fetch
+        parse_strategy_options(strategy, with_candidates(strategy_option, candidates))
     problem = load_source(source, site=site, cookies=cookies, browser=browser_settings(None))
-    if problem_kind(problem.kind).scored and click.get_current_context().get_parameter_source("strategy") in (
-        ParameterSource.DEFAULT,
-        ParameterSource.DEFAULT_MAP,
-    ):
+    if problem_kind(problem.kind).scored and given in (ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP):
         strategy = DEFAULT_SCORED_STRATEGY  # a score-based problem: the default strategy is the one made for it
     options = parse_strategy_options(strategy, with_candidates(strategy_option, candidates))
     budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_seconds=max_seconds)
