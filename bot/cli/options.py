@@ -11,8 +11,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
+from pydantic import ValidationError
 
+from cpbot.core.errors import ConfigError
 from cpbot.core.registry import DEFAULT_LANGUAGE, DEFAULT_STRATEGY, LANGUAGE_ALIASES, LANGUAGE_NAMES, STRATEGY_NAMES
+from cpbot.judge.model import Limits
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -196,3 +199,12 @@ def compiler_flags_options(f: F) -> F:
             "out-of-bounds, use-after-free and overflow where they happen).",
         ),
     )(f)
+
+
+def cli_limits(tl_s: float, ml_mb: int) -> Limits:
+    """The limits `--tl` and `--ml` give, past the bounds a problem may state (`max_time_limit_s`) refused as a
+    one-line error."""
+    try:
+        return Limits(time_ms=round(tl_s * 1000), memory_mb=ml_mb)
+    except ValidationError as e:
+        raise ConfigError(f"--tl {tl_s:g}: {e.errors()[0]['msg']}") from None

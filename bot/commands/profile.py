@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from cpbot.bot.cli.options import compiler_flags_options, include_option, python_option
+from cpbot.bot.cli.options import cli_limits, compiler_flags_options, include_option, python_option
 
 
 @click.command()
@@ -68,7 +68,7 @@ def profile(
     from cpbot.bot.report.render import print_profile, profile_progress_text
     from cpbot.judge.build import build_program_file
     from cpbot.judge.languages import language_for
-    from cpbot.judge.model import Limits, ProfilePoint
+    from cpbot.judge.model import ProfilePoint
     from cpbot.judge.profile import profile_program
     from cpbot.judge.sandbox import default_sandbox
 
@@ -91,7 +91,7 @@ def profile(
                 solution, sandbox, role="solution", include_dirs=include_dirs, flags=compiler_flags
             )
             gen = build_program_file(generator, sandbox, role="generator", include_dirs=include_dirs)
-            limits = Limits(time_ms=round(tl * 1000), memory_mb=ml)
+            limits = cli_limits(tl, ml)
             report = profile_program(
                 program, gen, max_n=max_n, limits=limits, sandbox=sandbox, repeats=repeats, seed=seed, count=count,
                 progress=keep,

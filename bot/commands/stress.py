@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from cpbot.bot.cli.options import compiler_flags_options, include_option, python_option
+from cpbot.bot.cli.options import cli_limits, compiler_flags_options, include_option, python_option
 
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 
@@ -62,7 +62,6 @@ def stress(
     from cpbot.judge.build import build_program_file
     from cpbot.judge.checkers import make_checker
     from cpbot.judge.languages import language_for
-    from cpbot.judge.model import Limits
     from cpbot.judge.sandbox import default_sandbox
     from cpbot.judge.stress import StressProgress, stress_programs
     from cpbot.judge.testdir import save_next_test
@@ -88,7 +87,7 @@ def stress(
             report = stress_programs(
                 *programs,
                 checker=make_checker(checker, sandbox, include_dirs=include_dirs),
-                limits=Limits(time_ms=round(tl * 1000), memory_mb=ml),
+                limits=cli_limits(tl, ml),
                 sandbox=sandbox,
                 max_runs=budget,
                 max_seconds=seconds,

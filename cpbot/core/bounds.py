@@ -75,7 +75,7 @@ PAGE = Bound("max_page_mb", 32, "MB", "the largest page or site JSON read from a
 TEST_FILE = Bound("max_test_file_mb", 256, "MB", "the largest test file read from a tests folder")
 DECOMPRESSED = Bound("max_decompressed_mb", 1024, "MB", "the most data one compressed payload may unpack to")
 JSON_DEPTH = Bound("max_json_depth", 100, "levels", "the deepest nesting of JSON read from outside")
-TIME_LIMIT = Bound("max_time_limit_s", 60, "s", "the longest time limit a problem may state")
+TIME_LIMIT = Bound("max_time_limit_s", 600, "s", "the longest time limit a problem (or --tl) may state")
 MEMORY_LIMIT = Bound(
     "max_memory_limit_mb", _machine_memory_mb(), "MB", "the largest memory limit judged (default: this machine's RAM)"
 )

@@ -194,7 +194,7 @@ def test_the_input_table_of_config_sets_a_bound_and_the_environment_wins(tmp_pat
         load_settings(path).apply_bounds()
 
 
-@pytest.mark.parametrize("time_ms", [int(1e300), 10**30, 61_000])
+@pytest.mark.parametrize("time_ms", [int(1e300), 10**30, 601_000])
 def test_a_time_limit_past_the_bound_is_refused(time_ms):
     with pytest.raises(ValueError, match="max_time_limit_s"):
         Limits(time_ms=time_ms)
