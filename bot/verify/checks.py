@@ -1,0 +1,289 @@
+"""`cpbot verify PACKAGE`: the checks problemtools and BAPCtools make before a round, on cpbot's judge.
+
+- input-validators: every test passes every input validator (Kattis protocol: exit 42).
+- output-validator: a custom validator accepts each test's own answer and rejects perturbed ones (empty, a
+  number changed, a line dropped); one that accepts them all accepts anything.
+- time-limit: the limit from the slowest accepted test and the format's multipliers (or the one stated).
+- submissions: each submission gets the verdict its folder names, at the time limit (Kattis's first failing
+  test decides); "OK with extra time" when only the limit with the TLE margin gives it, and "sensitive to the
+  time limit" when the two limits give different verdicts.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from cpbot.bot.verify.report import Finding, Status, SubmissionVerdict, VerifyReport
+from cpbot.core.errors import ConfigError
+from cpbot.judge.build import build_program_file
+from cpbot.judge.checkers.base import CheckInput
+from cpbot.judge.checkers.kattis import KattisValidator, run_validator
+from cpbot.judge.languages import Program
+from cpbot.judge.model import JudgeReport, Limits, Problem, Solution, TestCase, Verdict
+from cpbot.judge.packages.model import Expected, PackageSubmission, ProblemPackage, Validator
+from cpbot.judge.runner import judge_problem
+from cpbot.judge.sandbox import Sandbox
+
+MAX_TEST_BYTES = 256 << 20  # a test file larger than this is not read into memory
+CEILING_S = 10.0  # the limit the accepted submissions run under when the package states none
+PERTURBED_ANSWERS = 3  # tests whose answers the output validator sees perturbed
+
+# Kattis's verdicts from cpbot's (a memory or output limit is a run-time error there)
+KATTIS = {
+    Verdict.AC: "AC", Verdict.WA: "WA", Verdict.PE: "WA", Verdict.TLE: "TLE", Verdict.RE: "RTE",
+    Verdict.MLE: "RTE", Verdict.OLE: "RTE", Verdict.CE: "CE", Verdict.IE: "JE",
+}  # fmt: skip
+REQUIRED = {
+    Expected.ACCEPTED: "AC",
+    Expected.WRONG_ANSWER: "WA",
+    Expected.TIME_LIMIT_EXCEEDED: "TLE",
+    Expected.RUN_TIME_ERROR: "RTE",
+}
+Say = Callable[[str], None]
+
+
+def _read(path: Path) -> str:
+    if path.stat().st_size > MAX_TEST_BYTES:
+        raise ConfigError(f"{path}: larger than {MAX_TEST_BYTES >> 20} MB", hint="cpbot verify reads tests whole")
+    return path.read_text(encoding="utf-8", errors="replace")
+
+
+def verify_package(package: ProblemPackage, sandbox: Sandbox, say: Say = lambda _: None) -> VerifyReport:
+    """Every check on `package`; `say` gets a line as each part starts."""
+    findings: list[Finding] = []
+    tests = [
+        TestCase(input=_read(t.input), output=_read(t.answer) if t.answer else None, name=t.name, origin="user")
+        for t in package.tests
+    ]
+    say(f"input validators on {len(tests)} tests")
+    findings += _input_validators(package, sandbox)
+    checker: object = package.output_checker
+    if package.output_validator is not None:
+        say("output validator")
+        validator, found = _output_validator(package, package.output_validator, sandbox)
+        findings += found
+        checker = validator if validator is not None else checker
+    if package.interactive:
+        findings.append(Finding(check="submissions", subject="(all)", status=Status.SKIPPED,
+                                evidence="interactive packages are not judged by cpbot verify yet"))  # fmt: skip
+        return _report(package, findings, [], None)
+    say("submissions")
+    verdicts, limit_s, found = _submissions(package, tests, checker, sandbox, say)
+    findings += found
+    return _report(package, findings, verdicts, limit_s)
+
+
+def _report(
+    package: ProblemPackage, findings: list[Finding], verdicts: list[SubmissionVerdict], limit_s: float | None
+) -> VerifyReport:
+    return VerifyReport(
+        package=str(package.root),
+        format=package.format,
+        name=package.name,
+        time_limit_s=limit_s,
+        tle_margin_s=limit_s * package.time.time_limit_to_tle if limit_s else None,
+        findings=findings,
+        submissions=verdicts,
+        notes=package.notes,
+    )
+
+
+def _build(validator: Validator, sandbox: Sandbox, role: str) -> tuple[Program | None, Finding | None]:
+    name = validator.path.name
+    if validator.source is None:
+        return None, Finding(check=role, subject=name, status=Status.SKIPPED, evidence=validator.unsupported)
+    try:
+        return build_program_file(validator.source, sandbox, role=role.rstrip("s")), None
+    except ConfigError as e:
+        return None, Finding(check=role, subject=name, status=Status.ERROR, evidence=e.message.splitlines()[0])
+
+
+def _input_validators(package: ProblemPackage, sandbox: Sandbox) -> list[Finding]:
+    check = "input-validators"
+    if not package.input_validators:
+        return [Finding(check=check, subject="(none)", status=Status.WARNING,
+                        evidence="no input validator: nothing checks the tests against the constraints")]  # fmt: skip
+    findings = []
+    for validator in package.input_validators:
+        program, failed = _build(validator, sandbox, check)
+        if program is None:
+            findings.append(failed)  # type: ignore[arg-type]
+            continue
+        rejected = 0
+        for test in package.tests:
+            result = run_validator(program, sandbox, test.input, who=f"input validator {validator.path.name}")
+            if result.verdict is not Verdict.AC:
+                rejected += 1
+                status = Status.ERROR
+                what = "rejects" if result.verdict is Verdict.WA else "fails on"
+                findings.append(Finding(check=check, subject=f"{validator.path.name} on {test.name}", status=status,
+                                        evidence=f"{what} the test: {result.message}"))  # fmt: skip
+        if not rejected:
+            findings.append(Finding(check=check, subject=validator.path.name, status=Status.OK,
+                                    evidence=f"accepts all {len(package.tests)} tests"))  # fmt: skip
+    return findings
+
+
+def perturbed(answer: str) -> list[tuple[str, str]]:
+    """Outputs a validator of this answer should reject: (how it was changed, the output)."""
+    found = [("empty output", "")]
+    number = re.search(r"-?\d+", answer)
+    if number is not None:
+        changed = str(int(number.group()) + 1)
+        found.append(("a number changed", answer[: number.start()] + changed + answer[number.end() :]))
+    lines = answer.rstrip("\n").split("\n")
+    if len(lines) > 1:
+        found.append(("the last line dropped", "\n".join(lines[:-1]) + "\n"))
+    else:
+        found.append(("a token added", answer.rstrip("\n") + " 0\n"))
+    return found
+
+
+def _output_validator(
+    package: ProblemPackage, validator: Validator, sandbox: Sandbox
+) -> tuple[KattisValidator | None, list[Finding]]:
+    check = "output-validator"
+    program, failed = _build(validator, sandbox, check)
+    if program is None:
+        return None, [failed]  # type: ignore[list-item]
+    checker = KattisValidator(program, sandbox, name=validator.path.name)
+    findings = []
+    tried = accepted_wrong = 0
+    for test in [t for t in package.tests if t.answer is not None][:PERTURBED_ANSWERS]:
+        answer = _read(test.answer)  # type: ignore[arg-type]
+        own = checker.check(CheckInput(test.input, answer.encode(), test.answer))
+        if own.verdict is not Verdict.AC:
+            findings.append(Finding(check=check, subject=test.name, status=Status.ERROR,
+                                    evidence=f"rejects the test's own answer: {own.message}"))  # fmt: skip
+        for how, output in perturbed(answer):
+            tried += 1
+            if checker.check(CheckInput(test.input, output.encode(), test.answer)).verdict is Verdict.AC:
+                accepted_wrong += 1
+                findings.append(Finding(check=check, subject=test.name, status=Status.WARNING,
+                                        evidence=f"accepts the answer with {how}"))  # fmt: skip
+    if tried and accepted_wrong == tried:
+        findings.append(Finding(check=check, subject=validator.path.name, status=Status.ERROR,
+                                evidence=f"accepts all {tried} perturbed answers: it may accept anything"))  # fmt: skip
+    elif tried and not accepted_wrong:
+        findings.append(Finding(check=check, subject=validator.path.name, status=Status.OK,
+                                evidence=f"accepts the answers and rejects all {tried} perturbed ones"))  # fmt: skip
+    return checker, findings
+
+
+def _judge(
+    sub: PackageSubmission, tests: list[TestCase], limit_s: float, package: ProblemPackage, checker: object,
+    sandbox: Sandbox,
+) -> JudgeReport:  # fmt: skip
+    problem = Problem(
+        id=f"local:{package.name}",
+        title=package.name,
+        limits=Limits(time_ms=max(1, math.ceil(limit_s * 1000)), memory_mb=package.memory_mb),
+        checker=package.output_checker,
+    )
+    solution = Solution(language=sub.language, source=sub.path.read_text(encoding="utf-8", errors="replace"))  # type: ignore[arg-type]
+    return judge_problem(solution, problem, tests, checker=checker, sandbox=sandbox, stop_on_failure=True)  # type: ignore[arg-type]
+
+
+def verdict_at(report: JudgeReport, limit_ms: float) -> str:
+    """Kattis's verdict of a run at a time limit of `limit_ms`: its first failing test's, a test slower than the
+    limit counting as TLE."""
+    if report.verdict in (Verdict.CE, Verdict.IE) and not report.results:
+        return KATTIS[report.verdict]
+    for r in report.results:
+        if r.verdict is Verdict.AC and r.cpu_ms > limit_ms:
+            return "TLE"
+        if r.verdict is not Verdict.AC:
+            return KATTIS[r.verdict]
+    return "AC"
+
+
+def time_limit(slowest_s: float, package: ProblemPackage) -> float:
+    """The format's time limit from the slowest accepted test: times the multiplier, up to the resolution."""
+    rules = package.time
+    if rules.fixed_s is not None:
+        return rules.fixed_s
+    steps = max(1, math.ceil(slowest_s * rules.ac_to_time_limit / rules.resolution_s - 1e-9))
+    return steps * rules.resolution_s
+
+
+def _submissions(
+    package: ProblemPackage, tests: list[TestCase], checker: object, sandbox: Sandbox, say: Say
+) -> tuple[list[SubmissionVerdict], float | None, list[Finding]]:
+    findings: list[Finding] = []
+    verdicts: list[SubmissionVerdict] = []
+    judged = [s for s in package.submissions if s.language is not None]
+    for sub in package.submissions:
+        if sub.language is None:
+            verdicts.append(SubmissionVerdict(path=_rel(sub, package), expected=sub.expected.value, at_limit=None,
+                                              at_margin=None))  # fmt: skip
+    accepted = [s for s in judged if s.expected is Expected.ACCEPTED]
+    rules = package.time
+    first_limit = rules.fixed_s * rules.time_limit_to_tle if rules.fixed_s else CEILING_S
+    reports: dict[Path, JudgeReport] = {}
+    for sub in accepted:
+        say(f"  {_rel(sub, package)}")
+        reports[sub.path] = _judge(sub, tests, first_limit, package, checker, sandbox)
+    slowest = [max((r.cpu_ms for r in rep.results), default=0.0) for rep in reports.values() if rep.accepted]
+    if not accepted:
+        why = "no accepted submission cpbot can judge: nothing sets the time limit"
+        findings.append(Finding(check="time-limit", subject="(none)", status=Status.ERROR, evidence=why))
+        if rules.fixed_s is None:
+            return verdicts, None, findings
+    limit_s = time_limit(max(slowest, default=0.0) / 1000, package)
+    margin_s = limit_s * rules.time_limit_to_tle
+    evidence = (
+        f"stated {limit_s:g} s"
+        if rules.fixed_s is not None
+        else f"slowest accepted test {max(slowest, default=0.0):.0f} ms x {rules.ac_to_time_limit:g}, rounded up "
+        f"to {rules.resolution_s:g} s"
+    )
+    findings.append(Finding(check="time-limit", subject=f"{limit_s:g} s", status=Status.OK,
+                            evidence=f"{evidence}; TLE submissions must fail at {margin_s:g} s too"))  # fmt: skip
+    for sub in judged:
+        if sub.expected is Expected.PARTIALLY_ACCEPTED:
+            verdicts.append(SubmissionVerdict(path=_rel(sub, package), expected=sub.expected.value, at_limit=None,
+                                              at_margin=None))  # fmt: skip
+            why = "partially accepted: scoring is not judged by cpbot verify yet"
+            findings.append(
+                Finding(check="submissions", subject=_rel(sub, package), status=Status.SKIPPED, evidence=why)
+            )
+            continue
+        report = reports.get(sub.path)
+        if report is None or sub.expected is not Expected.ACCEPTED:
+            say(f"  {_rel(sub, package)}")
+            report = _judge(sub, tests, margin_s, package, checker, sandbox)
+        verdicts.append(_verdict(sub, report, limit_s, margin_s, package))
+        findings.append(_finding(verdicts[-1]))
+    return verdicts, limit_s, findings
+
+
+def _rel(sub: PackageSubmission, package: ProblemPackage) -> str:
+    return sub.path.relative_to(package.root / "submissions").as_posix()
+
+
+def _verdict(
+    sub: PackageSubmission, report: JudgeReport, limit_s: float, margin_s: float, package: ProblemPackage
+) -> SubmissionVerdict:
+    return SubmissionVerdict(
+        path=_rel(sub, package),
+        expected=sub.expected.value,
+        at_limit=verdict_at(report, limit_s * 1000),
+        at_margin=verdict_at(report, margin_s * 1000),
+        slowest_ms=max((r.cpu_ms for r in report.results), default=None),
+    )
+
+
+def _finding(v: SubmissionVerdict) -> Finding:
+    required = REQUIRED[Expected(v.expected)]
+    sensitive = "" if v.at_limit == v.at_margin else f"; sensitive to the time limit ({v.at_margin} with the margin)"
+    if v.at_limit == required:
+        status = Status.WARNING if sensitive else Status.OK
+        return Finding(check="submissions", subject=v.path, status=status, evidence=f"{v.at_limit}{sensitive}")
+    if v.at_margin == required:
+        return Finding(check="submissions", subject=v.path, status=Status.WARNING,
+                       evidence=f"{required} only with extra time (at the limit: {v.at_limit})")  # fmt: skip
+    return Finding(check="submissions", subject=v.path, status=Status.ERROR,
+                   evidence=f"got {v.at_limit}, expected {required}")  # fmt: skip

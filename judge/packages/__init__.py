@@ -1,0 +1,21 @@
+"""Problem packages (one reader per format, into `model.ProblemPackage`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cpbot.core.errors import ConfigError
+from cpbot.judge.packages.kattis import is_kattis, read_kattis
+from cpbot.judge.packages.model import ProblemPackage
+
+
+def read_package(root: Path) -> ProblemPackage:
+    """The package in folder `root`, in whichever format it is."""
+    if not root.is_dir():
+        raise ConfigError(f"{root}: not a folder", hint="give the folder of a problem package")
+    if is_kattis(root):
+        return read_kattis(root)
+    raise ConfigError(
+        f"{root}: not a problem package cpbot reads",
+        hint="a Kattis package has problem.yaml, data/ and submissions/ (Polygon and Library Checker: not yet)",
+    )
