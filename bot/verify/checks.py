@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from cpbot.bot.verify.report import Finding, Status, SubmissionVerdict, VerifyReport
@@ -21,10 +22,11 @@ from cpbot.core.errors import ConfigError
 from cpbot.judge.build import build_program_file
 from cpbot.judge.checkers.base import CheckInput
 from cpbot.judge.checkers.kattis import KattisValidator, run_validator
+from cpbot.judge.interactive import KATTIS as KATTIS_PROTOCOL
 from cpbot.judge.languages import Program
-from cpbot.judge.model import JudgeReport, Limits, Problem, Solution, TestCase, Verdict
+from cpbot.judge.model import JudgeReport, Limits, Solution, TestCase, Verdict
 from cpbot.judge.packages.model import Expected, PackageSubmission, ProblemPackage, Validator
-from cpbot.judge.runner import judge_problem
+from cpbot.judge.runner import judge_solution
 from cpbot.judge.sandbox import Sandbox
 
 MAX_TEST_BYTES = 256 << 20  # a test file larger than this is not read into memory
@@ -61,17 +63,19 @@ def verify_package(package: ProblemPackage, sandbox: Sandbox, say: Say = lambda 
     say(f"input validators on {len(tests)} tests")
     findings += _input_validators(package, sandbox)
     checker: object = package.output_checker
-    if package.output_validator is not None:
+    interactor: Program | None = None
+    if package.interactive and package.output_validator is not None:
+        say("interactor")
+        interactor, failed = _build(package.output_validator, sandbox, "interactor")
+        if interactor is None:
+            return _report(package, [*findings, failed], [], None)  # type: ignore[list-item]
+    elif package.output_validator is not None:
         say("output validator")
         validator, found = _output_validator(package, package.output_validator, sandbox)
         findings += found
         checker = validator if validator is not None else checker
-    if package.interactive:
-        findings.append(Finding(check="submissions", subject="(all)", status=Status.SKIPPED,
-                                evidence="interactive packages are not judged by cpbot verify yet"))  # fmt: skip
-        return _report(package, findings, [], None)
     say("submissions")
-    verdicts, limit_s, found = _submissions(package, tests, checker, sandbox, say)
+    verdicts, limit_s, found = _submissions(package, tests, Judging(checker, interactor, sandbox), say)
     findings += found
     return _report(package, findings, verdicts, limit_s)
 
@@ -173,18 +177,29 @@ def _output_validator(
     return checker, findings
 
 
+@dataclass(frozen=True)
+class Judging:
+    """How the package's submissions are judged: its checker, or its interactor (Kattis protocol)."""
+
+    checker: object
+    interactor: Program | None
+    sandbox: Sandbox
+
+
 def _judge(
-    sub: PackageSubmission, tests: list[TestCase], limit_s: float, package: ProblemPackage, checker: object,
-    sandbox: Sandbox,
-) -> JudgeReport:  # fmt: skip
-    problem = Problem(
-        id=f"local:{package.name}",
-        title=package.name,
-        limits=Limits(time_ms=max(1, math.ceil(limit_s * 1000)), memory_mb=package.memory_mb),
-        checker=package.output_checker,
-    )
+    sub: PackageSubmission, tests: list[TestCase], limit_s: float, package: ProblemPackage, how: Judging
+) -> JudgeReport:
     solution = Solution(language=sub.language, source=sub.path.read_text(encoding="utf-8", errors="replace"))  # type: ignore[arg-type]
-    return judge_problem(solution, problem, tests, checker=checker, sandbox=sandbox, stop_on_failure=True)  # type: ignore[arg-type]
+    return judge_solution(
+        solution,
+        tests,
+        limits=Limits(time_ms=max(1, math.ceil(limit_s * 1000)), memory_mb=package.memory_mb),
+        checker=how.checker,  # type: ignore[arg-type]
+        interactor=how.interactor,
+        interactor_protocol=KATTIS_PROTOCOL,
+        sandbox=how.sandbox,
+        stop_on_failure=True,
+    )
 
 
 def verdict_at(report: JudgeReport, limit_ms: float) -> str:
@@ -210,7 +225,7 @@ def time_limit(slowest_s: float, package: ProblemPackage) -> float:
 
 
 def _submissions(
-    package: ProblemPackage, tests: list[TestCase], checker: object, sandbox: Sandbox, say: Say
+    package: ProblemPackage, tests: list[TestCase], how: Judging, say: Say
 ) -> tuple[list[SubmissionVerdict], float | None, list[Finding]]:
     findings: list[Finding] = []
     verdicts: list[SubmissionVerdict] = []
@@ -225,7 +240,7 @@ def _submissions(
     reports: dict[Path, JudgeReport] = {}
     for sub in accepted:
         say(f"  {_rel(sub, package)}")
-        reports[sub.path] = _judge(sub, tests, first_limit, package, checker, sandbox)
+        reports[sub.path] = _judge(sub, tests, first_limit, package, how)
     slowest = [max((r.cpu_ms for r in rep.results), default=0.0) for rep in reports.values() if rep.accepted]
     if not accepted:
         why = "no accepted submission cpbot can judge: nothing sets the time limit"
@@ -254,7 +269,7 @@ def _submissions(
         report = reports.get(sub.path)
         if report is None or sub.expected is not Expected.ACCEPTED:
             say(f"  {_rel(sub, package)}")
-            report = _judge(sub, tests, margin_s, package, checker, sandbox)
+            report = _judge(sub, tests, margin_s, package, how)
         verdicts.append(_verdict(sub, report, limit_s, margin_s, package))
         findings.append(_finding(verdicts[-1]))
     return verdicts, limit_s, findings

@@ -4,6 +4,7 @@ defects, each caught by its named check."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 from cpbot.bot.cli.main import main
@@ -13,6 +14,7 @@ from cpbot.judge.packages import read_package
 from tests.paths import FIXTURES
 
 DIFFERENT = FIXTURES / "packages" / "kattis" / "different"
+GUESS = FIXTURES / "packages" / "kattis" / "guess"
 
 SUM = "a, b = map(int, input().split())\nprint(a + b)\n"
 VALIDATE = (
@@ -120,3 +122,23 @@ def test_the_time_limit_follows_the_formats_multipliers_and_resolution(tmp_path)
 def test_perturbed_answers_differ_from_the_answer():
     for answer in ("3\n", "1 2\n3 4\n", "YES\n"):
         assert all(output != answer for _, output in perturbed(answer))
+
+
+def test_an_interactive_package_is_judged_with_its_validator_as_the_interactor(tmp_path, sandbox):
+    """problemtools' guess: the validator talks to the submission (Kattis protocol); one that rejects before the
+    submission spins counts as WA, and a submission that exits early gets WA, not a judge error (SIGPIPE)."""
+    root = tmp_path / "guess"
+    shutil.copytree(GUESS, root, ignore=shutil.ignore_patterns("submissions"))
+    for name in ("accepted/guess.cc", "wrong_answer/guess.py", "wrong_answer/guess_tle.cc",
+                 "run_time_error/guess_rte_after_correct.cc"):  # fmt: skip
+        (root / "submissions" / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(GUESS / "submissions" / name, root / "submissions" / name)
+    report = verify_package(read_package(root), sandbox)
+    got = {s.path: s.at_limit for s in report.submissions}
+    assert got == {
+        "accepted/guess.cc": "AC",
+        "wrong_answer/guess.py": "WA",
+        "wrong_answer/guess_tle.cc": "WA",
+        "run_time_error/guess_rte_after_correct.cc": "RTE",
+    }
+    assert report.passed and report.tle_margin_s == 4  # its problem.yaml: time_limit_to_tle 4
