@@ -32,6 +32,7 @@ from cpbot.judge.sandbox import Sandbox
 MAX_TEST_BYTES = 256 << 20  # a test file larger than this is not read into memory
 CEILING_S = 10.0  # the limit the accepted submissions run under when the package states none
 PERTURBED_ANSWERS = 3  # tests whose answers the output validator sees perturbed
+SAME_FAILURE_ROWS = 3  # more tests than this failing a validator alike make one row
 
 # Kattis's verdicts from cpbot's (a memory or output limit is a run-time error there)
 KATTIS = {
@@ -43,7 +44,9 @@ REQUIRED = {
     Expected.WRONG_ANSWER: "WA",
     Expected.TIME_LIMIT_EXCEEDED: "TLE",
     Expected.RUN_TIME_ERROR: "RTE",
+    Expected.REJECTED: "not AC",
 }
+REJECTED = REQUIRED[Expected.REJECTED]
 Say = Callable[[str], None]
 
 
@@ -116,16 +119,20 @@ def _input_validators(package: ProblemPackage, sandbox: Sandbox) -> list[Finding
         if program is None:
             findings.append(failed)  # type: ignore[arg-type]
             continue
-        rejected = 0
+        failures: dict[str, list[str]] = {}  # the validator's message -> the tests it said it on
         for test in package.tests:
-            result = run_validator(program, sandbox, test.input, who=f"input validator {validator.path.name}")
+            result = run_validator(program, sandbox, test.input, who=f"input validator {validator.path.name}",
+                                   protocol=validator.protocol)  # fmt: skip
             if result.verdict is not Verdict.AC:
-                rejected += 1
-                status = Status.ERROR
                 what = "rejects" if result.verdict is Verdict.WA else "fails on"
-                findings.append(Finding(check=check, subject=f"{validator.path.name} on {test.name}", status=status,
-                                        evidence=f"{what} the test: {result.message}"))  # fmt: skip
-        if not rejected:
+                failures.setdefault(f"{what} the test: {result.message}", []).append(test.name)
+        for evidence, names in failures.items():
+            # one row per test, or one for many tests failing alike (a package's line ends, say)
+            subject = names[0] if len(names) <= SAME_FAILURE_ROWS else f"{len(names)} tests ({names[0]}, ...)"
+            rows = names if len(names) <= SAME_FAILURE_ROWS else [subject]
+            findings += [Finding(check=check, subject=f"{validator.path.name} on {row}", status=Status.ERROR,
+                                 evidence=evidence) for row in rows]  # fmt: skip
+        if not failures:
             findings.append(Finding(check=check, subject=validator.path.name, status=Status.OK,
                                     evidence=f"accepts all {len(package.tests)} tests"))  # fmt: skip
     return findings
@@ -276,7 +283,9 @@ def _submissions(
 
 
 def _rel(sub: PackageSubmission, package: ProblemPackage) -> str:
-    return sub.path.relative_to(package.root / "submissions").as_posix()
+    """Its path in the package (Kattis's without the `submissions/` every one has)."""
+    folder = package.root / "submissions"
+    return sub.path.relative_to(folder if sub.path.is_relative_to(folder) else package.root).as_posix()
 
 
 def _verdict(
@@ -291,13 +300,18 @@ def _verdict(
     )
 
 
+def meets(verdict: str | None, required: str) -> bool:
+    """Whether a verdict is the one a submission's folder or tag asks for."""
+    return verdict != "AC" if required == REJECTED else verdict == required
+
+
 def _finding(v: SubmissionVerdict) -> Finding:
     required = REQUIRED[Expected(v.expected)]
     sensitive = "" if v.at_limit == v.at_margin else f"; sensitive to the time limit ({v.at_margin} with the margin)"
-    if v.at_limit == required:
+    if meets(v.at_limit, required):
         status = Status.WARNING if sensitive else Status.OK
         return Finding(check="submissions", subject=v.path, status=status, evidence=f"{v.at_limit}{sensitive}")
-    if v.at_margin == required:
+    if meets(v.at_margin, required):
         return Finding(check="submissions", subject=v.path, status=Status.WARNING,
                        evidence=f"{required} only with extra time (at the limit: {v.at_limit})")  # fmt: skip
     return Finding(check="submissions", subject=v.path, status=Status.ERROR,

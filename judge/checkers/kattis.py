@@ -33,6 +33,14 @@ def kattis_verdict(result: RunResult, message: str, who: str) -> CheckResult:
     return CheckResult(Verdict.IE, f"{who} failed: {why}; {message}".strip("; "))
 
 
+def testlib_validator_verdict(result: RunResult, message: str, who: str) -> CheckResult:
+    """A testlib validator exits 0 on a valid input and 3 (FAIL) on another; a crash or a limit is its failure."""
+    if result.status == "exited" and not result.killed:
+        valid = result.exit_code == 0
+        return CheckResult(Verdict.AC if valid else Verdict.WA, message or ("ok" if valid else "rejected"))
+    return kattis_verdict(result, message, who)
+
+
 def run_validator(
     program: Program,
     sandbox: Sandbox,
@@ -40,8 +48,10 @@ def run_validator(
     args: Sequence[str] = (),
     files: dict[str, Path | bytes] | None = None,
     who: str = "validator",
+    protocol: str = "kattis",
 ) -> CheckResult:
-    """One run of a Kattis-protocol program on `stdin`; AC when it accepts, WA when it rejects, IE otherwise."""
+    """One run of a validator on `stdin`; AC when it accepts, WA when it rejects, IE otherwise. `protocol` "testlib"
+    is a testlib validator's: exit 0 accepts, another exit code rejects."""
     log_fd = os.memfd_create("validator-log", os.MFD_CLOEXEC)
     note_fd = os.memfd_create("validator-note", os.MFD_CLOEXEC)
     try:
@@ -55,6 +65,8 @@ def run_validator(
                 files=files or {},
                 collect={"judgemessage.txt": note_fd},
             )
+        if protocol == "testlib":
+            return testlib_validator_verdict(result, _message(log_fd, note_fd), who)
         return kattis_verdict(result, _message(log_fd, note_fd), who)
     finally:
         os.close(log_fd)

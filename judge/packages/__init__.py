@@ -7,6 +7,7 @@ from pathlib import Path
 from cpbot.core.errors import ConfigError
 from cpbot.judge.packages.kattis import is_kattis, read_kattis
 from cpbot.judge.packages.model import ProblemPackage
+from cpbot.judge.packages.polygon import is_polygon, read_polygon
 
 
 def read_package(root: Path) -> ProblemPackage:
@@ -15,7 +16,10 @@ def read_package(root: Path) -> ProblemPackage:
         raise ConfigError(f"{root}: not a folder", hint="give the folder of a problem package")
     if is_kattis(root):
         return read_kattis(root)
+    if is_polygon(root):
+        return read_polygon(root)
     raise ConfigError(
         f"{root}: not a problem package cpbot reads",
-        hint="a Kattis package has problem.yaml, data/ and submissions/ (Polygon and Library Checker: not yet)",
+        hint="a Kattis package has problem.yaml, data/ and submissions/; a Polygon one problem.xml; "
+        "a Library Checker one info.toml",
     )

@@ -7,18 +7,16 @@ specification and problemtools' defaults: the time limit is the slowest accepted
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from cpbot.core.errors import ConfigError
-from cpbot.core.registry import LANGUAGE_BY_EXTENSION
+from cpbot.judge.packages.files import SOURCE_SUFFIXES, inside, submission_language
 from cpbot.judge.packages.model import Expected, PackageSubmission, PackageTest, ProblemPackage, TimeRules, Validator
 
 MAX_YAML_BYTES = 1 << 20
-SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".py")
 
 
 def is_kattis(root: Path) -> bool:
@@ -123,11 +121,6 @@ def _time_rules(limits: dict[str, Any], modern: bool) -> TimeRules:
     )
 
 
-def _inside(path: Path, root: Path) -> bool:
-    """Whether `path` (after symlinks) stays inside the package: a link out of it is not read."""
-    return path.resolve().is_relative_to(root)
-
-
 def _tests(data: Path, root: Path) -> list[PackageTest]:
     if not data.is_dir():
         raise ConfigError(f"{root}: no data/ folder with tests")
@@ -137,14 +130,14 @@ def _tests(data: Path, root: Path) -> list[PackageTest]:
         if not folder.is_dir():
             continue
         for path in sorted(folder.rglob("*.in")):
-            if not path.is_file() or not _inside(path, root):
+            if not path.is_file() or not inside(path, root):
                 continue
             answer = path.with_suffix(".ans")
             found.append(
                 PackageTest(
                     name=path.relative_to(data).with_suffix("").as_posix(),
                     input=path,
-                    answer=answer if answer.is_file() and _inside(answer, root) else None,
+                    answer=answer if answer.is_file() and inside(answer, root) else None,
                     sample=group == "sample",
                 )
             )
@@ -183,19 +176,6 @@ def _one_validator(folder: Path, notes: list[str]) -> Validator | None:
     return found[0] if found else None
 
 
-def _language(path: Path) -> tuple[str | None, str]:
-    """cpbot's language for a submission file, or None and why not."""
-    language = LANGUAGE_BY_EXTENSION.get(path.suffix.lower())
-    if language is None:
-        return None, f"{path.suffix or 'no extension'}: a language cpbot does not judge"
-    if path.suffix.lower() == ".py":
-        try:
-            ast.parse(path.read_text(encoding="utf-8", errors="replace"))
-        except SyntaxError:
-            return None, "not Python 3 (Python 2?): cpbot judges Python 3"
-    return language, ""
-
-
 def _submissions(folder: Path, root: Path, notes: list[str]) -> list[PackageSubmission]:
     found = []
     known = {e.value for e in Expected}
@@ -207,13 +187,13 @@ def _submissions(folder: Path, root: Path, notes: list[str]) -> list[PackageSubm
         if not group.is_dir():
             continue
         for path in sorted(group.iterdir()):
-            if not _inside(path, root):
+            if not inside(path, root):
                 notes.append(f"submission {path.relative_to(root)}: a link out of the package, not read")
                 continue
             if path.is_dir():
                 notes.append(f"submission {path.relative_to(root)}: a folder (several files) is not judged")
                 continue
-            language, why = _language(path)
+            language, why = submission_language(path)
             if language is None:
                 notes.append(f"submission {path.relative_to(root)} not judged: {why}")
             found.append(PackageSubmission(path=path, expected=expected, language=language))  # type: ignore[arg-type]

@@ -22,6 +22,7 @@ class Expected(StrEnum):
     TIME_LIMIT_EXCEEDED = "time_limit_exceeded"
     RUN_TIME_ERROR = "run_time_error"
     PARTIALLY_ACCEPTED = "partially_accepted"
+    REJECTED = "rejected"  # Polygon's tag: any verdict but AC
 
 
 class PackageTest(BaseModel):
@@ -54,6 +55,7 @@ class Validator(BaseModel):
     path: Path
     source: Path | None  # the file to build and run
     unsupported: str = ""
+    protocol: Literal["kattis", "testlib"] = "kattis"  # exit 42/43, or testlib's exit 0 for a valid input
 
 
 class TimeRules(BaseModel):
@@ -74,12 +76,12 @@ class ProblemPackage(BaseModel):
 
     schema_version: int = SCHEMA_VERSION
     root: Path
-    format: Literal["kattis-legacy", "kattis-2023-07"]
+    format: Literal["kattis-legacy", "kattis-2023-07", "polygon", "library-checker"]
     name: str
     interactive: bool = False
     memory_mb: int = 1024
     time: TimeRules
-    output_checker: str = "tokens"  # a cpbot checker spec for the default validation (`float:1e-6`, ...)
+    output_checker: str = "tokens"  # a cpbot checker spec (`float:1e-6`, ..., or a testlib checker's path)
     output_validator: Validator | None = None  # a custom one, run with the Kattis protocol
     input_validators: list[Validator] = []
     tests: list[PackageTest]
