@@ -13,17 +13,19 @@ from __future__ import annotations
 
 import math
 import re
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from cpbot.bot.verify.generate import build_dirs, generate_tests
 from cpbot.bot.verify.report import Finding, Status, SubmissionVerdict, VerifyReport
 from cpbot.core.errors import ConfigError
 from cpbot.judge.build import build_program_file
 from cpbot.judge.checkers.base import CheckInput
 from cpbot.judge.checkers.kattis import KattisValidator, run_validator
 from cpbot.judge.interactive import KATTIS as KATTIS_PROTOCOL
-from cpbot.judge.languages import Program
+from cpbot.judge.languages import BuildOptions, Program
 from cpbot.judge.model import JudgeReport, Limits, Solution, TestCase, Verdict
 from cpbot.judge.packages.model import Expected, PackageSubmission, ProblemPackage, Validator
 from cpbot.judge.runner import judge_solution
@@ -58,18 +60,29 @@ def _read(path: Path) -> str:
 
 def verify_package(package: ProblemPackage, sandbox: Sandbox, say: Say = lambda _: None) -> VerifyReport:
     """Every check on `package`; `say` gets a line as each part starts."""
+    with tempfile.TemporaryDirectory(prefix="cpbot-verify-") as work:
+        return _verify(package, sandbox, say, Path(work))
+
+
+def _verify(package: ProblemPackage, sandbox: Sandbox, say: Say, work: Path) -> VerifyReport:
     findings: list[Finding] = []
+    include_dirs = build_dirs(package, work)
+    if package.generated:
+        say(f"generating {len(package.generated)} tests, each twice")
+    complete, found = generate_tests(package, sandbox, work, include_dirs)
+    findings += found
+    package = package.model_copy(update={"tests": complete})
     tests = [
         TestCase(input=_read(t.input), output=_read(t.answer) if t.answer else None, name=t.name, origin="user")
         for t in package.tests
     ]
     say(f"input validators on {len(tests)} tests")
-    findings += _input_validators(package, sandbox)
+    findings += _input_validators(package, sandbox, include_dirs)
     checker: object = package.output_checker
     interactor: Program | None = None
     if package.interactive and package.output_validator is not None:
         say("interactor")
-        interactor, failed = _build(package.output_validator, sandbox, "interactor")
+        interactor, failed = _build(package.output_validator, sandbox, "interactor", include_dirs)
         if interactor is None:
             return _report(package, [*findings, failed], [], None)  # type: ignore[list-item]
     elif package.output_validator is not None:
@@ -78,7 +91,7 @@ def verify_package(package: ProblemPackage, sandbox: Sandbox, say: Say = lambda 
         findings += found
         checker = validator if validator is not None else checker
     say("submissions")
-    verdicts, limit_s, found = _submissions(package, tests, Judging(checker, interactor, sandbox), say)
+    verdicts, limit_s, found = _submissions(package, tests, Judging(checker, interactor, sandbox, include_dirs), say)
     findings += found
     return _report(package, findings, verdicts, limit_s)
 
@@ -98,24 +111,29 @@ def _report(
     )
 
 
-def _build(validator: Validator, sandbox: Sandbox, role: str) -> tuple[Program | None, Finding | None]:
+def _build(
+    validator: Validator,
+    sandbox: Sandbox,
+    role: str,
+    include_dirs: list[Path] = (),  # type: ignore[assignment]
+) -> tuple[Program | None, Finding | None]:
     name = validator.path.name
     if validator.source is None:
         return None, Finding(check=role, subject=name, status=Status.SKIPPED, evidence=validator.unsupported)
     try:
-        return build_program_file(validator.source, sandbox, role=role.rstrip("s")), None
+        return build_program_file(validator.source, sandbox, role=role.rstrip("s"), include_dirs=include_dirs), None
     except ConfigError as e:
         return None, Finding(check=role, subject=name, status=Status.ERROR, evidence=e.message.splitlines()[0])
 
 
-def _input_validators(package: ProblemPackage, sandbox: Sandbox) -> list[Finding]:
+def _input_validators(package: ProblemPackage, sandbox: Sandbox, include_dirs: list[Path]) -> list[Finding]:
     check = "input-validators"
     if not package.input_validators:
         return [Finding(check=check, subject="(none)", status=Status.WARNING,
                         evidence="no input validator: nothing checks the tests against the constraints")]  # fmt: skip
     findings = []
     for validator in package.input_validators:
-        program, failed = _build(validator, sandbox, check)
+        program, failed = _build(validator, sandbox, check, include_dirs)
         if program is None:
             findings.append(failed)  # type: ignore[arg-type]
             continue
@@ -191,6 +209,7 @@ class Judging:
     checker: object
     interactor: Program | None
     sandbox: Sandbox
+    include_dirs: list[Path]
 
 
 def _judge(
@@ -206,6 +225,7 @@ def _judge(
         interactor_protocol=KATTIS_PROTOCOL,
         sandbox=how.sandbox,
         stop_on_failure=True,
+        build_options=BuildOptions(include_dirs=tuple(how.include_dirs), source_path=sub.path),
     )
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from cpbot.core.errors import ConfigError
 from cpbot.judge.packages.kattis import is_kattis, read_kattis
+from cpbot.judge.packages.library_checker import is_library_checker, read_library_checker
 from cpbot.judge.packages.model import ProblemPackage
 from cpbot.judge.packages.polygon import is_polygon, read_polygon
 
@@ -18,6 +19,8 @@ def read_package(root: Path) -> ProblemPackage:
         return read_kattis(root)
     if is_polygon(root):
         return read_polygon(root)
+    if is_library_checker(root):
+        return read_library_checker(root)
     raise ConfigError(
         f"{root}: not a problem package cpbot reads",
         hint="a Kattis package has problem.yaml, data/ and submissions/; a Polygon one problem.xml; "

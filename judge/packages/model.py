@@ -36,6 +36,16 @@ class PackageTest(BaseModel):
     sample: bool
 
 
+class GeneratedTest(BaseModel):
+    """A test the package makes rather than holds: `generator args` prints its input (Library Checker, Polygon)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    generator: Path
+    args: list[str]
+
+
 class PackageSubmission(BaseModel):
     """A program of the package and the verdict it is meant to get; `language` None when cpbot cannot judge it."""
 
@@ -85,5 +95,9 @@ class ProblemPackage(BaseModel):
     output_validator: Validator | None = None  # a custom one, run with the Kattis protocol
     input_validators: list[Validator] = []
     tests: list[PackageTest]
+    generated: list[GeneratedTest] = []  # made by `cpbot verify` before the checks, answers from `reference`
+    reference: Path | None = None  # the solution whose outputs are the generated tests' answers
+    headers: dict[str, str] = {}  # files a build needs that the package makes (Library Checker's params.h)
+    include_dirs: list[Path] = []  # searched by builds after the source's own folder (its shared headers)
     submissions: list[PackageSubmission]
     notes: list[str] = []  # what the reader left out, and why

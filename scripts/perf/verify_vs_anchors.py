@@ -101,13 +101,15 @@ def main() -> int:
             theirs = [anchors[t][0].get(name, "-") if t in anchors else "n/a" for t in ("problemtools", "bapctools")]
             row = [package.name, name, expected.get(name, "-"), ours.get(name, "-"), *theirs]
             rows.append(row)
-            if any(v not in (ours.get(name), "n/a") for v in theirs):
+            if any(v not in (ours.get(name), "n/a", "-") for v in theirs):
                 disagreements.append(row)
     header = ["package", "submission", "expected", "cpbot", "problemtools", "bapctools"]
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     for row in [header, *rows]:
         print("  ".join(str(cell).ljust(w) for cell, w in zip(row, widths, strict=True)))
-    print(f"\n{len(rows)} submissions, {len(disagreements)} where a tool differs from cpbot")
+    print(f"\n{len(rows)} submissions, {len(disagreements)} where a tool gives another verdict than cpbot:")
+    for row in disagreements:
+        print("  " + "  ".join(row))
     return 0
 
 
