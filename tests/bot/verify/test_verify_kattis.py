@@ -142,3 +142,16 @@ def test_an_interactive_package_is_judged_with_its_validator_as_the_interactor(t
         "run_time_error/guess_rte_after_correct.cc": "RTE",
     }
     assert report.passed and report.tle_margin_s == 4  # its problem.yaml: time_limit_to_tle 4
+
+
+def test_a_validator_that_accepts_near_misses_is_caught_and_a_strict_one_passes(tmp_path, sandbox):
+    root = _package(tmp_path / "sum", tests={"sample/1": ("1 2\n", "3\n")}, submissions={"accepted/sum.py": SUM})
+    report = verify_package(read_package(root), sandbox)
+    assert [(f.status, f.evidence) for f in report.findings if f.check == "validator-mutations"] == [
+        (Status.OK, "rejects all 5 near misses of 1 tests")
+    ]
+    lax = "import sys\na, b = map(int, sys.stdin.read().split())\nsys.exit(42 if a <= 100 and b <= 100 else 43)\n"
+    (root / "input_validators" / "validate.py").write_text(lax, encoding="utf-8")
+    report = verify_package(read_package(root), sandbox)
+    accepted = {f.evidence for f in report.findings if f.check == "validator-mutations"}
+    assert accepted == {"accepts it with a leading zero", "accepts it with a trailing space on the first line"}
