@@ -3,6 +3,7 @@
 - generators: a package's generated tests (Library Checker) give the same bytes on two runs.
 - input-validators: every test passes every input validator (Kattis protocol: exit 42; testlib: exit 0).
 - validator-mutations: each input validator rejects near misses of a few tests (bot/verify/mutations.py).
+- bounds: some test reaches each bound a testlib validator reports (bot/verify/bounds.py).
 - output-validator: a custom validator accepts each test's own answer and rejects perturbed ones (empty, a
   number changed, a line dropped); one that accepts them all accepts anything.
 - time-limit: the limit from the slowest accepted test and the format's multipliers (or the one stated).
@@ -20,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from cpbot.bot.verify.bounds import bounds_findings
 from cpbot.bot.verify.generate import build_dirs, generate_tests
 from cpbot.bot.verify.mutations import mutation_findings
 from cpbot.bot.verify.report import Finding, Status, SubmissionVerdict, VerifyReport
@@ -157,6 +159,7 @@ def _input_validators(package: ProblemPackage, sandbox: Sandbox, include_dirs: l
             findings.append(Finding(check=check, subject=validator.path.name, status=Status.OK,
                                     evidence=f"accepts all {len(package.tests)} tests"))  # fmt: skip
         findings += mutation_findings(program, validator, package.tests, sandbox)
+        findings += bounds_findings(program, validator, package.tests, sandbox)
     return findings
 
 

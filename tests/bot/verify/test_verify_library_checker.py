@@ -4,6 +4,7 @@ with a planted non-deterministic generator."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from cpbot.bot.verify.checks import verify_package
@@ -57,4 +58,23 @@ def test_a_generator_giving_other_bytes_on_a_second_run_is_caught(tmp_path, sand
     assert report.passed
     assert [f.evidence for f in report.findings if f.check == "generators"] == [
         "the same bytes twice for all 2 tests they make"
+    ]
+
+
+def test_a_bound_no_test_reaches_is_reported_from_the_testlib_validators_overview(tmp_path, sandbox):
+    shutil.copytree(STATIC_RANGE_SUM.parent.parent / "common", tmp_path / "common")
+    # seed 0 gives "5 0", seed 1 "5 9": b reaches both its bounds, a neither
+    fixed = "import sys\nprint(5, 9 * int(sys.argv[1]))\n"
+    root = _problem(tmp_path / "category" / "sum", {"fixed.py": fixed})
+    (root / "verifier.cpp").write_text(
+        '#include "testlib.h"\n#include "params.h"\n'
+        "int main(int argc, char* argv[]) { registerValidation(argc, argv);\n"
+        '  inf.readInt(0, MAX, "a"); inf.readSpace(); inf.readInt(0, 9, "b"); inf.readEoln(); inf.readEof(); }\n',
+        encoding="utf-8",
+    )
+    report = verify_package(read_package(root), sandbox)
+    assert ("input-validators", "verifier.cpp", Status.OK) in {(f.check, f.subject, f.status) for f in report.findings}
+    assert [(f.subject, f.status, f.evidence) for f in report.findings if f.check == "bounds"] == [
+        ("verifier.cpp: a", Status.WARNING, "BOUND NOT REACHED: no test has a at its minimum"),
+        ("verifier.cpp: a", Status.WARNING, "BOUND NOT REACHED: no test has a at its maximum"),
     ]
