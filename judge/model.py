@@ -6,17 +6,20 @@ in DESIGN.md, so `--json` output and files on disk can be relied on by scripts.
 
 from __future__ import annotations
 
-import re
+import logging
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
+from cpbot.core.bounds import MEMORY_LIMIT, TIME_LIMIT
 from cpbot.core.registry import LOCAL_SITE, LanguageName
+from cpbot.core.terminal import printable
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: Problem.interactor
 NEWER_SCHEMA = "newer_schema"  # the error type of a file written by a newer cpbot
+_log = logging.getLogger("cpbot.judge")
 
 
 class Model(BaseModel):
@@ -34,17 +37,6 @@ class Model(BaseModel):
                 {"version": version, "known": SCHEMA_VERSION},
             )
         return data
-
-
-# Control characters but tab and newline, C1 included (U+009B is a terminal's CSI on its own).
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def printable(text: str) -> str:
-    """Text a program or a compiler wrote, safe to print on a terminal: every control character but tab
-    and newline shown as `\\xNN` (no escape sequence can retitle, clear or recolour the user's terminal).
-    Idempotent, so a report read back from disk stays the same."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 # What a program, a checker or a compiler wrote, kept in a report: escaped on the way in.
@@ -100,10 +92,38 @@ def worst(verdicts: list[Verdict]) -> Verdict:
 Language = LanguageName
 
 
+def _within_time_bound(ms: int) -> int:
+    """A time limit from outside (a page, Competitive Companion, a file) is refused past `max_time_limit_s`."""
+    if ms > TIME_LIMIT.value() * 1000:
+        raise PydanticCustomError(
+            "time_limit_too_long",
+            "{ms} ms is past {bound} ({hint})",
+            {
+                "ms": ms if ms < 10**12 else f"about 1e{len(str(ms)) - 1}",
+                "bound": TIME_LIMIT.describe(),
+                "hint": TIME_LIMIT.hint(),
+            },
+        )
+    return ms
+
+
+def _within_memory_bound(mb: int) -> int:
+    """A memory limit past `max_memory_limit_mb` (by default the machine's RAM, which no run can use more
+    of anyway) is judged as that bound, with a warning."""
+    bound = MEMORY_LIMIT.value()
+    if mb > bound:
+        shown = mb if mb < 10**12 else f"about 1e{len(str(mb)) - 1}"
+        _log.warning(
+            "a memory limit of %s MB is judged as %s (%s)", shown, MEMORY_LIMIT.describe(), MEMORY_LIMIT.hint()
+        )
+        return bound
+    return mb
+
+
 class Limits(Model):
-    time_ms: int = Field(2000, gt=0)
-    memory_mb: int = Field(256, gt=0)
-    output_mb: int = Field(64, gt=0)
+    time_ms: Annotated[int, Field(gt=0), AfterValidator(_within_time_bound)] = 2000
+    memory_mb: Annotated[int, Field(gt=0), AfterValidator(_within_memory_bound)] = 256
+    output_mb: int = Field(64, gt=0, le=1 << 20)
 
 
 class TestCase(Model):
@@ -139,6 +159,49 @@ class Signature(Model):
     constructor: Method | None = None
 
 
+class Solution(Model):
+    language: Language
+    source: str
+
+
+class HeuristicSpec(Model):
+    """How a score-based problem (AtCoder Heuristic Contest) is scored locally: the contest's tools, or ours.
+
+    `generator` and `scorer` are paths relative to the problem's folder (or absolute): sources
+    (`.py`, `.cpp`) or executables. The generator prints one input for a seed: `GENERATOR SEED` on stdout
+    (`generator_style="seed"`), or AHC's `gen seeds.txt` writing `in/0000.txt` (`"ahc"`). The scorer is
+    run as `SCORER INPUT OUTPUT` and prints `Score = N` as AHC's `vis` does; an output it rejects scores 0.
+    `tools` names AHC's Rust tools folder (a cargo package): when cargo is present it is built and its
+    `gen` and `vis` binaries stand in for missing `generator`/`scorer`."""
+
+    schema_version: int = SCHEMA_VERSION
+    objective: Literal["maximize", "minimize"] = "maximize"
+    # absolute: each input's score summed; relative: each input's score against the best known for it
+    scoring: Literal["absolute", "relative"] = "absolute"
+    generator: str | None = None
+    generator_style: Literal["seed", "ahc"] = "seed"
+    scorer: str | None = None
+    # interactive problems: AHC's tester, run as `TESTER PROGRAM...` with the input on stdin; it talks to
+    # the program and prints `Score = N` on stderr (no scorer then)
+    interactive: bool = False
+    tester: str | None = None
+    tools: str | None = None
+    seeds: int = Field(50, ge=1, le=100_000)  # seeds 0..seeds-1 are the local inputs by default
+    # relative scoring: the best known raw score per seed (the contest's, or the best of cpbot's own runs)
+    best_known: dict[int, float] = {}
+    # what one input's score is worth at most under relative scoring (AHC: 10^9, rounded)
+    relative_unit: float = Field(1e9, gt=0)
+    # what an input scores when the output is invalid, the run crashes or times out: 0 where larger is
+    # better; a problem where smaller is better states its own (worse than any valid output)
+    failure_score: float = 0.0
+
+    @model_validator(mode="after")
+    def _failure_is_worst(self) -> HeuristicSpec:
+        if self.objective == "minimize" and self.failure_score <= 0:
+            raise ValueError("a problem where smaller is better needs a positive failure_score (worse than any output)")
+        return self
+
+
 class Problem(Model):
     schema_version: int = SCHEMA_VERSION
     id: str
@@ -152,9 +215,15 @@ class Problem(Model):
     notes: str = ""
     limits: Limits = Limits()
     samples: list[TestCase] = []
-    kind: Literal["stdio", "function", "interactive"] = "stdio"
+    kind: Literal["stdio", "function", "interactive", "heuristic"] = "stdio"
     signature: Signature | None = None
+    heuristic: HeuristicSpec | None = None  # score-based problems: their local tools and scoring rules
+    # `tokens`, `exact`, `lines`, `decimal-lines`, `float:EPS`, `special`, or the path of a testlib checker
+    # (relative to the problem's folder in problem.json)
     checker: str = "tokens"
+    # interactive problems: the testlib interactor, a path (relative to the problem's folder in problem.json)
+    # or its source
+    interactor: str | Solution | None = None
     input_file: str | None = None
     output_file: str | None = None
     contest: str | None = None
@@ -162,11 +231,6 @@ class Problem(Model):
     difficulty: str | None = None
     code_snippets: dict[str, str] = {}
     raw: Any = None
-
-
-class Solution(Model):
-    language: Language
-    source: str
 
 
 class Diff(Model):

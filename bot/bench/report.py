@@ -30,8 +30,9 @@ def _opt(x: float | None, fmt: str) -> str:
     return "-" if x is None else format(x, fmt)
 
 
-def _columns(k: int, timings: bool, lcb_ks: list[int]) -> list[str]:
-    cols = ["pass@1", *(f"SOLVED@<={j}" for j in range(2, k + 1)), "EFF@1", "AC", "CPR", "wCPR", "CPS"]
+def _columns(k: int, timings: bool, lcb_ks: list[int], scored: bool = False) -> list[str]:
+    cols = ["mean score"] if scored else []
+    cols += ["pass@1", *(f"SOLVED@<={j}" for j in range(2, k + 1)), "EFF@1", "AC", "CPR", "wCPR", "CPS"]
     cols += [f"LCB pass@{j}" for j in lcb_ks]
     if timings:
         cols += ["time ms (AC)", "mem MB (AC)"]
@@ -41,8 +42,9 @@ def _columns(k: int, timings: bool, lcb_ks: list[int]) -> list[str]:
     return cols
 
 
-def _cells(m: Metrics, k: int, timings: bool, lcb_ks: list[int]) -> list[str]:
-    cells = [_pct(m.pass_at_1), *(_pct(m.solved_at.get(j, 0.0)) for j in range(2, k + 1))]
+def _cells(m: Metrics, k: int, timings: bool, lcb_ks: list[int], scored: bool = False) -> list[str]:
+    cells = [_opt(m.mean_score, ",.1f")] if scored else []
+    cells += [_pct(m.pass_at_1), *(_pct(m.solved_at.get(j, 0.0)) for j in range(2, k + 1))]
     cells += [_pct(m.eff_at_1), _pct(m.ac_rate), _pct(m.case_pass_rate), _pct(m.weighted_case_pass_rate)]
     cells.append(_pct(m.case_pass_score))
     cells += [_pct(m.pass_at[f"pass@{j}"]) if f"pass@{j}" in m.pass_at else "-" for j in lcb_ks]
@@ -56,6 +58,12 @@ def _cells(m: Metrics, k: int, timings: bool, lcb_ks: list[int]) -> list[str]:
     return cells
 
 
+def _scored(report: BenchReport) -> bool:
+    """Whether the bench had score-based problems: their mean score is then the first metric (and the rates
+    count each seed scored as a test)."""
+    return any(s.overall.mean_score is not None for s in report.strategies)
+
+
 def _row(cells: list[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
@@ -65,10 +73,11 @@ def metric_table(report: BenchReport, *, timings: bool = True, every_k: bool = T
     per problem (else LiveCodeBench's own 1, 5, 10)."""
     k = report.k
     lcb_ks = list(range(1, report.samples + 1)) if every_k else reportable_ks([report.samples])
-    rows = [["strategy", "difficulty", "n", *_columns(k, timings, lcb_ks)]]
+    scored = _scored(report)
+    rows = [["strategy", "difficulty", "n", *_columns(k, timings, lcb_ks, scored)]]
     for s in report.strategies:
         groups = [("all", s.overall), *s.by_difficulty.items()]
-        rows += [[s.strategy, name, str(m.problems), *_cells(m, k, timings, lcb_ks)] for name, m in groups]
+        rows += [[s.strategy, name, str(m.problems), *_cells(m, k, timings, lcb_ks, scored)] for name, m in groups]
     return MetricTable(columns=rows[0], rows=rows[1:])
 
 
@@ -89,7 +98,8 @@ def markdown(report: BenchReport, *, timings: bool = True) -> str:
     """
     k = report.k
     lcb_ks = reportable_ks([report.samples])
-    cols = _columns(k, timings, lcb_ks)
+    scored = _scored(report)
+    cols = _columns(k, timings, lcb_ks, scored)
     lines = [
         f"bench {report.run_id}: {report.dataset}, {report.problems} problems, model {report.model}, {report.language}",
         "",
@@ -97,11 +107,11 @@ def markdown(report: BenchReport, *, timings: bool = True) -> str:
         _row(["---"] * (len(cols) + 2)),
     ]
     for s in report.strategies:
-        lines.append(_row([s.strategy, str(s.overall.problems), *_cells(s.overall, k, timings, lcb_ks)]))
+        lines.append(_row([s.strategy, str(s.overall.problems), *_cells(s.overall, k, timings, lcb_ks, scored)]))
     lines += ["", _row(["strategy", "difficulty", "n", *cols]), _row(["---"] * (len(cols) + 3))]
     for s in report.strategies:
         for difficulty, m in s.by_difficulty.items():
-            lines.append(_row([s.strategy, difficulty, str(m.problems), *_cells(m, k, timings, lcb_ks)]))
+            lines.append(_row([s.strategy, difficulty, str(m.problems), *_cells(m, k, timings, lcb_ks, scored)]))
     lines += [
         "",
         "Rates in %. pass@1 and SOLVED@<=k judge the strategy's first k programs on the hidden tests; AC, CPR "

@@ -114,6 +114,7 @@ class SiteSpec:
     live_ai: LiveAiRule = LiveAiRule.NEVER
     ai_rule: str = ""  # the site's rule on AI in contests, in a sentence, as cpbot reminds the user of it
     login_path: str = "/"  # where a person signs in (`cpbot login --browser` opens it)
+    password_login: bool = False  # whether the site's submitter can log in with a handle and password
 
     @property
     def domain(self) -> str:
@@ -124,7 +125,7 @@ class SiteSpec:
 SITE_SPECS: tuple[SiteSpec, ...] = (
     SiteSpec(
         "codeforces", "Codeforces", ("cf",), "https://codeforces.com", "CPBOT_CODEFORCES_URL",
-        "cpbot.scrapers.codeforces.site", login_path="/enter",
+        "cpbot.scrapers.codeforces.site", login_path="/enter", password_login=True,
         live_ai=LiveAiRule.GYM_OR_LISTED,
         ai_rule="Codeforces forbids using AI to write code for a rated round while it runs (rule of 2024-09-14), "
         "for registered and out-of-competition participants alike; gym, mashups and finished contests are free",
@@ -174,6 +175,7 @@ class StrategySpec:
     name: str
     module: str  # exposes `make(**options) -> Strategy`; imported on first use
     summary: str
+    scored: bool = False  # it solves score-based problems (a scorer, no expected output), and only those
 
 
 STRATEGY_SPECS: tuple[StrategySpec, ...] = (
@@ -184,10 +186,14 @@ STRATEGY_SPECS: tuple[StrategySpec, ...] = (
     StrategySpec("nala", "cpbot.agents.strategies.nala", "two generations, then debugging the failing cases"),
     StrategySpec("swiftsolve", "cpbot.agents.strategies.swiftsolve", "planner, pruner, profiler, analyst"),
     StrategySpec("blockchain", "cpbot.agents.strategies.blockchain", "programs as chains of tested blocks"),
+    StrategySpec(
+        "ale", "cpbot.agents.strategies.ale", "score-based problems: variants in parallel, scored on seeds", scored=True
+    ),
 )
 STRATEGIES: dict[str, StrategySpec] = {spec.name: spec for spec in STRATEGY_SPECS}
 STRATEGY_NAMES: tuple[str, ...] = tuple(STRATEGIES)  # the default first
 DEFAULT_STRATEGY = "cpbot"
+DEFAULT_SCORED_STRATEGY = "ale"  # the default for score-based problems (AtCoder Heuristic Contests)
 StrategyName = Literal[STRATEGY_NAMES]  # type: ignore[valid-type]
 
 

@@ -38,7 +38,18 @@ from cpbot.testing.scripted_server import COMMAND_HELP, Delay, Reply, ScriptedSe
 
 Family = Literal["cpp", "python"]
 Kind = Literal[
-    "program", "tests", "plan", "selector", "checker", "analyst", "optimizer", "distinguisher", "arbiter", "unknown"
+    "program",
+    "tests",
+    "plan",
+    "selector",
+    "checker",
+    "analyst",
+    "optimizer",
+    "distinguisher",
+    "arbiter",
+    "checker_writer",
+    "interactor_writer",
+    "unknown",
 ]
 
 BAG_SIZE = 20  # draws per shuffled bag; pass_at_1 * BAG_SIZE of them are right (rounded)
@@ -70,6 +81,7 @@ class Population:
     brute: Program | None = None
     generator: Program | None = None
     generator_path: Path | None = None  # to run it for the test designer's inputs (Python only)
+    checker: Program | None = None  # the problem's own checker program, handed out when a checker is asked for
 
     @property
     def right(self) -> list[Program]:
@@ -122,6 +134,7 @@ def load_lab_folder(folder: Path) -> Population:
         brute=_program(folder, lab.get("brute")),
         generator=_program(folder, generator),
         generator_path=folder / generator if generator else None,
+        checker=_program(folder, problem.get("checker")) if (folder / str(problem.get("checker"))).is_file() else None,
     )
 
 
@@ -156,6 +169,8 @@ _KINDS: dict[str, Kind] = {
     "optimizer": "optimizer",
     "tester": "distinguisher",
     "judge": "arbiter",
+    "checker writer": "checker_writer",
+    "interactor writer": "interactor_writer",
 }
 
 
@@ -245,7 +260,7 @@ class PopulationModel:
             return "OPTIMIZE: no"
         if kind in ("distinguisher", "arbiter"):
             return "I cannot tell."  # a sampling model's guess would be noise: selection rests on execution
-        if kind == "unknown":
+        if kind in ("unknown", "interactor_writer"):
             return "I do not know what is asked."
         if kind == "selector":
             tags = re.search(r"use these names exactly\):\s*\n(.+)", text)
@@ -269,6 +284,8 @@ class PopulationModel:
             return "I do not know this problem."
         if kind == "tests":
             return self.tests_reply(population, text)
+        if kind == "checker_writer":
+            return f"The checker.\n{population.checker.fenced()}" if population.checker else "I cannot write one."
         if not population.programs:
             return f"I have no program for {population.problem_id}."
         return "Here is the program.\n" + self.draw(population, requested_family(text)).fenced()

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from cpbot.judge.checkers import Checker
+    from cpbot.judge.languages import Program
     from cpbot.judge.model import Problem, Solution, TestCase
     from cpbot.judge.sandbox import Sandbox
 
@@ -33,6 +34,8 @@ class ProblemKind:
     why_not_stressed: str = ""
     # the output is compared as text by the problem's checker spec (`tokens`, `float:1e-6`, ...)
     checks_output_text: bool = True
+    # each output gets a score from the problem's scorer (`judge/scoring.py`), not a verdict from a checker
+    scored: bool = False
     # the solution starts from a skeleton of `templates/stdio/` that reads the input
     has_skeleton: bool = True
     # the prompt's line about the input and output, after the statement
@@ -67,3 +70,8 @@ class ProblemKind:
 
         spec = self.checker_spec(problem)
         return make_checker(spec, sandbox) if isinstance(spec, str) else spec
+
+    def interactor(self, problem: Problem, sandbox: Sandbox) -> Program | None:
+        """The interactor program a test of `problem` runs against, built (None: the kind needs none, or the
+        problem names none)."""
+        return None

@@ -112,7 +112,9 @@ def test_a_request_for_python_draws_python_programs_when_there_are_some():
 
 def test_every_prompt_of_a_single_program_team_is_recognised():
     prompts = REPO / "templates" / "prompts"
-    kinds = {p.stem: request_kind(p.read_text()) for p in prompts.glob("*.txt") if not p.stem.startswith("bc_")}
+    # score-based problems' prompts are the score pool's (cpbot.testing.score_pool_server), not a population's
+    theirs = ("bc_", "heuristic_")
+    kinds = {p.stem: request_kind(p.read_text()) for p in prompts.glob("*.txt") if not p.stem.startswith(theirs)}
     assert kinds == {
         "coder": "program",
         "coder_revise": "program",
@@ -130,6 +132,8 @@ def test_every_prompt_of_a_single_program_team_is_recognised():
         "optimizer": "optimizer",
         "distinguisher": "distinguisher",
         "arbiter": "arbiter",
+        "checker_writer": "checker_writer",
+        "interactor_writer": "interactor_writer",
     }
     assert requested_family("Write the program in C++17, in one ```cpp block.") == "cpp"
 
