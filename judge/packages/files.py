@@ -6,6 +6,7 @@ import ast
 from pathlib import Path
 
 from cpbot.core.registry import LANGUAGE_BY_EXTENSION
+from cpbot.judge.packages.model import Expected, PackageSubmission
 
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".py")
 
@@ -26,3 +27,11 @@ def submission_language(path: Path) -> tuple[str | None, str]:
         except SyntaxError:
             return None, "not Python 3 (Python 2?): cpbot judges Python 3"
     return language, ""
+
+
+def package_submission(path: Path, expected: Expected, shown: str, notes: list[str]) -> PackageSubmission:
+    """A submission of the package; one cpbot cannot judge is kept (language None) and `notes` says why."""
+    language, why = submission_language(path)
+    if language is None:
+        notes.append(f"submission {shown} not judged: {why}")
+    return PackageSubmission(path=path, expected=expected, language=language)  # type: ignore[arg-type]

@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 
 from cpbot.core.errors import ConfigError
-from cpbot.judge.packages.files import SOURCE_SUFFIXES, inside, submission_language
+from cpbot.judge.packages.files import SOURCE_SUFFIXES, inside, package_submission
 from cpbot.judge.packages.model import Expected, PackageSubmission, PackageTest, ProblemPackage, TimeRules, Validator
 
 MAX_YAML_BYTES = 1 << 20
@@ -193,8 +193,5 @@ def _submissions(folder: Path, root: Path, notes: list[str]) -> list[PackageSubm
             if path.is_dir():
                 notes.append(f"submission {path.relative_to(root)}: a folder (several files) is not judged")
                 continue
-            language, why = submission_language(path)
-            if language is None:
-                notes.append(f"submission {path.relative_to(root)} not judged: {why}")
-            found.append(PackageSubmission(path=path, expected=expected, language=language))  # type: ignore[arg-type]
+            found.append(package_submission(path, expected, str(path.relative_to(root)), notes))
     return found

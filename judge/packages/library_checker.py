@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from cpbot.core.errors import ConfigError
-from cpbot.judge.packages.files import inside, submission_language
+from cpbot.judge.packages.files import inside, package_submission
 from cpbot.judge.packages.model import (
     Expected,
     GeneratedTest,
@@ -127,8 +127,5 @@ def _solutions(info: dict[str, Any], root: Path, reference: Path, notes: list[st
             what = "a function, with a grader" if entry.get("function") else f"expects {expect}"
             notes.append(f"solution {name}: {what}, which cpbot verify does not judge")
             continue
-        language, why = submission_language(path)
-        if language is None:
-            notes.append(f"solution sol/{name} not judged: {why}")
-        found.append(PackageSubmission(path=path, expected=expected, language=language))  # type: ignore[arg-type]
+        found.append(package_submission(path, expected, f"sol/{name}", notes))
     return found

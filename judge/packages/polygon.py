@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from cpbot.core.errors import ConfigError
-from cpbot.judge.packages.files import SOURCE_SUFFIXES, inside, submission_language
+from cpbot.judge.packages.files import SOURCE_SUFFIXES, inside, package_submission
 from cpbot.judge.packages.model import Expected, PackageSubmission, PackageTest, ProblemPackage, TimeRules, Validator
 
 MAX_XML_BYTES = 4 << 20
@@ -157,8 +157,5 @@ def _solutions(tree: ET.Element, root: Path, notes: list[str]) -> list[PackageSu
         if expected is None:
             notes.append(f"solution {named} tagged {tag}: a tag cpbot verify does not judge")
             continue
-        language, why = submission_language(path)
-        if language is None:
-            notes.append(f"solution {named} not judged: {why}")
-        found.append(PackageSubmission(path=path, expected=expected, language=language))  # type: ignore[arg-type]
+        found.append(package_submission(path, expected, str(named), notes))
     return found
