@@ -249,6 +249,23 @@ def verdict_at(report: JudgeReport, limit_ms: float) -> str:
     return "AC"
 
 
+def limit_finding(slowest_ms: float, limit_s: float, package: ProblemPackage) -> Finding:
+    """The time limit and where it comes from; a stated limit the slowest accepted test does not fit into with
+    the format's safety factor (Kattis: 2.0 in 2023-07, 5 legacy; Polygon and Library Checker: 2) is a warning."""
+    rules = package.time
+    margin = f"TLE submissions must fail at {limit_s * rules.time_limit_to_tle:g} s too"
+    subject = f"{limit_s:g} s"
+    if rules.fixed_s is None:
+        how = f"slowest accepted test {slowest_ms:.0f} ms x {rules.ac_to_time_limit:g}"
+        how += f", rounded up to {rules.resolution_s:g} s"
+        return Finding(check="time-limit", subject=subject, status=Status.OK, evidence=f"{how}; {margin}")
+    if slowest_ms * rules.ac_to_time_limit > limit_s * 1000:
+        why = (f"stated {limit_s:g} s without margin: the slowest accepted test takes {slowest_ms:.0f} ms, more than "
+               f"1/{rules.ac_to_time_limit:g} of the limit; {margin}")  # fmt: skip
+        return Finding(check="time-limit", subject=subject, status=Status.WARNING, evidence=why)
+    return Finding(check="time-limit", subject=subject, status=Status.OK, evidence=f"stated {limit_s:g} s; {margin}")
+
+
 def time_limit(slowest_s: float, package: ProblemPackage) -> float:
     """The format's time limit from the slowest accepted test: times the multiplier, up to the resolution."""
     rules = package.time
@@ -283,14 +300,7 @@ def _submissions(
             return verdicts, None, findings
     limit_s = time_limit(max(slowest, default=0.0) / 1000, package)
     margin_s = limit_s * rules.time_limit_to_tle
-    evidence = (
-        f"stated {limit_s:g} s"
-        if rules.fixed_s is not None
-        else f"slowest accepted test {max(slowest, default=0.0):.0f} ms x {rules.ac_to_time_limit:g}, rounded up "
-        f"to {rules.resolution_s:g} s"
-    )
-    findings.append(Finding(check="time-limit", subject=f"{limit_s:g} s", status=Status.OK,
-                            evidence=f"{evidence}; TLE submissions must fail at {margin_s:g} s too"))  # fmt: skip
+    findings.append(limit_finding(max(slowest, default=0.0), limit_s, package))
     for sub in judged:
         if sub.expected is Expected.PARTIALLY_ACCEPTED:
             verdicts.append(SubmissionVerdict(path=_rel(sub, package), expected=sub.expected.value, at_limit=None,

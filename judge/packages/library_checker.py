@@ -25,6 +25,7 @@ from cpbot.judge.packages.model import (
 
 MAX_TOML_BYTES = 1 << 20
 MAX_SEEDS = 1000
+SAFETY_FACTOR = 2.0  # a stated limit should be twice the slowest accepted run: else `time-limit` warns
 EXPECT = {"AC": Expected.ACCEPTED, "WA": Expected.WRONG_ANSWER, "TLE": Expected.TIME_LIMIT_EXCEEDED,
           "RE": Expected.RUN_TIME_ERROR}  # fmt: skip
 
@@ -52,7 +53,9 @@ def read_library_checker(root: Path) -> ProblemPackage:
         format="library-checker",
         name=str(info.get("title") or root.name),
         memory_mb=1024,
-        time=TimeRules(ac_to_time_limit=1.0, time_limit_to_tle=1.0, fixed_s=float(info.get("timelimit", 2.0))),
+        time=TimeRules(
+            ac_to_time_limit=SAFETY_FACTOR, time_limit_to_tle=1.0, fixed_s=float(info.get("timelimit", 2.0))
+        ),
         output_checker=str(checker) if checker.is_file() else "tokens",
         input_validators=[Validator(path=verifier, source=verifier, protocol="testlib")] if verifier.is_file() else [],
         tests=tests,

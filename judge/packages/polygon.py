@@ -16,6 +16,7 @@ from cpbot.judge.packages.model import Expected, PackageSubmission, PackageTest,
 
 MAX_XML_BYTES = 4 << 20
 MAX_TESTS = 10_000
+SAFETY_FACTOR = 2.0  # a stated limit should be twice the slowest accepted run: else `time-limit` warns
 # Polygon's solution tags, as the verdict each is meant to get
 TAGS = {
     "main": Expected.ACCEPTED,
@@ -52,7 +53,7 @@ def read_polygon(root: Path) -> ProblemPackage:
         name=(names.get("value") if names is not None else None) or tree.get("short-name") or root.name,
         interactive=tree.find("assets/interactor") is not None,
         memory_mb=max(1, memory >> 20),
-        time=TimeRules(ac_to_time_limit=1.0, time_limit_to_tle=1.0, fixed_s=time_ms / 1000),
+        time=TimeRules(ac_to_time_limit=SAFETY_FACTOR, time_limit_to_tle=1.0, fixed_s=time_ms / 1000),
         output_checker=_checker(tree, root, notes),
         input_validators=[_validator(v, root) for v in tree.findall("assets/validators/validator")],
         tests=_tests(testset, root, notes),

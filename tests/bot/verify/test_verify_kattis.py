@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 from cpbot.bot.cli.main import main
-from cpbot.bot.verify.checks import perturbed, time_limit, verify_package
+from cpbot.bot.verify.checks import limit_finding, perturbed, time_limit, verify_package
 from cpbot.bot.verify.report import Status
 from cpbot.judge.packages import read_package
 from tests.paths import FIXTURES
@@ -155,3 +155,15 @@ def test_a_validator_that_accepts_near_misses_is_caught_and_a_strict_one_passes(
     report = verify_package(read_package(root), sandbox)
     accepted = {f.evidence for f in report.findings if f.check == "validator-mutations"}
     assert accepted == {"accepts it with a leading zero", "accepts it with a trailing space on the first line"}
+
+
+def test_a_stated_time_limit_without_margin_is_a_warning(tmp_path):
+    root = _package(tmp_path / "p", tests={"sample/1": ("1 2\n", "3\n")}, submissions={"accepted/a.py": SUM},
+                    yaml="problem_format_version: 2023-07\nlimits:\n  time_limit: 1\n")  # fmt: skip
+    package = read_package(root)
+    tight = limit_finding(600.0, 1.0, package)  # 600 ms x 2.0 does not fit into 1 s
+    assert tight.status is Status.WARNING and "without margin" in tight.evidence
+    assert limit_finding(400.0, 1.0, package).status is Status.OK
+    # a limit set from the runs has its margin by construction
+    derived = _package(tmp_path / "q", tests={"sample/1": ("1 2\n", "3\n")}, submissions={"accepted/a.py": SUM})
+    assert limit_finding(600.0, 3.0, read_package(derived)).status is Status.OK
