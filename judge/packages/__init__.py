@@ -11,6 +11,11 @@ from cpbot.judge.packages.model import ProblemPackage
 from cpbot.judge.packages.polygon import is_polygon, read_polygon
 
 
+def is_package(root: Path) -> bool:
+    """Whether folder `root` is a problem package in a format cpbot reads."""
+    return root.is_dir() and (is_kattis(root) or is_polygon(root) or is_library_checker(root))
+
+
 def read_package(root: Path) -> ProblemPackage:
     """The package in folder `root`, in whichever format it is."""
     if not root.is_dir():
