@@ -23,7 +23,6 @@ from cpbot.judge.build import build_solution
 from cpbot.judge.execute import execute
 from cpbot.judge.generator import generate
 from cpbot.judge.model import Limits, Problem, Solution, TestCase
-from cpbot.judge.packages import is_package
 from cpbot.judge.sandbox import Sandbox, default_sandbox
 
 FORMAT_VERSION = 1
@@ -127,14 +126,9 @@ def load_problem(folder: Path) -> LabProblem:
 
 
 def load_dataset(root: Path, only: set[str] | None = None) -> list[LabProblem]:
-    """Every problem folder under `root` (a folder with lab.json is itself one problem, and so is a problem
-    package: Kattis, Polygon or Library Checker), by name."""
+    """Every problem folder under `root` (a folder with lab.json is itself one problem), by name."""
     if (root / "lab.json").exists():
         return [load_problem(root)]
-    if is_package(root):
-        from cpbot.bot.lab.packages import lab_problem  # it imports this module
-
-        return [lab_problem(root)]
     folders = sorted(p.parent for p in root.glob("*/lab.json"))
     if not folders:
         raise ConfigError(f"no lab problems in {root}", hint="each problem is a folder with lab.json and problem.json")

@@ -7,13 +7,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cpbot.bot.lab.dataset import HiddenSpec, LabCandidate, LabProblem, LabSpec
+from cpbot.bot.lab.dataset import HiddenSpec, LabCandidate, LabProblem, LabSpec, load_dataset
 from cpbot.core.errors import ConfigError
 from cpbot.judge.model import Limits, Problem, TestCase
-from cpbot.judge.packages import read_package
+from cpbot.judge.packages import is_package, read_package
 from cpbot.judge.packages.model import Expected, ProblemPackage
 
 DEFAULT_TIME_S = 2.0  # a package that sets its limit from its runs (Kattis) has none stated
+
+
+def load_lab(root: Path, only: set[str] | None = None) -> list[LabProblem]:
+    """The lab problems at `root`: a problem package is one, else the lab's own dataset (`load_dataset`)."""
+    return [lab_problem(root)] if is_package(root) else load_dataset(root, only)
 
 
 def lab_problem(root: Path) -> LabProblem:
