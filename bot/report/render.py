@@ -135,6 +135,8 @@ def print_solve_result(result: SolveResult, path: Path | None) -> None:
     """The verdict, what was spent, and where the solution went."""
     verdict = result.verdict or "no program"
     _echo(f"{result.status}: {verdict} ({result.reason})")
+    for gap in result.missing_evidence:  # why an answer that passed every test is not called solved
+        _echo(f"  missing: {gap}")
     _echo(f"{result.calls} LLM calls, {result.tokens:,} tokens, {result.seconds:.1f} s")
     for line in judged_lines(result):
         _echo(line)
