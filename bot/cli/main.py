@@ -23,7 +23,7 @@ COMMANDS: dict[str, str] = {
     name: f"cpbot.bot.commands.{name.replace('-', '_')}:{name.replace('-', '_')}"
     for name in (
         "bench", "config", "contests", "doctor", "fetch", "grade", "judge", "lab", "listen", "login", "profile",
-        "setup-python", "solve", "stress", "submit", "transcripts", "watch",
+        "setup-python", "solve", "stress", "submit", "transcripts", "verify", "watch",
     )
 }  # fmt: skip
 
