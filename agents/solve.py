@@ -25,6 +25,7 @@ from cpbot.agents.budget import Attempt, BestAttempt, Budget, BudgetExhausted, B
 from cpbot.agents.dialect import with_note
 from cpbot.agents.envelopes import Task
 from cpbot.agents.extract import ExtractionError
+from cpbot.agents.inputs import InputsReport
 from cpbot.agents.llm import BoundLLM, ChatModel, LLMClient, LLMReply, Message
 from cpbot.agents.roles.common import RoleError
 from cpbot.agents.strategies import get_strategy
@@ -70,6 +71,7 @@ class SolveResult(BaseModel):
     stress: StressReport | None = None  # the solution against the brute force
     generator: Solution | None = None
     brute: Solution | None = None
+    inputs: InputsReport | None = None  # validated or not, dropped inputs, bound coverage (agents/inputs.py)
     calls: int = Field(0, ge=0)
     tokens: int = Field(0, ge=0)
     prompt_tokens: int = Field(0, ge=0)
@@ -163,6 +165,7 @@ def solve(
         stress=evidence.stress.get(key),
         generator=evidence.generator,
         brute=evidence.brute,
+        inputs=evidence.inputs.report(problem),
         calls=spent.calls,
         tokens=spent.usage.total_tokens,
         prompt_tokens=spent.usage.prompt_tokens,

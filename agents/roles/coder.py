@@ -33,7 +33,6 @@ from cpbot.judge.model import Language, Problem
 ROLE = "coder"
 
 
-
 def function_snippet(problem: Problem, language: Language) -> str | None:
     """The site's starting code for a function problem in `language`'s family, if it gave one."""
     profile = language_profile(language)

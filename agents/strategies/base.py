@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 from cpbot.agents.budget import Attempt, BestAttempt, BudgetTracker
 from cpbot.agents.envelopes import CodeAttempt, Envelope, JudgeFeedback, Payload
+from cpbot.agents.inputs import SolveInputs
 from cpbot.agents.llm import ChatModel
 from cpbot.agents.tracing import NoteEvent, ReportEvent, Tracer, send
 from cpbot.judge.model import (
@@ -92,6 +93,7 @@ class Evidence:
     reports: dict[tuple[str, str], JudgeReport] = field(default_factory=dict)
     programs: dict[str, tuple[Solution, int]] = field(default_factory=dict)  # every judged program, by key
     doubt: str = ""  # why the evidence conflicts, so that no answer of this solve is called solved (selection)
+    inputs: SolveInputs = field(default_factory=SolveInputs)  # validation, drops, bound coverage (agents/inputs.py)
 
     def report_for(self, solution: Solution, tests: Sequence[TestCase]) -> JudgeReport | None:
         """The report of `solution` on exactly `tests`, if it was judged on them."""

@@ -104,6 +104,11 @@ def print_solve_result(result: SolveResult, path: Path | None) -> None:
     """The verdict, what was spent, and where the solution went."""
     verdict = result.verdict or "no program"
     click.echo(f"{result.status}: {verdict} ({result.reason})")
+    if result.inputs is not None and (result.generated_tests or result.inputs.admitted or result.inputs.dropped):
+        click.echo(result.inputs.summary())
+        click.echo(f"  {result.inputs.validator_note}")
+        for bound in result.inputs.unreached:
+            click.echo(f"  {bound.line()}")
     click.echo(f"{result.calls} LLM calls, {result.tokens:,} tokens, {result.seconds:.1f} s")
     if path is not None:
         click.echo(f"solution: {path}")

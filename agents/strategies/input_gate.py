@@ -1,0 +1,65 @@
+"""The strategy's side of the input gate: what it does, and traces, when generated inputs meet the validator.
+
+`agents/inputs.py` holds the solve's record (`SolveInputs`) and what the result shows; these helpers open the
+gate when the test designer's suite arrives, drop an input the validator rejects (counted, never a test), and
+note in the transcript when a stress or a profile rests on no valid input or on a generator that ignores N.
+"""
+
+from __future__ import annotations
+
+from cpbot.agents.inputs import growth_issue
+from cpbot.agents.roles import testgen
+from cpbot.agents.strategies.base import SolveContext
+from cpbot.core.errors import CpbotError
+from cpbot.judge.generator import IgnoresN
+from cpbot.judge.model import StressReport
+
+
+def adopt(ctx: SolveContext, suite: testgen.GeneratedSuite, top: int | None) -> None:
+    """Open the solve's gate with the suite's checked validator (or none), count the inputs it dropped, let the
+    samples and the kept tests through it (for coverage), and check that the generator's input grows with N up to `top`."""
+    inputs = ctx.evidence.inputs
+    gate = inputs.open(ctx.problem, ctx.sandbox, suite.validator, suite.validator_note)
+    inputs.invalid_before += suite.invalid
+    for sample in ctx.problem.samples:  # they count towards the bounds reached, as the programs are judged on them
+        gate.admit(sample.input.encode(), "sample")
+    for test in suite.tests.tests:
+        gate.admit(test.input.encode(), "generated")
+    ctx.note(
+        "inputs validated" if gate.validates else "inputs not validated",
+        why=suite.validator_note,
+        dropped=suite.invalid,
+    )
+    if suite.generator is not None and not inputs.generator_ignores_n:
+        issue = growth_issue(suite.generator, top, ctx.sandbox)
+        if issue:
+            inputs.generator_ignores_n = issue
+            ctx.note("generator ignores N", why=issue)
+
+
+def admitted(ctx: SolveContext, data: bytes, origin: str) -> bool:
+    """Whether `data` passes the solve's gate (always, before it is open); a dropped input is noted."""
+    gate = ctx.evidence.inputs.gate
+    if gate is None:
+        return True
+    why = gate.admit(data, origin)
+    if why is not None:
+        ctx.note("input dropped", origin=origin, why=why)
+    return why is None
+
+
+def stress_usable(ctx: SolveContext, report: StressReport, phase: str) -> bool:
+    """Whether a stress report says anything: False (noted "not stressed") when every input it generated broke
+    the constraints; the inputs it dropped are noted either way."""
+    if report.invalid:
+        ctx.note("stress inputs dropped", phase=phase, count=report.invalid, why="the validator rejects them")
+    if report.status == "clean" and report.runs - report.invalid - report.starved <= 0:
+        ctx.note("not stressed", phase=phase, why="every generated input breaks the constraints")
+        return False
+    return True
+
+
+def profile_failed(ctx: SolveContext, error: CpbotError) -> None:
+    """Record a profile that could not run because the generator ignores N (the `entry` status reads it)."""
+    if isinstance(error, IgnoresN) and not ctx.evidence.inputs.generator_ignores_n:
+        ctx.evidence.inputs.generator_ignores_n = error.message
