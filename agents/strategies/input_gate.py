@@ -17,7 +17,8 @@ from cpbot.judge.model import StressReport
 
 def adopt(ctx: SolveContext, suite: testgen.GeneratedSuite, top: int | None) -> None:
     """Open the solve's gate with the suite's checked validator (or none), count the inputs it dropped, let the
-    samples and the kept tests through it (for coverage), and check that the generator's input grows with N up to `top`."""
+    samples and the kept tests through it (for coverage), and check that the generator's input grows with N
+    up to `top`."""
     inputs = ctx.evidence.inputs
     gate = inputs.open(ctx.problem, ctx.sandbox, suite.validator, suite.validator_note)
     inputs.invalid_before += suite.invalid

@@ -36,7 +36,8 @@ def max_sum_problem() -> Problem:
         id="local:max-sum",
         title="Largest Part",
         statement="Print the largest sum of a non-empty contiguous part of the sequence.",
-        input_spec="The first line holds $n$ ($1 \\le n \\le 100$), the second $n$ integers $a_i$ ($1 \\le a_i \\le 1000$).",
+        input_spec="The first line holds $n$ ($1 \\le n \\le 100$), the second $n$ integers $a_i$ "
+        "($1 \\le a_i \\le 1000$).",
         output_spec="One integer.",
         limits=Limits(time_ms=1000, memory_mb=256),
         samples=[TestCase(input="3\n1 2 3\n", output="6\n"), TestCase(input="1\n7\n", output="7\n")],
