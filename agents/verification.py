@@ -44,6 +44,9 @@ class GateParams(BaseModel):
     stress_runs: int = Field(200, ge=1)  # programs compared per stress run (sizes 1..stress_size, 10 seeds each)
     stress_seconds: float = Field(300.0, gt=0)  # safety net only
     stress_size: int = Field(8, ge=1)  # largest size of the small-input stress
+    # inputs asked of the model aimed at the leading program after its first clean stress (agents/roles/aimed.py),
+    # with a generator of its slowest input; 0: no such request
+    aimed: int = Field(4, ge=0)
     # the size ladder after a clean stress run: sizes doubling from 2 x stress_size to the statement's
     # bound, ladder_seeds inputs each, while the brute force answers within ladder_brute_ms of CPU time;
     # ladder_seconds is a safety net only, and 0 turns the ladder off

@@ -304,7 +304,8 @@ class Cpbot:
             sender="stress",
         )
         if failure is None:
-            return None
+            size = verification.profile_size(ctx.problem, self.gate)
+            return input_gate.aimed_case(ctx, run.tests, attempt, count=self.gate.aimed, size=size)
         return ctx.add_stress_case(failure)
 
     def _profile(

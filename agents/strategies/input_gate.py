@@ -2,17 +2,22 @@
 
 `agents/inputs.py` holds the solve's record (`SolveInputs`) and what the result shows; these helpers open the
 gate when the test designer's suite arrives, drop an input the validator rejects (counted, never a test), and
-note in the transcript when a stress or a profile rests on no valid input or on a generator that ignores N.
+note in the transcript when a stress or a profile rests on no valid input or on a generator that ignores N;
+and ask, once per solve, for inputs aimed at the leading program (`agents/roles/aimed.py`).
 """
 
 from __future__ import annotations
 
+from cpbot.agents.envelopes import CodeAttempt
+from cpbot.agents.extract import ExtractionError
 from cpbot.agents.inputs import growth_issue
-from cpbot.agents.roles import testgen
+from cpbot.agents.llm import LLMError
+from cpbot.agents.roles import aimed, testgen
+from cpbot.agents.roles.common import RoleError
 from cpbot.agents.strategies.base import SolveContext
 from cpbot.core.errors import CpbotError
 from cpbot.judge.generator import IgnoresN
-from cpbot.judge.model import StressReport
+from cpbot.judge.model import StressReport, TestCase
 
 
 def adopt(ctx: SolveContext, suite: testgen.GeneratedSuite, top: int | None) -> None:
@@ -64,3 +69,37 @@ def profile_failed(ctx: SolveContext, error: CpbotError) -> None:
     """Record a profile that could not run because the generator ignores N (the `entry` status reads it)."""
     if isinstance(error, IgnoresN) and not ctx.evidence.inputs.generator_ignores_n:
         ctx.evidence.inputs.generator_ignores_n = error.message
+
+
+def aimed_case(
+    ctx: SolveContext, tests: list[TestCase], attempt: CodeAttempt, *, count: int, size: int | None
+) -> TestCase | None:
+    """Once per solve: inputs aimed at `attempt` (validated, answered by the brute force, the slow one kept
+    when the program fails on it) join the evidence and `tests`; the last is returned for the settling loop
+    to judge with the rest (None when there is none, or the request was made already or failed)."""
+    inputs = ctx.evidence.inputs
+    if not count or inputs.aimed:
+        return None
+    ctx.route("aimed", size=size)
+    try:
+        draft = aimed.ask(ctx.model, ctx.problem, attempt.solution(), count=count)
+    except (ExtractionError, RoleError, LLMError) as e:
+        inputs.aimed = f"the aimed request failed: {e.message}"
+        ctx.note("aimed inputs", summary=inputs.aimed)
+        return None
+    result = aimed.check(
+        draft,
+        ctx.problem,
+        attempt.solution(),
+        brute=ctx.evidence.brute,
+        gate=inputs.gate,
+        size=size,
+        sandbox=ctx.sandbox,
+    )
+    inputs.aimed = result.summary
+    ctx.note("aimed inputs", summary=result.summary, dropped=result.dropped)
+    if not result.tests:
+        return None
+    ctx.adopt_tests(result.tests)
+    tests.extend(result.tests[:-1])
+    return result.tests[-1]

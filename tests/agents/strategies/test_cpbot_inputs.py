@@ -4,10 +4,13 @@ are reported."""
 
 from __future__ import annotations
 
+import json
+
 from cpbot.agents.solve import solve
 from cpbot.agents.tracing import NoteEvent
+from tests.agents.roles.helpers import sent_text
 from tests.agents.roles.test_validator import max_sum_problem
-from tests.agents.strategies.support import code
+from tests.agents.strategies.support import code, roles
 from tests.agents.support.scripted_server import Reply
 from tests.judge.test_validator import BRUTE, RIGHT
 
@@ -34,7 +37,15 @@ for v in values:
 print(f"seen n {n} {n}")
 print(f"seen a_i {min(map(int, values))} {max(map(int, values))}")
 """
-GATE = {"max_n": 100, "repeats": 1, "count": False, "stress_runs": 20, "stress_size": 4, "ladder_seconds": 0}
+GATE = {
+    "max_n": 100,
+    "repeats": 1,
+    "count": False,
+    "stress_runs": 20,
+    "stress_size": 4,
+    "ladder_seconds": 0,
+    "aimed": 0,
+}
 
 
 def suite_reply(*inputs: str, validator: str | None = VALIDATOR) -> Reply:
@@ -45,14 +56,14 @@ def suite_reply(*inputs: str, validator: str | None = VALIDATOR) -> Reply:
     return Reply(text)
 
 
-def run(make_client, server, tracer, sandbox):
+def run(make_client, server, tracer, sandbox, **options):
     return solve(
         max_sum_problem(),
         language="python3",
         model=make_client(server),
         tracer=tracer,
         sandbox=sandbox,
-        options={"candidates": 1, **GATE},
+        options={"candidates": 1, **GATE, **options},
     )
 
 
@@ -129,3 +140,30 @@ def test_a_generator_that_stops_growing_is_flagged(scripted_server, make_client,
     assert result.inputs is not None
     assert result.inputs.generator_ignores_n.startswith("its input for N=100 is the same as for N=10 (seed 1)")
     assert notes(tracer, "generator ignores N")
+
+
+# wrong only when the first value is the largest allowed: random small inputs almost never show it
+WRONG_AT_MAX = "input()\na = list(map(int, input().split()))\nprint(0 if a[0] == 1000 else sum(a))\n"
+SLOW_GENERATOR = "import sys\nn = int(sys.argv[1])\nprint(n)\nprint(*[1000] * n)\n"
+
+
+def test_inputs_aimed_at_the_program_are_validated_answered_and_catch_its_bug(
+    scripted_server, make_client, tracer, sandbox
+):
+    aimed = Reply(
+        "It mishandles the largest value:\n```text\n1\n1000\n```\nand negative values:\n```text\n2\n-1 5\n```\n"
+        f"## Slow input generator\n```python\n{SLOW_GENERATOR}```\n"
+    )
+    fix = Reply(json.dumps({"analysis": "", "error": "a[0] = 1000", "guidance": "", "decision": "FIX"}))
+    server = scripted_server([code(WRONG_AT_MAX), suite_reply("2\n3 4\n"), aimed, fix, code(RIGHT)])
+    result = run(make_client, server, tracer, sandbox, aimed=2, profile=False)
+    assert roles(tracer) == ["coder", "testgen", "testgen", "checker", "debugger"]
+    aimed_prompt = sent_text(server.requests[2])
+    assert "You are the test hunter" in aimed_prompt and "a[0] == 1000" in aimed_prompt
+    assert result.status == "solved" and result.solution is not None and result.solution.source == RIGHT
+    assert [(t.name, t.input, t.output) for t in result.generated_tests if t.name.startswith("aimed")] == [
+        ("aimed-1", "1\n1000\n", "1000\n")
+    ]
+    assert result.inputs is not None and result.inputs.dropped.get("aimed") == 1
+    assert result.inputs.aimed.startswith("1 aimed tests from 2 inputs; slow input at N=100:")
+    assert result.inputs.admitted["aimed"] == 2  # the small input and the slow one
