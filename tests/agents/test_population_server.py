@@ -129,6 +129,7 @@ def test_every_prompt_of_a_single_program_team_is_recognised():
         "optimizer": "optimizer",
         "distinguisher": "distinguisher",
         "arbiter": "arbiter",
+        "aimed": "aimed",
     }
     assert requested_family("Write the program in C++17, in one ```cpp block.") == "cpp"
 
