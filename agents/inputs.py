@@ -123,6 +123,8 @@ class SolveInputs:
     """One solve's input validation (see the module's docstring)."""
 
     validator: Solution | None = None
+    small_generator: Solution | None = None  # exhaustive small inputs: stress runs on them first
+    slow_generator: Solution | None = None  # worst-case shapes: the profiler runs on them
     note: str = "no validator: inputs checked for shape only"
     gate: InputGate | None = None
     invalid_before: int = 0  # generated inputs the validator rejected before the solve's gate was opened

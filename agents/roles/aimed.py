@@ -97,7 +97,8 @@ def check(
     if draft.slow_generator and size:
         slow, test = _slow_test(draft.slow_generator, problem, program, gate, size, language, sandbox)
         tests += [test] if test is not None else []
-    summary = f"{len(tests)} aimed tests from {len(draft.inputs)} inputs" + f"; {slow}"
+    kept = len(tests) - (1 if tests and tests[-1].name == "aimed-slow" else 0)
+    summary = f"{kept} of {len(draft.inputs)} aimed inputs kept; {slow}"
     return AimedTests(tests=tests, summary=summary, dropped=dropped)
 
 

@@ -76,6 +76,8 @@ class GeneratedSuite(BaseModel):
     tests: GeneratedTests
     generator: Solution | None = None
     brute: Solution | None = None
+    small_generator: Solution | None = None  # exhaustive small inputs (stress runs on them first)
+    slow_generator: Solution | None = None  # worst-case shapes (the profiler runs on them)
     validator: Solution | None = None  # only when it passed its self-check
     validator_note: str = ""  # how the validator was checked, or why there is none
     invalid: int = 0  # inputs the validator rejected
@@ -92,6 +94,8 @@ class TestgenDraft(BaseModel):
     generator: str | None = None
     brute: str | None = None
     validator: str | None = None
+    small_generator: str | None = None  # exhaustive: the SEED-th small input of size N
+    slow_generator: str | None = None  # worst cases: the input shape that slows a program down
     problems: list[str] = []  # what could not be read
     # the language each program was written in, when not the one asked for (a C++ brute force runs as well)
     languages: dict[str, Language] = {}
@@ -177,6 +181,10 @@ def _sections(text: str) -> dict[str, str]:
     for k, (start, title) in enumerate(marks):
         end = marks[k + 1][0] if k + 1 < len(marks) else len(lines)
         key = "brute" if "brute" in title else "generator" if "generator" in title else None
+        if key == "generator" and ("small" in title or "exhaustive" in title):
+            key = "small_generator"
+        elif key == "generator" and ("slow" in title or "worst" in title):
+            key = "slow_generator"
         key = key or ("validator" if "validator" in title else None)
         key = key or ("inputs" if "input" in title or "test" in title else None)
         if key and key not in found:
@@ -207,17 +215,23 @@ def read_draft(text: str, language: Language) -> TestgenDraft:
                 if programs[key] is None:
                     label = "brute force" if key == "brute" else key
                     problems.append(f"no usable {label} ({e.message})")
-        validator = None
-        if "validator" in sections:  # optional: without one, inputs are checked for shape only
-            try:
-                validator = extract_code(sections["validator"], language).code
-            except ExtractionError as e:
-                problems.append(f"no usable validator ({e.message})")
+        optional: dict[str, str | None] = {}
+        for key in ("validator", "small_generator", "slow_generator"):
+            # optional: without a validator inputs are checked for shape only, without the other generators
+            # the random one serves
+            optional[key] = None
+            if key in sections:
+                try:
+                    optional[key] = extract_code(sections[key], language).code
+                except ExtractionError as e:
+                    problems.append(f"no usable {key.replace('_', ' ')} ({e.message})")
         return TestgenDraft(
             inputs=inputs,
             generator=programs["generator"],
             brute=programs["brute"],
-            validator=validator,
+            validator=optional["validator"],
+            small_generator=optional["small_generator"],
+            slow_generator=optional["slow_generator"],
             problems=problems,
             languages=languages,
         )
@@ -364,6 +378,10 @@ def check_draft(
             else None
         ),
         validator=Solution(language=language, source=draft.validator) if draft.validator else None,
+        kinds={
+            "small": Solution(language=language, source=draft.small_generator) if draft.small_generator else None,
+            "slow": Solution(language=language, source=draft.slow_generator) if draft.slow_generator else None,
+        },
         sandbox=sandbox,
     )
     return suite.model_copy(update={"dropped": [*draft.problems, *suite.dropped]})
@@ -376,10 +394,11 @@ def check_suite(
     brute: Solution | None,
     generator: Solution | None,
     validator: Solution | None = None,
+    kinds: dict[str, Solution | None] | None = None,
     sandbox: Sandbox | None = None,
 ) -> GeneratedSuite:
-    """Check the validator, then validate inputs, a brute force and a generator through it (see the module's
-    docstring); keep what passes."""
+    """Check the validator, then validate inputs, a brute force and the generators (the random one, and the
+    `small` and `slow` ones of `kinds`) through it (see the module's docstring); keep what passes."""
     sandbox = sandbox or default_sandbox()
     checked = check_validator(validator, problem, sandbox)
     program = build_solution(checked.validator, sandbox).program if checked.validator else None
@@ -390,12 +409,20 @@ def check_suite(
     if generator is not None and (why := validate_generator(generator, problem, sandbox=sandbox, gate=gate)):
         dropped.append(why)
         generator = None
+    others: dict[str, Solution | None] = {}
+    for kind, program in (kinds or {}).items():
+        why = validate_generator(program, problem, sandbox=sandbox, gate=gate) if program is not None else None
+        if why:
+            dropped.append(f"{kind} {why}")
+        others[kind] = program if program is not None and not why else None
     reason = f"{len(tests)} of {len(inputs)} generated inputs kept" + (
         ", answers from the brute force" if brute is not None else ", without answers (no trusted brute force)"
     )
     return GeneratedSuite(
         tests=GeneratedTests(tests=tests, reason=reason),
         generator=generator,
+        small_generator=others.get("small"),
+        slow_generator=others.get("slow"),
         brute=brute,
         validator=checked.validator,
         validator_note=checked.note,

@@ -275,16 +275,7 @@ class Cpbot:
         run.stress_runs += 1
         ctx.route("stress", phase=phase)
         try:
-            report = verification.stress(
-                attempt.solution(),
-                evidence.brute,
-                evidence.generator,
-                ctx.problem,
-                gate,
-                seed=run.stress_runs,
-                sandbox=ctx.sandbox,
-                gate=evidence.inputs.gate,
-            )
+            report = input_gate.stress(ctx, attempt.solution(), gate, seed=run.stress_runs)
         except CpbotError as e:
             ctx.note("stress inconclusive", phase=phase, error=e.message)
             return None
@@ -313,7 +304,7 @@ class Cpbot:
     ) -> tuple[ProfileReport, analyst.Analysis] | None:
         """Profile and analyse a program (once per program); None when it cannot be profiled."""
         ctx = run.ctx
-        generator = ctx.evidence.generator
+        generator = ctx.evidence.inputs.slow_generator or ctx.evidence.generator
         key = source_key(attempt.solution())
         if key in run.profiled:
             return run.profiled[key]
@@ -324,14 +315,7 @@ class Cpbot:
             return None
         ctx.route("profiler", phase=phase)
         try:
-            profile = verification.profile(
-                attempt.solution(),
-                generator,
-                ctx.problem,
-                self.gate,
-                sandbox=ctx.sandbox,
-                gate=ctx.evidence.inputs.gate,
-            )
+            profile = input_gate.profile(ctx, attempt.solution(), generator, self.gate)
         except CpbotError as e:
             input_gate.profile_failed(ctx, e)
             ctx.note("not profiled", phase=phase, why=e.message)

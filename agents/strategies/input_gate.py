@@ -3,11 +3,14 @@
 `agents/inputs.py` holds the solve's record (`SolveInputs`) and what the result shows; these helpers open the
 gate when the test designer's suite arrives, drop an input the validator rejects (counted, never a test), and
 note in the transcript when a stress or a profile rests on no valid input or on a generator that ignores N;
-and ask, once per solve, for inputs aimed at the leading program (`agents/roles/aimed.py`).
+ask, once per solve, for inputs aimed at the leading program (`agents/roles/aimed.py`); and run the stress
+and the profile on the generator kinds the designer wrote (exhaustive small inputs first, then random ones
+with extremes; the worst-case shapes for the profile), every input through the gate.
 """
 
 from __future__ import annotations
 
+from cpbot.agents import verification
 from cpbot.agents.envelopes import CodeAttempt
 from cpbot.agents.extract import ExtractionError
 from cpbot.agents.inputs import growth_issue
@@ -17,7 +20,7 @@ from cpbot.agents.roles.common import RoleError
 from cpbot.agents.strategies.base import SolveContext
 from cpbot.core.errors import CpbotError
 from cpbot.judge.generator import IgnoresN
-from cpbot.judge.model import StressReport, TestCase
+from cpbot.judge.model import ProfileReport, Solution, StressReport, TestCase
 
 
 def adopt(ctx: SolveContext, suite: testgen.GeneratedSuite, top: int | None) -> None:
@@ -26,6 +29,8 @@ def adopt(ctx: SolveContext, suite: testgen.GeneratedSuite, top: int | None) -> 
     up to `top`."""
     inputs = ctx.evidence.inputs
     gate = inputs.open(ctx.problem, ctx.sandbox, suite.validator, suite.validator_note)
+    inputs.small_generator = inputs.small_generator or suite.small_generator
+    inputs.slow_generator = inputs.slow_generator or suite.slow_generator
     inputs.invalid_before += suite.invalid
     for sample in ctx.problem.samples:  # they count towards the bounds reached, as the programs are judged on them
         gate.admit(sample.input.encode(), "sample")
@@ -103,3 +108,49 @@ def aimed_case(
     ctx.adopt_tests(result.tests)
     tests.extend(result.tests[:-1])
     return result.tests[-1]
+
+
+def stress(ctx: SolveContext, solution: Solution, params: verification.GateParams, *, seed: int) -> StressReport:
+    """`solution` against the brute force: on the small generator's exhaustive inputs first (when there is
+    one), then on the random generator's up the size ladder (`verification.stress`); one report for both."""
+    evidence = ctx.evidence
+    assert evidence.brute is not None and evidence.generator is not None
+    gate, problem, sandbox, brute = evidence.inputs.gate, ctx.problem, ctx.sandbox, evidence.brute
+    first = None
+    if evidence.inputs.small_generator is not None:
+        small = evidence.inputs.small_generator
+        first = verification.small_stress(
+            solution, brute, small, problem, params, seed=seed, sandbox=sandbox, gate=gate
+        )
+        if first.status == "found":
+            return first.model_copy(update={"reason": f"{first.reason} (exhaustive small inputs)"})
+    report = verification.stress(
+        solution, brute, evidence.generator, problem, params, seed=seed, sandbox=sandbox, gate=gate
+    )
+    if first is None:
+        return report
+    return report.model_copy(
+        update={
+            "runs": first.runs + report.runs,
+            "invalid": first.invalid + report.invalid,
+            "starved": first.starved + report.starved,
+            "seconds": round(first.seconds + report.seconds, 2),
+            "reason": report.reason if report.status == "found" else f"exhaustive: {first.reason}; {report.reason}",
+        }
+    )
+
+
+def profile(
+    ctx: SolveContext, solution: Solution, generator: Solution, params: verification.GateParams
+) -> ProfileReport:
+    """The profile on `generator`'s inputs (the slow generator's when there is one); when that generator
+    cannot serve (it fails, ignores N, breaks the constraints), the random generator's, and the note says so."""
+    gate = ctx.evidence.inputs.gate
+    try:
+        return verification.profile(solution, generator, ctx.problem, params, sandbox=ctx.sandbox, gate=gate)
+    except CpbotError as e:
+        random = ctx.evidence.generator
+        if random is None or generator is random:
+            raise
+        ctx.note("slow generator not used", why=e.message)
+        return verification.profile(solution, random, ctx.problem, params, sandbox=ctx.sandbox, gate=gate)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from cpbot.agents.envelopes import StressFeedback
 from cpbot.agents.solve import solve
 from cpbot.agents.tracing import NoteEvent
 from tests.agents.roles.helpers import sent_text
@@ -48,9 +49,12 @@ GATE = {
 }
 
 
-def suite_reply(*inputs: str, validator: str | None = VALIDATOR) -> Reply:
+def suite_reply(*inputs: str, validator: str | None = VALIDATOR, **generators: str) -> Reply:
+    """The designer's reply; `generators` adds sections by heading (small=..., slow=...)."""
     blocks = "\n".join(f"```text\n{text}```" for text in inputs)
     text = f"## Inputs\n{blocks}\n\n## Generator\n```python\n{GENERATOR}```\n\n## Brute force\n```python\n{BRUTE}```\n"
+    for kind, source in generators.items():
+        text += f"\n## {kind.capitalize()} generator\n```python\n{source}```\n"
     if validator is not None:
         text += f"\n## Validator\n```python\n{validator}```\n"
     return Reply(text)
@@ -165,5 +169,35 @@ def test_inputs_aimed_at_the_program_are_validated_answered_and_catch_its_bug(
         ("aimed-1", "1\n1000\n", "1000\n")
     ]
     assert result.inputs is not None and result.inputs.dropped.get("aimed") == 1
-    assert result.inputs.aimed.startswith("1 aimed tests from 2 inputs; slow input at N=100:")
+    assert result.inputs.aimed.startswith("1 of 2 aimed inputs kept; slow input at N=100:")
     assert result.inputs.admitted["aimed"] == 2  # the small input and the slow one
+
+
+# wrong only on two equal values: random values up to 1000 almost never show it, enumerating small ones does
+EQUAL_PAIR_BUG = "input()\na = list(map(int, input().split()))\nprint(0 if len(a) == 2 and a[0] == a[1] else sum(a))\n"
+SMALL_GENERATOR = (
+    "import itertools, sys\nn, seed = int(sys.argv[1]), int(sys.argv[2])\n"
+    "cases = list(itertools.product([1, 2], repeat=n))\nprint(n)\nprint(*cases[(seed - 1) % len(cases)])\n"
+)
+
+
+def test_the_small_generator_s_exhaustive_inputs_are_stressed_first(scripted_server, make_client, tracer, sandbox):
+    fix = Reply(json.dumps({"analysis": "", "error": "equal values", "guidance": "", "decision": "FIX"}))
+    designer = suite_reply("2\n3 4\n", small=SMALL_GENERATOR)
+    server = scripted_server([code(EQUAL_PAIR_BUG), designer, fix, code(RIGHT)])
+    result = run(make_client, server, tracer, sandbox, profile=False)
+    stress = [e.payload for e in tracer.envelopes() if isinstance(e.payload, StressFeedback)]
+    assert stress[0].found and stress[0].input.split()[1:] in (["1", "1"], ["2", "2"])
+    assert result.status == "solved" and result.stress is not None
+    assert result.stress.reason.startswith("exhaustive: no difference in 20 runs (sizes 1..2)")
+
+
+def test_the_profile_runs_on_the_slow_generator_and_falls_back_on_the_random_one(
+    scripted_server, make_client, tracer, sandbox
+):
+    capped = GENERATOR.replace("n, seed = int(sys.argv[1])", "n, seed = min(6, int(sys.argv[1]))")
+    server = scripted_server([code(RIGHT), suite_reply("2\n3 4\n", slow=capped)])
+    result = run(make_client, server, tracer, sandbox, stress_rounds=0)
+    assert notes(tracer, "slow generator not used")[0]["why"].startswith("generator ignores N")
+    assert result.profile is not None and result.profile.points[-1].size == 100
+    assert result.inputs is not None and not result.inputs.generator_ignores_n  # the random one grows
