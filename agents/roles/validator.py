@@ -124,19 +124,22 @@ def mutations(problem: Problem) -> list[Mutation]:
             )
         if single is not None and len(tokens) > 1:
             name, low, high = single
-            value = int(last.group())
+            # the values usually follow the first line ("n" then "a_1 ... a_n"): its second line's last value
+            second = [t for t in tokens if text.count("\n", 0, t.start()) == 1]
+            value_token = second[-1] if second else last
+            value = int(value_token.group())
             if (low is None or value >= low) and value <= high:
                 out.append(
                     Mutation(
-                        what=f"the last value one past the bound {name} <= {high}",
-                        text=_replace(text, last, str(high + 1)),
+                        what=f"a value one past the bound {name} <= {high}",
+                        text=_replace(text, value_token, str(high + 1)),
                     )
                 )
                 if low is not None and (low > 0 or never_negative):
                     out.append(
                         Mutation(
-                            what=f"the last value one below the bound {low} <= {name}",
-                            text=_replace(text, last, str(low - 1)),
+                            what=f"a value one below the bound {low} <= {name}",
+                            text=_replace(text, value_token, str(low - 1)),
                         )
                     )
         elif uppers and len(tokens) > 1:

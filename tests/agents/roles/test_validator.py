@@ -3,10 +3,16 @@ generated inputs and generators it drops."""
 
 from __future__ import annotations
 
+import pytest
+
 from cpbot.agents.roles.testgen import check_suite, read_draft
 from cpbot.agents.roles.validator import check_validator, mutations, quantities
+from cpbot.judge.build import build_solution
+from cpbot.judge.generator import generate
 from cpbot.judge.model import Limits, Problem, Solution, TestCase
+from cpbot.judge.validator import InputGate
 from tests.agents.roles.helpers import leetcode, sum_problem
+from tests.paths import FIXTURES
 
 # checks the sum problem's input token by token: 1 <= a, b <= 10^9, written plainly, one line, nothing more
 STRICT = r"""import re, sys
@@ -53,8 +59,8 @@ def test_variants_are_built_from_the_samples_and_the_parsed_bounds():
     assert variants["an extra value at the end"] == "3\n1 2 3 1\n"
     assert variants["the first value made negative"] == "-3\n1 2 3\n"
     assert variants["a leading zero on the first value"] == "03\n1 2 3\n"
-    assert variants["the last value one past the bound a_i <= 1000"] == "3\n1 2 1001\n"
-    assert variants["the last value one below the bound 1 <= a_i"] == "3\n1 2 0\n"
+    assert variants["a value one past the bound a_i <= 1000"] == "3\n1 2 1001\n"
+    assert variants["a value one below the bound 1 <= a_i"] == "3\n1 2 0\n"
     # a statement whose values may be negative gets no "made negative" variant
     signed = max_sum_problem().model_copy(
         update={"input_spec": "The first line holds $n$, the second $n$ integers $a_i$ ($-1000 \\le a_i \\le 1000$)."}
@@ -129,3 +135,17 @@ def test_without_a_usable_validator_inputs_are_checked_for_shape_only(sandbox):
     assert suite.validator is None and [t.input for t in suite.tests.tests] == ["0 5\n"]
     assert suite.validator_note.endswith("inputs checked for shape only")
     assert any(d.startswith("validator discarded") for d in suite.dropped)
+
+
+@pytest.mark.parametrize("folder", sorted(p.parent.name for p in (FIXTURES / "lab").glob("*/validator.py")))
+def test_the_lab_s_validators_pass_their_self_check_and_accept_their_generator_s_inputs(folder, sandbox):
+    path = FIXTURES / "lab" / folder
+    problem = Problem.model_validate_json((path / "problem.json").read_text())
+    checked = check_validator(py((path / "validator.py").read_text()), problem, sandbox)
+    assert checked.validator is not None, checked.note
+    gate = InputGate(build_solution(checked.validator, sandbox).program, sandbox)
+    generator = build_solution(py((path / "gen.py").read_text()), sandbox).program
+    assert generator is not None
+    for n, seed in ((1, 1), (7, 2), (300, 3)):
+        assert gate.admit(generate(generator, n, seed, sandbox), "generated") is None
+    assert "N" in gate.seen
