@@ -149,6 +149,9 @@ def solve(
     ctx.send(final, sender="controller")
     spent = tracker.snapshot()
     evidence = ctx.evidence
+    inputs = evidence.inputs.report(problem)
+    if inputs.admitted or inputs.dropped:  # the inputs side of the gate, for the transcript (agents/inputs.py)
+        ctx.note("inputs", summary=inputs.summary(), bounds=[b.line() for b in inputs.coverage])
     key = source_key(final.solution) if final.solution is not None else ""
     return SolveResult(
         problem_id=problem.id,
@@ -165,7 +168,7 @@ def solve(
         stress=evidence.stress.get(key),
         generator=evidence.generator,
         brute=evidence.brute,
-        inputs=evidence.inputs.report(problem),
+        inputs=inputs,
         calls=spent.calls,
         tokens=spent.usage.total_tokens,
         prompt_tokens=spent.usage.prompt_tokens,

@@ -54,4 +54,6 @@ def test_solve_json_holds_the_inputs_report_and_the_transcript_the_notes(tmp_pat
     with TranscriptStore() as store:
         notes = {e.payload["message"]: e.payload["data"] for e in store.events(run_id) if e.kind == "note"}
     assert notes["inputs validated"]["dropped"] == 1
+    assert notes["inputs"]["summary"] == result.inputs.summary()
+    assert "n max 100: BOUND NOT REACHED (greatest seen 3)" in notes["inputs"]["bounds"]
     assert any("the validator rejects it (a_i = '-1'" in r for r in notes["generated tests dropped"]["reasons"])
