@@ -4,6 +4,7 @@ own prompts, the problem it recognises from the statement, and solves against it
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -111,7 +112,9 @@ def test_a_request_for_python_draws_python_programs_when_there_are_some():
 
 def test_every_prompt_of_a_single_program_team_is_recognised():
     prompts = REPO / "templates" / "prompts"
-    kinds = {p.stem: request_kind(p.read_text()) for p in prompts.glob("*.txt") if not p.stem.startswith("bc_")}
+    # score-based problems' prompts are the score pool's (cpbot.testing.score_pool_server), not a population's
+    theirs = ("bc_", "heuristic_")
+    kinds = {p.stem: request_kind(p.read_text()) for p in prompts.glob("*.txt") if not p.stem.startswith(theirs)}
     assert kinds == {
         "coder": "program",
         "coder_revise": "program",
@@ -197,3 +200,16 @@ def test_run_as_a_script_it_serves_while_a_command_runs(tmp_path):
     )
     assert main([str(folder), "--pass-at-1", "1", "--seed", "5", "--", sys.executable, "-c", ask]) == 0
     assert main([str(folder), "--pass-at-1", "0", "--", sys.executable, "-c", ask]) == 3
+
+
+def test_the_servers_start_up_line_goes_to_stderr_so_a_commands_json_stays_alone_on_stdout(tmp_path):
+    rules = tmp_path / "rules.json"
+    rules.write_text(json.dumps({"model": "m", "rules": []}), encoding="utf-8")
+    command = [sys.executable, "-c", "print('{\"ok\": true}')"]
+    for module, first in (("scripted_server", str(rules)), ("population_server", str(write_lab(tmp_path)))):
+        run = subprocess.run(
+            [sys.executable, "-m", f"cpbot.testing.{module}", first, "--", *command],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        assert json.loads(run.stdout) == {"ok": True}
+        assert "model" in run.stderr and "127.0.0.1" in run.stderr
