@@ -101,16 +101,8 @@ def test_invalid_generated_inputs_and_stress_counterexamples_are_dropped_and_cou
 def test_a_generated_input_that_misses_the_bounds_is_reported_as_bound_not_reached(
     scripted_server, make_client, tracer, sandbox
 ):
-    small = {**GATE, "stress_rounds": 0, "profile": False}
     server = scripted_server([code(RIGHT), suite_reply("2\n3 4\n")])
-    result = solve(
-        max_sum_problem(),
-        language="python3",
-        model=make_client(server),
-        tracer=tracer,
-        sandbox=sandbox,
-        options={"candidates": 1, **small},
-    )
+    result = run(make_client, server, tracer, sandbox, stress_rounds=0, profile=False)
     assert result.inputs is not None
     missed = {(b.name, b.side) for b in result.inputs.unreached}
     assert ("n", "max") in missed and ("a_i", "max") in missed and ("a_i", "min") not in missed
@@ -121,15 +113,7 @@ def test_a_generated_input_that_misses_the_bounds_is_reported_as_bound_not_reach
 
 def test_without_a_validator_the_inputs_are_said_not_validated(scripted_server, make_client, tracer, sandbox):
     server = scripted_server([code(RIGHT), suite_reply("2\n3 4\n", validator=None)])
-    small = {**GATE, "stress_rounds": 0, "profile": False}
-    result = solve(
-        max_sum_problem(),
-        language="python3",
-        model=make_client(server),
-        tracer=tracer,
-        sandbox=sandbox,
-        options={"candidates": 1, **small},
-    )
+    result = run(make_client, server, tracer, sandbox, stress_rounds=0, profile=False)
     assert result.inputs is not None and not result.inputs.validated
     assert result.inputs.summary().startswith("inputs NOT validated (shape check only)")
     assert all(b.source == "tokens" for b in result.inputs.coverage)
