@@ -125,7 +125,9 @@ def mutations(problem: Problem) -> list[Mutation]:
         if single is not None and len(tokens) > 1:
             name, low, high = single
             # the values usually follow the first line ("n" then "a_1 ... a_n"): its second line's last value
-            second = [t for t in tokens if text.count("\n", 0, t.start()) == 1]
+            start = text.find("\n") + 1
+            end = text.find("\n", start) if start else -1
+            second = [t for t in tokens if start and start <= t.start() < (end if end >= 0 else len(text))]
             value_token = second[-1] if second else last
             value = int(value_token.group())
             if (low is None or value >= low) and value <= high:
