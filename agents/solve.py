@@ -22,11 +22,12 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from cpbot.agents.budget import Attempt, BestAttempt, Budget, BudgetExhausted, BudgetTracker
+from cpbot.agents.chat import ChatModel, LLMReply, Message
 from cpbot.agents.dialect import with_note
 from cpbot.agents.envelopes import Task
 from cpbot.agents.extract import ExtractionError
 from cpbot.agents.inputs import InputsReport
-from cpbot.agents.llm import BoundLLM, ChatModel, LLMClient, LLMReply, Message
+from cpbot.agents.llm import BoundLLM, LLMClient
 from cpbot.agents.roles.common import RoleError
 from cpbot.agents.strategies import get_strategy
 from cpbot.agents.strategies.base import KnowledgePool, SolveContext, source_key, tests_key

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from cpbot.agents.chat import ChatModel
 from cpbot.agents.extract import ExtractionError, extract_code, find_blocks
-from cpbot.agents.llm import ChatModel
 from cpbot.agents.prompts import render_prompt
 from cpbot.agents.roles.common import fence_tag, fenced, language_name, problem_text
 from cpbot.agents.roles.stresser import runnable

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from cpbot.agents.budget import Attempt, BestAttempt, BudgetTracker
+from cpbot.agents.chat import ChatModel
 from cpbot.agents.envelopes import CodeAttempt, Envelope, JudgeFeedback, Payload
 from cpbot.agents.inputs import SolveInputs
-from cpbot.agents.llm import ChatModel
 from cpbot.agents.tracing import NoteEvent, ReportEvent, Tracer, send
 from cpbot.judge.model import (
     JudgeReport,

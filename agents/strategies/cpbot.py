@@ -41,7 +41,7 @@ from cpbot.agents import selection, verification
 from cpbot.agents.budget import BudgetExhausted
 from cpbot.agents.envelopes import CheckerDecision, CodeAttempt, JudgeFeedback, Payload, Plan, StressFeedback
 from cpbot.agents.extract import ExtractionError
-from cpbot.agents.llm import LLMError
+from cpbot.agents.llm_failures import LLMError
 from cpbot.agents.parallel import gather
 from cpbot.agents.roles import (
     analyst,

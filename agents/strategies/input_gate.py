@@ -14,7 +14,7 @@ from cpbot.agents import verification
 from cpbot.agents.envelopes import CodeAttempt
 from cpbot.agents.extract import ExtractionError
 from cpbot.agents.inputs import growth_issue
-from cpbot.agents.llm import LLMError
+from cpbot.agents.llm_failures import LLMError
 from cpbot.agents.roles import aimed, testgen
 from cpbot.agents.roles.common import RoleError
 from cpbot.agents.strategies.base import SolveContext

@@ -801,6 +801,16 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+@contextlib.contextmanager
+def ends_on_failure(store: TranscriptStore, run_id: str) -> Iterator[None]:
+    """A failure inside the block ends run `run_id` (as an error, or interrupted on Ctrl-C) and goes on."""
+    try:
+        yield
+    except BaseException as e:
+        store.finish_run(run_id, "interrupted" if isinstance(e, KeyboardInterrupt) else "error", reason=str(e)[:500])
+        raise
+
+
 def start_grade(store: TranscriptStore, plan: GradePlan) -> str:
     """Open the grading's transcript run (kind `grade`, its plan in the config)."""
     return store.start_run("grade", config={"grade": plan.model_dump(mode="json")})
@@ -854,15 +864,12 @@ def run_grade(
         if progress is not None:
             progress(gen, result)
 
-    try:
+    with ends_on_failure(store, run_id):
         report = grade(
             plan.dataset, generations, sandbox, selection=plan.selection, jobs=jobs, progress=record,
             generations_file=plan.generations_file, lcb_preamble=plan.lcb_preamble, lcb_exact=plan.lcb_exact,
             all_tests=plan.all_tests, executor=executor, done=done,
         )  # fmt: skip
-    except BaseException as e:
-        store.finish_run(run_id, "interrupted" if isinstance(e, KeyboardInterrupt) else "error", reason=str(e)[:500])
-        raise
     totals = {"problems": report.overall.problems, "generations": report.overall.generations, **report.overall.pass_at}
     store.finish_run(run_id, "done", totals=totals)
     return report.model_copy(update={"run_id": run_id})

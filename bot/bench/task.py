@@ -14,8 +14,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from cpbot.agents.budget import Budget
+from cpbot.agents.chat import LLMReply
 from cpbot.agents.envelopes import CodeAttempt
-from cpbot.agents.llm import LLMClient, LLMConfig, LLMReply
+from cpbot.agents.llm import LLMClient
+from cpbot.agents.llm_settings import LLMConfig
 from cpbot.agents.solve import solve
 from cpbot.agents.tracing import EnvelopeEvent, InMemoryTracer, NoteEvent, ReportEvent
 from cpbot.bot.bench.cases import CaseCountingChecker

@@ -41,7 +41,7 @@ from cpbot.core.dirs import config_dir
 from cpbot.core.errors import ConfigError, first_problem
 
 if TYPE_CHECKING:
-    from cpbot.agents.llm import LLMConfig
+    from cpbot.agents.llm_settings import LLMConfig
     from cpbot.scrapers.browser_settings import BrowserSettings
 
 FILE_NAME = "config.toml"
@@ -60,9 +60,10 @@ REQUEST_KEYS: dict[str, type | tuple[type, ...]] = {
     "max_retries": int,
     "retry_timeouts": bool,
     "max_in_flight": int,
+    "max_reply_bytes": int,
 }
 # what a role's own table may hold ([llm.roles.coder]): a model and the per-request settings
-_PROCESS_WIDE = ("retry_output_tokens", "max_retries", "retry_timeouts", "max_in_flight")
+_PROCESS_WIDE = ("retry_output_tokens", "max_retries", "retry_timeouts", "max_in_flight", "max_reply_bytes")
 ROLE_KEYS = {"model": str, **{k: v for k, v in REQUEST_KEYS.items() if k not in _PROCESS_WIDE}}
 
 
@@ -100,7 +101,7 @@ class Settings:
         if tables:
             from pydantic import ValidationError
 
-            from cpbot.agents.llm import RequestSettings
+            from cpbot.agents.llm_settings import RequestSettings
 
             try:
                 values["roles"] = {role: RequestSettings(**table) for role, table in tables.items()}
@@ -273,7 +274,7 @@ def python_choice(
 
 def resolve_llm(*, base_url: str | None, api_key: str | None, model: str | None, **options: Any) -> LLMConfig:
     """The model endpoint: command line, then CPBOT_*/OPENAI_* variables, then `[llm]` in config.toml."""
-    from cpbot.agents.llm import resolve_llm_config  # the model client's module: only for commands that use it
+    from cpbot.agents.llm_settings import resolve_llm_config  # the model client's module: only for commands that use it
 
     settings = current_settings()
     return resolve_llm_config(

@@ -33,7 +33,8 @@ from typing import Any
 
 from cpbot.agents.budget import Budget
 from cpbot.agents.envelopes import CodeAttempt
-from cpbot.agents.llm import LLMClient, LLMConfig
+from cpbot.agents.llm import LLMClient
+from cpbot.agents.llm_settings import LLMConfig
 from cpbot.agents.solve import solve
 from cpbot.agents.strategies.base import source_key
 from cpbot.agents.tracing import InMemoryTracer, NoteEvent, SelectionEvent

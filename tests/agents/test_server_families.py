@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from cpbot.agents.llm import LLMError
+from cpbot.agents.llm_failures import LLMError
 from cpbot.agents.roles.checker import CheckerReply
 from cpbot.agents.solve import solve
 from tests.agents.roles.helpers import sum_problem

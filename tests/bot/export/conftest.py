@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from cpbot.agents.llm import LLMClient, LLMConfig
+from cpbot.agents.llm import LLMClient
+from cpbot.agents.llm_settings import LLMConfig
 from cpbot.agents.solve import solve
 from cpbot.agents.tracing import ReportEvent
 from cpbot.bot.store.transcripts import DB_NAME, TranscriptStore
