@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cpbot.agents.answers import prepare
 from cpbot.agents.budget import Attempt, BestAttempt, Budget, BudgetExhausted, BudgetTracker
 from cpbot.agents.chat import ChatModel, LLMReply, Message
 from cpbot.agents.dialect import with_note
@@ -29,6 +30,7 @@ from cpbot.agents.extract import ExtractionError
 from cpbot.agents.inputs import InputsReport
 from cpbot.agents.llm import BoundLLM, LLMClient
 from cpbot.agents.roles.common import RoleError
+from cpbot.agents.roles.interactor_writer import WrittenInteractor
 from cpbot.agents.strategies import get_strategy
 from cpbot.agents.strategies.base import KnowledgePool, SolveContext, source_key, tests_key
 from cpbot.agents.tracing import BudgetEvent, NoteEvent, NullTracer, ReportEvent, Tracer
@@ -49,8 +51,8 @@ from cpbot.judge.model import (
 from cpbot.judge.runner import judge_problem
 from cpbot.judge.sandbox import Sandbox
 
-# 2: generated_tests, generated_report, stress, generator, brute
-SCHEMA_VERSION = 2
+# 2: generated_tests, generated_report, stress, generator, brute; 3: checker, interactor, judged_with
+SCHEMA_VERSION = 3
 
 
 class SolveResult(BaseModel):
@@ -74,6 +76,10 @@ class SolveResult(BaseModel):
     generator: Solution | None = None
     brute: Solution | None = None
     inputs: InputsReport | None = None  # validated or not, dropped inputs, bound coverage (agents/inputs.py)
+    # what judged the answers: the checker spec (`float:1e-6`, `tokens`, `written` for the test designer's)
+    judged_with: str = "tokens"
+    checker: Solution | None = None  # the checker the test designer wrote (`agents/answers.py`), when it did
+    interactor: WrittenInteractor | None = None  # the interactor it wrote and its tests' hidden data, when it did
     calls: int = Field(0, ge=0)
     tokens: int = Field(0, ge=0)
     prompt_tokens: int = Field(0, ge=0)
@@ -142,7 +148,7 @@ def solve(
         memory_mb=problem.limits.memory_mb,
     )
     ctx.send(task, sender="", iteration=0)
-    reason = _run_rounds(chosen, ctx)
+    reason = _prepared(ctx) or _run_rounds(chosen, ctx)
     _rank_on_all_tests(ctx)
     _refute_unsupported(ctx)
     best = ctx.best.best
@@ -172,12 +178,26 @@ def solve(
         generator=evidence.generator,
         brute=evidence.brute,
         inputs=inputs,
+        judged_with="written" if evidence.checker is not None else ctx.problem.checker,
+        checker=evidence.checker,
+        interactor=evidence.interactor,
         calls=spent.calls,
         tokens=spent.usage.total_tokens,
         prompt_tokens=spent.usage.prompt_tokens,
         completion_tokens=spent.usage.completion_tokens,
         seconds=round(time.monotonic() - started, 3),
     )
+
+
+def _prepared(ctx: SolveContext) -> str:
+    """What judges the answers settled before the strategy runs (`agents.answers.prepare`); "" when the solve
+    goes on, else why it stopped (the budget ran out)."""
+    try:
+        prepare(ctx)
+    except BudgetExhausted as e:
+        ctx.tracer.emit(BudgetEvent(task_id=ctx.task_id, reason=e.reason, spent=ctx.tracker.snapshot()))
+        return f"budget exhausted: {e.reason}"
+    return ""
 
 
 def _check_fits(problem: Problem, strategy: str) -> None:

@@ -12,7 +12,7 @@ from cpbot.judge.checkers.testlib import verdict_from_exit
 from cpbot.judge.languages import Program
 from cpbot.judge.model import Limits, Verdict
 from cpbot.judge.sandbox import RunLimits, RunResult, Sandbox
-from cpbot.judge.verdicts import classify, run_limits
+from cpbot.judge.verdicts import classify, is_fork_storm, is_starved, run_limits
 
 INTERACTOR_EXTRA_MS = 2000
 UNEXPECTED_EOF = 8  # testlib's exit code when a stream ends too early
@@ -37,7 +37,7 @@ def run_interactive(
     sandbox: Sandbox,
 ) -> InteractiveRun:
     """Run one interactive test; the solution's own failures come first, then the interactor's verdict."""
-    sol_limits = run_limits(limits)
+    sol_limits = run_limits(limits, sanitized=program.sanitized)
     int_limits = RunLimits(
         cpu_ms=limits.time_ms + INTERACTOR_EXTRA_MS,
         wall_ms=(sol_limits.wall_ms or 0) + INTERACTOR_EXTRA_MS,
@@ -78,6 +78,8 @@ def run_interactive(
 
     check = verdict_from_exit(int_run, feedback, who="interactor")
     verdict, message = classify(sol_run, limits, stderr, 0)
+    if verdict == Verdict.TLE and sol_run.killed == "wall" and not is_starved(sol_run) and not is_fork_storm(sol_run):
+        message = idleness_message(sol_run)
     # testlib's exit 8 (unexpected end of file) means the solution stopped talking: its own failure
     # comes first. Any other rejection is the interactor ending the dialogue, and a solution that then
     # exits non-zero (end of input) or dies writing to it (SIGPIPE) failed because of that.
@@ -85,4 +87,15 @@ def run_interactive(
     consequence = sol_run.signal in (None, signal.SIGPIPE)
     if verdict == Verdict.RE and check.verdict in (Verdict.WA, Verdict.PE) and consequence and not stopped_talking:
         verdict, message = None, ""
-    return InteractiveRun(sol_run, verdict, message, check, stderr, transcript)
+    return InteractiveRun(sol_run, verdict, message, check, program.shown(stderr), transcript)
+
+
+def idleness_message(run: RunResult) -> str:
+    """An interactive solution that sat waiting: judges call this the idleness limit, and the usual cause
+    is a query left in the output buffer, which the interactor never sees."""
+    return (
+        f"idleness limit exceeded: wall time {run.wall_ms:.0f} ms with only {run.cpu_ms:.0f} ms of CPU: the "
+        "solution sat waiting, usually for an answer to a query still in its output buffer, which the "
+        "interactor never saw; flush after every line you print (C++: cout << endl or fflush(stdout); "
+        "Python: print(..., flush=True) or sys.stdout.flush())"
+    )

@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from cpbot.core.errors import ConfigError, JudgeError
+from cpbot.core.errors import ConfigError, CpbotError, JudgeError
 from cpbot.judge.build import build_program_file, build_solution
 from cpbot.judge.checkers import Checker, CheckInput, make_checker
 from cpbot.judge.checkers.base import CheckResult, uses_sandbox
@@ -63,7 +63,7 @@ class _Judging:
         self.checker = checker
         self.interactor = interactor
         self.sandbox = sandbox
-        self.limits_for_run = run_limits(limits)
+        self.limits_for_run = run_limits(limits, sanitized=program.sanitized)
 
     def run_test(self, test: PreparedTest) -> tuple[TestResult, RunResult]:
         """Run one test alone (in a slot borrowed for it) and judge it."""
@@ -108,7 +108,7 @@ class _Judging:
 
     def _result(self, test: PreparedTest, cap: Captured) -> TestResult:
         run = cap.run
-        stderr = cap.read_stderr(EXCERPT_BYTES)
+        stderr = self.program.shown(cap.read_stderr(EXCERPT_BYTES))
         size = cap.stdout_size()
         stdout = cap.read_stdout(EXCERPT_BYTES)
         verdict, message = classify(run, self.limits, stderr, size)
@@ -158,7 +158,7 @@ class _Judging:
                 signal=ir.run.signal,
                 checker_message=message,
                 stdout=excerpt(ir.transcript, EXCERPT_BYTES),
-                stderr=ir.stderr[:EXCERPT_BYTES],
+                stderr=self.program.shown(ir.stderr[:EXCERPT_BYTES]),
             ),
             ir.run,
         )
@@ -429,6 +429,20 @@ def judge_problem(
             build_options=dataclasses.replace(build_options, source_path=None) if build_options else None,
             on_result=on_result,
         )
+    if interactor is None and kind.needs_interactor:
+        # an interactive test is a dialogue: without an interactor there is nothing to judge it with (its
+        # sample, compared as a file, would reject a right program asking other questions)
+        try:
+            interactor = kind.interactor(problem, sandbox or default_sandbox())
+        except CpbotError as e:
+            return JudgeReport(verdict=Verdict.IE, total=len(tests), language=solution.language, reason=e.message)
+        if interactor is None:
+            return JudgeReport(
+                verdict=Verdict.IE,
+                total=len(tests),
+                language=solution.language,
+                reason=f"{problem.id} is interactive and has no interactor to judge it with",
+            )
     return judge_solution(
         solution,
         tests,

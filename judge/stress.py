@@ -24,6 +24,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from cpbot.core.errors import CpbotError
@@ -48,6 +49,20 @@ BRUTE_RUNS: BytesLRU[Execution] = BytesLRU(lambda ex: len(ex.stdout) + len(ex.st
 
 class BruteForceError(CpbotError):
     """The brute force itself failed: its output cannot serve as the answer."""
+
+
+@dataclass(frozen=True)
+class StressProgress:
+    """Where a stress search is, after each compared input (for a progress line)."""
+
+    runs: int  # inputs compared, shrinking included
+    size: int  # the size of the last input
+    largest: int  # the largest size reached
+    slowest_ms: float  # the solution's slowest run so far (CPU)
+    found_size: int | None = None  # the smallest failing size so far, once one is found (then it shrinks)
+
+
+OnProgress = Callable[[StressProgress], None]
 
 
 class _Stress:
@@ -75,6 +90,10 @@ class _Stress:
         self.runs = 0
         self.starved = 0  # inputs skipped: a program starved of CPU on every try
         self.invalid = 0  # inputs dropped: the validator rejects them
+        self.largest = 0
+        self.slowest_ms = 0.0
+        self.found_size: int | None = None
+        self.progress: OnProgress | None = None
 
     def _execute(self, program: Program, data: bytes, limits: Limits, override: RunLimits | None = None) -> Execution:
         """Run `program`; again when the machine starved it of CPU (its verdict would be the machine's)."""
@@ -106,6 +125,15 @@ class _Stress:
     def failure(self, size: int, seed: int) -> StressFailure | None:
         """Run one generated case; the failure it shows, or None when the solution agrees (or when the
         machine starved a program of CPU on every try: the input is skipped and counted in `starved`)."""
+        found = self._compare(size, seed)
+        self.largest = max(self.largest, size)
+        if found is not None:
+            self.found_size = min(size, self.found_size or size)
+        if self.progress is not None:
+            self.progress(StressProgress(self.runs, size, self.largest, self.slowest_ms, self.found_size))
+        return found
+
+    def _compare(self, size: int, seed: int) -> StressFailure | None:
         self.runs += 1
         data = generate(self.generator, size, seed, self.sandbox, self.generator_time_ms)
         if self.gate is not None and self.gate.admit(data, self.origin) is not None:
@@ -124,6 +152,7 @@ class _Stress:
         if is_starved(sol.run):
             self.starved += 1
             return None
+        self.slowest_ms = max(self.slowest_ms, sol.run.cpu_ms)
         verdict, message = sol.verdict, sol.message
         if verdict is None:
             inp, out, ans = (self.workdir / name for name in ("input", "output", "answer"))
@@ -157,18 +186,20 @@ def stress_programs(
     max_seconds: float | None = None,
     max_size: int = 10,
     seed: int = 1,
-    progress: Callable[[int, int], None] | None = None,
+    progress: OnProgress | None = None,
     generator_time_ms: int = GENERATOR_TIME_MS,
     gate: InputGate | None = None,
 ) -> StressReport:
     """Search for an input where `solution` and `brute` disagree within `max_runs` runs (`max_seconds`
-    is a safety net only); shrink the first one found. With a `gate`, an input it drops is never compared
-    (counted in `StressReport.invalid`), and a search whose first inputs are all dropped stops."""
+    is a safety net only); shrink the first one found. `progress` hears of every compared input. With a
+    `gate`, an input it drops is never compared (counted in `StressReport.invalid`), and a search whose first
+    inputs are all dropped stops."""
     started = time.monotonic()
     workdir = Path(tempfile.mkdtemp(prefix="stress-", dir=sandbox.root))
     try:
         check_uses_n(generator, 1, max_size, seed, sandbox, generator_time_ms)
         st = _Stress(solution, brute, generator, checker, limits, sandbox, workdir, generator_time_ms, gate=gate)
+        st.progress = progress
         found: StressFailure | None = None
         i = 0
         time_limited = False
@@ -179,8 +210,6 @@ def stress_programs(
             size = min(max_size, 1 + i // SEEDS_PER_SIZE)
             found = st.failure(size, seed + i)
             i += 1
-            if progress:
-                progress(i, size)
             if found:
                 break
             if st.invalid >= MAX_INVALID_BEFORE_ANY and st.invalid == st.runs - st.starved:

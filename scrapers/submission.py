@@ -100,8 +100,18 @@ class ListedSubmission:
     raw: dict[str, Any] = field(default_factory=dict)  # the site's own entry, for `source_of`
 
 
-# Posts a prepared submission; given the submission ids the ledger already knows, returns the new id.
-Post = Callable[[Set[str]], str]
+@dataclass(frozen=True)
+class Post:
+    """A prepared submission: `post(known)` sends it and, given the submission ids the ledger already
+    knows, returns the new id. It says what a person confirms first: the site's language option the form
+    chose and the account whose session posts it (empty where the site does not say)."""
+
+    send: Callable[[Set[str]], str]
+    option: str = ""
+    account: str = ""
+
+    def __call__(self, known: Set[str]) -> str:
+        return self.send(known)
 
 
 class SubmitProtocol(ABC):

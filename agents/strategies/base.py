@@ -23,6 +23,7 @@ from cpbot.agents.budget import Attempt, BestAttempt, BudgetTracker
 from cpbot.agents.chat import ChatModel
 from cpbot.agents.envelopes import CodeAttempt, Envelope, JudgeFeedback, Payload
 from cpbot.agents.inputs import SolveInputs
+from cpbot.agents.roles.interactor_writer import WrittenInteractor
 from cpbot.agents.tracing import NoteEvent, ReportEvent, Tracer, send
 from cpbot.judge.model import (
     JudgeReport,
@@ -92,6 +93,8 @@ class Evidence:
     profiles: dict[str, ProfileReport] = field(default_factory=dict)
     reports: dict[tuple[str, str], JudgeReport] = field(default_factory=dict)
     programs: dict[str, tuple[Solution, int]] = field(default_factory=dict)  # every judged program, by key
+    checker: Solution | None = None  # the checker the test designer wrote and the samples vetted (agents/answers.py)
+    interactor: WrittenInteractor | None = None  # the interactor and its tests' data, written and vetted the same way
     doubt: str = ""  # why the evidence conflicts, so that no answer of this solve is called solved (selection)
     inputs: SolveInputs = field(default_factory=SolveInputs)  # validation, drops, bound coverage (agents/inputs.py)
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from cpbot.agents import selection, verification
+from cpbot.agents import interactive_checks, selection, verification
 from cpbot.agents.budget import BudgetExhausted
 from cpbot.agents.envelopes import CheckerDecision, CodeAttempt, JudgeFeedback, Payload, Plan, StressFeedback
 from cpbot.agents.extract import ExtractionError
@@ -257,7 +257,9 @@ class Cpbot:
         """Stress a program not stressed yet; the counterexample as a new test, or None."""
         ctx = run.ctx
         evidence = ctx.evidence
-        if evidence.brute is None or evidence.generator is None or not problem_kind(ctx.problem.kind).stress_applies:
+        hidden = _hidden_data_generator(ctx)
+        no_oracle = evidence.brute is None or evidence.generator is None
+        if hidden is None and (no_oracle or not problem_kind(ctx.problem.kind).stress_applies):
             return None
         if source_key(attempt.solution()) in evidence.stress:
             return None
@@ -275,7 +277,13 @@ class Cpbot:
         run.stress_runs += 1
         ctx.route("stress", phase=phase)
         try:
-            report = input_gate.stress(ctx, attempt.solution(), gate, seed=run.stress_runs)
+            if hidden is not None:  # an interactive problem: the written interactor judges generated hidden data
+                assert ctx.sandbox is not None
+                report = interactive_checks.stress(
+                    attempt.solution(), ctx.problem, hidden, gate, seed=run.stress_runs, sandbox=ctx.sandbox
+                )
+            else:
+                report = input_gate.stress(ctx, attempt.solution(), gate, seed=run.stress_runs)
         except CpbotError as e:
             ctx.note("stress inconclusive", phase=phase, error=e.message)
             return None
@@ -418,6 +426,9 @@ class Cpbot:
         size (answered by the brute force while it keeps up), then the statement's largest size."""
         ctx = run.ctx
         evidence, problem, sandbox = ctx.evidence, ctx.problem, ctx.sandbox
+        hidden = _hidden_data_generator(ctx)
+        if hidden is not None and sandbox is not None:
+            return interactive_checks.probes(hidden, sandbox)
         probes = [selection.probe_of(t, "generated") for t in evidence.tests]
         if evidence.generator is None or sandbox is None:
             return probes
@@ -467,11 +478,13 @@ class Cpbot:
         assert ctx.sandbox is not None
         seen: dict[str, list[Outcome]] = {}
         behaviours = {}
+        # through the interactor an outcome is its verdict; else the output, compared as the checker judges
+        observe = interactive_checks.observe if _hidden_data_generator(ctx) is not None else selection.observe
         for it in members:
             solution = drawn[it].solution()
             key = source_key(solution)
             if key not in seen:
-                seen[key] = selection.observe(solution, ctx.problem, probes, ctx.sandbox)
+                seen[key] = observe(solution, ctx.problem, probes, ctx.sandbox)
             behaviours[it] = list(seen[key])
         return behaviours
 
@@ -637,6 +650,8 @@ class Cpbot:
             for i, p in enumerate(probes)
             if i in differ | wrong and p.oracle_from == "brute" and p.expected is not None
         ]
+        if _hidden_data_generator(run.ctx) is not None:  # the interactor judges them: no answer needed
+            adopted = interactive_checks.distinguishing_tests(probes, groups)
         if adopted:
             run.ctx.adopt_tests(adopted)
             run.tests.extend(adopted)
@@ -659,7 +674,9 @@ class Cpbot:
         unjudged = selection.unjudged_answers(ctx.problem)  # outputs that differ may all be right
         probes: list[Probe] = []
         behaviours: dict[int, list[Outcome]] = {}
-        if len(kept) > 1 and self.verify and ctx.sandbox is not None and problem_kind(ctx.problem.kind).stress_applies:
+        interactive = _hidden_data_generator(ctx) is not None
+        comparable = problem_kind(ctx.problem.kind).stress_applies or interactive
+        if len(kept) > 1 and self.verify and ctx.sandbox is not None and comparable:
             if not run.generated:
                 run.generated = True
                 self._generate(run, "candidates")
@@ -683,7 +700,9 @@ class Cpbot:
                 reason=f"{len(groups)} groups by their answers (as the problem's checker compares them) on "
                 f"{len(probes)} inputs",
             )
-            if len(groups) > 1 and not unjudged and not selection.settled_by_evidence(groups[0], groups[1]):
+            # (through an interactor there are no outputs to show a distinguisher or an arbiter, only verdicts)
+            tied = len(groups) > 1 and not selection.settled_by_evidence(groups[0], groups[1])
+            if tied and not unjudged and not interactive:
                 groups = self._distinguish(run, drawn, probes, behaviours, groups)
             self._adopt_probes(run, probes, groups)
         why = selection.why_chosen(groups) if probes else f"{len(kept)} candidates pass the samples; the first is kept"
@@ -761,6 +780,13 @@ class Cpbot:
             if outcome.done:
                 return f"{outcome.reason} (plan {cycle})"
         return f"no program settled after {self.plans} plans: {outcome.reason}"
+
+
+def _hidden_data_generator(ctx: SolveContext) -> Solution | None:
+    """The generator of hidden data of the interactor the test designer wrote, when the problem is judged
+    through it (`agents/answers.py`): its inputs are stressed and grouped on through the interactor."""
+    written = ctx.evidence.interactor
+    return written.generator if written is not None else None
 
 
 def _feedback_note(feedback: Payload) -> Note:

@@ -37,6 +37,7 @@ from cpbot.bot.bench.metrics import difficulty_order
 from cpbot.bot.bench.passk import mean_pass_at_k, reportable_ks
 from cpbot.bot.bench.pickled_text import UnsafePickle
 from cpbot.bot.store.transcripts import TranscriptStore
+from cpbot.core import bounds
 from cpbot.core.errors import ConfigError, CpbotError
 from cpbot.core.registry import Family, language_spec
 from cpbot.judge.build import precheck_solutions
@@ -179,13 +180,13 @@ class GradeReport(BaseModel):
 
 
 def _load_items(path: Path) -> list[dict[str, Any]]:
-    text = path.read_text(encoding="utf-8")
+    text = path.read_bytes()
     try:
-        data = json.loads(text)
+        data = bounds.loads(text, str(path))
         items = data if isinstance(data, list) else [data]
     except json.JSONDecodeError:
         try:
-            items = [json.loads(line) for line in text.splitlines() if line.strip()]
+            items = [bounds.loads(line, str(path)) for line in text.splitlines() if line.strip()]
         except json.JSONDecodeError as e:
             raise ConfigError(
                 f"{path}: neither a JSON list nor JSON lines ({e.msg}, line {e.lineno})",

@@ -23,6 +23,10 @@ Precedence is command line > `CPBOT_*` environment > this file > built-in defaul
     [judge]                    # `cpbot judge`'s options; `python` is every command's judged Python
     python = "~/envs/contest/bin/python"
 
+    [input]                    # bounds on what is read from outside (cpbot.core.bounds; CPBOT_MAX_* win)
+    max_page_mb = 32           # max_test_file_mb, max_decompressed_mb, max_json_depth,
+                               # max_time_limit_s, max_memory_limit_mb
+
 Command tables become click's `default_map`, which click ranks below the command line and the
 option's environment variable and above the option's own default.
 """
@@ -37,14 +41,18 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from cpbot.core.bounds import BOUNDS
+from cpbot.core.bounds import configure as configure_bounds
 from cpbot.core.dirs import config_dir
 from cpbot.core.errors import ConfigError, first_problem
+from cpbot.core.secrets import register_secret
 
 if TYPE_CHECKING:
     from cpbot.agents.llm_settings import LLMConfig
     from cpbot.scrapers.browser_settings import BrowserSettings
 
 FILE_NAME = "config.toml"
+INPUT_TABLE = "input"  # bounds on what cpbot reads from outside (cpbot.core.bounds)
 # The [llm] table's keys and the type of each value ([llm.roles] maps a role to a model name).
 LLM_KEYS: dict[str, type | tuple[type, ...]] = {"base_url": str, "model": str, "api_key": str, "roles": dict}
 # The request settings [llm] (and a role's table) may hold, with their types (agents.llm checks ranges).
@@ -92,6 +100,15 @@ class Settings:
     llm: LLMSettings = LLMSettings()
     browser: BrowserSettings | None = None  # the [browser] table, when there is one
     commands: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # the [input] table: bounds on what is read from outside (cpbot.core.bounds), applied by `apply_bounds`
+    bounds: dict[str, Any] = field(default_factory=dict)
+
+    def apply_bounds(self) -> None:
+        """Put the [input] table's bounds in force for this process (the environment still wins)."""
+        try:
+            configure_bounds(self.bounds)
+        except ConfigError as e:
+            raise ConfigError(f"{self.path}: {e.message}", hint=e.hint) from None
 
     def llm_fallback(self) -> dict[str, Any]:
         """The endpoint settings for `agents.llm.resolve_llm_config(fallback=...)`."""
@@ -163,6 +180,11 @@ def load_settings(path: Path | None = None) -> Settings:
         data = tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise ConfigError(f"{path} is not valid TOML: {e}", hint="fix the file or move it away") from e
+    except RecursionError:
+        raise ConfigError(f"{path} is nested too deep to read", hint="fix the file or move it away") from None
+    bounds_table = data.pop(INPUT_TABLE, {})
+    if not isinstance(bounds_table, dict):
+        raise ConfigError(f"{path}: [{INPUT_TABLE}] must be a table", hint=f"[{INPUT_TABLE}] takes {', '.join(BOUNDS)}")
     llm = data.pop("llm", {})
     if not isinstance(llm, dict):
         raise ConfigError(f"{path}: [llm] must be a table", hint="see `cpbot config --help`")
@@ -182,7 +204,9 @@ def load_settings(path: Path | None = None) -> Settings:
         if not isinstance(table, dict):
             raise ConfigError(f"{path}: `{name}` must be a table of a command's options, e.g. [solve]")
         commands[name] = table
-    return Settings(path=path, llm=_llm_settings(path, llm), browser=browser_settings, commands=commands)
+    return Settings(
+        path=path, llm=_llm_settings(path, llm), browser=browser_settings, commands=commands, bounds=bounds_table
+    )
 
 
 def default_map(settings: Settings, ctx: click.Context) -> dict[str, dict[str, Any]]:
@@ -277,10 +301,14 @@ def resolve_llm(*, base_url: str | None, api_key: str | None, model: str | None,
     from cpbot.agents.llm_settings import resolve_llm_config  # the model client's module: only for commands that use it
 
     settings = current_settings()
-    return resolve_llm_config(
+    config = resolve_llm_config(
         base_url=base_url,
         api_key=api_key,
         model=model,
         fallback=settings.llm_fallback(),
         **options,
     )
+    # a server's error may echo the key back: every redactor of the process (the CLI's error printing
+    # included) removes it from then on
+    register_secret(config.api_key.get_secret_value())
+    return config

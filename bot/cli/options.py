@@ -156,3 +156,43 @@ def lcb_selection_options(f: F) -> F:
         ),
         click.option("--difficulty", "difficulties", multiple=True, help="Only this difficulty: easy, medium, hard."),
     )(f)
+
+
+def compiler_flags_options(f: F) -> F:
+    """--cxxflags "FLAGS" and --debug: C++ compiler flags after cpbot's own (-O2 -std=...), for the
+    solution only. Without --cxxflags, the command's table and then `[judge] cxxflags` in config.toml
+    give them; --debug adds the sanitizers, the checked STL and LOCAL (`judge.languages.cpp.DEBUG_FLAGS`).
+    The command gets one tuple, `compiler_flags`."""
+
+    def combine(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+        import shlex
+
+        from click.core import ParameterSource
+
+        from cpbot.bot.cli.config import JUDGE_TABLE, current_settings
+        from cpbot.judge.languages.cpp import DEBUG_FLAGS
+
+        text = ctx.params.pop("cxxflags", None)
+        if text is None or ctx.get_parameter_source("cxxflags") is ParameterSource.DEFAULT:
+            text = text or current_settings().commands.get(JUDGE_TABLE, {}).get("cxxflags")
+        try:
+            flags = shlex.split(text or "")
+        except ValueError as e:
+            raise click.BadParameter(f"cannot split {text!r}: {e}", ctx, param) from None
+        ctx.params["compiler_flags"] = (*flags, *(DEBUG_FLAGS if value else ()))
+
+    return _stack(
+        click.option(
+            "--cxxflags",
+            is_eager=True,
+            help='C++ compiler flags after -O2 -std=..., e.g. "-DLOCAL -Wall" (config [judge] cxxflags).',
+        ),
+        click.option(
+            "--debug",
+            is_flag=True,
+            expose_value=False,
+            callback=combine,
+            help="A C++ debug build: -fsanitize=address,undefined, -D_GLIBCXX_DEBUG, -DLOCAL, -g (slower; finds "
+            "out-of-bounds, use-after-free and overflow where they happen).",
+        ),
+    )(f)

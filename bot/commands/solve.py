@@ -97,14 +97,14 @@ def solve(
 
     from cpbot.agents.budget import Budget
     from cpbot.bot.app.interrupt import EXIT_INTERRUPTED, stop_on_interrupt
-    from cpbot.bot.app.problem_folder import place, problem_dirname, save_solution, solution_name
+    from cpbot.bot.app.problem_folder import place, problem_dirname, save_solution, solution_name, with_written_judges
     from cpbot.bot.app.solving import solve_recorded
     from cpbot.bot.app.sources import load_source
     from cpbot.bot.app.strategy_options import parse_strategy_options, with_candidates
     from cpbot.bot.cli.browser import browser_settings
     from cpbot.bot.cli.config import resolve_llm
     from cpbot.bot.report.render import print_solve_result
-    from cpbot.bot.store.redact import Redactor, secrets_from_env
+    from cpbot.core.redact import Redactor, secrets_from_env
     from cpbot.core.registry import DEFAULT_SCORED_STRATEGY
     from cpbot.judge.kinds import problem_kind
 
@@ -120,11 +120,11 @@ def solve(
         temperature=temperature,
         reasoning_effort=reasoning_effort,
     )
+    given = click.get_current_context().get_parameter_source("strategy")
+    if given is not ParameterSource.DEFAULT:  # options the strategy does not take are refused before any fetch
+        parse_strategy_options(strategy, with_candidates(strategy_option, candidates))
     problem = load_source(source, site=site, cookies=cookies, browser=browser_settings(None))
-    if problem_kind(problem.kind).scored and click.get_current_context().get_parameter_source("strategy") in (
-        ParameterSource.DEFAULT,
-        ParameterSource.DEFAULT_MAP,
-    ):
+    if problem_kind(problem.kind).scored and given in (ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP):
         strategy = DEFAULT_SCORED_STRATEGY  # a score-based problem: the default strategy is the one made for it
     options = parse_strategy_options(strategy, with_candidates(strategy_option, candidates))
     budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_seconds=max_seconds)
@@ -144,11 +144,13 @@ def solve(
     path = None
     if result.solution is not None:
         wanted = out_dir or Path(problem_dirname(problem))
-        source_file = {solution_name(language): result.solution.source.encode()}
-        directory, kept = place(problem, wanted, force=force, extra=source_file)
+        # a checker or interactor the test designer wrote is kept beside it, named in problem.json
+        kept_problem, judges = with_written_judges(problem, result.checker, result.interactor)
+        source_file = {solution_name(language): result.solution.source.encode(), **judges}
+        directory, kept = place(kept_problem, wanted, force=force, extra=source_file)
         if kept:
             say(f"{wanted} kept ({', '.join(kept)} would change); wrote to {directory} (--force overwrites)")
-        path = save_solution(problem, result.solution.source, language, directory)
+        path = save_solution(kept_problem, result.solution.source, language, directory, extra=judges)
     if as_json:
         # what a model wrote (a reason, a solution, a test) may quote a key or a cookie: never print one
         redactor = Redactor([config.api_key.get_secret_value(), *secrets_from_env()])

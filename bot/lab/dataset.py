@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict
 
 from cpbot.core.dirs import cache_dir
 from cpbot.core.errors import ConfigError, JudgeError
+from cpbot.core.safe_paths import component
 from cpbot.judge.build import build_solution
 from cpbot.judge.execute import execute
 from cpbot.judge.generator import generate
@@ -160,7 +161,7 @@ def _generated(lab: LabProblem, sandbox: Sandbox) -> list[TestCase]:
     key = hashlib.sha256(
         json.dumps([generator.source, reference.source, reference.language, plan]).encode()
     ).hexdigest()[:16]
-    where = cache_dir() / "lab" / lab.name / key
+    where = cache_dir() / "lab" / component(lab.name, "lab") / key
     if not (where / "done").exists():
         _make(lab, generator, reference, where, sandbox)
     return [

@@ -43,10 +43,10 @@ from typing import Any
 from pydantic import BaseModel
 
 from cpbot.agents.tracing import TraceEvent, load_event
-from cpbot.bot.store.redact import Redactor, secrets_from_env
 from cpbot.bot.store.storage import Database, Migrations, StorageError, run_script
 from cpbot.core.dirs import data_dir
 from cpbot.core.process import pid_alive, process_start
+from cpbot.core.redact import Redactor, secrets_from_env
 
 DB_NAME = "transcripts.sqlite3"
 BLOB_DIR = "blobs"

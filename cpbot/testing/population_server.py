@@ -48,6 +48,8 @@ Kind = Literal[
     "distinguisher",
     "arbiter",
     "aimed",
+    "checker_writer",
+    "interactor_writer",
     "unknown",
 ]
 
@@ -81,6 +83,7 @@ class Population:
     generator: Program | None = None
     generator_path: Path | None = None  # to run it for the test designer's inputs (Python only)
     validator: Program | None = None  # lab.json's optional "validator": the designer's validator section
+    checker: Program | None = None  # the problem's own checker program, handed out when a checker is asked for
 
     @property
     def right(self) -> list[Program]:
@@ -134,6 +137,7 @@ def load_lab_folder(folder: Path) -> Population:
         generator=_program(folder, generator),
         generator_path=folder / generator if generator else None,
         validator=_program(folder, lab.get("validator")),
+        checker=_program(folder, problem.get("checker")) if (folder / str(problem.get("checker"))).is_file() else None,
     )
 
 
@@ -169,6 +173,8 @@ _KINDS: dict[str, Kind] = {
     "tester": "distinguisher",
     "judge": "arbiter",
     "test hunter": "aimed",
+    "checker writer": "checker_writer",
+    "interactor writer": "interactor_writer",
 }
 
 
@@ -258,7 +264,7 @@ class PopulationModel:
             return "OPTIMIZE: no"
         if kind in ("distinguisher", "arbiter"):
             return "I cannot tell."  # a sampling model's guess would be noise: selection rests on execution
-        if kind == "unknown":
+        if kind in ("unknown", "interactor_writer"):
             return "I do not know what is asked."
         if kind == "selector":
             tags = re.search(r"use these names exactly\):\s*\n(.+)", text)
@@ -284,6 +290,8 @@ class PopulationModel:
             return self.tests_reply(population, text) + self.inputs_reply(population, kind, text)
         if kind == "aimed":
             return self.inputs_reply(population, kind, text)
+        if kind == "checker_writer":
+            return f"The checker.\n{population.checker.fenced()}" if population.checker else "I cannot write one."
         if not population.programs:
             return f"I have no program for {population.problem_id}."
         return "Here is the program.\n" + self.draw(population, requested_family(text)).fenced()

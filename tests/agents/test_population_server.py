@@ -133,6 +133,8 @@ def test_every_prompt_of_a_single_program_team_is_recognised():
         "distinguisher": "distinguisher",
         "arbiter": "arbiter",
         "aimed": "aimed",
+        "checker_writer": "checker_writer",
+        "interactor_writer": "interactor_writer",
     }
     assert requested_family("Write the program in C++17, in one ```cpp block.") == "cpp"
 

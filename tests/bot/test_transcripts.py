@@ -22,8 +22,8 @@ from cpbot.agents.llm import LLMClient
 from cpbot.agents.llm_settings import LLMConfig
 from cpbot.agents.tracing import LLMCallEvent, NoteEvent, ReportEvent, send
 from cpbot.bot.commands.transcripts import transcripts
-from cpbot.bot.store.redact import REDACTED, Redactor, secrets_from_env
 from cpbot.bot.store.transcripts import DB_NAME, SCHEMA_VERSION, TranscriptError, TranscriptStore, default_db_path
+from cpbot.core.redact import REDACTED, Redactor, secrets_from_env
 from cpbot.judge.model import JudgeReport, Verdict
 from tests.agents.support.scripted_server import Reply, ScriptedServer
 from tests.bot import old_schemas

@@ -277,7 +277,11 @@ def test_with_several_answers_and_a_checker_that_compares_with_one_a_larger_grou
     # output and a third printing another may all be right, so neither the brute force's answer nor the
     # numbers decide (without the sentence, the oracle and the 2:1 majority make this solved)
     problem = sum_problem().model_copy(update={"output_spec": "If there are several answers, print any of them."})
-    model = by_kind(program=[code(RIGHT), code(RIGHT_TOO), code(MID_BUG)], tests=[suite("3 4\n")])
+    # the test designer is asked for a checker first (agents/answers.py) and writes none usable
+    no_checker = [Reply("I cannot write one.")] * 2
+    model = by_kind(
+        program=[code(RIGHT), code(RIGHT_TOO), code(MID_BUG)], tests=[suite("3 4\n")], checker_writer=no_checker
+    )
     server = scripted_server([], default=model)
     result = solve(
         problem,
@@ -287,7 +291,8 @@ def test_with_several_answers_and_a_checker_that_compares_with_one_a_larger_grou
         sandbox=sandbox,
         options={**FAST, "stress_runs": 5, "candidates": 3, "profile": False},
     )
-    assert first_roles(tracer, 3) == ["coder"] * 3 + ["testgen"]
+    assert roles(tracer)[:2] == ["checker_writer"] * 2
+    assert sorted(roles(tracer)[2:6]) == ["coder"] * 3 + ["testgen"]
     assert "distinguisher" not in roles(tracer) and "arbiter" not in roles(tracer)
     grouped = next(s for s in selection_steps(tracer) if s.step == "grouped")
     assert len(grouped.groups) == 2 and all(g.oracle_agreed == g.oracle_disagreed == 0 for g in grouped.groups)

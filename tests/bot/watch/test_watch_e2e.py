@@ -43,7 +43,8 @@ def test_a_whole_contest_from_detection_to_final_verdicts(
     lines = {p["index"]: p for p in contest["problems"]}
     assert {i: p["status"] for i, p in lines.items()} == {"A": "solved", "B": "solved", "C": "solved"}
     assert {i: p["submissions"] for i, p in lines.items()} == {"A": 1, "B": 2, "C": 1}
-    assert lines["B"]["verdict"] == "AC" and lines["B"]["tokens"] == 500
+    # two programs (250 tokens each) and, per solve, two requests for a checker that none answers (25 each)
+    assert lines["B"]["verdict"] == "AC" and lines["B"]["tokens"] == 600
 
     # the site saw each source once: B twice (the marked one, then the fixed one)
     assert [site.count(f"{CONTEST}{i}") for i in "ABC"] == [1, 2, 1]
@@ -65,7 +66,9 @@ def test_a_whole_contest_from_detection_to_final_verdicts(
         wrong = [v for v in verdicts if v["verdict"] == "WA"]
         assert len(wrong) == 1 and wrong[0]["failed_test"] == 2 and wrong[0]["status_text"] == "WRONG_ANSWER"
     # the second Candies prompt carried the site's verdict
-    b_prompts = [r for r in model.requests if "Candies" in json.dumps(r.body)]
+    b_requests = [r for r in model.requests if "Candies" in json.dumps(r.body)]
+    b_prompts = [r for r in b_requests if "You are the checker writer" not in json.dumps(r.body)]
+    assert len(b_requests) - len(b_prompts) == 4  # two requests for a checker per solve
     assert len(b_prompts) == 2 and "answered WA on test 2" in json.dumps(b_prompts[1].body)
     # no secret in any file cpbot wrote
     for f in (tmp_path / "data").rglob("*"):
