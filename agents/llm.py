@@ -29,6 +29,7 @@ import httpx
 from pydantic import BaseModel
 
 from cpbot import __version__
+from cpbot.agents import seeding
 from cpbot.agents.budget import BudgetExhausted, BudgetTracker, Usage
 from cpbot.agents.chat import ChatModel, LLMReply, Message
 from cpbot.agents.dialect import (
@@ -195,6 +196,8 @@ class LLMClient:
             overrides["temperature"] = temperature
         if max_tokens is not None:
             overrides["max_output_tokens"] = max_tokens
+        if settings.seed is not None:  # a seed of the request's own: the same answer whatever the arrival order
+            overrides["seed"] = seeding.request_seed(settings.seed, task_id, role, messages)
         settings = settings.model_copy(update=overrides)
         model = settings.model or self.config.model
         if budget is not None:

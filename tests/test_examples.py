@@ -24,7 +24,7 @@ EXPECTED = {
     "fetch": [r"codeforces:1702A", r"\bAC\b"],
     "stress": [r"clean: no difference", r"WA after \d+ runs .*n=2", r"fit: O\("],
     "edit": [r"saved as \S*loop/tests/stress-000\.in", r"stress-000 +WA", r"judging wrong\.cpp on 1 test"],
-    "bench": [r"maximum: WA, 2/3 cases", r"sum: AC, 3/3 cases", r"solved: AC", r"local:example-sum"],
+    "bench": [r"maximum: WA, 2/3 cases", r"sum: AC, 3/3 cases", r"unverified: AC", r"local:example-sum"],
     "grade": [
         r"\| all \| 3 \| 6 \| 66\.7 \|",
         r"AC 4, WA 1, no code 1",

@@ -264,13 +264,15 @@ class Cpbot:
         if source_key(attempt.solution()) in evidence.stress:
             return None
         if run.stress_runs >= self.gate.stress_rounds:
-            ctx.note("not stressed", phase=phase, why=f"{self.gate.stress_rounds} stress runs used")
+            rounds = self.gate.stress_rounds
+            why = "stress is switched off (stress_rounds=0)" if not rounds else f"the {rounds} stress runs were used"
+            ctx.skip("stress", why, phase=phase)
             return None
         gate = self.gate
         if run.oracle_below is not None:
             # the brute force is wrong from that size on: stress below it only, and no ladder up to the bound
             if run.oracle_below <= 1:
-                ctx.note("not stressed", phase=phase, why="the candidates outvoted the brute force on small inputs")
+                ctx.skip("stress", "the candidates outvoted the brute force on small inputs", phase=phase)
                 return None
             smaller = min(gate.stress_size, run.oracle_below - 1)
             gate = gate.model_copy(update={"ladder_seconds": 0, "stress_size": smaller})
@@ -285,7 +287,7 @@ class Cpbot:
             else:
                 report = input_gate.stress(ctx, attempt.solution(), gate, seed=run.stress_runs)
         except CpbotError as e:
-            ctx.note("stress inconclusive", phase=phase, error=e.message)
+            ctx.skip("stress", f"the stress run was inconclusive: {e.message}", phase=phase)
             return None
         if not input_gate.stress_usable(ctx, report, phase):
             return None
@@ -316,17 +318,20 @@ class Cpbot:
         key = source_key(attempt.solution())
         if key in run.profiled:
             return run.profiled[key]
-        if not self.gate.profile or generator is None or not problem_kind(ctx.problem.kind).profile_applies:
+        if not self.gate.profile:
+            ctx.skip("profile", "profiling is switched off (profile=false)", phase=phase)
+            return None
+        if generator is None or not problem_kind(ctx.problem.kind).profile_applies:
             return None
         if not verification.profile_size(ctx.problem, self.gate):
-            ctx.note("not profiled", phase=phase, why="the statement gives no size bound")
+            ctx.skip("profile", "the statement gives no size bound", phase=phase)
             return None
         ctx.route("profiler", phase=phase)
         try:
             profile = input_gate.profile(ctx, attempt.solution(), generator, self.gate)
         except CpbotError as e:
             input_gate.profile_failed(ctx, e)
-            ctx.note("not profiled", phase=phase, why=e.message)
+            ctx.skip("profile", e.message, phase=phase)
             return None
         ctx.record_profile(attempt, profile, iteration)
         ctx.route("analyst", phase=phase)
@@ -430,7 +435,7 @@ class Cpbot:
         if hidden is not None and sandbox is not None:
             return interactive_checks.probes(hidden, sandbox)
         probes = [selection.probe_of(t, "generated") for t in evidence.tests]
-        if evidence.generator is None or sandbox is None:
+        if evidence.generator is None:
             return probes
         generator = build_solution(evidence.generator, sandbox).program
         brute = build_solution(runnable(evidence.brute, problem), sandbox).program if evidence.brute else None
@@ -475,7 +480,6 @@ class Cpbot:
     ) -> dict[int, list[Outcome]]:
         """Each candidate's outcomes on `probes`; a program drawn twice runs once."""
         ctx = run.ctx
-        assert ctx.sandbox is not None
         seen: dict[str, list[Outcome]] = {}
         behaviours = {}
         # through the interactor an outcome is its verdict; else the output, compared as the checker judges
@@ -495,7 +499,6 @@ class Cpbot:
             return run.accepts
         run.accepts_made = True
         ctx = run.ctx
-        assert ctx.sandbox is not None
         spec = problem_kind(ctx.problem.kind).checker_spec(ctx.problem)
         if spec in TOKEN_CHECKERS:
             return None  # outputs are kept as their tokens: equal tokens are all such a checker accepts
@@ -676,7 +679,7 @@ class Cpbot:
         behaviours: dict[int, list[Outcome]] = {}
         interactive = _hidden_data_generator(ctx) is not None
         comparable = problem_kind(ctx.problem.kind).stress_applies or interactive
-        if len(kept) > 1 and self.verify and ctx.sandbox is not None and comparable:
+        if len(kept) > 1 and self.verify and comparable:
             if not run.generated:
                 run.generated = True
                 self._generate(run, "candidates")
@@ -706,6 +709,8 @@ class Cpbot:
                 groups = self._distinguish(run, drawn, probes, behaviours, groups)
             self._adopt_probes(run, probes, groups)
         why = selection.why_chosen(groups) if probes else f"{len(kept)} candidates pass the samples; the first is kept"
+        if len(kept) > 1 and not probes:
+            ctx.skip("selection", f"{len(kept)} candidates pass the samples and were compared on no input")
         guess = selection.unsupported(groups, votes=not unjudged) if probes else ""
         if guess:
             ctx.evidence.doubt = ctx.evidence.doubt or f"chosen among candidates on a guess: {guess}"

@@ -65,7 +65,7 @@ def stress_usable(ctx: SolveContext, report: StressReport, phase: str) -> bool:
     if report.invalid:
         ctx.note("stress inputs dropped", phase=phase, count=report.invalid, why="the validator rejects them")
     if report.status == "clean" and report.runs - report.invalid - report.starved <= 0:
-        ctx.note("not stressed", phase=phase, why="every generated input breaks the constraints")
+        ctx.skip("stress", "every generated input breaks the constraints (the validator rejects them)", phase=phase)
         return False
     return True
 

@@ -15,6 +15,9 @@ from cpbot.bot.cli.options import (
 )
 from cpbot.bot.cli.site_option import site_option
 
+# the exit code of each status of a solve (`agents.envelopes.SolveStatus`); 2 is an error, 130 Ctrl-C
+EXIT_CODES = {"solved": 0, "unverified": 3, "best_effort": 1, "failed": 1}
+
 
 @click.command("solve")
 @python_option
@@ -90,7 +93,10 @@ def solve(
     force: bool,
     as_json: bool,
 ) -> int:
-    """Solve one problem with a language model; exits 0 only when the answer passes every test tried."""
+    """Solve one problem with a language model. Exits 0 when the answer is solved (every test tried passes, and
+    it was stressed against a brute force, profiled at the bound and chosen among the candidates), 3 when it
+    passes every test tried but some of that evidence is missing (unverified: the reason says which), 1
+    otherwise (best effort or nothing usable)."""
     import json
 
     from click.core import ParameterSource
@@ -158,4 +164,4 @@ def solve(
     else:
         print_solve_result(result, path)
     say(f"transcript: {run_id}")
-    return 0 if result.status == "solved" else 1
+    return EXIT_CODES[result.status]

@@ -140,6 +140,8 @@ def print_solve_result(result: SolveResult, path: Path | None) -> None:
         _echo(f"  {result.inputs.validator_note}")
         for bound in result.inputs.unreached:
             _echo(f"  {bound.line()}")
+    for gap in result.missing_evidence:  # why an answer that passed every test is not called solved
+        _echo(f"  missing: {gap}")
     _echo(f"{result.calls} LLM calls, {result.tokens:,} tokens, {result.seconds:.1f} s")
     for line in judged_lines(result):
         _echo(line)

@@ -58,6 +58,7 @@ class WatchOptions(BaseModel):
     jobs: int = 2
     budget: str | None = None
     gate: str = ""
+    allow_unverified: bool = False  # the gate passes an answer the solve returned unverified
     fetch_retry: float = 10.0
     verdict_poll: float = 2.0
     submit_interval: float = 10.0
@@ -179,7 +180,7 @@ class Session:
             submit=opts.submit,
             jobs=opts.jobs,
             budget=ContestBudget.parse(opts.budget) if opts.budget else ContestBudget(),
-            gate=gate_config(opts.gate),
+            gate=gate_config(opts.gate).model_copy(update={"allow_unverified": opts.allow_unverified}),
             fetch_retry_s=opts.fetch_retry,
             ai_allowed=normalise_allowed(opts.ai_allowed_contests),
         )

@@ -2,10 +2,13 @@
 model's sampling, for tests and for measuring strategies.
 
 Each problem has a population of candidate programs labelled right or wrong (every wrong one passes the
-samples: a near miss, not noise). A request for a program (the coder's, a debugger's) gets the next
-program drawn for that problem: the draws come from a shuffled bag in which a `pass_at_1` share of the
-programs are right, so the proportion holds over every bag and the order is set by `seed`. What the
-request says (feedback, a failing test) changes nothing, as with a model that does not learn from it.
+samples: a near miss, not noise). A request for a program (the coder's, a debugger's) gets a program
+drawn for that problem. A request that carries a `seed` (cpbot sends one of its own with each request when a
+seed is configured: `agents/seeding.py`) is answered by request: its draw is set by the server's `seed`, the
+request's seed and its text, right with probability `pass_at_1`, whatever order requests arrive in. One
+without gets the next draw of a shuffled bag in which a `pass_at_1` share of the programs are right, so the
+proportion holds over every bag and the order is set by `seed` and by arrival. What the request says
+(feedback, a failing test) changes nothing else, as with a model that does not learn from it.
 The test designer gets inputs made by the problem's own generator, that generator, and its own brute
 force; the planner, selector, checker and complexity analyst get a short well-formed answer. The
 problem is recognised by its title or the start of its statement in the request, the kind of request
@@ -22,6 +25,7 @@ serving through `scripted_server.ScriptedServer`.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import random
@@ -227,11 +231,19 @@ class PopulationModel:
 
     # ---- drawing ----
 
-    def draw(self, population: Population, family: Family | None = None) -> Program:
-        """The next program for `population` (of `family` when it has programs in it)."""
+    def draw(self, population: Population, family: Family | None = None, request: str | None = None) -> Program:
+        """A program for `population` (of `family` when it has programs in it): set by `request` (a key of the
+        request: its seed and text) when given, else the next of the problem's bag."""
         pool = [p for p in population.programs if family is None or p.family == family] or population.programs
         right = [p for p in pool if p.right]
         wrong = [p for p in pool if not p.right]
+        if request is not None:
+            rng = random.Random(f"{self.seed}:{population.problem_id}:{request}")
+            want_right = rng.random() < self.pass_at_1
+            program = rng.choice((right if want_right else wrong) or right or wrong)
+            with self._lock:
+                self.draws.append(Draw(population.problem_id, program.name, program.right))
+            return program
         with self._lock:
             bag = self._bags.get(population.problem_id)
             if bag is None:
@@ -250,12 +262,14 @@ class PopulationModel:
 
     def __call__(self, body: dict[str, Any]) -> Reply | Delay:
         text = "\n".join(str(m.get("content") or "") for m in body.get("messages", []))
-        answer = self.answer(text)
+        seed = body.get("seed")
+        request = f"{seed}:{hashlib.sha256(text.encode()).hexdigest()}" if isinstance(seed, int) else None
+        answer = self.answer(text, request)
         reply = Reply(answer, prompt_tokens=_tokens(text), completion_tokens=_tokens(answer))
         return Delay(self.latency_s, reply) if self.latency_s > 0 else reply
 
-    def answer(self, text: str) -> str:
-        """The reply text to a request."""
+    def answer(self, text: str, request: str | None = None) -> str:
+        """The reply text to a request (`request`: its key, when it carries a seed; see `draw`)."""
         kind = request_kind(text)
         if kind == "analyst":
             guess = re.search(r"The fit's guess: (\S+)", text)
@@ -294,7 +308,7 @@ class PopulationModel:
             return f"The checker.\n{population.checker.fenced()}" if population.checker else "I cannot write one."
         if not population.programs:
             return f"I have no program for {population.problem_id}."
-        return "Here is the program.\n" + self.draw(population, requested_family(text)).fenced()
+        return "Here is the program.\n" + self.draw(population, requested_family(text), request).fenced()
 
     def tests_reply(self, population: Population, text: str) -> str:
         """The test designer's three sections: generated inputs, the generator, the brute force."""

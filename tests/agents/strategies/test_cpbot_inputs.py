@@ -128,6 +128,8 @@ def test_a_generator_that_stops_growing_is_flagged(scripted_server, make_client,
     assert result.inputs is not None
     assert result.inputs.generator_ignores_n.startswith("its input for N=100 is the same as for N=10 (seed 1)")
     assert notes(tracer, "generator ignores N")
+    assert result.status == "unverified"  # a profile on a generator that ignores N is no evidence
+    assert any("generator ignores N" in gap for gap in result.missing_evidence)
 
 
 # wrong only when the first value is the largest allowed: random small inputs almost never show it

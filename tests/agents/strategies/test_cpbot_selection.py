@@ -127,7 +127,7 @@ def test_without_a_brute_force_the_model_says_which_output_is_right(scripted_ser
     arbitrated = next(s for s in selection_steps(tracer) if s.step == "arbitrated")
     assert arbitrated.disagreements[0].outputs[0] != arbitrated.disagreements[0].outputs[1]
     assert "is right" in arbitrated.reason
-    assert result.status == "solved" and result.solution is not None and result.solution.source == RIGHT
+    assert result.status == "unverified" and result.solution is not None and result.solution.source == RIGHT
 
 
 def test_when_no_candidate_passes_the_samples_the_best_one_is_debugged(scripted_server, make_client, tracer, sandbox):
@@ -138,7 +138,7 @@ def test_when_no_candidate_passes_the_samples_the_best_one_is_debugged(scripted_
     assert first_roles(tracer, 2) == ["coder", "coder", "testgen"] and roles(tracer)[3:5] == ["checker", "debugger"]
     filtered = next(s for s in selection_steps(tracer) if s.step == "filtered")
     assert filtered.candidates == [] and len(filtered.rejected) == 2
-    assert result.status == "solved" and result.solution is not None and result.solution.source == RIGHT
+    assert result.status == "unverified" and result.solution is not None and result.solution.source == RIGHT
 
 
 def test_the_candidates_share_the_solves_call_budget(scripted_server, make_client, tracer, sandbox):
@@ -197,7 +197,7 @@ def test_against_a_population_the_right_program_is_chosen_over_an_equally_large_
     assert len(grouped.groups) == 3 and grouped.groups[2].oracle_disagreed > 0  # the dropped values, by the oracle
     assert {len(g.members) for g in grouped.groups[:2]} == {2}  # a tie the outputs alone cannot break
     assert steps["distinguished"].probes == 1
-    assert result.status == "solved" and result.solution is not None and result.solution.source in right
+    assert result.status == "unverified" and result.solution is not None and result.solution.source in right
     assert (separating, "79800\n") in [(t.input, t.output) for t in result.generated_tests]
 
 
@@ -214,7 +214,7 @@ def test_when_every_candidate_is_wrong_the_same_way_the_best_is_debugged_on_the_
     debug_prompt = sent_text(server.requests[4])
     probe = next(t for t in result.generated_tests if t.name.startswith("probe-"))
     assert int(probe.input.split()[0]) >= 12 and probe.input.strip() in debug_prompt
-    assert result.status == "solved" and result.solution is not None and result.solution.source == RIGHT
+    assert result.status == "unverified" and result.solution is not None and result.solution.source == RIGHT
 
 
 GUARDED_BRUTE = "a, b = map(int, input().split())\nprint(a + b if a < 12 else 0)\n"  # wrong from a = 12 on
@@ -313,4 +313,6 @@ def test_a_candidate_call_that_fails_for_good_is_a_missing_draw_not_the_end_of_t
     result = run(make_client, server, tracer, sandbox, candidates=3, profile=False)
     drawn = next(s for s in selection_steps(tracer) if s.step == "drawn")
     assert len(drawn.candidates) == 2 and drawn.reason.startswith("2 of 3 replies held a program")
-    assert result.status == "solved" and result.solution is not None and result.solution.source in (RIGHT, RIGHT_TOO)
+    assert (
+        result.status == "unverified" and result.solution is not None and result.solution.source in (RIGHT, RIGHT_TOO)
+    )

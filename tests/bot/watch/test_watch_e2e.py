@@ -19,7 +19,7 @@ from tests.fakes.server import FakeSiteServer
 
 def watch_args(model: ScriptedServer, cookies: Path, *extra: str) -> list[str]:
     return [
-        "watch", "--site", "cf", "--strategy", "direct", "--lang", "python3", "--gate", "samples",
+        "watch", "--site", "cf", "--strategy", "direct", "--lang", "python3", "--gate", "samples", "--allow-unverified",
         "--model", "m", "--base-url", model.base_url, "--api-key", API_KEY, "--cookies", str(cookies),
         "--within", "1", "--poll", "0.5", "--fetch-retry", "0.2", "--verdict-poll", "0.05",
         "--submit-interval", "0", "--once", "--json", "--ai-allowed", f"cf:{CONTEST}", *extra,
@@ -110,3 +110,23 @@ def test_without_a_terminal_progress_is_one_line_per_change_and_the_table_comes_
     assert progress[-1] == "cpbot Test Round: done (virtual): 0/3 solved (dry run)"
     assert len(progress) == len(set(progress))  # each change once
     assert "cpbot Test Round · done: 0/3 solved (dry run)" in captured.out and "Round Down the Price" in captured.out
+
+
+def test_watch_submit_never_posts_an_unverified_answer_by_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = contest_site(start_in_s=0.5)
+    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
+    with FakeSiteServer(site) as server, ScriptedServer(default=model_answer) as model:
+        for name, value in server.env().items():
+            monkeypatch.setenv(name, value)
+        args = watch_args(model, cookies_txt(tmp_path / "cookies.txt", site), "--submit", "--budget", "attempts=1")
+        args.remove("--allow-unverified")  # direct tests on the samples only: every answer is unverified
+        rc = main(args)
+    assert rc == 0
+    (contest,) = json.loads(capsys.readouterr().out)["contests"]
+    assert {p["status"] for p in contest["problems"]} == {"given_up"}
+    assert site.posts("/submit") == 0
+    with TranscriptStore() as store:
+        gates = [e.payload for e in store.events(contest["contest"]["run_id"]) if e.kind == "gate"]
+    assert gates and all(not g["allowed"] and g["reasons"][0].startswith("solve: returned unverified") for g in gates)
