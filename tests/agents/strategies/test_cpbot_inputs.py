@@ -71,6 +71,11 @@ def run(make_client, server, tracer, sandbox, **options):
     )
 
 
+def not_profiled_only(result) -> bool:
+    """Every part of the gate ran but the profile (switched off to keep the test quick): unverified for that only."""
+    return result.status == "unverified" and all(gap.startswith("not profiled") for gap in result.missing_evidence)
+
+
 def notes(tracer, message):
     return [e.data for e in tracer.of_kind(NoteEvent) if e.message == message]
 
@@ -150,7 +155,8 @@ def test_inputs_aimed_at_the_program_are_validated_answered_and_catch_its_bug(
     assert roles(tracer) == ["coder", "testgen", "testgen", "checker", "debugger"]
     aimed_prompt = sent_text(server.requests[2])
     assert "You are the test hunter" in aimed_prompt and "a[0] == 1000" in aimed_prompt
-    assert result.status == "solved" and result.solution is not None and result.solution.source == RIGHT
+    assert result.solution is not None and result.solution.source == RIGHT
+    assert not_profiled_only(result)
     assert [(t.name, t.input, t.output) for t in result.generated_tests if t.name.startswith("aimed")] == [
         ("aimed-1", "1\n1000\n", "1000\n")
     ]
@@ -174,7 +180,7 @@ def test_the_small_generator_s_exhaustive_inputs_are_stressed_first(scripted_ser
     result = run(make_client, server, tracer, sandbox, profile=False)
     stress = [e.payload for e in tracer.envelopes() if isinstance(e.payload, StressFeedback)]
     assert stress[0].found and stress[0].input.split()[1:] in (["1", "1"], ["2", "2"])
-    assert result.status == "solved" and result.stress is not None
+    assert not_profiled_only(result) and result.stress is not None
     assert result.stress.reason.startswith("exhaustive: no difference in 20 runs (sizes 1..2)")
 
 
