@@ -110,6 +110,7 @@ def solve(
     from cpbot.bot.cli.browser import browser_settings
     from cpbot.bot.cli.config import resolve_llm
     from cpbot.bot.report.render import print_solve_result
+    from cpbot.core.errors import CpbotError
     from cpbot.core.redact import Redactor, secrets_from_env
     from cpbot.core.registry import DEFAULT_SCORED_STRATEGY
     from cpbot.judge.kinds import problem_kind
@@ -127,8 +128,15 @@ def solve(
         reasoning_effort=reasoning_effort,
     )
     given = click.get_current_context().get_parameter_source("strategy")
-    if given is not ParameterSource.DEFAULT:  # options the strategy does not take are refused before any fetch
+    try:  # options the strategy does not take are refused before anything is fetched
         parse_strategy_options(strategy, with_candidates(strategy_option, candidates))
+    except CpbotError as refused:
+        if given is not ParameterSource.DEFAULT:
+            raise
+        try:  # the default: a score-based problem will get its own strategy, which may take them
+            parse_strategy_options(DEFAULT_SCORED_STRATEGY, with_candidates(strategy_option, candidates))
+        except CpbotError:
+            raise refused from None
     problem = load_source(source, site=site, cookies=cookies, browser=browser_settings(None))
     if problem_kind(problem.kind).scored and given in (ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP):
         strategy = DEFAULT_SCORED_STRATEGY  # a score-based problem: the default strategy is the one made for it

@@ -27,10 +27,11 @@ if TYPE_CHECKING:
     from cpbot.scrapers.listing import Contest
 
 
-def _echo(text: str) -> None:
+def _echo(text: str, *, styled: str = "") -> None:
     """Every line this module prints: text from outside (statements, replies, program output) escaped by
-    the one terminal escape, `cpbot.core.terminal.printable`."""
-    click.echo(printable(text))
+    the one terminal escape, `cpbot.core.terminal.printable`, after `styled`, cpbot's own coloured word (whose
+    escapes click drops when the output is not a terminal)."""
+    click.echo(styled + printable(text))
 
 
 EXCERPT = 160  # characters of a prompt or reply shown without --full
@@ -58,7 +59,7 @@ def print_profile(report: ProfileReport, width: int = 40) -> None:
     verdict = click.style(
         "efficient" if report.efficient else "too slow or too big", fg="green" if report.efficient else "red", bold=True
     )
-    _echo(f"{verdict}: {report.reason}")
+    _echo(f": {report.reason}", styled=verdict)
 
 
 def stress_progress_text(now: StressProgress, budget: int) -> str:
@@ -84,12 +85,13 @@ def profile_progress_text(points: list[ProfilePoint], max_n: int) -> str:
 def print_stress(report: StressReport) -> None:
     """The outcome of a stress run and, on a failure, the smallest input with both outputs."""
     if report.failure is None:
-        _echo(click.style("clean", fg="green", bold=True) + f": {report.reason} in {report.seconds:.1f} s")
+        _echo(f": {report.reason} in {report.seconds:.1f} s", styled=click.style("clean", fg="green", bold=True))
         return
     f = report.failure
     _echo(
-        f"{verdict_text(f.verdict)} after {report.runs} runs ({report.seconds:.1f} s): n={f.size}, "
-        f"seed={f.seed} (first seen at n={report.first_failure_size})"
+        f" after {report.runs} runs ({report.seconds:.1f} s): n={f.size}, "
+        f"seed={f.seed} (first seen at n={report.first_failure_size})",
+        styled=verdict_text(f.verdict),
     )
     if f.message:
         _echo(f"  {f.message}")

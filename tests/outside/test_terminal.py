@@ -95,3 +95,20 @@ def test_shown_removes_a_registered_secret():
 
     register_secret("hunter2-very-secret")
     assert "hunter2" not in shown("the password hunter2-very-secret\x1b[2J")
+
+
+def test_cpbots_own_colours_reach_a_terminal_and_a_programs_escapes_do_not(capsys, monkeypatch):
+    import click
+
+    from cpbot.bot.report.render import print_stress
+    from cpbot.judge.model import StressFailure, StressReport, Verdict
+
+    monkeypatch.setattr(click.utils, "should_strip_ansi", lambda *args, **kwargs: False)  # as on a terminal
+    failure = StressFailure(
+        input="1\n", expected="2\n", got="\x1b]0;pwned\x07\n", size=1, seed=3, verdict=Verdict.WA, message="differ"
+    )
+    print_stress(StressReport(status="found", runs=4, seconds=0.5, failure=failure, first_failure_size=1))
+    out = capsys.readouterr().out
+    first = out.splitlines()[0]
+    assert first.startswith(click.style("WA", fg="red", bold=True) + " after 4 runs")  # the colour itself
+    assert "\x1b]0" not in out and "\\x1b]0;pwned\\x07" in out  # the program's OSC sequence, escaped
