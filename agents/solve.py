@@ -32,6 +32,7 @@ from cpbot.agents.chat import ChatModel, LLMReply, Message
 from cpbot.agents.dialect import with_note
 from cpbot.agents.envelopes import SolveStatus, Task
 from cpbot.agents.extract import ExtractionError
+from cpbot.agents.inputs import InputsReport
 from cpbot.agents.llm import BoundLLM, LLMClient
 from cpbot.agents.roles.common import RoleError
 from cpbot.agents.roles.interactor_writer import WrittenInteractor
@@ -81,6 +82,7 @@ class SolveResult(BaseModel):
     stress: StressReport | None = None  # the solution against the brute force
     generator: Solution | None = None
     brute: Solution | None = None
+    inputs: InputsReport | None = None  # validated or not, dropped inputs, bound coverage (agents/inputs.py)
     # what judged the answers: the checker spec (`float:1e-6`, `tokens`, `written` for the test designer's)
     judged_with: str = "tokens"
     checker: Solution | None = None  # the checker the test designer wrote (`agents/answers.py`), when it did
@@ -169,6 +171,9 @@ def solve(
     ctx.send(final, sender="controller")
     spent = tracker.snapshot()
     evidence = ctx.evidence
+    inputs = evidence.inputs.report(problem)
+    if inputs.admitted or inputs.dropped:  # the inputs side of the gate, for the transcript (agents/inputs.py)
+        ctx.note("inputs", summary=inputs.summary(), bounds=[b.line() for b in inputs.coverage])
     key = source_key(final.solution) if final.solution is not None else ""
     return SolveResult(
         problem_id=problem.id,
@@ -186,6 +191,7 @@ def solve(
         stress=evidence.stress.get(key),
         generator=evidence.generator,
         brute=evidence.brute,
+        inputs=inputs,
         judged_with="written" if evidence.checker is not None else ctx.problem.checker,
         checker=evidence.checker,
         interactor=evidence.interactor,
@@ -366,6 +372,8 @@ def missing_evidence(ctx: SolveContext, solution: Solution | None, reason: str) 
         gaps.append(f"not profiled: {skipped.get('profile', why)}")
     elif profile.efficient is None:
         gaps.append(f"the profile is inconclusive{': ' + profile.reason if profile.reason else ''}")
+    if profile is not None and evidence.inputs.generator_ignores_n:  # agents/inputs.py: it measured small inputs
+        gaps.append(f"not profiled at the bound: the generator ignores N ({evidence.inputs.generator_ignores_n})")
     if "selection" in skipped:
         gaps.append(f"no selection: {skipped['selection']}")
     if gaps and reason.startswith("budget exhausted"):

@@ -23,6 +23,7 @@ from cpbot.agents.roles.constraints import problem_bounds
 from cpbot.agents.roles.stresser import ladder_attempt, stress_attempt
 from cpbot.judge.model import Problem, ProfileReport, Solution, StressReport
 from cpbot.judge.sandbox import Sandbox
+from cpbot.judge.validator import InputGate
 
 LADDER_TOP = 1024  # the ladder's top when the statement gives no size bound
 # the profile's largest size runs on this many generated inputs and keeps the slowest: a generator's rarer
@@ -43,6 +44,9 @@ class GateParams(BaseModel):
     stress_runs: int = Field(200, ge=1)  # programs compared per stress run (sizes 1..stress_size, 10 seeds each)
     stress_seconds: float = Field(300.0, gt=0)  # safety net only
     stress_size: int = Field(8, ge=1)  # largest size of the small-input stress
+    # inputs asked of the model aimed at the leading program after its first clean stress (agents/roles/aimed.py),
+    # with a generator of its slowest input; 0: no such request
+    aimed: int = Field(4, ge=0)
     # the size ladder after a clean stress run: sizes doubling from 2 x stress_size to the statement's
     # bound, ladder_seeds inputs each, while the brute force answers within ladder_brute_ms of CPU time;
     # ladder_seconds is a safety net only, and 0 turns the ladder off
@@ -77,18 +81,20 @@ def stress(
     *,
     seed: int = 1,
     sandbox: Sandbox | None = None,
+    gate: InputGate | None = None,
 ) -> StressReport:
-    """`solution` against `brute` on small inputs from `generator`, then up the size ladder; raises
-    `StressError` when it cannot run."""
-    small = small_stress(solution, brute, generator, problem, params, seed=seed, sandbox=sandbox)
+    """`solution` against `brute` on small inputs from `generator`, then up the size ladder, on the inputs the
+    `gate` lets through; raises `StressError` when it cannot run."""
+    small = small_stress(solution, brute, generator, problem, params, seed=seed, sandbox=sandbox, gate=gate)
     if small.status == "found":
         return small
-    large = ladder(solution, brute, generator, problem, params, seed=seed, sandbox=sandbox)
+    large = ladder(solution, brute, generator, problem, params, seed=seed, sandbox=sandbox, gate=gate)
     if large is None:
         return small
     return large.model_copy(
         update={
             "runs": small.runs + large.runs,
+            "invalid": small.invalid + large.invalid,
             "seconds": round(small.seconds + large.seconds, 2),
             "reason": large.reason if large.status == "found" else f"{small.reason}; {large.reason}",
         }
@@ -104,6 +110,7 @@ def small_stress(
     *,
     seed: int = 1,
     sandbox: Sandbox | None = None,
+    gate: InputGate | None = None,
 ) -> StressReport:
     """The first part of `stress`: `stress_runs` runs at sizes 1..`stress_size` (`stress_seconds`: safety net)."""
     return stress_attempt(
@@ -116,6 +123,7 @@ def small_stress(
         max_seconds=params.stress_seconds,
         max_size=params.stress_size,
         seed=seed,
+        gate=gate,
     )
 
 
@@ -128,6 +136,7 @@ def ladder(
     *,
     seed: int = 1,
     sandbox: Sandbox | None = None,
+    gate: InputGate | None = None,
 ) -> StressReport | None:
     """The second part of `stress`: the size ladder (None when it is turned off or has no sizes)."""
     sizes = ladder_sizes(problem, params)
@@ -144,6 +153,7 @@ def ladder(
         brute_ms=params.ladder_brute_ms,
         max_seconds=params.ladder_seconds,
         seed=seed,
+        gate=gate,
     )
 
 
@@ -168,9 +178,16 @@ def profile_size(problem: Problem, params: GateParams) -> int | None:
 
 
 def profile(
-    solution: Solution, generator: Solution, problem: Problem, params: GateParams, *, sandbox: Sandbox | None = None
+    solution: Solution,
+    generator: Solution,
+    problem: Problem,
+    params: GateParams,
+    *,
+    sandbox: Sandbox | None = None,
+    gate: InputGate | None = None,
 ) -> ProfileReport:
-    """Profile `solution` on `generator`'s inputs up to `profile_size`; raises a `CpbotError` when it cannot."""
+    """Profile `solution` on `generator`'s inputs up to `profile_size`; raises a `CpbotError` when it cannot
+    (an input the `gate` drops included)."""
     return analyst.profile_attempt(
         CodeAttempt(language=solution.language, source=solution.source),
         generator,
@@ -180,6 +197,7 @@ def profile(
         repeats=params.repeats,
         count=params.count,
         largest_seeds=PROFILE_LARGEST_SEEDS,
+        gate=gate,
     )
 
 

@@ -20,6 +20,10 @@ class GeneratorError(CpbotError):
     """The generator failed: names the size and seed, so the user can reproduce it."""
 
 
+class IgnoresN(GeneratorError):
+    """The generator's input does not change with N: every size would be the same test."""
+
+
 def generate(generator: Program, n: int, seed: int, sandbox: Sandbox, time_ms: int = GENERATOR_TIME_MS) -> bytes:
     """One input of size `n`; a crash, silence or a hang is a `GeneratorError`, never an input."""
     key = (tuple(generator.argv), generator.key, n, seed, time_ms) if generator.key else None
@@ -55,7 +59,7 @@ def check_uses_n(
     if small == large:
         return
     if generate(generator, small, seed, sandbox, time_ms) == generate(generator, large, seed, sandbox, time_ms):
-        raise GeneratorError(
+        raise IgnoresN(
             f"generator ignores N: n={small} and n={large} (seed {seed}) give the same input",
             hint="the generator must read N from argv[1] and print an input of that size",
         )

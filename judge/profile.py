@@ -23,10 +23,11 @@ from concurrent.futures import ThreadPoolExecutor
 from cpbot.judge.complexity import COUNT_NOISE, choose, fit_class
 from cpbot.judge.counting import count_instructions, find_valgrind
 from cpbot.judge.execute import execute
-from cpbot.judge.generator import GENERATOR_TIME_MS, GeneratorError, generate
+from cpbot.judge.generator import GENERATOR_TIME_MS, GeneratorError, IgnoresN, generate
 from cpbot.judge.languages import Program
 from cpbot.judge.model import Limits, ProfilePoint, ProfileReport, Verdict
 from cpbot.judge.sandbox import Sandbox
+from cpbot.judge.validator import InputGate
 from cpbot.judge.verdicts import STARVED_RETRIES, is_starved
 
 MIN_MS_ABOVE_BASELINE = 5.0
@@ -39,6 +40,10 @@ MIN_COUNT_POINTS = 4
 MIN_INSTRUCTIONS_ABOVE_BASELINE = 20000
 MIN_EXTENDED_SIZE = 8  # counting below the schedule stops here: smaller inputs say little about growth
 Progress = Callable[[ProfilePoint], None]
+
+
+class InvalidInput(GeneratorError):
+    """A generated input the solve's input gate drops: it breaks the constraints."""
 
 
 def size_schedule(max_n: int, count: int = 10) -> list[int]:
@@ -67,7 +72,9 @@ class _Profiler:
         repeats: int,
         progress: Progress | None,
         generator_time_ms: int,
+        gate: InputGate | None = None,
     ) -> None:
+        self.gate = gate
         self.generator_time_ms = generator_time_ms
         self.program, self.generator, self.limits = program, generator, limits
         self.sandbox, self.seed, self.repeats, self.progress = sandbox, seed, repeats, progress
@@ -77,12 +84,21 @@ class _Profiler:
 
     def input(self, n: int, seed: int | None = None) -> bytes:
         seed = self.kept_seed.get(n, self.seed) if seed is None else seed
-        return generate(self.generator, n, seed, self.sandbox, self.generator_time_ms)
+        data = generate(self.generator, n, seed, self.sandbox, self.generator_time_ms)
+        if self.gate is not None and (why := self.gate.admit(data, "profile")) is not None:
+            raise InvalidInput(
+                f"the generator's input for n={n}, seed={seed} breaks the constraints: {why}",
+                hint="a profile on invalid inputs says nothing about the program",
+            )
+        return data
 
     def measure_other(self, n: int, seed: int) -> ProfilePoint | None:
         """The point at size `n` on the input of another `seed`; None when that input was measured already
-        (a generator that ignores its seed)."""
-        data = self.input(n, seed)
+        (a generator that ignores its seed) or breaks the constraints."""
+        try:
+            data = self.input(n, seed)
+        except InvalidInput:
+            return None  # dropped (and counted by the gate): the other seeds still show the worst case
         if hashlib.sha256(data).digest() in self.sizes_by_input:
             return None
         return self._run(n, data)
@@ -91,7 +107,7 @@ class _Profiler:
         data = self.input(n, self.seed)
         digest = hashlib.sha256(data).digest()
         if digest in self.sizes_by_input:
-            raise GeneratorError(
+            raise IgnoresN(
                 f"generator ignores N: n={self.sizes_by_input[digest]} and n={n} "
                 f"(seed {self.seed}) give the same input",
                 hint="the generator must read N from argv[1] and print an input of that size",
@@ -164,14 +180,16 @@ def profile_program(
     generator_time_ms: int = GENERATOR_TIME_MS,
     count: bool = True,
     largest_seeds: int = 1,
+    gate: InputGate | None = None,
 ) -> ProfileReport:
-    """Profile a built program; a crash or a TLE at some size is a marked point, not an abort.
+    """Profile a built program; a crash or a TLE at some size is a marked point, not an abort. An input the
+    `gate` drops raises `GeneratorError`: no profile rests on inputs that break the constraints.
 
     `count=False` (or no valgrind) reads the class from CPU time alone. The largest size runs on
     `largest_seeds` inputs (seeds `seed`, `seed + 1`, ...) and keeps the slowest.
     """
     schedule = sizes or size_schedule(max_n)
-    prof = _Profiler(program, generator, limits, sandbox, seed, repeats, progress, generator_time_ms)
+    prof = _Profiler(program, generator, limits, sandbox, seed, repeats, progress, generator_time_ms, gate)
     baseline = prof.measure(1)
     points: list[ProfilePoint] = []
     for n in schedule:

@@ -35,10 +35,13 @@ from cpbot.judge.languages import Program
 from cpbot.judge.memo import BytesLRU
 from cpbot.judge.model import Limits, StressFailure, StressReport, Verdict
 from cpbot.judge.sandbox import RunLimits, Sandbox
+from cpbot.judge.validator import InputGate
 from cpbot.judge.verdicts import STARVED_RETRIES, is_starved, run_limits
 
 SEEDS_PER_SIZE = 10
 SHRINK_SEEDS = 40
+# a search whose first inputs are all invalid stops here: the generator breaks the constraints
+MAX_INVALID_BEFORE_ANY = 20
 LADDER_BRUTE_WALL_FACTOR = 10  # the ladder's brute force is cut off by CPU time; wall time only stops a hang
 # the brute force's run on an input, kept for the next candidate stressed with the same brute force and input
 BRUTE_RUNS: BytesLRU[Execution] = BytesLRU(lambda ex: len(ex.stdout) + len(ex.stderr) + 256)
@@ -75,7 +78,10 @@ class _Stress:
         generator_time_ms: int,
         brute_limits: Limits | None = None,
         brute_run_limits: RunLimits | None = None,
+        gate: InputGate | None = None,
+        origin: str = "stress",
     ) -> None:
+        self.gate, self.origin = gate, origin
         self.generator_time_ms = generator_time_ms
         self.solution, self.brute, self.generator = solution, brute, generator
         self.checker, self.limits, self.sandbox, self.workdir = checker, limits, sandbox, workdir
@@ -83,6 +89,7 @@ class _Stress:
         self.brute_run_limits = brute_run_limits
         self.runs = 0
         self.starved = 0  # inputs skipped: a program starved of CPU on every try
+        self.invalid = 0  # inputs dropped: the validator rejects them
         self.largest = 0
         self.slowest_ms = 0.0
         self.found_size: int | None = None
@@ -129,6 +136,9 @@ class _Stress:
     def _compare(self, size: int, seed: int) -> StressFailure | None:
         self.runs += 1
         data = generate(self.generator, size, seed, self.sandbox, self.generator_time_ms)
+        if self.gate is not None and self.gate.admit(data, self.origin) is not None:
+            self.invalid += 1
+            return None
         brute = self._brute(data)
         if is_starved(brute.run):
             self.starved += 1
@@ -178,14 +188,17 @@ def stress_programs(
     seed: int = 1,
     progress: OnProgress | None = None,
     generator_time_ms: int = GENERATOR_TIME_MS,
+    gate: InputGate | None = None,
 ) -> StressReport:
     """Search for an input where `solution` and `brute` disagree within `max_runs` runs (`max_seconds`
-    is a safety net only); shrink the first one found. `progress` hears of every compared input."""
+    is a safety net only); shrink the first one found. `progress` hears of every compared input. With a
+    `gate`, an input it drops is never compared (counted in `StressReport.invalid`), and a search whose first
+    inputs are all dropped stops."""
     started = time.monotonic()
     workdir = Path(tempfile.mkdtemp(prefix="stress-", dir=sandbox.root))
     try:
         check_uses_n(generator, 1, max_size, seed, sandbox, generator_time_ms)
-        st = _Stress(solution, brute, generator, checker, limits, sandbox, workdir, generator_time_ms)
+        st = _Stress(solution, brute, generator, checker, limits, sandbox, workdir, generator_time_ms, gate=gate)
         st.progress = progress
         found: StressFailure | None = None
         i = 0
@@ -199,6 +212,8 @@ def stress_programs(
             i += 1
             if found:
                 break
+            if st.invalid >= MAX_INVALID_BEFORE_ANY and st.invalid == st.runs - st.starved:
+                break  # every input so far breaks the constraints: comparing on them proves nothing
         if found is None:
             largest = min(max_size, 1 + max(0, i - 1) // SEEDS_PER_SIZE)
             return StressReport(
@@ -207,7 +222,8 @@ def stress_programs(
                 seconds=round(time.monotonic() - started, 2),
                 time_limited=time_limited,
                 starved=st.starved,
-                reason=f"no difference in {st.runs} runs (sizes 1..{largest})"
+                invalid=st.invalid,
+                reason=f"no difference in {st.runs - st.invalid} runs (sizes 1..{largest})"
                 + _cut_short(st, time_limited, max_seconds, f"of {max_runs}"),
             )
         first_size = found.size
@@ -219,6 +235,7 @@ def stress_programs(
             failure=found,
             first_failure_size=first_size,
             starved=st.starved,
+            invalid=st.invalid,
             reason=f"{found.verdict} on n={found.size}, seed={found.seed}: {found.message}",
         )
     finally:
@@ -232,6 +249,8 @@ def _cut_short(st: _Stress, time_limited: bool, max_seconds: float | None, plann
         notes.append(f"stopped by the {max_seconds:g} s safety net after {st.runs} runs {planned}")
     if st.starved:
         notes.append(f"{st.starved} skipped: starved of CPU on every try")
+    if st.invalid:
+        notes.append(f"{st.invalid} generated inputs dropped: the validator rejects them")
     return f" ({'; '.join(notes)})" if notes else ""
 
 
@@ -264,6 +283,7 @@ def stress_ladder(
     max_seconds: float | None = None,
     seed: int = 1,
     generator_time_ms: int = GENERATOR_TIME_MS,
+    gate: InputGate | None = None,
 ) -> StressReport:
     """Compare `solution` with `brute` at each of `sizes` in turn (`seeds_per_size` inputs each) until
     they disagree or the brute force needs more than `brute_ms` of CPU time (or fails: it cannot be
@@ -275,7 +295,18 @@ def stress_ladder(
         update={"wall_ms": LADDER_BRUTE_WALL_FACTOR * brute_ms + 1000}
     )
     st = _Stress(
-        solution, brute, generator, checker, limits, sandbox, workdir, generator_time_ms, brute_limits, brute_run_limits
+        solution,
+        brute,
+        generator,
+        checker,
+        limits,
+        sandbox,
+        workdir,
+        generator_time_ms,
+        brute_limits,
+        brute_run_limits,
+        gate=gate,
+        origin="ladder",
     )
     reached = 0
     stop = "every size tried"
@@ -300,6 +331,7 @@ def stress_ladder(
                         failure=found,
                         first_failure_size=size,
                         starved=st.starved,
+                        invalid=st.invalid,
                         reason=f"{found.verdict} on n={size}, seed={found.seed} (size ladder): {found.message}",
                     )
             else:
@@ -307,13 +339,15 @@ def stress_ladder(
                 continue
             break
         starved = f"; {st.starved} skipped: starved of CPU on every try" if st.starved else ""
+        starved += f"; {st.invalid} inputs dropped: the validator rejects them" if st.invalid else ""
         return StressReport(
             status="clean",
             runs=st.runs,
             seconds=round(time.monotonic() - started, 2),
             time_limited=time_limited,
             starved=st.starved,
-            reason=f"no difference in {st.runs} runs at sizes up to {reached} ({stop}{starved})",
+            invalid=st.invalid,
+            reason=f"no difference in {st.runs - st.invalid} runs at sizes up to {reached} ({stop}{starved})",
         )
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

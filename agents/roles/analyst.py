@@ -28,6 +28,7 @@ from cpbot.judge.build import build_solution
 from cpbot.judge.model import Problem, ProfileReport, Solution
 from cpbot.judge.profile import profile_program
 from cpbot.judge.sandbox import Sandbox, default_sandbox
+from cpbot.judge.validator import InputGate
 
 ROLE = "analyst"
 
@@ -202,6 +203,7 @@ def profile_attempt(
     seed: int = 1,
     count: bool = True,
     largest_seeds: int = 1,
+    gate: InputGate | None = None,
 ) -> ProfileReport:
     """Build `attempt` and the input `generator` (run as `GENERATOR N SEED`) and profile the attempt up to
     `max_n` (by default the statement's largest size bound); `count=False` reads growth from CPU time
@@ -227,4 +229,5 @@ def profile_attempt(
         seed=seed,
         count=count,
         largest_seeds=largest_seeds,
+        gate=gate,
     )

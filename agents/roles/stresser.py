@@ -17,6 +17,7 @@ from cpbot.judge.languages import Program
 from cpbot.judge.model import Problem, Solution, StressReport
 from cpbot.judge.sandbox import Sandbox, default_sandbox
 from cpbot.judge.stress import BruteForceError, stress_ladder, stress_programs
+from cpbot.judge.validator import InputGate
 
 ROLE = "stress"
 
@@ -46,9 +47,10 @@ def stress_attempt(
     max_seconds: float | None = None,
     max_size: int = 8,
     seed: int = 1,
+    gate: InputGate | None = None,
 ) -> StressReport:
-    """Compare `solution` with `brute` on `max_runs` inputs from `generator` (sizes 1..`max_size`);
-    `max_seconds` is a wall-clock safety net only."""
+    """Compare `solution` with `brute` on `max_runs` inputs from `generator` (sizes 1..`max_size`) that pass
+    the `gate`; `max_seconds` is a wall-clock safety net only."""
     sandbox = sandbox or default_sandbox()
     sol, brute_program, gen = _programs(solution, brute, generator, problem, sandbox)
     try:
@@ -63,6 +65,7 @@ def stress_attempt(
             max_seconds=max_seconds,
             max_size=max_size,
             seed=seed,
+            gate=gate,
         )
     except BruteForceError as e:
         raise StressError(f"stress testing is inconclusive: {e.message}", hint=e.hint) from None
@@ -80,6 +83,7 @@ def ladder_attempt(
     brute_ms: int = 2000,
     max_seconds: float | None = None,
     seed: int = 1,
+    gate: InputGate | None = None,
 ) -> StressReport:
     """Compare `solution` with `brute` at growing `sizes` while the brute force stays within `brute_ms` of CPU
     time (`judge.stress`); `max_seconds` is a wall-clock safety net only."""
@@ -97,6 +101,7 @@ def ladder_attempt(
         brute_ms=brute_ms,
         max_seconds=max_seconds,
         seed=seed,
+        gate=gate,
     )
 
 

@@ -10,6 +10,10 @@ stress tester run it) and a brute force. Nothing is trusted as written:
 - the generator must build, print well-shaped inputs for small N and change with N, or it is discarded.
 Without a trusted brute force, the inputs that survive keep no expected output: they can still catch
 crashes and time-outs. Everything dropped is listed with the reason.
+
+The same reply holds an input validator (`agents/roles/validator.py`): once it passes its self-check, every
+input must also pass it (an input it rejects is dropped and counted in `GeneratedSuite.invalid`), and so
+must the generator's first inputs (a generator none of whose first inputs is valid is discarded).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from cpbot.agents.prompts import render_prompt
 from cpbot.agents.roles.common import RoleError, fence_tag, language_name, problem_text
 from cpbot.agents.roles.constraints import problem_bounds
 from cpbot.agents.roles.stdio import classify_input
+from cpbot.agents.roles.validator import check_validator, quantities
 from cpbot.core.errors import CpbotError
 from cpbot.core.registry import LANGUAGE_SPECS
 from cpbot.judge.build import build_solution
@@ -37,12 +42,14 @@ from cpbot.judge.languages import Program
 from cpbot.judge.model import Language, Limits, Problem, Solution, TestCase, Verdict
 from cpbot.judge.runner import judge_problem
 from cpbot.judge.sandbox import Sandbox, default_sandbox
+from cpbot.judge.validator import InputGate
 
 ROLE = "testgen"
 
 MAX_INPUT_BYTES = 1 << 20
 BRUTE_TIME_MS = 5000
 GENERATOR_SIZES = (1, 3, 10)
+GENERATOR_SEEDS = (1, 2)  # seeds of the generator's first inputs the validator sees
 
 _NUMBER = re.compile(r"^-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$|^\s*\*\*(.+?)\*\*:?\s*$")
@@ -69,6 +76,11 @@ class GeneratedSuite(BaseModel):
     tests: GeneratedTests
     generator: Solution | None = None
     brute: Solution | None = None
+    small_generator: Solution | None = None  # exhaustive small inputs (stress runs on them first)
+    slow_generator: Solution | None = None  # worst-case shapes (the profiler runs on them)
+    validator: Solution | None = None  # only when it passed its self-check
+    validator_note: str = ""  # how the validator was checked, or why there is none
+    invalid: int = 0  # inputs the validator rejected
     dropped: list[str] = []
 
 
@@ -81,6 +93,9 @@ class TestgenDraft(BaseModel):
     inputs: list[str] = []
     generator: str | None = None
     brute: str | None = None
+    validator: str | None = None
+    small_generator: str | None = None  # exhaustive: the SEED-th small input of size N
+    slow_generator: str | None = None  # worst cases: the input shape that slows a program down
     problems: list[str] = []  # what could not be read
     # the language each program was written in, when not the one asked for (a C++ brute force runs as well)
     languages: dict[str, Language] = {}
@@ -166,6 +181,11 @@ def _sections(text: str) -> dict[str, str]:
     for k, (start, title) in enumerate(marks):
         end = marks[k + 1][0] if k + 1 < len(marks) else len(lines)
         key = "brute" if "brute" in title else "generator" if "generator" in title else None
+        if key == "generator" and ("small" in title or "exhaustive" in title):
+            key = "small_generator"
+        elif key == "generator" and ("slow" in title or "worst" in title):
+            key = "slow_generator"
+        key = key or ("validator" if "validator" in title else None)
         key = key or ("inputs" if "input" in title or "test" in title else None)
         if key and key not in found:
             found[key] = "".join(lines[start:end])
@@ -195,10 +215,23 @@ def read_draft(text: str, language: Language) -> TestgenDraft:
                 if programs[key] is None:
                     label = "brute force" if key == "brute" else key
                     problems.append(f"no usable {label} ({e.message})")
+        optional: dict[str, str | None] = {}
+        for key in ("validator", "small_generator", "slow_generator"):
+            # optional: without a validator inputs are checked for shape only, without the other generators
+            # the random one serves
+            optional[key] = None
+            if key in sections:
+                try:
+                    optional[key] = extract_code(sections[key], language).code
+                except ExtractionError as e:
+                    problems.append(f"no usable {key.replace('_', ' ')} ({e.message})")
         return TestgenDraft(
             inputs=inputs,
             generator=programs["generator"],
             brute=programs["brute"],
+            validator=optional["validator"],
+            small_generator=optional["small_generator"],
+            slow_generator=optional["slow_generator"],
             problems=problems,
             languages=languages,
         )
@@ -229,10 +262,16 @@ def _brute_program(brute: Solution, problem: Problem, sandbox: Sandbox) -> tuple
 
 
 def validate_inputs(
-    inputs: Sequence[str], problem: Problem, *, brute: Solution | None = None, sandbox: Sandbox | None = None
+    inputs: Sequence[str],
+    problem: Problem,
+    *,
+    brute: Solution | None = None,
+    sandbox: Sandbox | None = None,
+    gate: InputGate | None = None,
+    origin: str = "generated",
 ) -> tuple[list[TestCase], Solution | None, list[str]]:
-    """The inputs that pass the shape check (and the brute force, when it passes the samples), as tests;
-    the brute force if it was trusted; and the reasons for everything dropped."""
+    """The inputs that pass the shape check and the `gate` (counted there under `origin`; and the brute force,
+    when it passes the samples), as tests; the brute force if it was trusted; the reasons for everything dropped."""
     shape = sample_shape(problem)
     dropped: list[str] = []
     kept: list[str] = []
@@ -240,6 +279,8 @@ def validate_inputs(
     for i, text in enumerate(inputs, start=1):
         text = text if text.endswith("\n") else text + "\n"
         issue = "it repeats a sample or an earlier input" if text in seen else format_issue(text, shape)
+        if issue is None and gate is not None and (why := gate.admit(text.encode(), origin)) is not None:
+            issue = f"the validator rejects it ({why})"
         if issue:
             dropped.append(f"input {i} dropped: {issue}")
         else:
@@ -269,23 +310,31 @@ def validate_inputs(
     return tests, brute, dropped
 
 
-def validate_generator(generator: Solution, problem: Problem, *, sandbox: Sandbox | None = None) -> str | None:
-    """Why `generator` cannot be used (it does not build, fails, ignores N, or prints malformed inputs),
-    or None when it can."""
+def validate_generator(
+    generator: Solution, problem: Problem, *, sandbox: Sandbox | None = None, gate: InputGate | None = None
+) -> str | None:
+    """Why `generator` cannot be used (it does not build, fails, ignores N, prints malformed inputs, or none
+    of its first inputs passes the validator of `gate`), or None when it can."""
     sandbox = sandbox or default_sandbox()
     build = build_solution(generator, sandbox)
     if build.program is None:
         return f"generator discarded: it does not build ({build.log.strip()[:200]})"
     shape = sample_shape(problem)
+    rejected: list[str] = []
     try:
         for n in GENERATOR_SIZES:
-            data = generate(build.program, n, 1, sandbox, time_ms=BRUTE_TIME_MS).decode(errors="replace")
-            issue = format_issue(data, shape)
-            if issue:
-                return f"generator discarded: its input for N={n} is malformed: {issue}"
+            for seed in GENERATOR_SEEDS:
+                raw = generate(build.program, n, seed, sandbox, time_ms=BRUTE_TIME_MS)
+                issue = format_issue(raw.decode(errors="replace"), shape)
+                if issue:
+                    return f"generator discarded: its input for N={n} is malformed: {issue}"
+                if gate is not None and (why := gate.check(raw)) and not why.valid:
+                    rejected.append(f"N={n}, seed {seed}: {why.message}")
         check_uses_n(build.program, GENERATOR_SIZES[0], GENERATOR_SIZES[-1], 1, sandbox, time_ms=BRUTE_TIME_MS)
     except CpbotError as e:
         return f"generator discarded: {e.message}"
+    if len(rejected) == len(GENERATOR_SIZES) * len(GENERATOR_SEEDS):
+        return f"generator discarded: none of its first inputs passes the validator ({rejected[0]})"
     return None
 
 
@@ -309,6 +358,7 @@ def generate_tests(
         count=count,
         language=language_name(language),
         fence=fence_tag(language),
+        quantities=quantities(problem),
     )
     reply = model.complete(ROLE, messages)
     return check_draft(read_draft(reply.text, language), problem, language=language, sandbox=sandbox)
@@ -327,6 +377,11 @@ def check_draft(
             if draft.generator
             else None
         ),
+        validator=Solution(language=language, source=draft.validator) if draft.validator else None,
+        kinds={
+            "small": Solution(language=language, source=draft.small_generator) if draft.small_generator else None,
+            "slow": Solution(language=language, source=draft.slow_generator) if draft.slow_generator else None,
+        },
         sandbox=sandbox,
     )
     return suite.model_copy(update={"dropped": [*draft.problems, *suite.dropped]})
@@ -338,17 +393,39 @@ def check_suite(
     *,
     brute: Solution | None,
     generator: Solution | None,
+    validator: Solution | None = None,
+    kinds: dict[str, Solution | None] | None = None,
     sandbox: Sandbox | None = None,
 ) -> GeneratedSuite:
-    """Validate inputs, a brute force and a generator (see the module's docstring); keep what passes."""
+    """Check the validator, then validate inputs, a brute force and the generators (the random one, and the
+    `small` and `slow` ones of `kinds`) through it (see the module's docstring); keep what passes."""
     sandbox = sandbox or default_sandbox()
-    tests, brute, dropped = validate_inputs(inputs, problem, brute=brute, sandbox=sandbox)
-    if generator is not None and (why := validate_generator(generator, problem, sandbox=sandbox)):
+    checked = check_validator(validator, problem, sandbox)
+    program = build_solution(checked.validator, sandbox).program if checked.validator else None
+    gate = InputGate(program, sandbox) if program is not None else None
+    dropped = [checked.note] if checked.validator is None and validator is not None else []
+    tests, brute, more = validate_inputs(inputs, problem, brute=brute, sandbox=sandbox, gate=gate)
+    dropped += more
+    if generator is not None and (why := validate_generator(generator, problem, sandbox=sandbox, gate=gate)):
         dropped.append(why)
         generator = None
+    others: dict[str, Solution | None] = {}
+    for kind, program in (kinds or {}).items():
+        why = validate_generator(program, problem, sandbox=sandbox, gate=gate) if program is not None else None
+        if why:
+            dropped.append(f"{kind} {why}")
+        others[kind] = program if program is not None and not why else None
     reason = f"{len(tests)} of {len(inputs)} generated inputs kept" + (
         ", answers from the brute force" if brute is not None else ", without answers (no trusted brute force)"
     )
     return GeneratedSuite(
-        tests=GeneratedTests(tests=tests, reason=reason), generator=generator, brute=brute, dropped=dropped
+        tests=GeneratedTests(tests=tests, reason=reason),
+        generator=generator,
+        small_generator=others.get("small"),
+        slow_generator=others.get("slow"),
+        brute=brute,
+        validator=checked.validator,
+        validator_note=checked.note,
+        invalid=sum(gate.dropped.values()) if gate is not None else 0,
+        dropped=dropped,
     )

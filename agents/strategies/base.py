@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from cpbot.agents.budget import Attempt, BestAttempt, BudgetTracker
 from cpbot.agents.chat import ChatModel
 from cpbot.agents.envelopes import CodeAttempt, Envelope, JudgeFeedback, Payload
+from cpbot.agents.inputs import SolveInputs
 from cpbot.agents.roles.interactor_writer import WrittenInteractor
 from cpbot.agents.tracing import NoteEvent, ReportEvent, Tracer, send
 from cpbot.judge.model import (
@@ -95,6 +96,7 @@ class Evidence:
     checker: Solution | None = None  # the checker the test designer wrote and the samples vetted (agents/answers.py)
     interactor: WrittenInteractor | None = None  # the interactor and its tests' data, written and vetted the same way
     doubt: str = ""  # why the evidence conflicts, so that no answer of this solve is called solved (selection)
+    inputs: SolveInputs = field(default_factory=SolveInputs)  # validation, drops, bound coverage (agents/inputs.py)
     # why a part of the gate did not run ("stress", "profile", "selection" -> the reason), for an unverified answer
     skipped: dict[str, str] = field(default_factory=dict)
 

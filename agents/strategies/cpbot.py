@@ -60,7 +60,7 @@ from cpbot.agents.roles.knowledge import Note
 from cpbot.agents.roles.stdio import skeleton_for
 from cpbot.agents.roles.stresser import runnable
 from cpbot.agents.selection import Group, Outcome, Probe
-from cpbot.agents.strategies import fallbacks
+from cpbot.agents.strategies import fallbacks, input_gate
 from cpbot.agents.strategies.base import Lesson, SolveContext, regressions, source_key, verdict_line
 from cpbot.agents.tracing import SelectionEvent
 from cpbot.agents.verification import GateParams
@@ -242,11 +242,13 @@ class Cpbot:
         return testgen.generate_tests(ctx.model, ctx.problem, count=self.gate.tests, sandbox=ctx.sandbox)
 
     def _adopt_suite(self, run: _Run, suite: testgen.GeneratedSuite) -> bool:
-        """The checked tests, generator and brute force join the solve's evidence; True when any test joined."""
+        """The checked tests, generator and brute force join the solve's evidence, and the checked validator
+        opens the solve's input gate (`agents/inputs.py`); True when any test joined."""
         ctx = run.ctx
         ctx.send(suite.tests, sender=testgen.ROLE)
         if suite.dropped:
             ctx.note("generated tests dropped", reasons=suite.dropped)
+        input_gate.adopt(ctx, suite, verification.profile_size(ctx.problem, self.gate))
         ctx.adopt_tests(suite.tests.tests, generator=suite.generator, brute=suite.brute)
         run.tests.extend(suite.tests.tests)
         return bool(suite.tests.tests)
@@ -283,18 +285,11 @@ class Cpbot:
                     attempt.solution(), ctx.problem, hidden, gate, seed=run.stress_runs, sandbox=ctx.sandbox
                 )
             else:
-                assert evidence.brute is not None and evidence.generator is not None
-                report = verification.stress(
-                    attempt.solution(),
-                    evidence.brute,
-                    evidence.generator,
-                    ctx.problem,
-                    gate,
-                    seed=run.stress_runs,
-                    sandbox=ctx.sandbox,
-                )
+                report = input_gate.stress(ctx, attempt.solution(), gate, seed=run.stress_runs)
         except CpbotError as e:
             ctx.skip("stress", f"the stress run was inconclusive: {e.message}", phase=phase)
+            return None
+        if not input_gate.stress_usable(ctx, report, phase):
             return None
         ctx.record_stress(attempt, report, iteration)
         failure = report.failure
@@ -310,7 +305,8 @@ class Cpbot:
             sender="stress",
         )
         if failure is None:
-            return None
+            size = verification.profile_size(ctx.problem, self.gate)
+            return input_gate.aimed_case(ctx, run.tests, attempt, count=self.gate.aimed, size=size)
         return ctx.add_stress_case(failure)
 
     def _profile(
@@ -318,7 +314,7 @@ class Cpbot:
     ) -> tuple[ProfileReport, analyst.Analysis] | None:
         """Profile and analyse a program (once per program); None when it cannot be profiled."""
         ctx = run.ctx
-        generator = ctx.evidence.generator
+        generator = ctx.evidence.inputs.slow_generator or ctx.evidence.generator
         key = source_key(attempt.solution())
         if key in run.profiled:
             return run.profiled[key]
@@ -332,8 +328,9 @@ class Cpbot:
             return None
         ctx.route("profiler", phase=phase)
         try:
-            profile = verification.profile(attempt.solution(), generator, ctx.problem, self.gate, sandbox=ctx.sandbox)
+            profile = input_gate.profile(ctx, attempt.solution(), generator, self.gate)
         except CpbotError as e:
+            input_gate.profile_failed(ctx, e)
             ctx.skip("profile", e.message, phase=phase)
             return None
         ctx.record_profile(attempt, profile, iteration)
@@ -457,7 +454,7 @@ class Cpbot:
                         break
                     except CpbotError as e:
                         ctx.note("probe not generated", size=n, seed=seed, error=e.message)
-                if data is None:
+                if data is None or not input_gate.admitted(ctx, data, "probe"):
                     continue
                 expected = None
                 if brute is not None and origin == "small":
@@ -603,7 +600,9 @@ class Cpbot:
                 drawn[b.representative].solution(),
                 selection.disagreements(groups, probes),
             )
-            tests, _, dropped = testgen.validate_inputs(texts, problem, brute=ctx.evidence.brute, sandbox=ctx.sandbox)
+            tests, _, dropped = testgen.validate_inputs(
+                texts, problem, brute=ctx.evidence.brute, sandbox=ctx.sandbox, gate=ctx.evidence.inputs.gate
+            )
             new = [selection.probe_of(t, "distinguishing") for t in tests]
             for it, outcomes in self._observe(run, drawn, list(behaviours), new).items():
                 behaviours[it].extend(outcomes)

@@ -71,6 +71,7 @@ class LabSpec(BaseModel):
     reference: str | None = None
     brute: str | None = None
     generator: str | None = None
+    validator: str | None = None  # an input validator (judge/validator.py): the population model's designer sends it
     hidden: HiddenSpec = HiddenSpec()
     candidates: list[LabCandidate] = []
 

@@ -137,6 +137,11 @@ def print_solve_result(result: SolveResult, path: Path | None) -> None:
     """The verdict, what was spent, and where the solution went."""
     verdict = result.verdict or "no program"
     _echo(f"{result.status}: {verdict} ({result.reason})")
+    if result.inputs is not None and (result.generated_tests or result.inputs.admitted or result.inputs.dropped):
+        _echo(result.inputs.summary())
+        _echo(f"  {result.inputs.validator_note}")
+        for bound in result.inputs.unreached:
+            _echo(f"  {bound.line()}")
     for gap in result.missing_evidence:  # why an answer that passed every test is not called solved
         _echo(f"  missing: {gap}")
     _echo(f"{result.calls} LLM calls, {result.tokens:,} tokens, {result.seconds:.1f} s")

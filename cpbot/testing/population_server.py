@@ -51,6 +51,7 @@ Kind = Literal[
     "optimizer",
     "distinguisher",
     "arbiter",
+    "aimed",
     "checker_writer",
     "interactor_writer",
     "unknown",
@@ -85,6 +86,7 @@ class Population:
     brute: Program | None = None
     generator: Program | None = None
     generator_path: Path | None = None  # to run it for the test designer's inputs (Python only)
+    validator: Program | None = None  # lab.json's optional "validator": the designer's validator section
     checker: Program | None = None  # the problem's own checker program, handed out when a checker is asked for
 
     @property
@@ -138,6 +140,7 @@ def load_lab_folder(folder: Path) -> Population:
         brute=_program(folder, lab.get("brute")),
         generator=_program(folder, generator),
         generator_path=folder / generator if generator else None,
+        validator=_program(folder, lab.get("validator")),
         checker=_program(folder, problem.get("checker")) if (folder / str(problem.get("checker"))).is_file() else None,
     )
 
@@ -173,6 +176,7 @@ _KINDS: dict[str, Kind] = {
     "optimizer": "optimizer",
     "tester": "distinguisher",
     "judge": "arbiter",
+    "test hunter": "aimed",
     "checker writer": "checker_writer",
     "interactor writer": "interactor_writer",
 }
@@ -297,7 +301,9 @@ class PopulationModel:
         if population is None:
             return "I do not know this problem."
         if kind == "tests":
-            return self.tests_reply(population, text)
+            return self.tests_reply(population, text) + self.inputs_reply(population, kind, text)
+        if kind == "aimed":
+            return self.inputs_reply(population, kind, text)
         if kind == "checker_writer":
             return f"The checker.\n{population.checker.fenced()}" if population.checker else "I cannot write one."
         if not population.programs:
@@ -311,6 +317,22 @@ class PopulationModel:
         parts = ["## Inputs", *(f"```text\n{item.rstrip()}\n```" for item in inputs)]
         parts += ["## Generator", population.generator.fenced() if population.generator else "(none)"]
         parts += ["## Brute force", population.brute.fenced() if population.brute else "(none)"]
+        return "\n\n".join(parts)
+
+    def inputs_reply(self, population: Population, kind: Kind, text: str) -> str:
+        """The request forms of the inputs side of the gate: for the test designer's request, its validator
+        section (the folder's validator; none without one, so the solve checks shapes only); for the request
+        aimed at a program ("find an input where it is wrong or slow"), a model that does not read the
+        program: small inputs from the problem's generator, and that generator as the slow one."""
+        if kind == "tests":
+            return f"\n\n## Validator\n\n{population.validator.fenced()}" if population.validator else ""
+        if kind != "aimed":
+            return ""
+        wanted = re.search(r"Write up to (\d+) small inputs", text)
+        inputs = self.inputs(population, int(wanted.group(1)) if wanted else 3)
+        parts = ["## Inputs", *(f"```text\n{item.rstrip()}\n```" for item in inputs)]
+        slow = population.generator
+        parts += ["## Slow input generator", slow.fenced() if slow and slow.family == "python" else "none"]
         return "\n\n".join(parts)
 
     def inputs(self, population: Population, count: int) -> list[str]:

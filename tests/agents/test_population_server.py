@@ -132,6 +132,7 @@ def test_every_prompt_of_a_single_program_team_is_recognised():
         "optimizer": "optimizer",
         "distinguisher": "distinguisher",
         "arbiter": "arbiter",
+        "aimed": "aimed",
         "checker_writer": "checker_writer",
         "interactor_writer": "interactor_writer",
     }

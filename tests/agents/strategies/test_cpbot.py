@@ -30,7 +30,15 @@ GENERATOR = (
     "print(n, random.randint(1, n))\n"
 )  # a = N, so the input grows with N (the profiler checks that)
 BRUTE = "a, b = map(int, input().split())\nprint(sum([a, b]))\n"
-FAST = {"max_n": 24, "repeats": 1, "count": False, "stress_runs": 10, "stress_size": 4, "stress_seconds": 10.0}
+FAST = {
+    "max_n": 24,
+    "repeats": 1,
+    "count": False,
+    "stress_runs": 10,
+    "stress_size": 4,
+    "stress_seconds": 10.0,
+    "aimed": 0,  # the request aimed at the program is tested in test_cpbot_inputs.py
+}
 NO_STRESS = {**FAST, "stress_rounds": 0}
 NO_PROFILE = {**FAST, "profile": False}
 
