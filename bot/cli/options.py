@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-from pydantic import ValidationError
 
 from cpbot.core.errors import ConfigError
 from cpbot.core.registry import DEFAULT_LANGUAGE, DEFAULT_STRATEGY, LANGUAGE_ALIASES, LANGUAGE_NAMES, STRATEGY_NAMES
-from cpbot.judge.model import Limits
+
+if TYPE_CHECKING:
+    from cpbot.judge.model import Limits
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -204,6 +205,10 @@ def compiler_flags_options(f: F) -> F:
 def cli_limits(tl_s: float, ml_mb: int) -> Limits:
     """The limits `--tl` and `--ml` give, past the bounds a problem may state (`max_time_limit_s`) refused as a
     one-line error."""
+    from pydantic import ValidationError  # not at import: `cpbot --help` stays light
+
+    from cpbot.judge.model import Limits
+
     try:
         return Limits(time_ms=round(tl_s * 1000), memory_mb=ml_mb)
     except ValidationError as e:
