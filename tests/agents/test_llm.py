@@ -228,7 +228,15 @@ def test_config_options_are_sent(scripted_server, make_client):
     client = make_client(server, temperature=0.2, max_output_tokens=1000, seed=7, extra_body={"top_k": 20})
     client.complete("coder", ASK)
     body = server.requests[0].body
-    assert (body["temperature"], body["max_tokens"], body["seed"], body["top_k"]) == (0.2, 1000, 7, 20)
+    assert (body["temperature"], body["max_tokens"], body["top_k"]) == (0.2, 1000, 20)
+    # the configured seed is the base each request's own seed derives from (agents/seeding.py): the same
+    # request under the same seed gets the same one, another seed another
+    again = scripted_server([Reply("a"), Reply("b")])
+    make_client(again, seed=7).complete("coder", ASK)
+    make_client(again, seed=8).complete("coder", ASK)
+    assert isinstance(body["seed"], int)
+    assert [r.body["seed"] for r in again.requests] == [body["seed"], again.requests[1].body["seed"]]
+    assert again.requests[1].body["seed"] != body["seed"]
 
 
 def test_empty_reply_is_returned_as_empty_not_an_error(scripted_server, make_client, tracer):
