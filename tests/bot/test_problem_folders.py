@@ -15,6 +15,7 @@ from cpbot.agents.budget import Budget
 from cpbot.agents.llm_settings import LLMConfig
 from cpbot.bot.app.problem_folder import load_problem
 from cpbot.bot.cli.main import main
+from cpbot.bot.commands.solve import EXIT_CODES
 from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.testing import scripted_server
 from cpbot.testing.scripted_server import Reply, ScriptedServer
@@ -59,18 +60,23 @@ def model():
 
 
 def _solve(model: ScriptedServer, problem: Path, out: Path, *extra: str) -> int:
+    """`cpbot solve` with `direct`; its answer passes the samples only, so it is unverified (exit 3), and
+    written where the folder rules say."""
     args = ["solve", str(problem), "--strategy", "direct", "--lang", "python3", "-o", str(out)]
     return main([*args, "--base-url", model.base_url, "--model", "m", "--api-key", "k", *extra])
+
+
+UNVERIFIED = EXIT_CODES["unverified"]
 
 
 def test_solve_accepts_a_hand_written_problem_json(model, tmp_path, capsys):
     problem = tmp_path / "problem.json"
     problem.write_text(json.dumps(HAND_WRITTEN))
-    assert _solve(model, problem, tmp_path / "out") == 0
+    assert _solve(model, problem, tmp_path / "out") == UNVERIFIED
     assert (tmp_path / "out" / "solution.py").read_text() == SUM
     other = tmp_path / "sum-task.json"  # any name, with --site local
     other.write_text(json.dumps(HAND_WRITTEN))
-    assert _solve(model, other, tmp_path / "out2", "--site", "local") == 0
+    assert _solve(model, other, tmp_path / "out2", "--site", "local") == UNVERIFIED
     assert "solving local:" in capsys.readouterr().err
 
 
@@ -78,14 +84,14 @@ def test_solve_keeps_an_edited_solution_and_writes_beside(model, tmp_path, capsy
     problem = tmp_path / "problem.json"
     problem.write_text(json.dumps(HAND_WRITTEN))
     out = tmp_path / "out"
-    assert _solve(model, problem, out) == 0
+    assert _solve(model, problem, out) == UNVERIFIED
     (out / "solution.py").write_text("# my attempt\n")
-    assert _solve(model, problem, out) == 0
+    assert _solve(model, problem, out) == UNVERIFIED
     err = capsys.readouterr().err
     assert (out / "solution.py").read_text() == "# my attempt\n"
     assert (tmp_path / "out-2" / "solution.py").read_text() == SUM
     assert "solution.py would change" in err
-    assert _solve(model, problem, out, "--force") == 0
+    assert _solve(model, problem, out, "--force") == UNVERIFIED
     assert (out / "solution.py").read_text() == SUM
 
 
