@@ -50,7 +50,8 @@ def test_after_unusable_rounds_a_usable_reply_solves(scripted_server, make_clien
         model=make_client(server, retry_output_tokens=None),
         sandbox=sandbox,
     )
-    assert result.status == "solved"
+    # the usable reply's program passes the samples; macs tests nothing else, so it is unverified (step 19)
+    assert result.status == "unverified" and result.report.accepted
     assert "print(a + b)" in result.solution.source
 
 
