@@ -221,7 +221,8 @@ def test_watch_solves_and_submits_a_finished_round_as_practice_through_the_brows
         with ScriptedServer(default=lc_round.model_answer) as model:
             args = [
                 "watch", "--site", "lc", "--contest", lc_round.CONTEST, "--strategy", "direct", "--lang", "python3",
-                "--gate", "samples", "--model", "m", "--base-url", model.base_url, "--api-key", API_KEY,
+                "--gate", "samples", "--allow-unverified",
+                "--model", "m", "--base-url", model.base_url, "--api-key", API_KEY,
                 "--cookies", str(lc_round.lc_cookies_txt(tmp_path / "cookies.txt", site)), "--submit", "--browser",
                 "--fetch-retry", "0.2", "--verdict-poll", "0.05", "--submit-interval", "0", "--once", "--json",
             ]  # fmt: skip

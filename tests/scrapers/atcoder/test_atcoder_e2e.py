@@ -111,7 +111,7 @@ def test_watch_of_a_live_abc_shadows_posts_practice_after_the_end_and_rates_the_
         monkeypatch.setenv("CPBOT_ATCODER_URL", server.url)
         args = [
             "watch", "--site", "atcoder", "--contest", CONTEST, "--strategy", "direct", "--lang", "python3",
-            "--gate", "samples",
+            "--gate", "samples", "--allow-unverified",  # direct tests the samples only
             "--model", "m", "--base-url", model.base_url, "--api-key", API_KEY,
             "--cookies", str(cookies_txt(tmp_path / "cookies.txt", site)), "--submit",
             "--ai-allowed", f"atcoder:{CONTEST}",  # no list opens an ABC to AI
