@@ -44,6 +44,9 @@ class Probe(BaseModel):
     oracle_from: Literal["brute", "model"] | None = None  # who said so: the brute force, or the arbiter
     expected: str | None = None  # the brute force's output as printed, for a test made from the probe
     doubted: str | None = None  # the brute force's answer, set aside because the candidates outvoted it
+    # each brute force of the panel's output as printed, by seat ("!VERDICT" when its run failed, None when it
+    # was not run: too slow at a smaller size); `oracle` is what they agree on (agents/oracle.py)
+    answers: list[str | None] = []
 
 
 def probe_of(test: TestCase, origin: Literal["generated", "distinguishing"]) -> Probe:

@@ -77,19 +77,21 @@ def stress(
     *,
     seed: int = 1,
     sandbox: Sandbox | None = None,
+    panel: Sequence[Solution] = (),
 ) -> StressReport:
-    """`solution` against `brute` on small inputs from `generator`, then up the size ladder; raises
-    `StressError` when it cannot run."""
-    small = small_stress(solution, brute, generator, problem, params, seed=seed, sandbox=sandbox)
+    """`solution` against `brute` (with the other brute forces of the `panel`: their agreed answer) on small
+    inputs from `generator`, then up the size ladder; raises `StressError` when it cannot run."""
+    small = small_stress(solution, brute, generator, problem, params, seed=seed, sandbox=sandbox, panel=panel)
     if small.status == "found":
         return small
-    large = ladder(solution, brute, generator, problem, params, seed=seed, sandbox=sandbox)
+    large = ladder(solution, brute, generator, problem, params, seed=seed, sandbox=sandbox, panel=panel)
     if large is None:
         return small
     return large.model_copy(
         update={
             "runs": small.runs + large.runs,
             "seconds": round(small.seconds + large.seconds, 2),
+            "contested": small.contested + large.contested,
             "reason": large.reason if large.status == "found" else f"{small.reason}; {large.reason}",
         }
     )
@@ -104,6 +106,7 @@ def small_stress(
     *,
     seed: int = 1,
     sandbox: Sandbox | None = None,
+    panel: Sequence[Solution] = (),
 ) -> StressReport:
     """The first part of `stress`: `stress_runs` runs at sizes 1..`stress_size` (`stress_seconds`: safety net)."""
     return stress_attempt(
@@ -116,6 +119,7 @@ def small_stress(
         max_seconds=params.stress_seconds,
         max_size=params.stress_size,
         seed=seed,
+        panel=panel,
     )
 
 
@@ -128,6 +132,7 @@ def ladder(
     *,
     seed: int = 1,
     sandbox: Sandbox | None = None,
+    panel: Sequence[Solution] = (),
 ) -> StressReport | None:
     """The second part of `stress`: the size ladder (None when it is turned off or has no sizes)."""
     sizes = ladder_sizes(problem, params)
@@ -144,6 +149,7 @@ def ladder(
         brute_ms=params.ladder_brute_ms,
         max_seconds=params.ladder_seconds,
         seed=seed,
+        panel=panel,
     )
 
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from cpbot.agents import selection, verification
+from cpbot.agents import oracle, selection, verification
 from cpbot.agents.budget import BudgetExhausted
 from cpbot.agents.envelopes import CheckerDecision, CodeAttempt, JudgeFeedback, Payload, Plan, StressFeedback
 from cpbot.agents.extract import ExtractionError
@@ -58,7 +58,6 @@ from cpbot.agents.roles import (
 from cpbot.agents.roles.common import RoleError, feedback_text
 from cpbot.agents.roles.knowledge import Note
 from cpbot.agents.roles.stdio import skeleton_for
-from cpbot.agents.roles.stresser import runnable
 from cpbot.agents.selection import Group, Outcome, Probe
 from cpbot.agents.strategies import fallbacks
 from cpbot.agents.strategies.base import Lesson, SolveContext, regressions, source_key, verdict_line
@@ -67,7 +66,6 @@ from cpbot.agents.verification import GateParams
 from cpbot.core.errors import CpbotError
 from cpbot.judge.build import build_solution
 from cpbot.judge.checkers import CheckInput
-from cpbot.judge.execute import execute
 from cpbot.judge.generator import generate
 from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import JudgeReport, Limits, Problem, ProfileReport, Solution, TestCase, Verdict
@@ -117,8 +115,8 @@ class _Run:
     optimizes: int = 0
     profiled: dict[str, tuple[ProfileReport, analyst.Analysis]] = field(default_factory=dict)
     previous_profile: ProfileReport | None = None
-    # the size from which the candidates outvoted the brute force (0: at a generated test): no stress from there
-    oracle_below: int | None = None
+    dismissed: set[int] = field(default_factory=set)  # panel seats that lost their vote: no stress against them
+    confirmed: set[int] = field(default_factory=set)  # panel seats an independent program agreed with
     accepts: selection.Accepts | None = None  # the problem's checker comparing two outputs (`_accepts`)
     accepts_made: bool = False
 
@@ -146,6 +144,9 @@ class Cpbot:
     # programs drawn at once for the fast path and chosen among (1: one program, settled alone); 8 is what the
     # population figures support (docs/strategies.md)
     candidates: int = 8
+    # test designer requests per solve, drawn independently: each brute force that passes the samples sits on the
+    # panel whose agreed answers are the expected ones (agents/oracle.py)
+    brutes: int = 2
     name: str = "cpbot"
 
     # ---- the settling loop ----------------------------------------------------------------------
@@ -235,8 +236,16 @@ class Cpbot:
         if not kind.stress_applies:
             ctx.note("no generated tests", why=kind.why_not_stressed)
             return False
-        ctx.route("testgen", phase=phase)
-        return self._adopt_suite(run, self._ask_tests(ctx))
+        ctx.route("testgen", phase=phase, k=self.brutes)
+        suites = gather([partial(self._ask_tests, ctx)] * max(1, self.brutes))
+        usable = [s for s in suites if isinstance(s, testgen.GeneratedSuite)]
+        for failure in (s for s in suites if isinstance(s, Exception)):
+            if not usable or not isinstance(failure, _UNUSABLE):
+                raise failure
+            ctx.note("generated tests not usable", error=failure.message)
+        adopted = [self._adopt_suite(run, suite) for suite in usable]
+        self._answer_tests(run)
+        return any(adopted)
 
     def _ask_tests(self, ctx: SolveContext) -> testgen.GeneratedSuite:
         return testgen.generate_tests(ctx.model, ctx.problem, count=self.gate.tests, sandbox=ctx.sandbox)
@@ -255,37 +264,40 @@ class Cpbot:
         """Stress a program not stressed yet; the counterexample as a new test, or None."""
         ctx = run.ctx
         evidence = ctx.evidence
-        if evidence.brute is None or evidence.generator is None or not problem_kind(ctx.problem.kind).stress_applies:
+        if not evidence.brutes or evidence.generator is None or not problem_kind(ctx.problem.kind).stress_applies:
             return None
         if source_key(attempt.solution()) in evidence.stress:
             return None
         if run.stress_runs >= self.gate.stress_rounds:
             ctx.note("not stressed", phase=phase, why=f"{self.gate.stress_rounds} stress runs used")
             return None
-        gate = self.gate
-        if run.oracle_below is not None:
-            # the brute force is wrong from that size on: stress below it only, and no ladder up to the bound
-            if run.oracle_below <= 1:
-                ctx.note("not stressed", phase=phase, why="the candidates outvoted the brute force on small inputs")
-                return None
-            smaller = min(gate.stress_size, run.oracle_below - 1)
-            gate = gate.model_copy(update={"ladder_seconds": 0, "stress_size": smaller})
+        panel = [b for seat, b in enumerate(evidence.brutes) if seat not in run.dismissed]
+        if not panel:
+            ctx.note("not stressed", phase=phase, why="every brute force lost its vote")
+            return None
+        kept = [seat for seat in range(len(evidence.brutes)) if seat not in run.dismissed]
+        if len(panel) == 1 and self.brutes > 1 and kept[0] not in run.confirmed:
+            # a second brute force was asked for and none agrees with this one: nothing confirms its answers
+            self._no_oracle(run, "one brute force, with no second one or independent program agreeing with it")
         run.stress_runs += 1
-        ctx.route("stress", phase=phase)
+        ctx.route("stress", phase=phase, brutes=len(panel))
         try:
             report = verification.stress(
                 attempt.solution(),
-                evidence.brute,
+                panel[0],
                 evidence.generator,
                 ctx.problem,
-                gate,
+                self.gate,
                 seed=run.stress_runs,
                 sandbox=ctx.sandbox,
+                panel=panel[1:],
             )
         except CpbotError as e:
             ctx.note("stress inconclusive", phase=phase, error=e.message)
             return None
         ctx.record_stress(attempt, report, iteration)
+        if report.contested:
+            self._no_oracle(run, f"the brute forces disagreed with no majority on {report.contested} stress inputs")
         failure = report.failure
         ctx.send(
             StressFeedback(
@@ -383,8 +395,8 @@ class Cpbot:
         )
         calls: list[Callable[[], Any]] = [write] * self.candidates
         if self.verify and problem_kind(ctx.problem.kind).stress_applies and not run.generated:
-            ctx.route("testgen", phase="candidates")
-            calls.append(partial(self._ask_tests, ctx))
+            ctx.route("testgen", phase="candidates", k=self.brutes)
+            calls += [partial(self._ask_tests, ctx)] * max(1, self.brutes)
         results = gather(calls)
         for suite in results[self.candidates :]:
             if isinstance(suite, testgen.GeneratedSuite):
@@ -394,6 +406,8 @@ class Cpbot:
                 ctx.note("generated tests not usable yet", error=suite.message)  # asked again when settling
             else:
                 raise suite
+        if run.generated:
+            self._answer_tests(run)
         drawn: dict[int, CodeAttempt] = {}
         failed: list[Exception] = []
         for result in results[: self.candidates]:
@@ -424,7 +438,6 @@ class Cpbot:
         if evidence.generator is None or sandbox is None:
             return probes
         generator = build_solution(evidence.generator, sandbox).program
-        brute = build_solution(runnable(evidence.brute, problem), sandbox).program if evidence.brute else None
         if generator is None:
             return probes
         largest = verification.profile_size(problem, self.gate)
@@ -442,24 +455,9 @@ class Cpbot:
                         ctx.note("probe not generated", size=n, seed=seed, error=e.message)
                 if data is None:
                     continue
-                expected = None
-                if brute is not None and origin == "small":
-                    answer = execute(brute, data, sandbox, limits=ORACLE_LIMITS)
-                    if answer.verdict is None:
-                        expected = answer.stdout.decode(errors="replace")
-                    else:
-                        brute = None  # too slow (or failing) from this size on: no oracle for larger inputs
-                probes.append(
-                    Probe(
-                        input=data.decode(errors="replace"),
-                        origin=origin,  # type: ignore[arg-type]
-                        size=size,
-                        oracle=selection.normalize(expected) if expected is not None else None,
-                        oracle_from="brute" if expected is not None else None,
-                        expected=expected,
-                    )
-                )
-        return probes
+                probes.append(Probe(input=data.decode(errors="replace"), origin=origin, size=size))  # type: ignore[arg-type]
+        # the panel of brute forces answers the small ones (agents/oracle.py); `_weigh_oracle` says which to believe
+        return oracle.run_panel(probes, evidence.brutes, problem, sandbox, ORACLE_LIMITS)
 
     def _observe(
         self, run: _Run, drawn: dict[int, CodeAttempt], members: Sequence[int], probes: Sequence[Probe]
@@ -517,52 +515,100 @@ class Cpbot:
     def _weigh_oracle(
         self, run: _Run, drawn: dict[int, CodeAttempt], probes: list[Probe], behaviours: dict[int, list[Outcome]]
     ) -> list[Probe]:
-        """The probes with the brute force's answers set aside where the candidates outvote it
-        (`selection.doubt_oracle`). Then the tests made from those answers are dropped, the stress stays
-        below the size where it was outvoted, and the solve is not called solved: the evidence conflicts."""
+        """The probes with the answers believed (`oracle.weigh`: the panel of brute forces, weighed with the
+        candidates' outputs) as their oracle. A brute force that loses its vote is not stressed against, and the
+        transcript says so; the generated tests keep the believed answers (none where none is believed: they
+        still catch crashes and time-outs); a solve with no agreeing oracle is not called solved."""
         ctx = run.ctx
-        brute = ctx.evidence.brute
+        brutes = ctx.evidence.brutes
+        if not brutes or ctx.sandbox is None:
+            return probes
+        unjudged = selection.unjudged_answers(ctx.problem)
+        if unjudged:
+            self._no_oracle(run, unjudged)  # a brute force prints one of several right answers: it tells nothing
+            return probes
+        probes = oracle.run_panel(probes, brutes, ctx.problem, ctx.sandbox, ORACLE_LIMITS)
         sources = {it: source_key(drawn[it].solution()) for it in behaviours}
-        behaviours = selection.as_judged(probes, behaviours, self._accepts(run))
-        weighed, outvoted = selection.doubt_oracle(probes, behaviours, sources, source_key(brute) if brute else "")
-        if not outvoted:
-            return weighed
-        doubted = {p.input for p in weighed if p.doubted is not None}
-        run.tests = [t for t in run.tests if t in ctx.problem.samples or t.input not in doubted]
-        ctx.evidence.tests[:] = [t for t in ctx.evidence.tests if t.input not in doubted]
-        sizes = [weighed[i].size for i in outvoted]
-        below = min(sizes) if None not in sizes else 0  # type: ignore[type-var]
-        run.oracle_below = below if run.oracle_below is None else min(run.oracle_below, below)
-        first = outvoted[0]
-        votes: dict[str, list[int]] = {}
-        for it, outcomes in behaviours.items():
-            votes.setdefault(outcomes[first].key, []).append(it)
-        majority = max((k for k in votes if not k.startswith("!")), key=lambda k: len(votes[k]))
-        shown = probes[first]
-        why = (
-            f"the brute force was outvoted on {_count(len(outvoted), 'input')}"
-            + (f" from size {below}" if below else "")
-            + f": no candidate prints its answer, {len(votes[majority])} print another"
-        )
-        ctx.evidence.doubt = ctx.evidence.doubt or why
-        self._emit(
-            ctx,
-            "doubted",
-            candidates=sorted(votes[majority]),
-            probes=len(outvoted),
-            disagreements=[
-                selection.Disagreement(
-                    probe=first,
-                    origin=shown.origin,
-                    size=shown.size,
-                    input=shown.input[: selection.SHOWN_CHARS],
-                    outputs=[majority[: selection.SHOWN_CHARS]],
-                    oracle=(shown.oracle or "")[: selection.SHOWN_CHARS],
-                )
-            ],
-            reason=f"{why}; its answers there and beyond are set aside, and no stress runs from there",
-        )
+        panel_keys = [source_key(b) for b in brutes]
+        weighed, consensus = oracle.weigh(probes, behaviours, sources, panel_keys, self._accepts(run))
+        verdict = oracle.weigh_panel(consensus)
+        run.confirmed |= set(verdict.confirmed)
+        newly = set(verdict.dismissed) - run.dismissed
+        run.dismissed |= newly
+        run.confirmed -= run.dismissed
+        self._answer_tests(run, weighed)
+        why = oracle.no_agreeing_oracle(len(brutes), verdict)
+        if why:
+            self._no_oracle(run, why)
+        if newly:
+            first = next(i for i, c in enumerate(consensus) if set(c.outvoted) & newly)
+            c, shown = consensus[first], weighed[first]
+            judged = selection.as_judged(weighed, behaviours, self._accepts(run))
+            sides: dict[str, list[int]] = {}
+            for it, outcomes in judged.items():
+                if not outcomes[first].failure:
+                    sides.setdefault(outcomes[first].key, []).append(it)
+            winner = shown.oracle if shown.oracle is not None else max(sides, key=lambda k: len(sides[k]), default="")
+            seats = ", ".join(str(seat + 1) for seat in sorted(newly))
+            reason = (
+                f"brute force {seats} of {len(brutes)} outvoted on {sum(bool(x.outvoted) for x in consensus)} inputs: "
+                f"{len(c.brutes_for)} other brute forces and {len(sides.get(winner, []))} candidates print another "
+                "answer; it loses its vote and is not stressed against"
+            )
+            ctx.note("brute force outvoted", seats=sorted(s + 1 for s in newly), reason=reason)
+            self._emit(
+                ctx,
+                "doubted",
+                candidates=sorted(sides.get(winner, [])),
+                probes=sum(bool(x.outvoted) for x in consensus),
+                disagreements=[
+                    selection.Disagreement(
+                        probe=first,
+                        origin=shown.origin,
+                        size=shown.size,
+                        input=shown.input[: selection.SHOWN_CHARS],
+                        outputs=[winner[: selection.SHOWN_CHARS]],
+                        oracle=(shown.doubted or "")[: selection.SHOWN_CHARS],
+                    )
+                ],
+                reason=reason,
+            )
         return weighed
+
+    def _answer_tests(self, run: _Run, probes: Sequence[Probe] | None = None) -> None:
+        """The generated tests' answers are the believed ones: from weighed `probes`, or (before any candidate ran)
+        from the panel alone when it has two or more brute forces (the answer they agree on, else none)."""
+        ctx = run.ctx
+        if probes is None:
+            if len(ctx.evidence.brutes) < 2 or ctx.sandbox is None:
+                return  # one brute force: its answers stand until candidates weigh them
+            tests = [t for t in ctx.evidence.tests if t.origin == "generated"]
+            asked = oracle.run_panel(
+                [selection.probe_of(t, "generated") for t in tests],
+                ctx.evidence.brutes,
+                ctx.problem,
+                ctx.sandbox,
+                ORACLE_LIMITS,
+            )
+            probes, _ = oracle.weigh(asked, {}, {}, [source_key(b) for b in ctx.evidence.brutes], self._accepts(run))
+        answers = {p.input: p.expected for p in probes if p.origin in ("generated", "distinguishing")}
+
+        def answered(test: TestCase) -> TestCase:
+            if test.origin != "generated" or test.input not in answers or answers[test.input] == test.output:
+                return test
+            return test.model_copy(update={"output": answers[test.input]})
+
+        run.tests = [answered(t) for t in run.tests]
+        ctx.evidence.tests[:] = [answered(t) for t in ctx.evidence.tests]
+
+    def _no_oracle(self, run: _Run, why: str) -> None:
+        """Record that the solve has no agreeing oracle (`Evidence.no_agreeing_oracle`): nothing it answers is
+        called solved."""
+        evidence = run.ctx.evidence
+        if not evidence.no_agreeing_oracle:
+            evidence.no_agreeing_oracle = why
+            run.ctx.note("no agreeing oracle", why=why)
+        evidence.doubt = evidence.doubt or f"no agreeing oracle: {why}"
 
     def _distinguish(
         self,

@@ -43,7 +43,8 @@ def run(make_client, server, tracer, sandbox, **options):
         model=make_client(server),
         tracer=tracer,
         sandbox=sandbox,
-        options={**FAST, "stress_runs": 5, **options},
+        # one test designer (the panel of two: tests/agents/strategies/test_cpbot_oracle.py)
+        options={**FAST, "stress_runs": 5, "brutes": 1, **options},
     )
 
 
@@ -205,13 +206,19 @@ def test_when_every_candidate_is_wrong_the_same_way_the_best_is_debugged_on_the_
     scripted_server, make_client, tracer, sandbox
 ):
     fix = Reply('{"analysis": "adds one", "error": "adds one from 12 on", "guidance": "", "decision": "FIX"}')
-    model = by_kind(program=[code(MID_BUG), code(MID_BUG), code(RIGHT)], tests=[suite("3 4\n")], checker=[fix])
+    # two brute forces agree against the one program drawn (twice): one brute force against one program is a tie
+    model = by_kind(
+        program=[code(MID_BUG), code(MID_BUG), code(RIGHT)],
+        tests=[suite("3 4\n"), suite("3 4\n", brute=RIGHT_TOO)],
+        checker=[fix],
+    )
     server = scripted_server([], default=model)
-    result = run(make_client, server, tracer, sandbox, candidates=2, profile=False)
-    assert first_roles(tracer, 2) == ["coder", "coder", "testgen"] and roles(tracer)[3:] == ["checker", "debugger"]
+    result = run(make_client, server, tracer, sandbox, candidates=2, profile=False, brutes=2)
+    assert sorted(roles(tracer)[:4]) == ["coder", "coder", "testgen", "testgen"]
+    assert roles(tracer)[4:] == ["checker", "debugger"]
     grouped = next(s for s in selection_steps(tracer) if s.step == "grouped")
     assert len(grouped.groups) == 1 and grouped.groups[0].oracle_disagreed > 0
-    debug_prompt = sent_text(server.requests[4])
+    debug_prompt = sent_text(server.requests[5])
     probe = next(t for t in result.generated_tests if t.name.startswith("probe-"))
     assert int(probe.input.split()[0]) >= 12 and probe.input.strip() in debug_prompt
     assert result.status == "solved" and result.solution is not None and result.solution.source == RIGHT
@@ -285,7 +292,7 @@ def test_with_several_answers_and_a_checker_that_compares_with_one_a_larger_grou
         model=make_client(server),
         tracer=tracer,
         sandbox=sandbox,
-        options={**FAST, "stress_runs": 5, "candidates": 3, "profile": False},
+        options={**FAST, "stress_runs": 5, "candidates": 3, "profile": False, "brutes": 1},
     )
     assert first_roles(tracer, 3) == ["coder"] * 3 + ["testgen"]
     assert "distinguisher" not in roles(tracer) and "arbiter" not in roles(tracer)
