@@ -7,7 +7,9 @@ the panel. On one input (outputs already put in the problem checker's classes, `
   (AICodeforcer wants independent brute forces to agree before one is used);
 - otherwise (one brute force answered, or they split evenly) the candidates' outputs weigh in, each distinct
   program one vote (rStar-Coder's mutual verification): an answer a brute force prints is believed when at
-  least two independent programs print it and more print it than any other answer;
+  least two independent programs print it and more print it than any other answer, and, when the brute forces
+  split, no candidate prints another brute force's answer (candidates that follow a brute force may share its
+  mistake: an overflow, `<` for `<=`; a brute force no program follows is simply wrong);
 - otherwise no answer is believed: the input keeps no expected output (it still catches crashes and time-outs)
   and the solve records that it had no agreeing oracle there.
 A brute force whose answer loses loses its vote on that input. Candidates alone never make an answer: a
@@ -43,6 +45,11 @@ class Consensus(BaseModel):
     by: str = ""  # "brute forces" (they agree among themselves) or "brute force and candidates"
     reason: str = ""  # why no answer is believed ("" when one is)
 
+    @property
+    def split(self) -> bool:
+        """The brute forces answered differently and nothing settled it (another brute force could)."""
+        return self.answer is None and self.answered > 1 and not self.outvoted
+
 
 def agree(brute_keys: Sequence[str | None], candidate_votes: Mapping[str, int]) -> Consensus:
     """The believed answer on one input from the panel's outputs (`brute_keys`, one per seat: the output's key,
@@ -65,7 +72,10 @@ def agree(brute_keys: Sequence[str | None], candidate_votes: Mapping[str, int]) 
     rivals = {k: v for k, v in candidate_votes.items() if not k.startswith("!") and k not in answers}
     best = max(support, key=lambda k: support[k])
     others = [v for k, v in [*support.items(), *rivals.items()] if k != best]
-    if support[best] >= MIN_SOURCES and support[best] > max(others, default=0):
+    # brute forces that split are settled by the candidates only when no candidate sides with the others (a brute
+    # force printing what no program prints is simply wrong; one some candidates follow may share their mistake)
+    unbacked = all(candidate_votes.get(k, 0) == 0 for k in answers if k != best)
+    if support[best] >= MIN_SOURCES and support[best] > max(others, default=0) and unbacked:
         return _believed(best, answers, candidate_votes, "brute force and candidates")
     rival = max(rivals.values(), default=0)
     if rival >= MIN_SOURCES and rival > support[best]:

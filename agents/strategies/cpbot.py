@@ -117,6 +117,7 @@ class _Run:
     previous_profile: ProfileReport | None = None
     dismissed: set[int] = field(default_factory=set)  # panel seats that lost their vote: no stress against them
     confirmed: set[int] = field(default_factory=set)  # panel seats an independent program agreed with
+    tiebreaker_asked: bool = False  # a brute force was asked for to break the panel's tie (once per solve)
     accepts: selection.Accepts | None = None  # the problem's checker comparing two outputs (`_accepts`)
     accepts_made: bool = False
 
@@ -264,7 +265,7 @@ class Cpbot:
         """Stress a program not stressed yet; the counterexample as a new test, or None."""
         ctx = run.ctx
         evidence = ctx.evidence
-        if not evidence.brutes or evidence.generator is None or not problem_kind(ctx.problem.kind).stress_applies:
+        if evidence.generator is None or not problem_kind(ctx.problem.kind).stress_applies:
             return None
         if source_key(attempt.solution()) in evidence.stress:
             return None
@@ -272,6 +273,10 @@ class Cpbot:
             ctx.note("not stressed", phase=phase, why=f"{self.gate.stress_rounds} stress runs used")
             return None
         panel = [b for seat, b in enumerate(evidence.brutes) if seat not in run.dismissed]
+        if not evidence.brutes:
+            if self.brutes > 1:
+                self._no_oracle(run, "no brute force passed the samples")
+            return None
         if not panel:
             ctx.note("not stressed", phase=phase, why="every brute force lost its vote")
             return None
@@ -532,6 +537,8 @@ class Cpbot:
         panel_keys = [source_key(b) for b in brutes]
         weighed, consensus = oracle.weigh(probes, behaviours, sources, panel_keys, self._accepts(run))
         verdict = oracle.weigh_panel(consensus)
+        if any(c.split for c in consensus) and self._ask_tiebreaker(run):
+            return self._weigh_oracle(run, drawn, probes, behaviours)
         run.confirmed |= set(verdict.confirmed)
         newly = set(verdict.dismissed) - run.dismissed
         run.dismissed |= newly
@@ -574,6 +581,24 @@ class Cpbot:
                 reason=reason,
             )
         return weighed
+
+    def _ask_tiebreaker(self, run: _Run) -> bool:
+        """The brute forces split with no majority: one more independently drawn brute force, once per solve
+        (AICodeforcer's agreement of independent brute forces); True when one joined the panel."""
+        ctx = run.ctx
+        if run.tiebreaker_asked or not self.brutes:
+            return False
+        run.tiebreaker_asked = True
+        ctx.route("testgen", phase="candidates", why="the brute forces disagree")
+        try:
+            suite = self._ask_tests(ctx)
+        except _UNUSABLE as e:
+            ctx.note("no brute force to break the tie", error=e.message)
+            return False
+        before = len(ctx.evidence.brutes)
+        if suite.brute is not None:
+            ctx.adopt_tests([], brute=suite.brute)  # its brute force only: the tests were weighed already
+        return len(ctx.evidence.brutes) > before
 
     def _answer_tests(self, run: _Run, probes: Sequence[Probe] | None = None) -> None:
         """The generated tests' answers are the believed ones: from weighed `probes`, or (before any candidate ran)
