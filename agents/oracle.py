@@ -38,12 +38,17 @@ class Consensus(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     answer: str | None = None  # the believed answer (its class key), None when none is
-    answered: int = 0  # panel seats that printed an answer (not a failed run)
+    seats: list[int] = []  # panel seats that printed an answer (not a failed run)
+    failed: list[int] = []  # panel seats whose run failed (crashed, ran out of time)
     brutes_for: list[int] = []  # panel seats (indices) that print it
     outvoted: list[int] = []  # panel seats that answered otherwise and lost their vote
     candidates_for: int = 0  # distinct candidate programs that print it
     by: str = ""  # "brute forces" (they agree among themselves) or "brute force and candidates"
     reason: str = ""  # why no answer is believed ("" when one is)
+
+    @property
+    def answered(self) -> int:
+        return len(self.seats)
 
     @property
     def split(self) -> bool:
@@ -59,10 +64,14 @@ def agree(brute_keys: Sequence[str | None], candidate_votes: Mapping[str, int]) 
     for seat, key in enumerate(brute_keys):
         if key is not None and not key.startswith("!"):
             answers.setdefault(key, []).append(seat)
-    answered = sum(len(seats) for seats in answers.values())
+    seats = sorted(seat for seated in answers.values() for seat in seated)
+    failed = [seat for seat, key in enumerate(brute_keys) if key is not None and key.startswith("!")]
+    return _consensus(answers, candidate_votes).model_copy(update={"seats": seats, "failed": failed})
+
+
+def _consensus(answers: Mapping[str, list[int]], candidate_votes: Mapping[str, int]) -> Consensus:
     if not answers:
-        failed = sum(k is not None for k in brute_keys)
-        return Consensus(reason="no brute force answered" + (f" ({failed} failed or timed out)" if failed else ""))
+        return Consensus(reason="no brute force answered")
     ranked = sorted(answers, key=lambda k: len(answers[k]), reverse=True)
     top = ranked[0]
     runner_up = len(answers[ranked[1]]) if len(ranked) > 1 else 0
@@ -81,21 +90,20 @@ def agree(brute_keys: Sequence[str | None], candidate_votes: Mapping[str, int]) 
     if rival >= MIN_SOURCES and rival > support[best]:
         # an answer no brute force prints has the most independent programs: every brute force loses its vote
         lost = sorted(seat for seats in answers.values() for seat in seats)
-        return Consensus(answered=answered, outvoted=lost, reason="the candidates outvote the brute forces")
+        return Consensus(outvoted=lost, reason="the candidates outvote the brute forces")
     if len(answers) > 1:
         why = f"the brute forces disagree ({len(answers)} answers) and no answer has a majority"
     elif rival >= support[best]:
         why = "as many candidates print another answer as confirm the only brute force that answered"
     else:
         why = "one brute force answered and no independent program confirms it"
-    return Consensus(answered=answered, reason=why)
+    return Consensus(reason=why)
 
 
 def _believed(key: str, answers: Mapping[str, list[int]], votes: Mapping[str, int], by: str) -> Consensus:
     lost = sorted(seat for k, seats in answers.items() if k != key for seat in seats)
     return Consensus(
         answer=key,
-        answered=sum(len(seats) for seats in answers.values()),
         brutes_for=list(answers[key]),
         outvoted=lost,
         candidates_for=votes.get(key, 0),
@@ -110,14 +118,15 @@ class PanelVerdict(BaseModel):
 
     believed: int = 0  # inputs with a believed answer
     unsettled: int = 0  # inputs the panel answered where no answer is believed
-    dismissed: list[int] = []  # seats that lost their vote on some input: not trusted for stress
+    dismissed: list[int] = []  # seats that lost their vote on some input, or never answered one: not stressed against
     confirmed: list[int] = []  # seats that printed a believed answer confirmed by another independent program
     reasons: list[str] = []  # the distinct reasons of unsettled inputs
 
 
 def weigh_panel(consensuses: Sequence[Consensus]) -> PanelVerdict:
     """The consensus of every input summed up: which seats keep their place on the panel, which are confirmed."""
-    dismissed = sorted({seat for c in consensuses for seat in c.outvoted})
+    silent = {seat for c in consensuses for seat in c.failed} - {seat for c in consensuses for seat in c.seats}
+    dismissed = sorted({seat for c in consensuses for seat in c.outvoted} | silent)
     confirmed = {
         seat
         for c in consensuses
@@ -141,7 +150,7 @@ def no_agreeing_oracle(panel: int, verdict: PanelVerdict) -> str:
     if panel == 0:
         return "no brute force passed the samples"
     if kept <= 0:
-        return "every brute force was outvoted by the other programs"
+        return "no brute force is left that answered and kept its vote (outvoted, or too slow)"
     if verdict.unsettled:
         return f"no agreeing oracle on {verdict.unsettled} inputs: {verdict.reasons[0]}"
     if not verdict.confirmed:

@@ -121,6 +121,34 @@ def normalize(text: str) -> str:
 Accepts = Callable[[Probe, str, str], bool]
 
 
+# checkers for which two outputs are the same answer only when their tokens are (selection compares tokens)
+TOKEN_CHECKERS = ("tokens", "exact", "lines")
+
+
+def checker_accepts(problem: Problem, sandbox: Sandbox) -> Accepts | None:
+    """The problem's checker as a comparison of two outputs on a probe, remembering its answers (the same pairs
+    come back at every ranking); None when outputs compare as their tokens. Raises `CpbotError` when the checker
+    cannot be made."""
+    from cpbot.judge.checkers import CheckInput
+    from cpbot.judge.kinds import problem_kind
+    from cpbot.judge.model import Verdict
+
+    spec = problem_kind(problem.kind).checker_spec(problem)
+    if spec in TOKEN_CHECKERS:
+        return None  # outputs are kept as their tokens: equal tokens are all such a checker accepts
+    checker = problem_kind(problem.kind).checker(problem, sandbox)
+    known: dict[tuple[str, str, str], bool] = {}
+
+    def accepts(probe: Probe, output: str, answer: str) -> bool:
+        key = (probe.input, output, answer)
+        if key not in known:
+            files = CheckInput(probe.input.encode(), output.encode(), answer.encode())
+            known[key] = checker.check(files).verdict == Verdict.AC
+        return known[key]
+
+    return accepts
+
+
 def as_judged(
     probes: Sequence[Probe], behaviours: Mapping[int, Sequence[Outcome]], accepts: Accepts | None
 ) -> dict[int, list[Outcome]]:

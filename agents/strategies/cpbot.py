@@ -65,7 +65,6 @@ from cpbot.agents.tracing import SelectionEvent
 from cpbot.agents.verification import GateParams
 from cpbot.core.errors import CpbotError
 from cpbot.judge.build import build_solution
-from cpbot.judge.checkers import CheckInput
 from cpbot.judge.generator import generate
 from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import JudgeReport, Limits, Problem, ProfileReport, Solution, TestCase, Verdict
@@ -93,9 +92,6 @@ def _symptom(report: JudgeReport) -> str:
 
 # a concurrent call of the draw that failed alone: the others go on (all of them failing ends the solve with the first)
 _UNUSABLE = (ExtractionError, RoleError, BudgetExhausted, LLMError)
-
-# checkers for which two outputs are the same answer only when their tokens are (selection compares tokens)
-TOKEN_CHECKERS = ("tokens", "exact", "lines")
 
 # generator sizes every candidate runs on: small enough for most brute forces, then the statement's bound
 PROBE_SIZES = (2, 4, 8, 16, 32, 128, 512)
@@ -481,32 +477,18 @@ class Cpbot:
         return behaviours
 
     def _accepts(self, run: _Run) -> selection.Accepts | None:
-        """The problem's checker as a comparison of two outputs on a probe, made once per solve and remembering
-        its answers (the same pairs come back at every ranking); None when the checker cannot be made."""
+        """The problem's checker as a comparison of two outputs on a probe (`selection.checker_accepts`), made once
+        per solve; None when outputs compare as tokens or the checker cannot be made."""
         if run.accepts_made:
             return run.accepts
         run.accepts_made = True
         ctx = run.ctx
         assert ctx.sandbox is not None
-        spec = problem_kind(ctx.problem.kind).checker_spec(ctx.problem)
-        if spec in TOKEN_CHECKERS:
-            return None  # outputs are kept as their tokens: equal tokens are all such a checker accepts
         try:
-            checker = problem_kind(ctx.problem.kind).checker(ctx.problem, ctx.sandbox)
+            run.accepts = selection.checker_accepts(ctx.problem, ctx.sandbox)
         except CpbotError as e:
             ctx.note("outputs compared as tokens", why=f"the checker cannot be made: {e.message}")
-            return None
-        known: dict[tuple[str, str, str], bool] = {}
-
-        def accepts(probe: Probe, output: str, answer: str) -> bool:
-            key = (probe.input, output, answer)
-            if key not in known:
-                files = CheckInput(probe.input.encode(), output.encode(), answer.encode())
-                known[key] = checker.check(files).verdict == Verdict.AC
-            return known[key]
-
-        run.accepts = accepts
-        return accepts
+        return run.accepts
 
     def _rank(
         self, run: _Run, drawn: dict[int, CodeAttempt], probes: Sequence[Probe], behaviours: dict[int, list[Outcome]]

@@ -71,6 +71,9 @@ class LabSpec(BaseModel):
     generator: str | None = None
     hidden: HiddenSpec = HiddenSpec()
     candidates: list[LabCandidate] = []
+    # flawed test-designer replies for `cpbot lab --flaws` the problem's programs cannot make
+    # (cpbot/testing/flaws.py): flaw -> {"brute": file} and/or {"generator": file}
+    flaws: dict[str, dict[str, str]] = {}
 
 
 @dataclass(frozen=True)

@@ -48,8 +48,8 @@ def test_a_brute_force_too_slow_to_answer_gives_no_oracle():
 
 
 def test_the_panel_verdict_names_who_lost_its_vote_and_whether_an_agreeing_oracle_is_left():
-    believed = Consensus(answer="7", answered=2, brutes_for=[1], outvoted=[0], candidates_for=2)
-    split = Consensus(answered=2, reason="the brute forces disagree (2 answers) and no answer has a majority")
+    believed = Consensus(answer="7", seats=[0, 1], brutes_for=[1], outvoted=[0], candidates_for=2)
+    split = Consensus(seats=[0, 1], reason="the brute forces disagree (2 answers) and no answer has a majority")
     verdict = weigh_panel([believed])
     assert verdict.dismissed == [0] and verdict.confirmed == [1] and no_agreeing_oracle(2, verdict) == ""
     verdict = weigh_panel([believed, split])
