@@ -273,43 +273,6 @@ def unjudged_answers(problem: Problem) -> str:
     return "the statement accepts several answers and the checker compares an output with one answer"
 
 
-def doubt_oracle(
-    probes: Sequence[Probe], behaviours: Mapping[int, Sequence[Outcome]], sources: Mapping[int, str], brute: str = ""
-) -> tuple[list[Probe], list[int]]:
-    """The probes with the brute force's answers set aside where the candidates outvote it, and the probes where
-    they did. The oracle is outvoted on a probe when no independent candidate (a distinct program, not the brute
-    force itself, `brute` being its key) prints its answer while at least two print one same other answer: a
-    brute force that passed the samples can still be wrong for the class (a guard that prints 0 beyond some
-    size, a search cut short). From the smallest size where it is outvoted, its answers on every larger
-    generated probe are set aside too: what breaks a brute force at one size breaks it beyond."""
-    outvoted = []
-    for i, probe in enumerate(probes):
-        if probe.oracle is None or probe.oracle_from != "brute":
-            continue
-        votes: dict[str, set[str]] = {}
-        for it, outcomes in behaviours.items():
-            if sources[it] != brute:
-                votes.setdefault(outcomes[i].key, set()).add(sources[it])
-        others = [len(programs) for key, programs in votes.items() if key != probe.oracle and not key.startswith("!")]
-        if probe.oracle not in votes and max(others, default=0) >= 2:
-            outvoted.append(i)
-    if not outvoted:
-        return list(probes), []
-    sizes = [probes[i].size for i in outvoted if probes[i].size is not None]
-    beyond = min(sizes) if sizes else None
-    doubted = set(outvoted) | {
-        i
-        for i, p in enumerate(probes)
-        if beyond is not None and p.size is not None and p.size >= beyond and p.oracle_from == "brute"
-    }
-    return [
-        p.model_copy(update={"oracle": None, "oracle_from": None, "expected": None, "doubted": p.oracle})
-        if i in doubted
-        else p
-        for i, p in enumerate(probes)
-    ], outvoted
-
-
 def fastest_first(members: Sequence[int], behaviours: Mapping[int, Sequence[Outcome]]) -> list[int]:
     """Programs of one group (the same outputs everywhere), the one that used the least CPU time on the probes
     first (then draw order): a program as right as the others but slower may still run out of time where the

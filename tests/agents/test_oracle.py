@@ -74,3 +74,13 @@ def test_weigh_makes_the_believed_answer_the_probes_oracle_and_a_copy_of_a_brute
     assert [p.expected for p in weighed] == ["3\n", "23\n", "18\n"]
     assert consensus[1].outvoted == [0] and weighed[1].doubted == "0"
     assert consensus[2].brutes_for == [0] and consensus[2].candidates_for == 1  # candidate 2 is seat 0's program
+
+
+def test_only_independent_programs_outvote_a_brute_force():
+    probe = [Probe(input="5\n", origin="small", size=2, answers=["0\n"])]
+    twice = {1: [Outcome(output="9")], 2: [Outcome(output="9")]}
+    # one program drawn twice is one vote, a crash is no answer, and the brute force drawn as a candidate no vote
+    assert weigh(probe, twice, {1: "same", 2: "same"}, ["brute"], None)[1][0].outvoted == []
+    crashed = {1: [Outcome(failure="TLE")], 2: [Outcome(failure="TLE")]}
+    assert weigh(probe, crashed, {1: "a", 2: "b"}, ["brute"], None)[1][0].outvoted == []
+    assert weigh(probe, twice, {1: "a", 2: "b"}, ["brute"], None)[1][0].outvoted == [0]
