@@ -630,7 +630,9 @@ class Cpbot:
         ctx = run.ctx
         problem = ctx.problem
         a, b = groups[0], groups[1]
-        if ctx.evidence.brute is not None:
+        # a brute force that kept its vote drops the inputs it cannot run on (the panel answers them: `_weigh_oracle`)
+        brute = next((b for seat, b in enumerate(ctx.evidence.brutes) if seat not in run.dismissed), None)
+        if brute is not None:
             ctx.route("distinguisher", groups=[a.representative, b.representative])
             texts = distinguisher.distinguishing_inputs(
                 ctx.model,
@@ -639,7 +641,7 @@ class Cpbot:
                 drawn[b.representative].solution(),
                 selection.disagreements(groups, probes),
             )
-            tests, _, dropped = testgen.validate_inputs(texts, problem, brute=ctx.evidence.brute, sandbox=ctx.sandbox)
+            tests, _, dropped = testgen.validate_inputs(texts, problem, brute=brute, sandbox=ctx.sandbox)
             new = [selection.probe_of(t, "distinguishing") for t in tests]
             for it, outcomes in self._observe(run, drawn, list(behaviours), new).items():
                 behaviours[it].extend(outcomes)
