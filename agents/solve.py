@@ -30,8 +30,9 @@ from cpbot.agents.roles.common import RoleError
 from cpbot.agents.strategies import get_strategy
 from cpbot.agents.strategies.base import KnowledgePool, SolveContext, source_key, tests_key
 from cpbot.agents.tracing import BudgetEvent, NoteEvent, NullTracer, ReportEvent, Tracer
-from cpbot.core.errors import ModelError
-from cpbot.core.registry import DEFAULT_STRATEGY
+from cpbot.core.errors import ConfigError, ModelError
+from cpbot.core.registry import DEFAULT_STRATEGY, STRATEGY_SPECS, strategy_spec
+from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import (
     JudgeReport,
     Language,
@@ -112,6 +113,7 @@ def solve(
     options: dict[str, Any] | None = None,
 ) -> SolveResult:
     """Solve `problem` with `strategy` in `language`; see the module's docstring."""
+    _check_fits(problem, strategy)
     tracker = budget if isinstance(budget, BudgetTracker) else BudgetTracker(budget)
     tracer = tracer or NullTracer()
     chosen = get_strategy(strategy, **(options or {}))
@@ -169,6 +171,15 @@ def solve(
         completion_tokens=spent.usage.completion_tokens,
         seconds=round(time.monotonic() - started, 3),
     )
+
+
+def _check_fits(problem: Problem, strategy: str) -> None:
+    """A score-based problem needs a strategy made for scores, and such a strategy needs one."""
+    scored = problem_kind(problem.kind).scored
+    if scored != strategy_spec(strategy).scored:
+        fits = [s.name for s in STRATEGY_SPECS if s.scored == scored]
+        what = "a score-based problem" if scored else "a problem judged by expected outputs"
+        raise ConfigError(f"the {strategy} strategy does not solve {what}", hint=f"use --strategy {' or '.join(fits)}")
 
 
 MAX_ROUNDS = 8  # strategy runs per solve when replies keep being unusable (the budget usually ends it first)

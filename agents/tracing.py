@@ -16,6 +16,7 @@ from cpbot.agents.budget import BudgetSnapshot, Usage
 from cpbot.agents.envelopes import Envelope, utc_now
 from cpbot.agents.selection import Disagreement, Group
 from cpbot.judge.model import JudgeReport, ProfileReport, StressReport
+from cpbot.judge.scoring import ScoreReport
 
 
 class TraceEvent(BaseModel):
@@ -123,8 +124,22 @@ class SelectionEvent(TraceEvent):
     reason: str = ""
 
 
+class ScoreEvent(TraceEvent):
+    """A program of a score-based problem scored on seeds: the seeds and their scores (`report`), which
+    program (the iteration of its code envelope), what it tried (`idea`), and its place in the search."""
+
+    kind: Literal["score"] = "score"
+    iteration: int | None = None
+    parent: int | None = None  # the program it was made from (None: written from the statement)
+    idea: str = ""
+    purpose: Literal["candidate", "repeat"] = "candidate"  # repeat: a challenger of the leader run again
+    report: ScoreReport
+    best: bool = False  # the best program so far after this one
+
+
 AnyEvent = Annotated[
-    LLMCallEvent | EnvelopeEvent | ReportEvent | BudgetEvent | NoteEvent | SelectionEvent, Field(discriminator="kind")
+    LLMCallEvent | EnvelopeEvent | ReportEvent | BudgetEvent | NoteEvent | SelectionEvent | ScoreEvent,
+    Field(discriminator="kind"),
 ]
 _EVENTS: TypeAdapter[Any] = TypeAdapter(AnyEvent)
 

@@ -58,6 +58,7 @@ def captured_run(
     limits: RunLimits,
     *,
     env: Mapping[str, str] | None = None,
+    files: Mapping[str, bytes] | None = None,
 ) -> Iterator[Captured]:
     """Run in a slot with stdout and stderr in memory files, open until the block ends.
 
@@ -68,7 +69,7 @@ def captured_run(
     err_fd = os.memfd_create("stderr", os.MFD_CLOEXEC)
     try:
         with sandbox.slot() as slot:
-            run = slot.run(argv, stdin=stdin, stdout=out_fd, stderr=err_fd, limits=limits, env=env)
+            run = slot.run(argv, stdin=stdin, stdout=out_fd, stderr=err_fd, limits=limits, env=env, files=files)
         yield Captured(run, out_fd, err_fd)
     finally:
         os.close(out_fd)
@@ -83,10 +84,12 @@ def execute(
     limits: Limits,
     args: list[str] | None = None,
     run_limits_override: RunLimits | None = None,
+    files: Mapping[str, bytes] | None = None,
 ) -> Execution:
-    """Run `program [args]` on `stdin` in a slot; the output is kept whole (keep inputs small)."""
+    """Run `program [args]` on `stdin` in a slot, with `files` in its work dir; the output is kept whole
+    (keep inputs small)."""
     argv = [*program.argv, *(args or [])]
-    with captured_run(argv, stdin, sandbox, run_limits_override or run_limits(limits)) as cap:
+    with captured_run(argv, stdin, sandbox, run_limits_override or run_limits(limits), files=files) as cap:
         stdout = cap.read_stdout()
         stderr = cap.read_stderr(4096)
     verdict, message = classify(cap.run, limits, stderr, len(stdout))

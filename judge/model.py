@@ -139,6 +139,44 @@ class Signature(Model):
     constructor: Method | None = None
 
 
+class HeuristicSpec(Model):
+    """How a score-based problem (AtCoder Heuristic Contest) is scored locally: the contest's tools, or ours.
+
+    `generator` and `scorer` are paths relative to the problem's folder (or absolute): sources
+    (`.py`, `.cpp`) or executables. The generator prints one input for a seed: `GENERATOR SEED` on stdout
+    (`generator_style="seed"`), or AHC's `gen seeds.txt` writing `in/0000.txt` (`"ahc"`). The scorer is
+    run as `SCORER INPUT OUTPUT` and prints `Score = N` as AHC's `vis` does; an output it rejects scores 0.
+    `tools` names AHC's Rust tools folder (a cargo package): when cargo is present it is built and its
+    `gen` and `vis` binaries stand in for missing `generator`/`scorer`."""
+
+    schema_version: int = SCHEMA_VERSION
+    objective: Literal["maximize", "minimize"] = "maximize"
+    # absolute: each input's score summed; relative: each input's score against the best known for it
+    scoring: Literal["absolute", "relative"] = "absolute"
+    generator: str | None = None
+    generator_style: Literal["seed", "ahc"] = "seed"
+    scorer: str | None = None
+    # interactive problems: AHC's tester, run as `TESTER PROGRAM...` with the input on stdin; it talks to
+    # the program and prints `Score = N` on stderr (no scorer then)
+    interactive: bool = False
+    tester: str | None = None
+    tools: str | None = None
+    seeds: int = Field(50, ge=1, le=100_000)  # seeds 0..seeds-1 are the local inputs by default
+    # relative scoring: the best known raw score per seed (the contest's, or the best of cpbot's own runs)
+    best_known: dict[int, float] = {}
+    # what one input's score is worth at most under relative scoring (AHC: 10^9, rounded)
+    relative_unit: float = Field(1e9, gt=0)
+    # what an input scores when the output is invalid, the run crashes or times out: 0 where larger is
+    # better; a problem where smaller is better states its own (worse than any valid output)
+    failure_score: float = 0.0
+
+    @model_validator(mode="after")
+    def _failure_is_worst(self) -> HeuristicSpec:
+        if self.objective == "minimize" and self.failure_score <= 0:
+            raise ValueError("a problem where smaller is better needs a positive failure_score (worse than any output)")
+        return self
+
+
 class Problem(Model):
     schema_version: int = SCHEMA_VERSION
     id: str
@@ -152,8 +190,9 @@ class Problem(Model):
     notes: str = ""
     limits: Limits = Limits()
     samples: list[TestCase] = []
-    kind: Literal["stdio", "function", "interactive"] = "stdio"
+    kind: Literal["stdio", "function", "interactive", "heuristic"] = "stdio"
     signature: Signature | None = None
+    heuristic: HeuristicSpec | None = None  # score-based problems: their local tools and scoring rules
     checker: str = "tokens"
     input_file: str | None = None
     output_file: str | None = None

@@ -75,10 +75,10 @@ def classify(run: RunResult, limits: Limits, stderr: str, output_bytes: int) -> 
             return Verdict.MLE, f"crashed at the memory limit (peak {run.peak_kb / 1024:.1f} MB)"
         if run.signal:
             return Verdict.RE, f"killed by {signal.Signals(run.signal).name}"
-        missing = _MISSING_MODULE.search(stderr)
+        missing = missing_module(stderr)
         if missing:
             return Verdict.RE, (
-                f"exit code {run.exit_code}: the program imports {missing[1]}, which the judge's Python does not "
+                f"exit code {run.exit_code}: the program imports {missing}, which the judge's Python does not "
                 "have; `cpbot setup-python` makes an environment with the usual contest libraries "
                 "(or name an interpreter that has it: --python, or [judge] python in config.toml)"
             )
@@ -86,7 +86,16 @@ def classify(run: RunResult, limits: Limits, stderr: str, output_bytes: int) -> 
     return None, ""
 
 
-_MISSING_MODULE = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'")
+_MISSING_MODULE = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'|the program imports ([\w.]+), which")
+
+
+def missing_module(text: str) -> str | None:
+    """The top-level module a Python program failed to import, from its stderr or from the reason the judge
+    gave for it (`ModuleNotFoundError: No module named 'numpy.linalg'` -> `numpy`), else None."""
+    found = _MISSING_MODULE.search(text)
+    if found is None:
+        return None
+    return (found[1] or found[2]).split(".")[0]
 
 
 def _children_note(run: RunResult) -> str:

@@ -20,6 +20,7 @@ FIXTURES = REPO / "tests" / "fixtures"
 CODEFORCES_PAGES = FIXTURES / "codeforces"
 LEETCODE_ANSWERS = FIXTURES / "leetcode"
 DATASETS = FIXTURES / "datasets"
+HEURISTIC = FIXTURES / "heuristic"  # score-based problems in AHC's form: generator, scorer, statement
 KICKSTART_SUBSET = DATASETS / "kickstart"  # the two Kick Start problems the bench tests script
 LEETCODE_DATASET = dataset_path(DATASETS)
 

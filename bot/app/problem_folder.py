@@ -17,6 +17,7 @@ from cpbot.core.errors import ConfigError, first_problem
 from cpbot.core.registry import LOCAL_SITE, language_spec
 from cpbot.judge.model import NEWER_SCHEMA, Problem
 from cpbot.judge.testdir import write_tests_dir
+from cpbot.judge.tool_paths import tools_in
 
 PROBLEM_FILE = "problem.json"
 _UNSAFE = re.compile(r"[^\w.-]+")
@@ -101,7 +102,7 @@ def load_problem(path: Path) -> Problem:
         value = json.loads(data)
         if isinstance(value, dict) and "id" not in value and "samples" in value:
             value["id"] = f"{LOCAL_SITE}:{hashlib.sha256(data).hexdigest()[:12]}"
-        return Problem.model_validate(value)
+        problem = Problem.model_validate(value)
     except ValidationError as e:
         if e.errors()[0]["type"] == NEWER_SCHEMA:
             raise ConfigError(
@@ -113,6 +114,8 @@ def load_problem(path: Path) -> Problem:
         ) from None
     except ValueError as e:  # not JSON at all
         raise ConfigError(f"{path} is not JSON: {e}", hint="make one with `cpbot fetch URL -o DIR`") from None
+    # a score-based problem's tools are named relative to its folder: absolute from here on
+    return tools_in(problem, path.parent)
 
 
 def solution_name(language: str) -> str:

@@ -29,10 +29,13 @@ from pydantic import BaseModel, ConfigDict
 from cpbot.bot.bench import livecodebench
 from cpbot.core.errors import ConfigError
 from cpbot.judge.harness.dataset import DATASET_FILE, item_from_row, iter_rows
+from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import Limits, Problem, TestCase
 from cpbot.judge.testdir import load_tests_dir, read_text_exact
+from cpbot.judge.tool_paths import tools_in
 
 Kind = Literal["dir", "kickstart", "leetcodedataset", "livecodebench"]
+HIDDEN_SEEDS_FROM = 1_000_000  # a score-based problem's hidden seeds start here, far from the agents' own
 CASE_MARK = re.compile(rb"Case\s*#(\d+):")
 _EXAMPLE = re.compile(r"Input:?\s*(?P<input>.+?)\s*\n\s*Output:?\s*(?P<output>.+?)\s*(?:\n|$)", re.IGNORECASE)
 
@@ -45,6 +48,8 @@ class BenchProblem(BaseModel):
     key: str  # the problem's name inside its dataset (a folder name, a task slug)
     problem: Problem  # statement, limits and samples only
     hidden: list[TestCase]
+    # score-based problems: the seeds the returned program is scored on, none of which the agents scored on
+    hidden_seeds: list[int] = []
     # cases in each hidden test: 1, or the number of `Case #i:` answers of a multi-case file
     case_counts: list[int]
     case_format: Literal["whole", "case_lines"] = "whole"
@@ -198,11 +203,16 @@ def kickstart_problem(directory: Path) -> BenchProblem:
 
 
 def dir_problem(directory: Path, key: str) -> BenchProblem:
-    """A problem in cpbot's layout: `tests/sample-*` are shown to the agents, the other tests are hidden."""
+    """A problem in cpbot's layout: `tests/sample-*` are shown to the agents, the other tests are hidden. A
+    score-based problem is scored on `HIDDEN_SEEDS_FROM` onwards instead (the agents score on 0, 1, ...)."""
     try:
         problem = Problem.model_validate_json((directory / "problem.json").read_bytes())
     except ValueError as e:
         raise ConfigError(f"{directory / 'problem.json'} is not a cpbot problem file: {e}") from None
+    if problem.heuristic is not None and problem_kind(problem.kind).scored:
+        problem = tools_in(problem, directory).model_copy(update={"raw": None})
+        seeds = list(range(HIDDEN_SEEDS_FROM, HIDDEN_SEEDS_FROM + problem.heuristic.seeds))
+        return BenchProblem(key=key, problem=problem, hidden=[], case_counts=[], hidden_seeds=seeds)
     tests = load_tests_dir(directory / "tests") if (directory / "tests").is_dir() else []
     hidden = [t for t in tests if not t.name.startswith("sample-")]
     if not hidden:

@@ -23,7 +23,7 @@ import json
 import threading
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal, cast
 
@@ -44,6 +44,7 @@ from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import JudgeReport, Language, Solution, TestCase, Verdict
 from cpbot.judge.runner import judge_problem
 from cpbot.judge.sandbox import Sandbox, default_sandbox
+from cpbot.judge.verdicts import missing_module
 
 SCHEMA_VERSION = 1
 TRUNCATE = 300  # LiveCodeBench cuts inputs and outputs in its metadata to this many characters
@@ -166,6 +167,8 @@ class GradeReport(BaseModel):
     lcb_exact: bool = False  # verdicts from LiveCodeBench's exact comparison, not cpbot's default
     all_tests: bool = False  # every test run, not only up to a generation's first failure
     exact_differences: list[ExactDifference] = []  # with lcb_exact: where the default would differ
+    # RE generations that import a module the judged Python lacks: how many per module
+    missing_modules: dict[str, int] = {}
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -375,11 +378,15 @@ def grade_program(
     solution = _solution(first.language, first.source, settings.lcb_preamble, item.problem.kind)
     checker = livecodebench.exact_checker(item.problem) if settings.lcb_exact else None
     stop = not settings.all_tests
+    judged = solution
+    why = livecodebench.lenient_where(item.problem) if settings.lcb_exact else None
+    if settings.lcb_exact and _loses_thread_output(solution, item.problem.kind):
+        judged = solution.model_copy(update={"source": solution.source + livecodebench.main_code_end()})
+        why = "; ".join(x for x in (why, livecodebench.THREAD_LOSS) if x)
     report = judge_problem(
-        solution, item.problem, item.hidden, checker=checker, sandbox=sandbox, jobs=1, stop_on_failure=stop
+        judged, item.problem, item.hidden, checker=checker, sandbox=sandbox, jobs=1, stop_on_failure=stop
     )
     difference = None
-    why = livecodebench.lenient_where(item.problem) if settings.lcb_exact else None
     if why is not None:
         default = judge_problem(solution, item.problem, item.hidden, sandbox=sandbox, jobs=1, stop_on_failure=stop)
         if default.accepted != report.accepted:
@@ -396,6 +403,13 @@ def _solution(language: str, source: str, lcb_preamble: bool, kind: str) -> Solu
     if lcb_preamble and python and problem_kind(kind).checks_output_text:
         source = livecodebench.stdin_preamble() + source
     return Solution(language=language, source=source)
+
+
+def _loses_thread_output(solution: Solution, kind: str) -> bool:
+    """Whether LiveCodeBench's in-process grader may lose this program's output: a Python stdin program that
+    starts threads."""
+    python = language_spec(solution.language).family is Family.PYTHON
+    return python and problem_kind(kind).checks_output_text and livecodebench.starts_threads(solution.source)
 
 
 PRECHECK_CHUNK = 50  # programs syntax-checked in one sandbox run
@@ -637,6 +651,7 @@ def grade(
     judged = {(g.question_id, g.language, g.source) for g, r in every if g.source is not None and not r.unjudged}
     verdicts = Counter(str(r.grade.verdict or "no code") for _, r in every)
     return GradeReport(
+        missing_modules=missing_modules(r.grade for _, r in every),
         dataset=dataset.name,
         generations_file=generations_file,
         overall=score(problems),
@@ -655,6 +670,16 @@ def grade(
         all_tests=all_tests,
         exact_differences=[r.difference for _, r in every if r.difference is not None],
     )
+
+
+def missing_modules(grades: Iterable[GenerationGrade]) -> dict[str, int]:
+    """How many RE generations failed to import each module the judged Python lacks, most first."""
+    counts = Counter(
+        module
+        for g in grades
+        if g.verdict == Verdict.RE and (module := missing_module(str(g.metadata.get("error", "")))) is not None
+    )
+    return dict(counts.most_common())
 
 
 def score(problems: Sequence[ProblemGrade]) -> GroupScore:
@@ -727,6 +752,13 @@ def markdown(report: GradeReport) -> str:
         lines += [
             f"  {d.question_id} #{d.index}: {d.exact} (default {d.default}): {d.why}" for d in report.exact_differences
         ]
+    if report.missing_modules:
+        modules = ", ".join(f"{name} {n}" for name, n in report.missing_modules.items())
+        lines.append(
+            f"{sum(report.missing_modules.values())} of the RE import modules the judged Python lacks ({modules}): "
+            "`cpbot setup-python` makes an environment with the usual contest libraries, or name an interpreter "
+            "that has them with --python"
+        )
     if report.missing:
         lines.append(f"{len(report.missing)} selected problems have no generations and were not graded")
     for key, why in report.unjudged.items():

@@ -23,6 +23,7 @@ the strategy returns. LiveCodeBench's own platform strings are data of this form
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -395,6 +396,35 @@ def stdin_preamble() -> str:
 
 
 add_warm_prelude(stdin_preamble())  # run once by each warm interpreter, not by every test
+
+
+# LiveCodeBench's grader runs a stdin program in its own process, as a function called while stdin and stdout are
+# swapped for the test's: what a thread prints after that call returned (a thread the program starts and never
+# joins) is not captured, and what it reads then is not the test's input
+_THREAD_START = re.compile(r"\bThread\s*\(|\bstart_new_thread\b|\bThreadPoolExecutor\b")
+THREAD_LOSS = (
+    "it prints from a thread it never joins: LiveCodeBench's in-process grader stops capturing output when the "
+    "program's main code ends"
+)
+
+
+def starts_threads(source: str) -> bool:
+    """Whether a Python program starts threads (its output may outlive its main code)."""
+    return _THREAD_START.search(source) is not None
+
+
+def main_code_end() -> str:
+    """Python lines that end a stdin program the way LiveCodeBench's in-process grader does: once its main code
+    has run, what it prints later goes nowhere and what it reads later is empty (appended to a program that
+    starts threads, under `grade --lcb-exact`)."""
+    return (
+        "\nimport os as _lcb_os, sys as _lcb_sys\n"
+        "_lcb_sys.stdout.flush()\n"
+        "_lcb_null = _lcb_os.open(_lcb_os.devnull, _lcb_os.O_RDWR)\n"
+        "_lcb_os.dup2(_lcb_null, 0)\n"
+        "_lcb_os.dup2(_lcb_null, 1)\n"
+        "_lcb_sys.stdin = open(_lcb_os.devnull)\n"
+    )
 
 
 def statement_checker(statement: str) -> str:

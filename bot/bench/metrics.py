@@ -21,6 +21,9 @@ strategy returned. Definitions, with the paper each comes from:
   time (memory) limit on at least one hidden test.
 - tokens, calls, seconds: means per problem of prompt and completion tokens, LLM calls and wall time
   of the solve (the hidden judging is not included).
+- mean score (score-based problems, AtCoder Heuristic Contests): the returned program's mean score over
+  the problem's hidden seeds (a failed seed, or no program, at the problem's failure score), averaged over
+  the score-based problems of the group; its tests are the seeds (AC: every seed scored).
 - pass@k as LiveCodeBench reports it: with n independent solves ("samples") of each problem, c of
   whose returned programs pass every hidden test, the unbiased estimate 1 - C(n-c, k) / C(n, k),
   averaged over problems; for the k (1, 5, 10) every problem has samples for. With one sample a
@@ -39,7 +42,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from cpbot.agents.tracing import TraceEvent
-from cpbot.bot.bench.passk import mean_pass_at_k, reportable_ks
+from cpbot.bot.bench.passk import mean_pass_at_k
 from cpbot.judge.model import Verdict, is_accepted
 
 SCHEMA_VERSION = 1
@@ -61,6 +64,7 @@ class HiddenJudgement(BaseModel):
     tle: bool = False
     mle: bool = False
     efficient: bool | None = None  # from the strategy's profile of this very program, when it made one
+    mean_score: float | None = None  # score-based problems: the mean over the hidden seeds (tests: seeds)
 
     @property
     def accepted(self) -> bool:
@@ -136,6 +140,8 @@ class Metrics(BaseModel):
     errors: int
     # LiveCodeBench's pass@k over the samples of each problem ("pass@1", "pass@5", ...)
     pass_at: dict[str, float] = {}
+    # score-based problems: the mean over problems of the returned program's mean score on the hidden seeds
+    mean_score: float | None = None
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -172,6 +178,7 @@ def compute(outcomes: Sequence[ProblemOutcome], k: int = 3) -> Metrics:
         seconds=_mean([o.seconds for o in outcomes]),
         errors=sum(o.status == "error" for o in outcomes),
         pass_at=sampled_pass_at(outcomes),
+        mean_score=_mean(scores) if (scores := [f.mean_score for f in finals if f.mean_score is not None]) else None,
     )
 
 
@@ -183,7 +190,8 @@ def sampled_pass_at(outcomes: Sequence[ProblemOutcome]) -> dict[str, float]:
         n_c[0] += 1
         n_c[1] += o.final.accepted
     pairs = [(n, c) for n, c in counts.values()]
-    return {f"pass@{k}": mean_pass_at_k(pairs, k) for k in reportable_ks([n for n, _ in pairs])}
+    every = range(1, min((n for n, _ in pairs), default=0) + 1)  # every k all problems have samples for
+    return {f"pass@{k}": mean_pass_at_k(pairs, k) for k in every}
 
 
 class StrategyMetrics(BaseModel):

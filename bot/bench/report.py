@@ -1,10 +1,25 @@
-"""A bench report as Markdown tables (its PNG of accuracy against tokens is `bot.report.plots.save_bench_png`)."""
+"""A bench report as one metrics table: Markdown for the terminal, CSV for a spreadsheet, and rows for the HTML
+export (its PNG of accuracy against tokens is `bot.report.plots.save_bench_png`)."""
 
 from __future__ import annotations
+
+import csv
+import io
+
+from pydantic import BaseModel, ConfigDict
 
 from cpbot.bot.bench.metrics import Metrics
 from cpbot.bot.bench.passk import reportable_ks
 from cpbot.bot.bench.runner import BenchReport
+
+
+class MetricTable(BaseModel):
+    """Every strategy's metrics, overall (difficulty "all") and by difficulty: one row of text cells each."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    columns: list[str]  # "strategy", "difficulty", "n", then the metrics
+    rows: list[list[str]]
 
 
 def _pct(x: float) -> str:
@@ -15,8 +30,9 @@ def _opt(x: float | None, fmt: str) -> str:
     return "-" if x is None else format(x, fmt)
 
 
-def _columns(k: int, timings: bool, lcb_ks: list[int]) -> list[str]:
-    cols = ["pass@1", *(f"SOLVED@<={j}" for j in range(2, k + 1)), "EFF@1", "AC", "CPR", "wCPR", "CPS"]
+def _columns(k: int, timings: bool, lcb_ks: list[int], scored: bool = False) -> list[str]:
+    cols = ["mean score"] if scored else []
+    cols += ["pass@1", *(f"SOLVED@<={j}" for j in range(2, k + 1)), "EFF@1", "AC", "CPR", "wCPR", "CPS"]
     cols += [f"LCB pass@{j}" for j in lcb_ks]
     if timings:
         cols += ["time ms (AC)", "mem MB (AC)"]
@@ -26,8 +42,9 @@ def _columns(k: int, timings: bool, lcb_ks: list[int]) -> list[str]:
     return cols
 
 
-def _cells(m: Metrics, k: int, timings: bool, lcb_ks: list[int]) -> list[str]:
-    cells = [_pct(m.pass_at_1), *(_pct(m.solved_at.get(j, 0.0)) for j in range(2, k + 1))]
+def _cells(m: Metrics, k: int, timings: bool, lcb_ks: list[int], scored: bool = False) -> list[str]:
+    cells = [_opt(m.mean_score, ",.1f")] if scored else []
+    cells += [_pct(m.pass_at_1), *(_pct(m.solved_at.get(j, 0.0)) for j in range(2, k + 1))]
     cells += [_pct(m.eff_at_1), _pct(m.ac_rate), _pct(m.case_pass_rate), _pct(m.weighted_case_pass_rate)]
     cells.append(_pct(m.case_pass_score))
     cells += [_pct(m.pass_at[f"pass@{j}"]) if f"pass@{j}" in m.pass_at else "-" for j in lcb_ks]
@@ -41,8 +58,36 @@ def _cells(m: Metrics, k: int, timings: bool, lcb_ks: list[int]) -> list[str]:
     return cells
 
 
+def _scored(report: BenchReport) -> bool:
+    """Whether the bench had score-based problems: their mean score is then the first metric (and the rates
+    count each seed scored as a test)."""
+    return any(s.overall.mean_score is not None for s in report.strategies)
+
+
 def _row(cells: list[str]) -> str:
     return "| " + " | ".join(cells) + " |"
+
+
+def metric_table(report: BenchReport, *, timings: bool = True, every_k: bool = True) -> MetricTable:
+    """The metrics as a table; rates in percent. `every_k`: LiveCodeBench's pass@k for every k up to the samples
+    per problem (else LiveCodeBench's own 1, 5, 10)."""
+    k = report.k
+    lcb_ks = list(range(1, report.samples + 1)) if every_k else reportable_ks([report.samples])
+    scored = _scored(report)
+    rows = [["strategy", "difficulty", "n", *_columns(k, timings, lcb_ks, scored)]]
+    for s in report.strategies:
+        groups = [("all", s.overall), *s.by_difficulty.items()]
+        rows += [[s.strategy, name, str(m.problems), *_cells(m, k, timings, lcb_ks, scored)] for name, m in groups]
+    return MetricTable(columns=rows[0], rows=rows[1:])
+
+
+def csv_text(table: MetricTable) -> str:
+    """The table as CSV (a header line, then a line per row)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(table.columns)
+    writer.writerows(table.rows)
+    return out.getvalue()
 
 
 def markdown(report: BenchReport, *, timings: bool = True) -> str:
@@ -53,7 +98,8 @@ def markdown(report: BenchReport, *, timings: bool = True) -> str:
     """
     k = report.k
     lcb_ks = reportable_ks([report.samples])
-    cols = _columns(k, timings, lcb_ks)
+    scored = _scored(report)
+    cols = _columns(k, timings, lcb_ks, scored)
     lines = [
         f"bench {report.run_id}: {report.dataset}, {report.problems} problems, model {report.model}, {report.language}",
         "",
@@ -61,11 +107,11 @@ def markdown(report: BenchReport, *, timings: bool = True) -> str:
         _row(["---"] * (len(cols) + 2)),
     ]
     for s in report.strategies:
-        lines.append(_row([s.strategy, str(s.overall.problems), *_cells(s.overall, k, timings, lcb_ks)]))
+        lines.append(_row([s.strategy, str(s.overall.problems), *_cells(s.overall, k, timings, lcb_ks, scored)]))
     lines += ["", _row(["strategy", "difficulty", "n", *cols]), _row(["---"] * (len(cols) + 3))]
     for s in report.strategies:
         for difficulty, m in s.by_difficulty.items():
-            lines.append(_row([s.strategy, difficulty, str(m.problems), *_cells(m, k, timings, lcb_ks)]))
+            lines.append(_row([s.strategy, difficulty, str(m.problems), *_cells(m, k, timings, lcb_ks, scored)]))
     lines += [
         "",
         "Rates in %. pass@1 and SOLVED@<=k judge the strategy's first k programs on the hidden tests; AC, CPR "

@@ -29,6 +29,8 @@ from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import Language, Problem, ProfileReport, Solution, Verdict
 from cpbot.judge.runner import judge_problem
 from cpbot.judge.sandbox import Sandbox, default_sandbox
+from cpbot.judge.scorer import ScoringTools
+from cpbot.judge.scoring import score_solution
 
 
 class BenchSettings(BaseModel):
@@ -75,7 +77,10 @@ def judge_hidden(
     *,
     profile: ProfileReport | None = None,
 ) -> HiddenJudgement:
-    """`solution` judged on every hidden test of `item`, with its cases counted."""
+    """`solution` judged on every hidden test of `item`, with its cases counted (a score-based problem: scored
+    on its hidden seeds)."""
+    if item.hidden_seeds:
+        return _score_hidden(solution, item, sandbox)
     total_cases = item.total_cases
     if solution is None:
         return HiddenJudgement(total_tests=len(item.hidden), total_cases=total_cases)
@@ -105,6 +110,29 @@ def judge_hidden(
         tle=any(r.verdict == Verdict.TLE for r in report.results),
         mle=any(r.verdict == Verdict.MLE for r in report.results),
         efficient=profile.efficient if profile is not None else None,
+    )
+
+
+def _score_hidden(solution: Solution | None, item: BenchProblem, sandbox: Sandbox) -> HiddenJudgement:
+    """A score-based problem's program scored on the hidden seeds; each seed is one test and one case."""
+    problem, seeds = item.problem, item.hidden_seeds
+    assert problem.heuristic is not None  # the dataset gives hidden seeds to score-based problems only
+    if solution is None:
+        failed = problem.heuristic.failure_score
+        return HiddenJudgement(total_tests=len(seeds), total_cases=len(seeds), mean_score=failed)
+    tools = ScoringTools.load(problem, None, sandbox)
+    report = score_solution(solution, problem.id, tools, seeds, limits=problem.limits)
+    scored = sum(s.verdict == Verdict.AC for s in report.seeds)
+    return HiddenJudgement(
+        verdict=report.verdict,
+        passed_tests=scored,
+        total_tests=len(seeds),
+        passed_cases=scored,
+        total_cases=len(seeds),
+        max_cpu_ms=max((s.cpu_ms for s in report.seeds), default=0.0),
+        tle=any(s.verdict == Verdict.TLE for s in report.seeds),
+        mle=any(s.verdict == Verdict.MLE for s in report.seeds),
+        mean_score=report.mean if report.seeds else problem.heuristic.failure_score,
     )
 
 

@@ -35,7 +35,7 @@ def _progress(outcome: ProblemOutcome, done: int, total: int) -> None:
 
 @click.command("bench")
 @python_option
-@click.argument("dataset")
+@click.argument("dataset", required=False)
 @click.option(
     "--strategy", "strategies", default=f"direct,{DEFAULT_STRATEGY}", show_default=True, help="Comma-separated."
 )
@@ -84,8 +84,14 @@ def _progress(outcome: ProblemOutcome, done: int, total: int) -> None:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the BenchReport as JSON.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False, path_type=Path), help="Write a PNG here.")
+@click.option(
+    "--csv",
+    "csv_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the metrics table here as CSV (a row per strategy and difficulty).",
+)
 def bench(
-    dataset: str,
+    dataset: str | None,
     strategies: str,
     model: str | None,
     base_url: str | None,
@@ -112,23 +118,26 @@ def bench(
     candidates: int | None,
     as_json: bool,
     plot_path: Path | None,
+    csv_path: Path | None,
 ) -> int:
     """Run strategies on DATASET (a folder of problems, the Kick Start folder, LeetCodeDataset's .jsonl.gz, or
-    LiveCodeBench's release files)."""
+    LiveCodeBench's release files); `--resume RUN` continues a stopped bench on the dataset it started on."""
     from cpbot.agents.budget import Budget
     from cpbot.bot.app.strategy_options import bench_options
     from cpbot.bot.bench.datasets import open_dataset
     from cpbot.bot.bench.executors import make_executor
     from cpbot.bot.bench.livecodebench import make_selection
-    from cpbot.bot.bench.report import markdown
+    from cpbot.bot.bench.report import csv_text, markdown, metric_table
     from cpbot.bot.bench.runner import check_same_dataset, make_plan, run_bench, start_bench, stored_plan
     from cpbot.bot.bench.task import BenchSettings
     from cpbot.bot.cli.config import resolve_llm
     from cpbot.bot.report.plots import save_bench_png
     from cpbot.bot.store.transcripts import TranscriptStore
 
-    data = open_dataset(dataset)
-    if time_limit_ms is not None:
+    if dataset is None and not resume:
+        raise ConfigError("bench needs a DATASET", hint="or --resume RUN to continue a bench")
+    data = open_dataset(dataset) if dataset is not None else None
+    if data is not None and time_limit_ms is not None:
         if data.kind != "livecodebench":
             raise ConfigError("--time-limit applies to LiveCodeBench files", hint="other datasets carry their limits")
         data = data.model_copy(update={"time_limit_ms": time_limit_ms})
@@ -137,7 +146,8 @@ def bench(
             if strategy_option or candidates is not None:
                 raise ConfigError("--resume keeps the bench's own strategy options", hint="drop --strategy-option")
             run_id, plan = stored_plan(store, resume)
-            check_same_dataset(plan.dataset, data)
+            if data is not None:
+                check_same_dataset(plan.dataset, data)
             click.echo(f"resuming bench {run_id}", err=True)
         else:
             plan = None
@@ -149,6 +159,7 @@ def bench(
             items = (*strategy_option, *([f"cpbot:candidates={candidates}"] if candidates is not None else []))
             if candidates is not None and "cpbot" not in names:
                 raise ConfigError("--candidates is an option of the cpbot strategy", hint="add cpbot to --strategy")
+            assert data is not None  # a new bench names its dataset (checked above)
             plan = make_plan(
                 data,
                 names,
@@ -181,6 +192,9 @@ def bench(
     if plot_path is not None:
         save_bench_png(report, plot_path)
         click.echo(f"plot: {plot_path}", err=True)
+    if csv_path is not None:
+        csv_path.write_text(csv_text(metric_table(report)), encoding="utf-8")
+        click.echo(f"csv: {csv_path}", err=True)
     click.echo(report.model_dump_json(indent=2) if as_json else markdown(report))
     click.echo(f"transcript: {run_id}", err=True)
     return 0

@@ -30,8 +30,8 @@ def default_output(generations: Path) -> Path:
 
 @click.command("grade")
 @python_option
-@click.argument("dataset")
-@click.argument("generations", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("dataset", required=False)
+@click.argument("generations", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @language_option(default=languages_of(Family.PYTHON)[0], help="The language of generations that do not name theirs.")
 @lcb_selection_options
 @click.option(
@@ -55,7 +55,8 @@ def default_output(generations: Path) -> Path:
 @click.option(
     "--lcb-exact",
     is_flag=True,
-    help="Compare outputs exactly as LiveCodeBench does (no float tolerance, no any-order); "
+    help="Compare outputs exactly as LiveCodeBench does (no float tolerance, no any-order, output a thread never "
+    "joined prints after the main code lost); "
     "the report lists the verdicts cpbot's default comparison would give otherwise.",
 )
 @click.option(
@@ -88,8 +89,8 @@ def default_output(generations: Path) -> Path:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the GradeReport as JSON.")
 def grade(
-    dataset: str,
-    generations: Path,
+    dataset: str | None,
+    generations: Path | None,
     language: str,
     since: str | None,
     until: str | None,
@@ -107,13 +108,15 @@ def grade(
     output: Path | None,
     as_json: bool,
 ) -> int:
-    """Grade GENERATIONS against DATASET (a LiveCodeBench release file, or a folder of them).
+    """Grade GENERATIONS against DATASET (a LiveCodeBench release file, or a folder of them); `--resume RUN`
+    continues a stopped grading with the dataset and generations it started on.
 
     GENERATIONS is LiveCodeBench's generations file (per problem `question_id` and `code_list` and/or
     `output_list`, whose code is extracted) or JSONL of {question_id, language, source}. Writes
     LiveCodeBench's `_eval_all.json` form and prints pass@1 (pass@k where every problem has k
     generations) overall and by difficulty.
     """
+    from cpbot.bot.app.interrupt import interrupted, stop_on_interrupt
     from cpbot.bot.bench.datasets import open_dataset
     from cpbot.bot.bench.executors import make_executor
     from cpbot.bot.bench.grade import (
@@ -131,26 +134,34 @@ def grade(
     from cpbot.core.errors import ConfigError
     from cpbot.judge.sandbox import default_sandbox
 
-    data = open_dataset(dataset)
-    if data.kind != "livecodebench":
-        raise ConfigError(
-            f"{dataset} is not a LiveCodeBench release file", hint="give test*.jsonl, or livecodebench:PATH"
-        )
-    data = data.model_copy(update={"time_limit_ms": time_limit_ms})
+    if not resume and (dataset is None or generations is None):
+        raise ConfigError("grade needs DATASET and GENERATIONS", hint="or --resume RUN to continue a grading")
+    data = None
+    if dataset is not None:
+        data = open_dataset(dataset)
+        if data.kind != "livecodebench":
+            raise ConfigError(
+                f"{dataset} is not a LiveCodeBench release file", hint="give test*.jsonl, or livecodebench:PATH"
+            )
+        data = data.model_copy(update={"time_limit_ms": time_limit_ms})
     with TranscriptStore() as store:
         if resume:
             from cpbot.bot.bench.runner import check_same_dataset
 
             run_id, plan = stored_grade_plan(store, resume)
-            check_same_dataset(plan.dataset, data)
-            if Path(plan.generations_file).resolve() != generations.resolve():
+            if data is not None:
+                check_same_dataset(plan.dataset, data)
+            if generations is None:
+                generations = Path(plan.generations_file)
+            elif Path(plan.generations_file).resolve() != generations.resolve():
                 raise ConfigError(
                     f"the grading ran on {plan.generations_file}, not {generations}",
-                    hint="give the same GENERATIONS with --resume",
+                    hint="give the same GENERATIONS with --resume, or none",
                 )
             found = plan.generations()
             click.echo(f"resuming grading {run_id}", err=True)
         else:
+            assert data is not None and generations is not None  # checked above
             found = read_generations(generations, language, extract=extract)
             plan = GradePlan(
                 dataset=data,
@@ -167,10 +178,17 @@ def grade(
         sandbox = default_sandbox() if executor == "local" else None  # a Ray worker judges in its own
         workers = jobs or (sandbox.size if sandbox is not None else os.cpu_count() or 1)
         runner = make_executor(executor, jobs=workers, address=address, sandbox=sandbox)
-        try:
-            report = run_grade(store, run_id, plan, found, sandbox, executor=runner, progress=_progress)
-        finally:
-            runner.close()
+        # Ctrl-C kills the programs under way at once (else the graders finish them: up to a limit per test)
+        with stop_on_interrupt() as interrupt:
+            try:
+                report = run_grade(store, run_id, plan, found, sandbox, executor=runner, progress=_progress)
+            except BaseException:
+                if not interrupt.happened:
+                    raise
+            finally:
+                runner.close()
+        if interrupt.happened:
+            return interrupted(f"interrupted: cpbot grade --resume {run_id} continues it", as_json=as_json)
     target = output or default_output(generations)
     target.write_text(json.dumps(eval_all(plan.dataset, report, found), indent=4) + "\n", encoding="utf-8")
     click.echo(report.model_dump_json(indent=2) if as_json else markdown(report))

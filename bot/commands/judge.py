@@ -43,7 +43,17 @@ from cpbot.bot.cli.options import include_option, language_option, python_option
     help="Another source of the same program, e.g. a grader holding main (repeatable). C++: compiled in; "
     "Python: put beside it, importable by its name.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the JudgeReport as JSON.")
+@click.option(
+    "--seeds",
+    help="Score-based problems: the seeds scored, a count (50: 0..49), a range (100-199) or a list (1,5,9).",
+)
+@click.option("--repeat", type=click.IntRange(min=1), default=1, help="Score-based problems: runs per seed, averaged.")
+@click.option(
+    "--against",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Score-based problems: another solution scored on the same seeds and compared seed by seed.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the JudgeReport (score-based: the ScoreRun) as JSON.")
 def judge(
     solution: Path,
     tests_dir: Path | None,
@@ -56,6 +66,9 @@ def judge(
     jobs: int | None,
     include_dirs: tuple[Path, ...],
     with_sources: tuple[Path, ...],
+    seeds: str | None,
+    repeat: int,
+    against: Path | None,
     as_json: bool,
 ) -> int:
     """Judge SOLUTION locally; exits 0 only when every checked test is AC and at least one was checked.
@@ -63,13 +76,30 @@ def judge(
     Without --tests or --problem, the tests are found beside SOLUTION: a problem.json (what `cpbot fetch`
     writes), a tests/ or test/ folder (NAME.in/NAME.out, oj's sample-1.in/.out), or cf-tool's
     in1.txt/ans1.txt. Results are shown as each test ends; Ctrl-C stops at once and shows what finished.
+
+    On a score-based problem (AtCoder Heuristic Contest) SOLUTION is scored on seeds by the problem's
+    generator and scorer instead: each seed's score, the total, mean and spread; exits 0 when every seed
+    was scored.
     """
     from cpbot.bot.app.interrupt import EXIT_INTERRUPTED, interrupted, stop_on_interrupt
     from cpbot.bot.app.judging import find_tests, judge_file
+    from cpbot.bot.app.scoring import find_scored_problem, judge_scored
     from cpbot.bot.report.judge_view import JudgeView
     from cpbot.judge.languages import get_language, language_for
     from cpbot.judge.model import TestResult
 
+    scored = find_scored_problem(solution, problem_file) if tests_dir is None else None
+    if scored is not None:
+        with stop_on_interrupt() as interrupt:
+            try:
+                return judge_scored(
+                    solution, scored, seeds_text=seeds, against=against, language=language, time_s=tl,
+                    repeats=repeat, jobs=jobs, as_json=as_json,
+                )  # fmt: skip
+            except BaseException:  # Ctrl-C, or the sandbox dying under a run after it
+                if not interrupt.happened:
+                    raise
+            return interrupted("interrupted", as_json=as_json)
     found = find_tests(solution, tests_dir=tests_dir, problem_path=problem_file)
     language = get_language(language or language_for(solution)).name  # a user error before any output
     view = None if as_json else JudgeView(found.tests)

@@ -17,7 +17,7 @@ import click
 def setup_python(base: str | None, packages: tuple[str, ...]) -> int:
     """Make (or remake) the managed Python environment in cpbot's data dir, with the libraries of AtCoder's
     and LiveCodeBench's Python (numpy, scipy, networkx, sortedcontainers, more-itertools). From then on
-    every command judges CPython programs with it (unless --python or CPBOT_PYTHON3 names another)."""
+    every command judges CPython programs with it (unless --python or CPBOT_PYTHON names another)."""
     from cpbot.core.dirs import python_env_dir
     from cpbot.core.errors import ConfigError
     from cpbot.judge.languages.python import ENVIRONMENT_PACKAGES

@@ -93,6 +93,8 @@ def solve(
     """Solve one problem with a language model; exits 0 only when the answer passes every test tried."""
     import json
 
+    from click.core import ParameterSource
+
     from cpbot.agents.budget import Budget
     from cpbot.bot.app.interrupt import EXIT_INTERRUPTED, stop_on_interrupt
     from cpbot.bot.app.problem_folder import place, problem_dirname, save_solution, solution_name
@@ -103,6 +105,8 @@ def solve(
     from cpbot.bot.cli.config import resolve_llm
     from cpbot.bot.report.render import print_solve_result
     from cpbot.bot.store.redact import Redactor, secrets_from_env
+    from cpbot.core.registry import DEFAULT_SCORED_STRATEGY
+    from cpbot.judge.kinds import problem_kind
 
     def say(line: str) -> None:
         click.echo(line, err=True)
@@ -116,8 +120,13 @@ def solve(
         temperature=temperature,
         reasoning_effort=reasoning_effort,
     )
-    options = parse_strategy_options(strategy, with_candidates(strategy_option, candidates))
     problem = load_source(source, site=site, cookies=cookies, browser=browser_settings(None))
+    if problem_kind(problem.kind).scored and click.get_current_context().get_parameter_source("strategy") in (
+        ParameterSource.DEFAULT,
+        ParameterSource.DEFAULT_MAP,
+    ):
+        strategy = DEFAULT_SCORED_STRATEGY  # a score-based problem: the default strategy is the one made for it
+    options = parse_strategy_options(strategy, with_candidates(strategy_option, candidates))
     budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_seconds=max_seconds)
     with stop_on_interrupt() as interrupt:
         try:

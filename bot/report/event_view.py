@@ -23,6 +23,7 @@ from cpbot.agents.tracing import (
     LLMCallEvent,
     NoteEvent,
     ReportEvent,
+    ScoreEvent,
     SelectionEvent,
     TraceEvent,
 )
@@ -94,6 +95,13 @@ def _describe(e: TraceEvent) -> tuple[str, str]:
         return "note", e.message
     if isinstance(e, SelectionEvent):
         return "selection", f"{e.step} [{', '.join(str(c) for c in e.candidates)}]: {e.reason}"
+    if isinstance(e, ScoreEvent):
+        r = e.report
+        where = f"#{e.iteration}" + (f" from #{e.parent}" if e.parent is not None else "")
+        scores = f"mean {r.mean:,.1f} on {len(r.seeds)} seeds" if r.seeds else str(r.verdict)
+        return "score", f"{where} {e.purpose}: {scores}" + (" (best)" if e.best else "") + (
+            f": {e.idea}" if e.idea else ""
+        )
     if isinstance(e, RulesEvent):
         return "rules", f"{e.participation}: {e.reason}"
     if isinstance(e, ContestStateEvent):

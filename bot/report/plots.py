@@ -1,5 +1,6 @@
 """The PNG plots, drawn with matplotlib (imported on first use, with a file-only backend): a profile's
-CPU time against n (`cpbot profile --plot`) and a bench's accuracy against tokens (`cpbot bench --plot`).
+CPU time against n (`cpbot profile --plot`), a bench's accuracy against tokens (`cpbot bench --plot`) and
+a score-based search's best score over time (`scripts/perf/ale_search.py`).
 The HTML export draws its own plots as inline SVG (`bot/report/export/svg.py`) from the same fitted curve.
 """
 
@@ -108,3 +109,24 @@ def bench_figure(report: BenchReport) -> Figure:
 def save_bench_png(report: BenchReport, path: Path) -> Path:
     """The bench figure of `report`, written as a PNG."""
     return _save(bench_figure(report), path, bbox_inches="tight")
+
+
+def save_search_png(
+    leader: list[tuple[float, float]], references: dict[str, float], path: Path, *, title: str = ""
+) -> Path:
+    """A search's best score over time (seconds, mean score at each change of leader, as steps) with
+    horizontal lines for reference programs (the first one, the best of a pool), written to `path`."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4))
+    if leader:
+        times = [t for t, _ in leader]
+        scores = [s for _, s in leader]
+        ax.step(times, scores, where="post", label="best so far", color="tab:blue")
+        ax.plot(times, scores, "o", color="tab:blue", markersize=4)
+    for (name, value), style in zip(references.items(), ("--", ":", "-."), strict=False):
+        ax.axhline(value, linestyle=style, color="grey", label=name)
+    ax.set_xlabel("seconds since the start")
+    ax.set_ylabel("mean score on the seeds")
+    ax.set_title(title or "search: best score over time")
+    ax.legend(loc="lower right")
+    return _save(fig, path, dpi=100, bbox_inches="tight")

@@ -174,6 +174,7 @@ class StrategySpec:
     name: str
     module: str  # exposes `make(**options) -> Strategy`; imported on first use
     summary: str
+    scored: bool = False  # it solves score-based problems (a scorer, no expected output), and only those
 
 
 STRATEGY_SPECS: tuple[StrategySpec, ...] = (
@@ -184,10 +185,14 @@ STRATEGY_SPECS: tuple[StrategySpec, ...] = (
     StrategySpec("nala", "cpbot.agents.strategies.nala", "two generations, then debugging the failing cases"),
     StrategySpec("swiftsolve", "cpbot.agents.strategies.swiftsolve", "planner, pruner, profiler, analyst"),
     StrategySpec("blockchain", "cpbot.agents.strategies.blockchain", "programs as chains of tested blocks"),
+    StrategySpec(
+        "ale", "cpbot.agents.strategies.ale", "score-based problems: variants in parallel, scored on seeds", scored=True
+    ),
 )
 STRATEGIES: dict[str, StrategySpec] = {spec.name: spec for spec in STRATEGY_SPECS}
 STRATEGY_NAMES: tuple[str, ...] = tuple(STRATEGIES)  # the default first
 DEFAULT_STRATEGY = "cpbot"
+DEFAULT_SCORED_STRATEGY = "ale"  # the default for score-based problems (AtCoder Heuristic Contests)
 StrategyName = Literal[STRATEGY_NAMES]  # type: ignore[valid-type]
 
 

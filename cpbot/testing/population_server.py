@@ -401,6 +401,7 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"population model {args.model!r} at {server.base_url} ({len(model.populations)} problems, "
             f"pass@1 {args.pass_at_1:g}, seed {args.seed}, designer {args.designer})",
+            file=sys.stderr,
             flush=True,
         )
         return run_with_server(server, command)

@@ -351,7 +351,9 @@ def main(argv: list[str] | None = None) -> int:
     book = RuleBook.load(args.rules)
     port = args.port if args.port is not None else (0 if command else 8765)
     with ScriptedServer(default=book, model=book.model, port=port) as server:
-        print(f"scripted model {book.model!r} at {server.base_url} ({len(book.rules)} rules)", flush=True)
+        print(
+            f"scripted model {book.model!r} at {server.base_url} ({len(book.rules)} rules)", file=sys.stderr, flush=True
+        )
         return run_with_server(server, command)
 
 

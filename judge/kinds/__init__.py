@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from cpbot.core.errors import ConfigError
-from cpbot.judge.kinds import function, interactive, stdio
+from cpbot.judge.kinds import function, heuristic, interactive, stdio
 from cpbot.judge.kinds.base import ProblemKind
 
-KINDS: dict[str, ProblemKind] = {k.name: k for k in (stdio.KIND, function.KIND, interactive.KIND)}
-STDIO, FUNCTION, INTERACTIVE = stdio.KIND, function.KIND, interactive.KIND
+KINDS: dict[str, ProblemKind] = {k.name: k for k in (stdio.KIND, function.KIND, interactive.KIND, heuristic.KIND)}
+STDIO, FUNCTION, INTERACTIVE, HEURISTIC = stdio.KIND, function.KIND, interactive.KIND, heuristic.KIND
 
 
 def problem_kind(name: str) -> ProblemKind:
@@ -18,4 +18,4 @@ def problem_kind(name: str) -> ProblemKind:
     return kind
 
 
-__all__ = ["FUNCTION", "INTERACTIVE", "KINDS", "STDIO", "ProblemKind", "problem_kind"]
+__all__ = ["FUNCTION", "HEURISTIC", "INTERACTIVE", "KINDS", "STDIO", "ProblemKind", "problem_kind"]

@@ -33,6 +33,8 @@ class ProblemKind:
     why_not_stressed: str = ""
     # the output is compared as text by the problem's checker spec (`tokens`, `float:1e-6`, ...)
     checks_output_text: bool = True
+    # each output gets a score from the problem's scorer (`judge/scoring.py`), not a verdict from a checker
+    scored: bool = False
     # the solution starts from a skeleton of `templates/stdio/` that reads the input
     has_skeleton: bool = True
     # the prompt's line about the input and output, after the statement

@@ -4,7 +4,8 @@
   ABC or an ARC Division 2 runs, for every participant, rated or not ("AtCoder生成AI対策ルール", the rule
   page of each contest links it). No list of allowed contests can lift that: `closed_to_ai` names it.
 - Since 2025-06-16 AtCoder Heuristic Contests restrict highly automated use (an AI system that submits by
-  itself); cpbot does not solve heuristic contests at all (they have no exact verdicts).
+  itself); cpbot does not watch heuristic contests yet (their problems are judged and solved locally, as the
+  `heuristic` kind, from a folder with the contest's tools).
 - Other contests (AGC, ARC Div. 1, sponsored ones) are taken part in the shadow like every live contest,
   unless the user lists one as allowing AI (`ai_allowed_contests`), having read its rules.
 """
@@ -32,5 +33,5 @@ def closed_to_ai(contest_id: str, name: str = "") -> str | None:
 
 
 def heuristic(contest_id: str, name: str = "") -> bool:
-    """AHC and other heuristic contests: listed, never solved (no exact verdicts)."""
+    """AHC and other heuristic contests: listed, not watched (their problems are solved locally, see above)."""
     return contest_kind(contest_id, name) == ContestKind.AHC

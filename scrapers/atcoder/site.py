@@ -22,7 +22,11 @@ from cpbot.scrapers.submission import SubmitProtocol
 
 # "A - Title", as the site (and Competitive Companion) names a task
 _SHOWN_NAME = re.compile(r"^(?P<index>[A-Za-z0-9]{1,3})\s+-\s+(?P<name>.+)$", re.DOTALL)
-_HEURISTIC_HINT = "AHC and other heuristic contests have no exact verdicts: cpbot lists them but does not solve them"
+_HEURISTIC_HINT = (
+    "cpbot does not fetch or watch heuristic contests yet; to work on one, save the statement and the contest's "
+    "tools in a folder with a problem.json of kind heuristic (docs/design.md, score-based problems), then "
+    "`cpbot judge` or `cpbot solve` it"
+)
 
 
 class AtCoderSite(Site):

@@ -4,6 +4,7 @@ own prompts, the problem it recognises from the statement, and solves against it
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -111,7 +112,9 @@ def test_a_request_for_python_draws_python_programs_when_there_are_some():
 
 def test_every_prompt_of_a_single_program_team_is_recognised():
     prompts = REPO / "templates" / "prompts"
-    kinds = {p.stem: request_kind(p.read_text()) for p in prompts.glob("*.txt") if not p.stem.startswith("bc_")}
+    # score-based problems' prompts are the score pool's (cpbot.testing.score_pool_server), not a population's
+    theirs = ("bc_", "heuristic_")
+    kinds = {p.stem: request_kind(p.read_text()) for p in prompts.glob("*.txt") if not p.stem.startswith(theirs)}
     assert kinds == {
         "coder": "program",
         "coder_revise": "program",
@@ -223,8 +226,6 @@ def test_the_flawed_designer_draws_labelled_flaws_reproducibly_whatever_the_orde
 
 
 def test_a_generator_that_breaks_the_constraints_negates_the_values_and_one_that_ignores_n_does(tmp_path):
-    import subprocess
-
     _, flawed = load_lab(write_lab(tmp_path))[0].designs()
     negative = flawed["bad_constraints"][0].generator
     fixed = flawed["ignores_n"][0].generator
@@ -234,3 +235,16 @@ def test_a_generator_that_breaks_the_constraints_negates_the_values_and_one_that
 
     assert all(int(v) < 0 for v in run(negative.source, 50).split())
     assert run(fixed.source, 5) == run(fixed.source, 500)
+
+
+def test_the_servers_start_up_line_goes_to_stderr_so_a_commands_json_stays_alone_on_stdout(tmp_path):
+    rules = tmp_path / "rules.json"
+    rules.write_text(json.dumps({"model": "m", "rules": []}), encoding="utf-8")
+    command = [sys.executable, "-c", "print('{\"ok\": true}')"]
+    for module, first in (("scripted_server", str(rules)), ("population_server", str(write_lab(tmp_path)))):
+        run = subprocess.run(
+            [sys.executable, "-m", f"cpbot.testing.{module}", first, "--", *command],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        assert json.loads(run.stdout) == {"ok": True}
+        assert "model" in run.stderr and "127.0.0.1" in run.stderr

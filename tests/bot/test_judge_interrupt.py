@@ -223,3 +223,30 @@ def test_ctrl_c_stops_solve_and_the_transcript_says_interrupted(tmp_path, termin
     with TranscriptStore() as store:
         (run,) = store.list_runs()
     assert run.status == "interrupted"
+
+
+def test_ctrl_c_stops_grade_at_once_and_the_run_can_be_resumed(tmp_path, terminal):
+    from cpbot.bot.store.transcripts import TranscriptStore
+    from tests.paths import DATASETS
+
+    gens = tmp_path / "gens.jsonl"
+    spin = [
+        {"question_id": "abc900_a", "language": "python3", "source": f"# {i}\nwhile True: pass\n"} for i in range(4)
+    ]
+    gens.write_text("".join(json.dumps(line) + "\n" for line in spin), encoding="utf-8")
+    sample = str(DATASETS / "livecodebench" / "sample.jsonl")
+    # a limit no test reaches while the test lasts: only Ctrl-C ends the programs
+    term = terminal("grade", sample, str(gens), "--time-limit", "600000", "-o", str(tmp_path / "eval.json"))
+    _wait_until_solution_runs(term)
+    running = _descendants(term.proc.pid)
+    term.ctrl_c()
+    term.ctrl_c()
+    assert term.finish() == 130, term.output
+    found = re.search(r"interrupted: cpbot grade --resume (\S+) continues it", term.output)
+    assert found, term.output
+    assert "Traceback" not in term.output
+    left = [pid for pid in running if (st := _stat(pid)) is not None and st[1] != "Z"]
+    assert left == []
+    with TranscriptStore() as store:
+        assert store.run(found[1]).status == "interrupted"
+        assert [e for e in store.events(found[1]) if e.kind == "grade_result"] == []  # killed runs are no result

@@ -57,4 +57,4 @@ def test_stress_and_profile_apply_unless_an_interactor_is_needed() -> None:
 def test_an_unknown_kind_is_a_config_error_naming_the_known_ones() -> None:
     with pytest.raises(ConfigError, match="unknown problem kind") as e:
         problem_kind("output-only")
-    assert e.value.hint == "use one of: stdio, function, interactive"
+    assert e.value.hint == "use one of: stdio, function, interactive, heuristic"

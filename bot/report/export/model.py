@@ -23,6 +23,8 @@ from typing import Any, Literal
 from markupsafe import Markup
 from pydantic import BaseModel, Field, ValidationError
 
+from cpbot.bot.bench.report import MetricTable, metric_table
+from cpbot.bot.bench.runner import build_report, finished_outcomes, stored_plan
 from cpbot.bot.report.event_view import describe, load
 from cpbot.bot.report.export import svg
 from cpbot.bot.report.export.code import highlighted
@@ -30,6 +32,7 @@ from cpbot.bot.store.transcripts import RunSummary, StoredEvent, TranscriptStore
 from cpbot.bot.submit.events import GateEvent, RemoteVerdictEvent, SubmissionEvent
 from cpbot.bot.watch.events import ShadowSubmissionEvent, StandingEvent
 from cpbot.bot.watch.standing import Standing
+from cpbot.core.errors import CpbotError
 from cpbot.judge.model import JudgeReport, ProfileReport
 
 EXPORT_SCHEMA_VERSION = 1
@@ -328,6 +331,7 @@ class ExportReport(BaseModel):
     problems: list[ProblemView] = []
     stages: list[StageView] = []
     standing: Standing | None = None  # the last `standing` event of the contest run
+    metrics: MetricTable | None = None  # a bench: every strategy's metrics (bot/bench/report.py)
 
 
 # ---- gathering ------------------------------------------------------------------------------------
@@ -367,8 +371,10 @@ def gather(store: TranscriptStore, run: str, *, now: datetime | None = None) -> 
         shown_contest.append(item)
     for p in problems:
         _join_verdicts(p)
+    metrics = None
     if root.kind == "bench":
         _join_hidden(problems, root_events)
+        metrics = _bench_metrics(store, root_id)
     root_lane = root.kind if root.kind in ("contest", "bench") else "run"
     timeline = _timeline(root, problems, shown_contest, now or datetime.now(UTC), root_lane)
     end = max((t.offset_s for t in timeline), default=0.0)
@@ -393,7 +399,18 @@ def gather(store: TranscriptStore, run: str, *, now: datetime | None = None) -> 
         problems=problems,
         stages=_sum_stages(s for p in problems for s in p.stages),
         standing=standing,
+        metrics=metrics,
     )
+
+
+def _bench_metrics(store: TranscriptStore, run_id: str) -> MetricTable | None:
+    """A bench's metrics table (every strategy, overall and by difficulty), from its stored plan and results;
+    None for a bench stored without a readable plan."""
+    try:
+        _, plan = stored_plan(store, run_id)
+    except (CpbotError, ValidationError):
+        return None  # an old or damaged bench: the page still shows its problems
+    return metric_table(build_report(run_id, plan, finished_outcomes(store, run_id)))
 
 
 def _label_problems(problems: list[ProblemView]) -> None:

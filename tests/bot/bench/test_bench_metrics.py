@@ -186,5 +186,7 @@ def test_livecodebench_pass_at_k_counts_samples_per_problem():
     # a: 2 of 5 samples right; b: 5 of 5
     outcomes = [solve("a", i, i < 2) for i in range(5)] + [solve("b", i, True) for i in range(5)]
     metrics = compute(outcomes)
-    assert metrics.pass_at == {"pass@1": (0.4 + 1.0) / 2, "pass@5": 1.0}
+    # every k up to the 5 samples: for a, 1 - C(3, k) / C(5, k)
+    a = {1: 0.4, 2: 1 - 3 / 10, 3: 1 - 1 / 10, 4: 1.0, 5: 1.0}
+    assert metrics.pass_at == pytest.approx({f"pass@{k}": (a[k] + 1.0) / 2 for k in range(1, 6)})
     assert metrics.ac_rate == 7 / 10  # the other metrics are over every solve

@@ -102,7 +102,7 @@ def test_a_killed_bench_resumed_gives_the_table_of_an_uninterrupted_one(benched,
             if name.startswith("CPBOT_"):
                 monkeypatch.setenv(name, value)
         requests_before = len(server.requests)
-        code = main(["bench", str(dataset.path), "--resume", run_id, "--json"])
+        code = main(["bench", "--resume", run_id, "--json"])  # the dataset comes from the stored plan
         assert code == 0
         # only the two unfinished pairs were solved again: one call each
         assert len(server.requests) - requests_before == 2

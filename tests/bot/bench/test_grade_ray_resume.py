@@ -119,7 +119,8 @@ def test_a_stopped_grading_resumed_writes_the_file_of_an_uninterrupted_one(cli, 
         assert store.run(run_id).status == "interrupted"
         assert len([e for e in store.events(run_id) if e.kind == RESULT_EVENT]) == 5
 
-    assert cli("grade", *common, "--resume", run_id, "--json", "-o", str(tmp_path / "resumed.json")) == 0
+    # the dataset, the generations and the settings come from the stored plan
+    assert cli("grade", "--resume", run_id, "--json", "-o", str(tmp_path / "resumed.json")) == 0
     assert timeless(tmp_path / "resumed.json") == timeless(tmp_path / "whole.json")
     with TranscriptStore(tmp_path / "data" / "transcripts.sqlite3") as store:
         results = [e.payload for e in store.events(run_id) if e.kind == RESULT_EVENT]
@@ -128,6 +129,12 @@ def test_a_stopped_grading_resumed_writes_the_file_of_an_uninterrupted_one(cli, 
         {(r["question_id"], r["index"]) for r in results}
     )  # no generation graded twice
     assert len(results) == 12
+
+
+def test_grade_without_its_files_or_a_run_to_resume_says_what_it_needs(cli, capsys):
+    assert cli("grade") == 2
+    err = capsys.readouterr().err
+    assert "grade needs DATASET and GENERATIONS" in err and "--resume RUN" in err
 
 
 def test_a_resumed_grading_refuses_a_changed_generations_file(cli, tmp_path, capsys):

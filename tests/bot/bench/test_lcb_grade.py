@@ -3,10 +3,12 @@ C++ and Python generations, and the same verdicts from a bench and from grading 
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup
 
 from cpbot.agents.envelopes import CodeAttempt
 from cpbot.agents.tracing import EnvelopeEvent
@@ -130,6 +132,23 @@ def test_grading_simple_jsonl_of_cpp_and_python_sources(quick_sample, sandbox, t
     assert overflow["error_code"] == -2 and overflow["inputs"] == "[2000000000,2000000000,3]\n"
     assert [g.verdict for g in by_id["abc900_a"].generations] == [Verdict.AC, Verdict.CE]
     assert by_id["abc900_a"].generations[1].metadata["error_message"] == "Compilation Error"
+
+
+def test_the_summary_names_the_modules_the_judged_python_lacks_and_the_fix(quick_sample, sandbox, tmp_path):
+    missing = "import cpbot_no_such_module.linalg\n" + SUM_TWO["python3"]["right"]
+    lines = [
+        {"question_id": "abc900_a", "language": "python3", "source": missing},
+        {"question_id": "abc900_a", "language": "python3", "source": "import cpbot_no_such_module\n" + missing},
+        {"question_id": "abc900_a", "language": "python3", "source": "raise SystemExit(3)\n"},
+    ]
+    gens = tmp_path / "gens.jsonl"
+    gens.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    report = grade(quick_sample, read_generations(gens, "python3"), sandbox)
+    assert report.verdicts == {"RE": 3}
+    assert report.missing_modules == {"cpbot_no_such_module": 2}
+    text = markdown(report)
+    assert "2 of the RE import modules the judged Python lacks (cpbot_no_such_module 2)" in text
+    assert "cpbot setup-python" in text
 
 
 def test_grading_selects_problems_and_refuses_unknown_ones(quick_sample, sandbox, tmp_path):
@@ -284,7 +303,7 @@ def test_bench_command_selects_problems_and_reports_pass_at_k_over_samples(tmp_p
         monkeypatch.setenv("CPBOT_API_KEY", "sk-test")
         argv = ["bench", str(SAMPLE), "--strategy", "direct", "--lang", "python3", "--platform", "leetcode"]
         argv += ["--difficulty", "easy", "--since", "2023-09-01", "--samples", "3", "-j", "1", "--json"]
-        argv += ["--time-limit", "3000"]
+        argv += ["--time-limit", "3000", "--csv", str(tmp_path / "metrics.csv")]
         code = main([*argv, "--model", "scripted", "--judge-slots", "2"])
     assert code == 0
     report = json.loads(capsys.readouterr().out)
@@ -293,10 +312,21 @@ def test_bench_command_selects_problems_and_reports_pass_at_k_over_samples(tmp_p
         ("3001", 0), ("3001", 1), ("3001", 2), ("3210", 0), ("3210", 1), ("3210", 2),
     ]  # fmt: skip
     overall = report["strategies"][0]["overall"]
-    # 3001: 3 of 3 samples right; 3210: 1 of 3 -> pass@1 = (1 + 1/3) / 2; no pass@5 with 3 samples
-    assert overall["pass_at"] == {"pass@1": pytest.approx(2 / 3)}
+    # 3001: 3 of 3 samples right; 3210: 1 of 3 -> pass@1 = (1 + 1/3) / 2, pass@2 = (1 + (1 - 1/3)) / 2
+    every_k = {"pass@1": pytest.approx(2 / 3), "pass@2": pytest.approx(5 / 6), "pass@3": pytest.approx(1.0)}
+    assert overall["pass_at"] == every_k
     assert overall["problems"] == 6 and overall["ac_rate"] == pytest.approx(4 / 6)
-    assert report["strategies"][0]["by_difficulty"]["easy"]["pass_at"] == {"pass@1": pytest.approx(2 / 3)}
+    assert report["strategies"][0]["by_difficulty"]["easy"]["pass_at"] == every_k
+    rows = list(csv.DictReader((tmp_path / "metrics.csv").read_text(encoding="utf-8").splitlines()))
+    assert [(r["strategy"], r["difficulty"], r["n"]) for r in rows] == [("direct", "all", "6"), ("direct", "easy", "6")]
+    assert [rows[0][f"LCB pass@{k}"] for k in (1, 2, 3)] == ["66.7", "83.3", "100.0"]
+    assert rows[0]["AC"] == "66.7" and "SOLVED@<=3" in rows[0]
+    # the HTML export of the bench shows the same table
+    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
+    assert main(["transcripts", "export", report["run_id"], "--html", str(tmp_path / "bench.html")]) == 0
+    page = BeautifulSoup((tmp_path / "bench.html").read_text(encoding="utf-8"), "lxml")
+    shown = [[td.get_text() for td in tr.select("td")] for tr in page.select("#results table.bench-metrics tr")[1:]]
+    assert shown == [list(r.values()) for r in rows]
     with TranscriptStore(tmp_path / "data" / "transcripts.sqlite3") as store:
         plan = stored_plan(store, report["run_id"])[1]
     assert plan.dataset.time_limit_ms == 3000 and plan.samples == 3
@@ -410,6 +440,37 @@ def test_lcb_exact_compares_as_livecodebench_and_lists_where_the_default_differs
         ("abc901_b", 0, Verdict.AC, "the statement allows an error (float:1e-6)"),
         ("3400", 1, Verdict.AC, "floats equal within 1e-5"),
     ]
+
+
+def test_lcb_exact_loses_what_a_thread_never_joined_prints_after_the_main_code_as_livecodebench_does(
+    quick_sample, sandbox
+):
+    from cpbot.bot.bench.grade import Generation
+    from cpbot.bot.bench.livecodebench import THREAD_LOSS
+
+    # the thread answers once the main code has ended (deterministically: it waits for the main thread to stop)
+    unjoined = (
+        "import sys, threading, time\n"
+        "def main():\n"
+        "    while threading.main_thread().is_alive():\n"
+        "        time.sleep(0.001)\n"
+        "    a, b = map(int, sys.stdin.readline().split())\n"
+        "    print(a + b)\n"
+        "threading.Thread(target=main).start()\n"
+    )
+    joined = unjoined.replace("threading.Thread(target=main).start()", "t = threading.Thread(target=main)\nt.start()")
+    joined = joined.replace("    while threading.main_thread().is_alive():\n        time.sleep(0.001)\n", "")
+    joined += "t.join()\n"
+    sources = [unjoined, joined]
+    gens = {"abc900_a": [Generation(question_id="abc900_a", index=i, language="python3", source=s) for i, s in
+                         enumerate(sources)]}  # fmt: skip
+
+    default = grade(quick_sample, gens, sandbox)
+    assert [g.verdict for g in default.problems[0].generations] == [Verdict.AC, Verdict.AC]
+    exact = grade(quick_sample, gens, sandbox, lcb_exact=True)
+    assert [g.verdict for g in exact.problems[0].generations] == [Verdict.WA, Verdict.AC]
+    assert [(d.index, d.default, d.why) for d in exact.exact_differences] == [(0, Verdict.AC, THREAD_LOSS)]
+    assert THREAD_LOSS in markdown(exact)
 
 
 def test_a_generation_stops_at_its_first_failing_test_unless_all_tests_are_asked_for(quick_sample, sandbox):
