@@ -4,26 +4,17 @@ it shares the candidates' mistake, it is simply wrong, it is too slow to answer 
 
 from __future__ import annotations
 
-from cpbot.agents.solve import solve
 from cpbot.agents.tracing import NoteEvent, SelectionEvent
-from tests.agents.roles.helpers import sum_problem
 from tests.agents.strategies.support import RIGHT, by_kind, code, roles
-from tests.agents.strategies.test_cpbot import FAST
 from tests.agents.strategies.test_cpbot_selection import GUARDED_BRUTE, MID_BUG, RIGHT_TOO, suite
+from tests.agents.strategies.test_cpbot_selection import run as run_selection
 
 MID_BUG_TOO = "a, b = map(int, input().split())\nprint(a + b + (1 if a >= 12 else 0))\n"  # the same mistake
 SLOW_BRUTE = "while True:\n    pass\n"  # cannot answer even the samples within their limit
 
 
 def run(make_client, server, tracer, sandbox, **options):
-    return solve(
-        sum_problem(),
-        language="python3",
-        model=make_client(server),
-        tracer=tracer,
-        sandbox=sandbox,
-        options={**FAST, "stress_runs": 5, "profile": False, **options},
-    )
+    return run_selection(make_client, server, tracer, sandbox, brutes=2, profile=False, **options)
 
 
 def notes(tracer, message):
