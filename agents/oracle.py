@@ -30,6 +30,7 @@ from cpbot.judge.model import Limits, Problem, Solution
 from cpbot.judge.sandbox import Sandbox
 
 MIN_SOURCES = 2  # independent programs that must print an answer before it is believed
+TIME_OUT = "TLE"  # a brute force out of time is slow, not wrong (it answers no larger input)
 
 
 class Consensus(BaseModel):
@@ -39,7 +40,8 @@ class Consensus(BaseModel):
 
     answer: str | None = None  # the believed answer (its class key), None when none is
     seats: list[int] = []  # panel seats that printed an answer (not a failed run)
-    failed: list[int] = []  # panel seats whose run failed (crashed, ran out of time)
+    failed: list[int] = []  # panel seats whose run failed (crashed, ran out of time or memory)
+    crashed: list[int] = []  # of those, the ones that did not merely run out of time
     brutes_for: list[int] = []  # panel seats (indices) that print it
     outvoted: list[int] = []  # panel seats that answered otherwise and lost their vote
     candidates_for: int = 0  # distinct candidate programs that print it
@@ -66,7 +68,10 @@ def agree(brute_keys: Sequence[str | None], candidate_votes: Mapping[str, int]) 
             answers.setdefault(key, []).append(seat)
     seats = sorted(seat for seated in answers.values() for seat in seated)
     failed = [seat for seat, key in enumerate(brute_keys) if key is not None and key.startswith("!")]
-    return _consensus(answers, candidate_votes).model_copy(update={"seats": seats, "failed": failed})
+    crashed = [seat for seat in failed if brute_keys[seat] != f"!{TIME_OUT}"]
+    return _consensus(answers, candidate_votes).model_copy(
+        update={"seats": seats, "failed": failed, "crashed": crashed}
+    )
 
 
 def _consensus(answers: Mapping[str, list[int]], candidate_votes: Mapping[str, int]) -> Consensus:
@@ -118,7 +123,9 @@ class PanelVerdict(BaseModel):
 
     believed: int = 0  # inputs with a believed answer
     unsettled: int = 0  # inputs the panel answered where no answer is believed
-    dismissed: list[int] = []  # seats that lost their vote on some input, or never answered one: not stressed against
+    # seats that lost their vote on some input, never answered one, or crashed where another answered: not stressed
+    # against
+    dismissed: list[int] = []
     confirmed: list[int] = []  # seats that printed a believed answer confirmed by another independent program
     reasons: list[str] = []  # the distinct reasons of unsettled inputs
 
@@ -126,7 +133,9 @@ class PanelVerdict(BaseModel):
 def weigh_panel(consensuses: Sequence[Consensus]) -> PanelVerdict:
     """The consensus of every input summed up: which seats keep their place on the panel, which are confirmed."""
     silent = {seat for c in consensuses for seat in c.failed} - {seat for c in consensuses for seat in c.seats}
-    dismissed = sorted({seat for c in consensuses for seat in c.outvoted} | silent)
+    # a brute force that crashes (or runs out of memory) on an input another one answers is not trusted either
+    broken = {seat for c in consensuses if c.seats for seat in c.crashed}
+    dismissed = sorted({seat for c in consensuses for seat in c.outvoted} | silent | broken)
     confirmed = {
         seat
         for c in consensuses

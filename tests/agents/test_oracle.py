@@ -84,3 +84,13 @@ def test_only_independent_programs_outvote_a_brute_force():
     crashed = {1: [Outcome(failure="TLE")], 2: [Outcome(failure="TLE")]}
     assert weigh(probe, crashed, {1: "a", 2: "b"}, ["brute"], None)[1][0].outvoted == []
     assert weigh(probe, twice, {1: "a", 2: "b"}, ["brute"], None)[1][0].outvoted == [0]
+
+
+def test_a_brute_force_that_crashes_where_another_answers_leaves_the_panel_and_a_slow_one_does_not():
+    crashed = agree(["!MLE", "7"], {"7": 1})
+    slow = agree(["!TLE", "7"], {"7": 1})
+    assert crashed.answer == slow.answer == "7"
+    small = agree(["5", "5"], {})  # both answered a smaller input
+    assert weigh_panel([small, crashed]).dismissed == [0] and weigh_panel([small, slow]).dismissed == []
+    # an input no brute force runs on is probably invalid: it costs none of them its seat
+    assert weigh_panel([agree(["!RE", "!RE"], {}), agree(["7", "7"], {})]).dismissed == []
