@@ -2,14 +2,17 @@
 
 Roles and strategies build on these; nothing here imports `bot/` or `scrapers/`, only `judge/`.
 
-- `agents.llm`: `LLMConfig`, `resolve_llm_config`, `LLMClient.complete(role, messages)` -> `LLMReply`
+- `agents.llm`: `LLMClient.complete(role, messages)` -> `LLMReply`; its settings (`LLMConfig`,
+  `resolve_llm_config`) in `agents.llm_settings`, its failures (`LLMError`) in `agents.llm_failures`, what it
+  learns of its endpoint in `agents.llm_endpoint`, the reading of a reply in `agents.llm_replies`, what
+  roles see of it (`ChatModel`, `LLMReply`) in `agents.chat`
 - `agents.envelopes`: `Envelope.wrap(payload, task_id=, iteration=)`, the payloads, `load_envelope`
 - `agents.tracing`: the `Tracer` protocol, trace events, `InMemoryTracer`, `send(tracer, envelope)`
 - `agents.budget`: `Budget`, `BudgetTracker`, `BudgetExhausted`, `Attempt`, `BestAttempt`, `Usage`
 - `agents.extract`: `extract_code(reply, language)`, `ExtractionError`, `extract_json`
 
 The names below are importable from `agents` directly; they load on first use, so that importing
-`agents.tracing` (as the CLI does) does not pay for the `openai` package.
+`agents.tracing` (as the CLI does) does not pay for the HTTP client.
 """
 
 from __future__ import annotations
@@ -25,10 +28,11 @@ _EXPORTS = {
         "PruneDecision", "StressFeedback", "Task", "load_envelope",
     ],
     "cpbot.agents.extract": ["ExtractedCode", "ExtractionError", "extract_code", "extract_json"],
-    "cpbot.agents.llm": [
-        "BoundLLM", "ChatModel", "LLMClient", "LLMConfig", "LLMError", "LLMReply", "StructuredOutputError",
-        "resolve_llm_config",
-    ],
+    "cpbot.agents.chat": ["ChatModel", "LLMReply"],
+    "cpbot.agents.llm": ["BoundLLM", "LLMClient"],
+    "cpbot.agents.llm_failures": ["LLMError"],
+    "cpbot.agents.llm_settings": ["LLMConfig", "resolve_llm_config"],
+    "cpbot.agents.structured": ["StructuredOutputError"],
     "cpbot.agents.tracing": [
         "BudgetEvent", "EnvelopeEvent", "InMemoryTracer", "LLMCallEvent", "NoteEvent", "NullTracer", "ReportEvent",
         "TraceEvent", "Tracer", "send",

@@ -29,7 +29,7 @@ from cpbot.core.errors import ParseError
 from cpbot.judge.model import JudgeReport, Language, ProfileReport, Solution, TestCase
 
 # Major.minor.patch: a reader accepts any envelope of the same major version.
-SCHEMA_VERSION = "1.0.0"
+SCHEMA_VERSION = "1.1.0"  # 1.1: the final answer's status "unverified"
 SCHEMA_MAJOR = SCHEMA_VERSION.split(".")[0]
 
 
@@ -227,12 +227,19 @@ class GeneratedTests(Payload):
     reason: str = ""
 
 
+# How a solve ended, best first: solved (the gate's evidence holds: tested, stressed against an oracle,
+# profiled at the bound, chosen among the candidates by behaviour); unverified (it passed every test tried,
+# but some of that evidence is missing); best_effort (the best attempt, which failed or was refuted or
+# doubted); failed (nothing usable).
+SolveStatus = Literal["solved", "unverified", "best_effort", "failed"]
+
+
 class FinalAnswer(Payload):
-    """How a solve ended: solved, the best attempt when something ran out, or nothing usable."""
+    """How a solve ended: solved, unverified, the best attempt when something ran out, or nothing usable."""
 
     TYPE: ClassVar[str] = "final_answer"
 
-    status: Literal["solved", "best_effort", "failed"]
+    status: SolveStatus
     reason: str = ""
     solution: Solution | None = None
     report: JudgeReport | None = None

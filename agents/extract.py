@@ -464,36 +464,63 @@ _TRUNCATED_HINT = "raise the completion token limit (max_tokens), or ask for sho
 _NO_VALUE = object()
 
 
+MAX_JSON_DEPTH = 64  # a model's answer object is a few levels deep; deeper is noise, or an attack
+
+
 def loads_lenient(text: str) -> Any:
     """A JSON value as models write it: strict JSON, else JSON5 (comments, trailing commas, single
-    quotes, unquoted keys), else with Python's True/False/None; `_NO_VALUE` when it is none of these."""
+    quotes, unquoted keys), else with Python's True/False/None; `_NO_VALUE` when it is none of these or
+    nests deeper than `MAX_JSON_DEPTH`."""
     text = text.strip()
     if not text:
         return _NO_VALUE
     try:
-        return json.loads(text)
+        return _shallow(json.loads(text))
     except ValueError:
         pass
+    except RecursionError:  # the parser's own bound, far past ours
+        return _NO_VALUE
     for attempt in (text, re.sub(r"\b(True|False|None)\b", lambda m: _PY_LITERALS[m.group(1)], text)):
         try:
-            return json5.loads(attempt)
+            return _shallow(json5.loads(attempt))
         except (ValueError, TypeError, RecursionError):
             continue
+    return _NO_VALUE
+
+
+def _shallow(value: Any) -> Any:
+    """`value` when it nests at most `MAX_JSON_DEPTH` deep, else `_NO_VALUE` (checked without recursion)."""
+    level = [value]
+    for _ in range(MAX_JSON_DEPTH + 1):
+        level = [
+            child
+            for item in level
+            if isinstance(item, dict | list)
+            for child in (item.values() if isinstance(item, dict) else item)
+            if isinstance(child, dict | list)
+        ]
+        if not level:
+            return value
     return _NO_VALUE
 
 
 _PY_LITERALS = {"True": "true", "False": "false", "None": "null"}
 
 
+SPAN_STEPS = 2_000_000  # characters `_spans` may look at in all: unclosed brackets would make it quadratic
+
+
 def _spans(text: str) -> list[tuple[int, int]]:
-    """The balanced top-level `{...}` and `[...]` spans of `text` (quotes respected), in order."""
+    """The balanced top-level `{...}` and `[...]` spans of `text` (quotes respected), in order; those
+    found within `SPAN_STEPS` characters read."""
     spans: list[tuple[int, int]] = []
     i, n = 0, len(text)
-    while i < n:
+    steps = [SPAN_STEPS]
+    while i < n and steps[0] > 0:
         if text[i] not in "{[":
             i += 1
             continue
-        end = _matching(text, i)
+        end = _matching(text, i, steps)
         if end is None:
             i += 1
             continue
@@ -502,12 +529,15 @@ def _spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _matching(text: str, start: int) -> int | None:
-    """The index after the bracket closing the one at `start`, or None when it is never closed."""
+def _matching(text: str, start: int, steps: list[int]) -> int | None:
+    """The index after the bracket closing the one at `start`, or None when it is never closed (or
+    `steps[0]`, the characters left to read, runs out before it is)."""
     stack: list[str] = []
     quote: str | None = None
     i = start
-    while i < len(text):
+    end = min(len(text), start + steps[0])
+    found: int | None = None
+    while i < end:
         ch = text[i]
         if quote is not None:
             if ch == "\\":
@@ -517,18 +547,27 @@ def _matching(text: str, start: int) -> int | None:
                 quote = None
         elif ch in "\"'" and (ch == '"' or stack):
             # a single quote opens a string only where JSON5 allows one (after ':', ',', '[', '{')
-            prev = text[:i].rstrip()[-1:] if ch == "'" else ":"
-            if prev in ":,[{":
+            if ch == '"' or _last_mark(text, i) in ":,[{":
                 quote = ch
         elif ch in "{[":
             stack.append("}" if ch == "{" else "]")
         elif ch in "}]":
             if not stack or stack.pop() != ch:
-                return None
+                break
             if not stack:
-                return i + 1
+                found = i + 1
+                break
         i += 1
-    return None
+    steps[0] -= min(i, end) - start + 1
+    return found
+
+
+def _last_mark(text: str, i: int) -> str:
+    """The last character before `i` that is not white space ("" at the start)."""
+    j = i - 1
+    while j >= 0 and text[j].isspace():
+        j -= 1
+    return text[j] if j >= 0 else ""
 
 
 def json_candidates(

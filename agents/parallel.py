@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
+from cpbot.agents import seeding
+
 T = TypeVar("T")
 
 
@@ -23,11 +25,11 @@ def gather(calls: Sequence[Callable[[], T]], *, max_workers: int | None = None) 
     if not calls:
         return []
     if len(calls) == 1:
-        return [_run(calls[0])]
+        return [_run_at(0, calls[0])]
     workers = max(1, min(max_workers or len(calls), len(calls)))
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="cpbot-gather") as pool:
         # each call sees the caller's context variables, as it would if run in line
-        futures = [pool.submit(contextvars.copy_context().run, _run, call) for call in calls]
+        futures = [pool.submit(contextvars.copy_context().run, _run_at, i, call) for i, call in enumerate(calls)]
         return [future.result() for future in futures]
 
 
@@ -37,6 +39,11 @@ def values(results: Sequence[T | Exception]) -> list[T]:
         if isinstance(result, Exception):
             raise result
     return list(results)  # type: ignore[arg-type]
+
+
+def _run_at(index: int, call: Callable[[], T]) -> T | Exception:
+    with seeding.at(index):  # the call's requests are seeded by its place, not by when they arrive
+        return _run(call)
 
 
 def _run(call: Callable[[], T]) -> T | Exception:

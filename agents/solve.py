@@ -11,22 +11,30 @@ tests (validated ones, then stress counterexamples) and the program's report on 
 profile reports, and the generator and brute force behind them. Evidence about any other program is
 left out; when the returned program was never judged on the final generated tests, it is judged on
 them here (no model call), so `generated_report` always describes it.
+
+This is the one entry every path takes (`cpbot solve`, `watch`, `bench`, the perf scripts), and it always
+judges in a sandbox: the caller's, else the process-wide `default_sandbox()`, so selection among
+candidates, stress and profile run the same whichever command asked.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cpbot.agents import seeding
+from cpbot.agents.answers import prepare
 from cpbot.agents.budget import Attempt, BestAttempt, Budget, BudgetExhausted, BudgetTracker
+from cpbot.agents.chat import ChatModel, LLMReply, Message
 from cpbot.agents.dialect import with_note
-from cpbot.agents.envelopes import Task
+from cpbot.agents.envelopes import SolveStatus, Task
 from cpbot.agents.extract import ExtractionError
-from cpbot.agents.llm import BoundLLM, ChatModel, LLMClient, LLMReply, Message
+from cpbot.agents.llm import BoundLLM, LLMClient
 from cpbot.agents.roles.common import RoleError
+from cpbot.agents.roles.interactor_writer import WrittenInteractor
 from cpbot.agents.strategies import get_strategy
 from cpbot.agents.strategies.base import KnowledgePool, SolveContext, source_key, tests_key
 from cpbot.agents.tracing import BudgetEvent, NoteEvent, NullTracer, ReportEvent, Tracer
@@ -45,10 +53,11 @@ from cpbot.judge.model import (
     worst,
 )
 from cpbot.judge.runner import judge_problem
-from cpbot.judge.sandbox import Sandbox
+from cpbot.judge.sandbox import Sandbox, default_sandbox
 
-# 2: generated_tests, generated_report, stress, generator, brute
-SCHEMA_VERSION = 2
+# 2: generated_tests, generated_report, stress, generator, brute; 3: checker, interactor, judged_with;
+# 4: status "unverified", missing_evidence
+SCHEMA_VERSION = 4
 
 
 class SolveResult(BaseModel):
@@ -60,9 +69,10 @@ class SolveResult(BaseModel):
     problem_id: str
     strategy: str
     language: Language
-    status: Literal["solved", "best_effort", "failed"]
+    status: SolveStatus  # see `agents.envelopes.SolveStatus`
     verdict: Verdict | None = None  # the best attempt's verdict on the tests it was judged on
     reason: str = ""
+    missing_evidence: list[str] = []  # why an answer that passed every test is unverified, one line a gap
     solution: Solution | None = None
     report: JudgeReport | None = None
     profile: ProfileReport | None = None
@@ -71,6 +81,10 @@ class SolveResult(BaseModel):
     stress: StressReport | None = None  # the solution against the brute force
     generator: Solution | None = None
     brute: Solution | None = None
+    # what judged the answers: the checker spec (`float:1e-6`, `tokens`, `written` for the test designer's)
+    judged_with: str = "tokens"
+    checker: Solution | None = None  # the checker the test designer wrote (`agents/answers.py`), when it did
+    interactor: WrittenInteractor | None = None  # the interactor it wrote and its tests' hidden data, when it did
     calls: int = Field(0, ge=0)
     tokens: int = Field(0, ge=0)
     prompt_tokens: int = Field(0, ge=0)
@@ -126,7 +140,7 @@ def solve(
         tracer=tracer,
         task_id=task_id,
         strategy=strategy,
-        sandbox=sandbox,
+        sandbox=sandbox or default_sandbox(),
         knowledge=knowledge if knowledge is not None else KnowledgePool(),
     )
     started = time.monotonic()
@@ -139,13 +153,19 @@ def solve(
         memory_mb=problem.limits.memory_mb,
     )
     ctx.send(task, sender="", iteration=0)
-    reason = _run_rounds(chosen, ctx)
+    with seeding.one_solve():
+        reason = _prepared(ctx) or _run_rounds(chosen, ctx)
     _rank_on_all_tests(ctx)
     _refute_unsupported(ctx)
     best = ctx.best.best
     if best is not None and best.refuted:
         reason = f"{reason}; not solved: {best.refuted}"
     final = ctx.best.final_answer(reason, tracker=tracker)
+    missing = missing_evidence(ctx, final.solution, reason) if final.status == "solved" else []
+    if missing:
+        reason = f"{reason}; unverified: {'; '.join(missing)}"
+        final = final.model_copy(update={"status": "unverified", "reason": reason})
+        ctx.note("unverified", missing=missing)
     ctx.send(final, sender="controller")
     spent = tracker.snapshot()
     evidence = ctx.evidence
@@ -155,6 +175,7 @@ def solve(
         strategy=strategy,
         language=language,
         status=final.status,
+        missing_evidence=missing,
         verdict=final.report.verdict if final.report is not None else None,
         reason=reason,
         solution=final.solution,
@@ -165,12 +186,26 @@ def solve(
         stress=evidence.stress.get(key),
         generator=evidence.generator,
         brute=evidence.brute,
+        judged_with="written" if evidence.checker is not None else ctx.problem.checker,
+        checker=evidence.checker,
+        interactor=evidence.interactor,
         calls=spent.calls,
         tokens=spent.usage.total_tokens,
         prompt_tokens=spent.usage.prompt_tokens,
         completion_tokens=spent.usage.completion_tokens,
         seconds=round(time.monotonic() - started, 3),
     )
+
+
+def _prepared(ctx: SolveContext) -> str:
+    """What judges the answers settled before the strategy runs (`agents.answers.prepare`); "" when the solve
+    goes on, else why it stopped (the budget ran out)."""
+    try:
+        prepare(ctx)
+    except BudgetExhausted as e:
+        ctx.tracer.emit(BudgetEvent(task_id=ctx.task_id, reason=e.reason, spent=ctx.tracker.snapshot()))
+        return f"budget exhausted: {e.reason}"
+    return ""
 
 
 def _check_fits(problem: Problem, strategy: str) -> None:
@@ -298,6 +333,46 @@ def _refute_unsupported(ctx: SolveContext) -> None:
     if why:
         ctx.best = BestAttempt()
         ctx.best.offer(best.model_copy(update={"refuted": why}))
+
+
+def missing_evidence(ctx: SolveContext, solution: Solution | None, reason: str) -> list[str]:
+    """What the gate's evidence lacks about `solution`, an answer that passed every test it was judged on: it is
+    called solved only when it was tested beyond the samples, stressed against a brute force, profiled at the
+    statement's bound, and (when several candidates passed the samples) chosen among them by behaviour. One
+    line per gap; none means solved. A part the problem's kind cannot have (an interactive problem's stress)
+    is a gap too: the answer is not called solved on less evidence."""
+    evidence, kind = ctx.evidence, problem_kind(ctx.problem.kind)
+    if solution is None or kind.scored:
+        return []  # a score-based problem has no right answer to stress against: its score is its evidence
+    key = source_key(solution)
+    skipped = evidence.skipped
+    gaps = []
+    if kind.stress_applies and not evidence.tests:
+        gaps.append("no generated tests: judged on the samples only")
+    stress = evidence.stress.get(key)
+    if stress is not None and stress.runs - stress.starved <= 0:
+        gaps.append("not stressed: no stress run compared it with the brute force (starved of CPU)")
+    elif stress is None and not kind.stress_applies:
+        gaps.append(f"not stressed: {skipped.get('stress', kind.why_not_stressed)}")
+    elif stress is None and (evidence.brute is None or evidence.generator is None):
+        gaps.append(f"not stressed: no {'brute force' if evidence.brute is None else 'generator'} was written")
+    elif stress is None:
+        gaps.append(f"not stressed: {skipped.get('stress', 'the gate did not reach it')}")
+    profile = evidence.profiles.get(key)
+    if profile is None and not kind.profile_applies:
+        gaps.append(f"not profiled: a {ctx.problem.kind} problem is not profiled")
+    elif profile is None:
+        why = "no generator was written" if evidence.generator is None else "the gate did not reach it"
+        gaps.append(f"not profiled: {skipped.get('profile', why)}")
+    elif profile.efficient is None:
+        gaps.append(f"the profile is inconclusive{': ' + profile.reason if profile.reason else ''}")
+    if evidence.no_agreeing_oracle:  # agents/oracle.py: the brute forces did not agree
+        gaps.append(f"no agreeing oracle: {evidence.no_agreeing_oracle}")
+    if "selection" in skipped:
+        gaps.append(f"no selection: {skipped['selection']}")
+    if gaps and reason.startswith("budget exhausted"):
+        gaps.insert(0, "the budget ran out before the gate finished")
+    return gaps
 
 
 def _report_on(ctx: SolveContext, solution: Solution, tests: list[TestCase], iteration: int) -> JudgeReport:

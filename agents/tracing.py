@@ -66,6 +66,7 @@ class LLMCallEvent(TraceEvent):
     error: str = ""
     error_kind: str = ""
     warnings: list[str] = []  # what cpbot noticed about the server (a small context, a dropped setting)
+    clipped: dict[str, int] = {}  # text fields a transcript stored clipped: the field -> its full length
 
 
 class EnvelopeEvent(TraceEvent):

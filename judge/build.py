@@ -10,6 +10,7 @@ from pathlib import Path
 from cpbot.core.errors import ConfigError
 from cpbot.core.registry import LANGUAGE_BY_EXTENSION
 from cpbot.judge.languages import Build, BuildOptions, Program, get_language
+from cpbot.judge.languages.headers import HEADER_SUFFIXES
 from cpbot.judge.model import Solution, printable
 from cpbot.judge.sandbox import Sandbox
 
@@ -29,9 +30,6 @@ def precheck_solutions(solutions: Iterable[Solution], sandbox: Sandbox) -> None:
         precheck = getattr(get_language(name), "precheck", None)
         if precheck is not None:
             precheck(sources, sandbox)
-
-
-HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".inc")
 
 
 def sandbox_can_read(folder: Path) -> bool:
@@ -59,11 +57,13 @@ def stage_with_headers(path: Path, sandbox: Sandbox) -> Path:
     return sandbox.stage(f"src-{digest.hexdigest()[:24]}", files) / path.name
 
 
-def build_program_file(path: Path, sandbox: Sandbox, role: str, include_dirs: Sequence[Path] = ()) -> Program:
+def build_program_file(
+    path: Path, sandbox: Sandbox, role: str, include_dirs: Sequence[Path] = (), flags: Sequence[str] = ()
+) -> Program:
     """A helper program (checker, interactor, generator): a source to build, or an executable to run.
 
     A source is compiled under its own name with its own folder first on the include path (a
-    Polygon-style testlib.h beside a checker works), then `include_dirs`.
+    Polygon-style testlib.h beside a checker works), then `include_dirs`; `flags` follow the language's.
     """
     if path.suffix.lower() in LANGUAGE_BY_EXTENSION:
         source = path.read_text()
@@ -75,7 +75,7 @@ def build_program_file(path: Path, sandbox: Sandbox, role: str, include_dirs: Se
             # the path (`#include "../params.h"`) when programs may enter it; a 0700 one would stop the compiler
             own = [path.parent, *([folder] if folder.stat().st_mode & 0o005 == 0o005 else [])]
         dirs = tuple(dict.fromkeys([*own, *(Path(d).resolve() for d in include_dirs)]))
-        options = BuildOptions(include_dirs=dirs, filename=path.name, source_path=path)
+        options = BuildOptions(include_dirs=dirs, filename=path.name, source_path=path, flags=tuple(flags))
         build = get_language(LANGUAGE_BY_EXTENSION[path.suffix.lower()]).build(source, sandbox, options)
         if build.program is None:
             log = printable(build.log.strip()[:2000])

@@ -89,8 +89,9 @@ def execute(
     """Run `program [args]` on `stdin` in a slot, with `files` in its work dir; the output is kept whole
     (keep inputs small)."""
     argv = [*program.argv, *(args or [])]
-    with captured_run(argv, stdin, sandbox, run_limits_override or run_limits(limits), files=files) as cap:
+    limits_for_run = run_limits_override or run_limits(limits, sanitized=program.sanitized)
+    with captured_run(argv, stdin, sandbox, limits_for_run, files=files) as cap:
         stdout = cap.read_stdout()
-        stderr = cap.read_stderr(4096)
+        stderr = program.shown(cap.read_stderr(4096))
     verdict, message = classify(cap.run, limits, stderr, len(stdout))
     return Execution(cap.run, stdout, stderr, verdict, message)

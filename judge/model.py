@@ -6,17 +6,20 @@ in DESIGN.md, so `--json` output and files on disk can be relied on by scripts.
 
 from __future__ import annotations
 
-import re
+import logging
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
+from cpbot.core.bounds import MEMORY_LIMIT, TIME_LIMIT
 from cpbot.core.registry import LOCAL_SITE, LanguageName
+from cpbot.core.terminal import printable
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: Problem.interactor
 NEWER_SCHEMA = "newer_schema"  # the error type of a file written by a newer cpbot
+_log = logging.getLogger("cpbot.judge")
 
 
 class Model(BaseModel):
@@ -34,17 +37,6 @@ class Model(BaseModel):
                 {"version": version, "known": SCHEMA_VERSION},
             )
         return data
-
-
-# Control characters but tab and newline, C1 included (U+009B is a terminal's CSI on its own).
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
-def printable(text: str) -> str:
-    """Text a program or a compiler wrote, safe to print on a terminal: every control character but tab
-    and newline shown as `\\xNN` (no escape sequence can retitle, clear or recolour the user's terminal).
-    Idempotent, so a report read back from disk stays the same."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 # What a program, a checker or a compiler wrote, kept in a report: escaped on the way in.
@@ -100,10 +92,38 @@ def worst(verdicts: list[Verdict]) -> Verdict:
 Language = LanguageName
 
 
+def _within_time_bound(ms: int) -> int:
+    """A time limit from outside (a page, Competitive Companion, a file) is refused past `max_time_limit_s`."""
+    if ms > TIME_LIMIT.value() * 1000:
+        raise PydanticCustomError(
+            "time_limit_too_long",
+            "{ms} ms is past {bound} ({hint})",
+            {
+                "ms": ms if ms < 10**12 else f"about 1e{len(str(ms)) - 1}",
+                "bound": TIME_LIMIT.describe(),
+                "hint": TIME_LIMIT.hint(),
+            },
+        )
+    return ms
+
+
+def _within_memory_bound(mb: int) -> int:
+    """A memory limit past `max_memory_limit_mb` (by default the machine's RAM, which no run can use more
+    of anyway) is judged as that bound, with a warning."""
+    bound = MEMORY_LIMIT.value()
+    if mb > bound:
+        shown = mb if mb < 10**12 else f"about 1e{len(str(mb)) - 1}"
+        _log.warning(
+            "a memory limit of %s MB is judged as %s (%s)", shown, MEMORY_LIMIT.describe(), MEMORY_LIMIT.hint()
+        )
+        return bound
+    return mb
+
+
 class Limits(Model):
-    time_ms: int = Field(2000, gt=0)
-    memory_mb: int = Field(256, gt=0)
-    output_mb: int = Field(64, gt=0)
+    time_ms: Annotated[int, Field(gt=0), AfterValidator(_within_time_bound)] = 2000
+    memory_mb: Annotated[int, Field(gt=0), AfterValidator(_within_memory_bound)] = 256
+    output_mb: int = Field(64, gt=0, le=1 << 20)
 
 
 class TestCase(Model):
@@ -137,6 +157,11 @@ class Signature(Model):
     methods: list[Method] = []
     # design problems only: the constructor's parameters
     constructor: Method | None = None
+
+
+class Solution(Model):
+    language: Language
+    source: str
 
 
 class HeuristicSpec(Model):
@@ -193,7 +218,12 @@ class Problem(Model):
     kind: Literal["stdio", "function", "interactive", "heuristic"] = "stdio"
     signature: Signature | None = None
     heuristic: HeuristicSpec | None = None  # score-based problems: their local tools and scoring rules
+    # `tokens`, `exact`, `lines`, `decimal-lines`, `float:EPS`, `special`, or the path of a testlib checker
+    # (relative to the problem's folder in problem.json)
     checker: str = "tokens"
+    # interactive problems: the testlib interactor, a path (relative to the problem's folder in problem.json)
+    # or its source
+    interactor: str | Solution | None = None
     input_file: str | None = None
     output_file: str | None = None
     contest: str | None = None
@@ -201,11 +231,6 @@ class Problem(Model):
     difficulty: str | None = None
     code_snippets: dict[str, str] = {}
     raw: Any = None
-
-
-class Solution(Model):
-    language: Language
-    source: str
 
 
 class Diff(Model):

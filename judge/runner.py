@@ -12,13 +12,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from cpbot.core.errors import ConfigError, JudgeError
+from cpbot.core.errors import ConfigError, CpbotError, JudgeError
 from cpbot.judge.build import build_program_file, build_solution
 from cpbot.judge.checkers import Checker, CheckInput, make_checker
 from cpbot.judge.checkers.base import CheckResult, uses_sandbox
 from cpbot.judge.checkers.text import excerpt
 from cpbot.judge.execute import Captured, captured_run
-from cpbot.judge.interactive import run_interactive
+from cpbot.judge.interactive import TESTLIB, InteractorProtocol, run_interactive
 from cpbot.judge.kinds import problem_kind
 from cpbot.judge.languages import BuildOptions, Program
 from cpbot.judge.model import JudgeReport, Limits, Problem, Solution, TestCase, TestResult, Verdict, worst
@@ -57,13 +57,15 @@ class _Judging:
         checker: Checker,
         interactor: Program | None,
         sandbox: Sandbox,
+        protocol: InteractorProtocol = TESTLIB,
     ) -> None:
         self.program = program
         self.limits = limits
         self.checker = checker
         self.interactor = interactor
+        self.protocol = protocol
         self.sandbox = sandbox
-        self.limits_for_run = run_limits(limits)
+        self.limits_for_run = run_limits(limits, sanitized=program.sanitized)
 
     def run_test(self, test: PreparedTest) -> tuple[TestResult, RunResult]:
         """Run one test alone (in a slot borrowed for it) and judge it."""
@@ -108,7 +110,7 @@ class _Judging:
 
     def _result(self, test: PreparedTest, cap: Captured) -> TestResult:
         run = cap.run
-        stderr = cap.read_stderr(EXCERPT_BYTES)
+        stderr = self.program.shown(cap.read_stderr(EXCERPT_BYTES))
         size = cap.stdout_size()
         stdout = cap.read_stdout(EXCERPT_BYTES)
         verdict, message = classify(run, self.limits, stderr, size)
@@ -137,7 +139,9 @@ class _Judging:
 
     def _run_interactive(self, test: PreparedTest) -> tuple[TestResult, RunResult]:
         assert self.interactor is not None
-        ir = run_interactive(self.program, self.interactor, test.input, test.answer, self.limits, self.sandbox)
+        ir = run_interactive(
+            self.program, self.interactor, test.input, test.answer, self.limits, self.sandbox, self.protocol
+        )
         verdict, message = ir.verdict, ir.message
         if verdict is None and ir.check is not None:
             verdict, message = ir.check.verdict, ir.check.message
@@ -158,7 +162,7 @@ class _Judging:
                 signal=ir.run.signal,
                 checker_message=message,
                 stdout=excerpt(ir.transcript, EXCERPT_BYTES),
-                stderr=ir.stderr[:EXCERPT_BYTES],
+                stderr=self.program.shown(ir.stderr[:EXCERPT_BYTES]),
             ),
             ir.run,
         )
@@ -279,6 +283,7 @@ def judge_program(
     jobs: int | None = None,
     stop_on_failure: bool = False,
     on_result: OnResult | None = None,
+    interactor_protocol: InteractorProtocol = TESTLIB,
 ) -> JudgeReport:
     """Judge an already built program. Tests run in parallel; near-limit TLEs are re-run alone.
 
@@ -289,7 +294,7 @@ def judge_program(
     per_test = 2 if interactor is not None else 1
     usable = sandbox.size - (1 if uses_sandbox(checker) else 0)
     workers = max(1, min(jobs or sandbox.size, usable // per_test, len(tests) or 1))
-    session = _Judging(program, limits, checker, interactor, sandbox)
+    session = _Judging(program, limits, checker, interactor, sandbox, interactor_protocol)
     prepared = prepare_tests(tests)
     in_order = _InOrder(prepared, limits, on_result)
     outcomes = _run_all(session, prepared, workers, stop_on_failure, in_order)
@@ -339,6 +344,7 @@ def judge_solution(
     stop_on_failure: bool = False,
     build_options: BuildOptions | None = None,
     on_result: OnResult | None = None,
+    interactor_protocol: InteractorProtocol = TESTLIB,
 ) -> JudgeReport:
     """Build and judge a solution. CE when it does not build; IE (with the reason) when the judge fails.
 
@@ -371,6 +377,7 @@ def judge_solution(
             jobs=jobs,
             stop_on_failure=stop_on_failure,
             on_result=on_result,
+            interactor_protocol=interactor_protocol,
         )
     except JudgeError as e:
         return JudgeReport(
@@ -429,6 +436,20 @@ def judge_problem(
             build_options=dataclasses.replace(build_options, source_path=None) if build_options else None,
             on_result=on_result,
         )
+    if interactor is None and kind.needs_interactor:
+        # an interactive test is a dialogue: without an interactor there is nothing to judge it with (its
+        # sample, compared as a file, would reject a right program asking other questions)
+        try:
+            interactor = kind.interactor(problem, sandbox or default_sandbox())
+        except CpbotError as e:
+            return JudgeReport(verdict=Verdict.IE, total=len(tests), language=solution.language, reason=e.message)
+        if interactor is None:
+            return JudgeReport(
+                verdict=Verdict.IE,
+                total=len(tests),
+                language=solution.language,
+                reason=f"{problem.id} is interactive and has no interactor to judge it with",
+            )
     return judge_solution(
         solution,
         tests,

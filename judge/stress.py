@@ -24,6 +24,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from cpbot.core.errors import CpbotError
@@ -45,6 +46,20 @@ BRUTE_RUNS: BytesLRU[Execution] = BytesLRU(lambda ex: len(ex.stdout) + len(ex.st
 
 class BruteForceError(CpbotError):
     """The brute force itself failed: its output cannot serve as the answer."""
+
+
+@dataclass(frozen=True)
+class StressProgress:
+    """Where a stress search is, after each compared input (for a progress line)."""
+
+    runs: int  # inputs compared, shrinking included
+    size: int  # the size of the last input
+    largest: int  # the largest size reached
+    slowest_ms: float  # the solution's slowest run so far (CPU)
+    found_size: int | None = None  # the smallest failing size so far, once one is found (then it shrinks)
+
+
+OnProgress = Callable[[StressProgress], None]
 
 
 class _Stress:
@@ -71,6 +86,10 @@ class _Stress:
         self.brute_run_limits = brute_run_limits
         self.runs = 0
         self.starved = 0  # inputs skipped: a program starved of CPU on every try
+        self.largest = 0
+        self.slowest_ms = 0.0
+        self.found_size: int | None = None
+        self.progress: OnProgress | None = None
 
     def _execute(self, program: Program, data: bytes, limits: Limits, override: RunLimits | None = None) -> Execution:
         """Run `program`; again when the machine starved it of CPU (its verdict would be the machine's)."""
@@ -103,6 +122,15 @@ class _Stress:
     def failure(self, size: int, seed: int) -> StressFailure | None:
         """Run one generated case; the failure it shows, or None when the solution agrees (or when the
         machine starved a program of CPU on every try: the input is skipped and counted in `starved`)."""
+        found = self._compare(size, seed)
+        self.largest = max(self.largest, size)
+        if found is not None:
+            self.found_size = min(size, self.found_size or size)
+        if self.progress is not None:
+            self.progress(StressProgress(self.runs, size, self.largest, self.slowest_ms, self.found_size))
+        return found
+
+    def _compare(self, size: int, seed: int) -> StressFailure | None:
         self.runs += 1
         data = generate(self.generator, size, seed, self.sandbox, self.generator_time_ms)
         runs = [self._brute(data, program) for program in self.panel]
@@ -124,6 +152,7 @@ class _Stress:
         if is_starved(sol.run):
             self.starved += 1
             return None
+        self.slowest_ms = max(self.slowest_ms, sol.run.cpu_ms)
         verdict, message = sol.verdict, sol.message
         if verdict is None:
             inp, out, ans = (self.workdir / name for name in ("input", "output", "answer"))
@@ -178,19 +207,21 @@ def stress_programs(
     max_seconds: float | None = None,
     max_size: int = 10,
     seed: int = 1,
-    progress: Callable[[int, int], None] | None = None,
+    progress: OnProgress | None = None,
     generator_time_ms: int = GENERATOR_TIME_MS,
     panel: Sequence[Program] = (),
 ) -> StressReport:
     """Search for an input where `solution` and `brute` disagree within `max_runs` runs (`max_seconds`
-    is a safety net only); shrink the first one found. With other brute forces on the `panel`, an input's
-    answer is the one most of them agree on, and an input where they do not agree is skipped and counted
-    (`StressReport.contested`): a counterexample is believed only when the brute forces agree on it."""
+    is a safety net only); shrink the first one found. `progress` hears of every compared input. With other
+    brute forces on the `panel`, an input's answer is the one most of them agree on, and an input where they do
+    not agree is skipped and counted (`StressReport.contested`): a counterexample is believed only when the
+    brute forces agree on it."""
     started = time.monotonic()
     workdir = Path(tempfile.mkdtemp(prefix="stress-", dir=sandbox.root))
     try:
         check_uses_n(generator, 1, max_size, seed, sandbox, generator_time_ms)
         st = _Stress(solution, brute, generator, checker, limits, sandbox, workdir, generator_time_ms, panel=panel)
+        st.progress = progress
         found: StressFailure | None = None
         i = 0
         time_limited = False
@@ -201,8 +232,6 @@ def stress_programs(
             size = min(max_size, 1 + i // SEEDS_PER_SIZE)
             found = st.failure(size, seed + i)
             i += 1
-            if progress:
-                progress(i, size)
             if found:
                 break
         if found is None:

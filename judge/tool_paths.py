@@ -1,4 +1,5 @@
-"""Where a score-based problem's tools are: paths named relative to the problem's folder, checked to stay in it.
+"""Where a problem's own programs are (a checker, an interactor, a score-based problem's tools): paths named
+relative to the problem's folder, checked to stay in it.
 
 Light on purpose (no sandbox, no build): `bot/app/problem_folder.load_problem` resolves a problem's tool
 paths when it reads problem.json, before anything runs.
@@ -8,8 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cpbot.core import safe_paths
 from cpbot.core.errors import ConfigError
-from cpbot.judge.model import Problem
+from cpbot.core.safe_paths import OutsideFolder
+from cpbot.judge.checkers import builtin_checker
+from cpbot.judge.model import HeuristicSpec, Problem
 
 
 def inside(folder: Path, name: str, what: str) -> Path:
@@ -17,18 +21,29 @@ def inside(folder: Path, name: str, what: str) -> Path:
     path = Path(name)
     if path.is_absolute():
         return path
-    resolved = (folder / path).resolve()
-    if not resolved.is_relative_to(folder.resolve()):
-        raise ConfigError(f"the {what} {name!r} leaves the problem's folder", hint="name a file inside it")
-    return resolved
+    try:
+        return safe_paths.inside(folder, path).resolve()  # the one check of a name from outside
+    except OutsideFolder:
+        raise ConfigError(f"the {what} {name!r} leaves the problem's folder", hint="name a file inside it") from None
 
 
 def tools_in(problem: Problem, folder: Path) -> Problem:
-    """`problem` with its tools' relative paths made absolute in `folder` (where its problem.json is); a
-    path that leaves the folder is a `ConfigError`. Problems of other kinds come back as they are."""
+    """`problem` with its programs' relative paths made absolute in `folder` (where its problem.json is): a
+    checker program (not a built-in spec), an interactor named by path, a score-based problem's tools; a path
+    that leaves the folder is a `ConfigError`."""
+    update: dict[str, object] = {}
+    if problem.checker != "special" and builtin_checker(problem.checker) is None:
+        update["checker"] = str(inside(folder, problem.checker, "checker"))
+    if isinstance(problem.interactor, str):
+        update["interactor"] = str(inside(folder, problem.interactor, "interactor"))
+    if problem.heuristic is not None:
+        update["heuristic"] = _heuristic_in(problem, folder)
+    return problem.model_copy(update=update) if update else problem
+
+
+def _heuristic_in(problem: Problem, folder: Path) -> HeuristicSpec:
     spec = problem.heuristic
-    if spec is None:
-        return problem
+    assert spec is not None
     paths = {
         role: str(inside(folder, name, role))
         for role, name in (
@@ -47,4 +62,4 @@ def tools_in(problem: Problem, folder: Path) -> Problem:
             "tools": paths.get("tools folder"),
         }
     )
-    return problem.model_copy(update={"heuristic": resolved})
+    return resolved

@@ -20,14 +20,15 @@ NPROC = 128
 _ALLOCATION_FAILURE = re.compile(r"std::bad_alloc|MemoryError|Cannot allocate memory|out of memory", re.I)
 
 
-def run_limits(limits: Limits) -> RunLimits:
-    """The launcher's limits for a solution under the problem's limits."""
+def run_limits(limits: Limits, *, sanitized: bool = False) -> RunLimits:
+    """The launcher's limits for a solution under the problem's limits. A `sanitized` program (built
+    with AddressSanitizer) gets no address-space cap: ASan maps terabytes of shadow memory at start."""
     tl = limits.time_ms
     return RunLimits(
         cpu_ms=int(tl * (1 + RERUN_MARGIN)) + 20,
         wall_ms=WALL_FACTOR * tl + 500,
         # the address-space cap only stops runaways; MLE is decided on peak RSS
-        address_space_kb=max(2 * limits.memory_mb, limits.memory_mb + 256) * 1024,
+        address_space_kb=None if sanitized else max(2 * limits.memory_mb, limits.memory_mb + 256) * 1024,
         output_bytes=limits.output_mb << 20,
         nproc=NPROC,
         workdir_mb=workdir_mb(limits),

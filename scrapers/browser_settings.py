@@ -50,9 +50,7 @@ class BrowserSettings(BaseModel):
         try:
             return cls.model_validate(table)
         except ValidationError as e:
-            raise ConfigError(
-                f"{source}: [browser] {first_problem(e)}", hint="see README, Browser transport"
-            ) from None
+            raise ConfigError(f"{source}: [browser] {first_problem(e)}", hint="see README, Browser transport") from None
 
     def profile_dir(self, site: str) -> Path:
         """The persistent profile of one site (created on first use)."""

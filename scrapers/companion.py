@@ -12,7 +12,10 @@ import re
 import uuid
 from typing import Any
 
-from cpbot.core.errors import ParseError
+from pydantic import ValidationError
+
+from cpbot.core import bounds
+from cpbot.core.errors import ParseError, first_problem
 from cpbot.core.registry import LOCAL_SITE
 from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import Limits, Problem, TestCase
@@ -25,7 +28,7 @@ _WHERE = "the Competitive Companion JSON"
 def is_companion_payload(data: bytes) -> bool:
     """True when `data` is one Competitive Companion problem (tests and a time limit or group)."""
     try:
-        obj = json.loads(data.lstrip(b"\xef\xbb\xbf \t\r\n"))
+        obj = bounds.loads(data.lstrip(b"\xef\xbb\xbf \t\r\n"), _WHERE)
     except (json.JSONDecodeError, UnicodeDecodeError):
         return False
     return isinstance(obj, dict) and "tests" in obj and ("timeLimit" in obj or "group" in obj)
@@ -52,8 +55,10 @@ def parse_companion(payload: bytes | str | dict[str, Any]) -> Problem:
             time_ms=int(_field(data, "timeLimit", (int, float), 1000)),
             memory_mb=int(_field(data, "memoryLimit", (int, float), 1024)),
         )
-    except (ValueError, OverflowError) as e:  # pydantic's ValidationError is a ValueError
-        raise ParseError(f"cannot parse {_WHERE}: bad time or memory limit ({e})") from e
+    except ValidationError as e:
+        raise ParseError(f"cannot parse {_WHERE}: bad time or memory limit ({first_problem(e)})") from None
+    except (ValueError, OverflowError) as e:  # int() of NaN or infinity
+        raise ParseError(f"cannot parse {_WHERE}: bad time or memory limit ({e})") from None
     return Problem(
         id=pid,
         site=site,
@@ -123,7 +128,7 @@ def _load(payload: bytes | str | dict[str, Any]) -> dict[str, Any]:
         if text.startswith("json\n"):  # the CHelper flavour prefixes the payload with a line "json"
             text = text[5:]
         try:
-            data = json.loads(text)
+            data = bounds.loads(text, _WHERE)
         except json.JSONDecodeError as e:
             raise ParseError(f"cannot parse {_WHERE}: missing JSON ({e})") from e
     if not isinstance(data, dict):

@@ -4,13 +4,16 @@ The user's browser gets past Cloudflare; the extension then POSTs each problem's
 127.0.0.1. Problems of one contest share a batch id; the server tells its caller when a batch is
 complete. Only the extension may feed problems: a request with a web page's Origin (http(s), or the
 `null` of a sandboxed frame or a file) is refused, and so is any body not sent as `application/json`
-(a page cannot send that cross-site without a CORS preflight, which this server never answers).
+(a page cannot send that cross-site without a CORS preflight, which this server never answers), and
+so is any request whose Host header is not a loopback name (a page of a rebound DNS name). A body shorter
+than its Content-Length is refused, and a client that has gone is let go without a traceback.
 Bodies, samples and idle connections are capped, so a local page or program cannot exhaust it.
 """
 
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,6 +31,25 @@ IDLE_TIMEOUT_S = 10.0  # a connection that sends nothing for this long is closed
 EXTENSION_ORIGINS = ("moz-extension://", "chrome-extension://", "safari-web-extension://")
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 _log = logging.getLogger("cpbot.listen")
+
+
+def is_loopback_host(host: str | None) -> bool:
+    """Whether a Host header names this machine's loopback (`localhost:10043`, `127.0.0.1`, `[::1]:80`)."""
+    if not host:
+        return False
+    name = host.strip().lower()
+    if name.startswith("["):  # [::1] or [::1]:port
+        name, _, rest = name[1:].partition("]")
+        return name == "::1" and (not rest or (rest[0] == ":" and rest[1:].isdigit()))
+    name, _, port = name.partition(":")
+    return name in ("127.0.0.1", "localhost") and (not port or port.isdigit())
+
+
+class _QuietServer(ThreadingHTTPServer):
+    """A request that fails in a way the handler did not foresee is one log line, not a traceback."""
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        _log.warning("listen: a request from %s failed: %s", client_address, sys.exc_info()[1])
 
 
 @dataclass(frozen=True)
@@ -79,7 +101,7 @@ class CompanionServer:
         self.on_error = on_error
         self.batches = BatchTracker()
         try:
-            self._server = ThreadingHTTPServer((host, port), _handler_for(self))
+            self._server = _QuietServer((host, port), _handler_for(self))
         except OSError as e:
             raise ConfigError(
                 f"cannot listen on {host}:{port}: {e.strerror or e}",
@@ -123,6 +145,8 @@ def _handler_for(server: CompanionServer) -> type[BaseHTTPRequestHandler]:
         timeout = IDLE_TIMEOUT_S  # socket timeout: an idle or trickling connection is dropped
 
         def do_POST(self) -> None:
+            if not self._loopback_host():
+                return
             origin = self.headers.get("Origin")
             if origin is not None and not origin.startswith(EXTENSION_ORIGINS):
                 self._reply(403, "requests from web pages (or a null origin) are refused")
@@ -136,7 +160,15 @@ def _handler_for(server: CompanionServer) -> type[BaseHTTPRequestHandler]:
             if length <= 0 or length > MAX_BODY:
                 self._reply(400, "expected a JSON body")
                 return
-            body = self.rfile.read(length)
+            try:
+                body = self.rfile.read(length)
+            except OSError as e:  # the socket's timeout: a client that stopped sending
+                _log.info("listen: a body not sent whole in time (%s)", e)
+                self.close_connection = True
+                return
+            if len(body) < length:
+                self._reply(400, f"the body is {len(body)} bytes, shorter than its Content-Length ({length})")
+                return
             try:
                 server.receive(body)
             except CpbotError as e:
@@ -150,15 +182,28 @@ def _handler_for(server: CompanionServer) -> type[BaseHTTPRequestHandler]:
             self._reply(200, "ok")
 
         def do_GET(self) -> None:
-            self._reply(200, "cpbot is listening for Competitive Companion")
+            if self._loopback_host():
+                self._reply(200, "cpbot is listening for Competitive Companion")
+
+        def _loopback_host(self) -> bool:
+            """A request must name a loopback host: a page of a rebound name (DNS rebinding) sends its own
+            name, and is refused (replies False after answering 421)."""
+            if is_loopback_host(self.headers.get("Host")):
+                return True
+            self._reply(421, "the Host header must name 127.0.0.1, localhost or [::1]")
+            return False
 
         def _reply(self, status: int, text: str) -> None:
             data = (text + "\n").encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "text/plain; charset=utf-8")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "text/plain; charset=utf-8")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+            except OSError as e:  # the client has gone: nothing to tell it
+                _log.info("listen: the client left before the reply (%s)", e)
+                self.close_connection = True
 
         def log_message(self, format: str, *args: object) -> None:
             _log.info("listen: " + format, *args)

@@ -4,7 +4,9 @@ Every request carries a User-Agent naming cpbot, waits for its site's rate limit
 5xx answers and dropped connections with exponential backoff (honouring `Retry-After`), and times
 out. Errors that cannot heal by waiting (connection refused, no such host) fail at the first attempt. A Cloudflare or
 captcha page raises `BlockedError` with a hint on what the user can do. Cookies come from a jar,
-e.g. one loaded from a browser's cookies.txt by `scrapers.cookies`.
+e.g. one loaded from a browser's cookies.txt by `scrapers.cookies`. A body is read as it streams in and no
+further than `max_page_mb` (`cpbot.core.bounds`), decompressed size, so an endless or a bomb page never
+sits in memory whole.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import logging
 import random
 import socket
 import time
+import zlib
 from collections.abc import Callable
 from http.cookiejar import CookieJar
 from typing import Any, Protocol, runtime_checkable
@@ -20,6 +23,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from cpbot.core.bounds import PAGE, inflate, read_capped
 from cpbot.core.errors import ConfigError, FetchError
 from cpbot.core.retry import retry_after_seconds
 from cpbot.scrapers.blocking import block_reason, blocked_error
@@ -27,6 +31,7 @@ from cpbot.scrapers.ratelimit import RateLimiter
 
 USER_AGENT = "cpbot/0.1 (competitive-programming assistant; rate-limited, read-only)"
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+_STREAM_HEADERS = frozenset({"content-encoding", "content-length", "transfer-encoding"})
 _log = logging.getLogger("cpbot.http")
 
 
@@ -113,7 +118,7 @@ class HttpClient:
         for attempt in range(self.max_retries + 1):
             self.limiter.wait(host)
             try:
-                response = self._client.request(method, url, **kwargs)
+                response = self._send_capped(method, url, **kwargs)
             except (httpx.UnsupportedProtocol, httpx.TooManyRedirects) as e:
                 raise FetchError(f"cannot fetch {url}: {e}") from e
             except httpx.TransportError as e:
@@ -149,6 +154,29 @@ class HttpClient:
                 return response
             raise _status_error(url, status, attempt + 1)
         raise AssertionError("unreachable: the loop returns or raises")  # pragma: no cover
+
+    def _send_capped(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
+        """The response with its body read while it stays within `max_page_mb` (decompressed): reading
+        stops at the bound, so a huge or endless body never sits in memory."""
+        request = self._client.build_request(method, url, **kwargs)
+        response = self._client.send(request, stream=True)
+        host = urlsplit(url).hostname
+        # gzip, the usual encoding, is unpacked here a piece at a time (httpx unpacks a chunk whole)
+        gzipped = response.headers.get("content-encoding", "").strip().lower() in ("gzip", "x-gzip")
+        try:
+            chunks = inflate(response.iter_raw(), 31) if gzipped else response.iter_bytes()
+            body = read_capped(chunks, PAGE, f"the answer of {host} for {url}", FetchError)
+        except (zlib.error, httpx.DecodingError) as e:
+            raise FetchError(f"{host} answered {url} with a body that does not decode: {e}") from e
+        finally:
+            response.close()
+        # the body as read (decoded): the headers that described the encoded stream no longer apply
+        headers = [(k, v) for k, v in response.headers.multi_items() if k.lower() not in _STREAM_HEADERS]
+        capped = httpx.Response(
+            response.status_code, headers=headers, content=body, request=response.request, history=response.history
+        )
+        capped.extensions = response.extensions
+        return capped
 
     def _where(self, url: str, host: str) -> str:
         """The host a request really went to: a routed site names its stand-in, e.g. "127.0.0.1:8001 (for

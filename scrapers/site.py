@@ -41,8 +41,6 @@ class Site(ABC):
     spec: SiteSpec
     # The cookies a login stores when no cookies.txt is given (asked for by `cpbot login`).
     session_cookies: tuple[str, ...] = ()
-    # Whether the site's submitter can log in with a handle and password.
-    password_login: bool = False
     # The least time between two requests to the site (its API's published limit, or a courtesy).
     min_interval_s: float = 1.0
 
@@ -55,6 +53,11 @@ class Site(ABC):
     def title(self) -> str:
         """The site's name for people ("Codeforces")."""
         return self.spec.title
+
+    @property
+    def password_login(self) -> bool:
+        """Whether the site's submitter can log in with a handle and password."""
+        return self.spec.password_login
 
     # ---- recognising ----
 

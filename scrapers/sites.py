@@ -12,6 +12,7 @@ import importlib
 import json
 from urllib.parse import urlsplit
 
+from cpbot.core import bounds
 from cpbot.core.errors import ConfigError
 from cpbot.core.registry import SITE_ALIASES, SITE_SPECS, site_spec
 from cpbot.judge.model import Problem
@@ -55,7 +56,7 @@ def site_for_content(data: bytes) -> Site:
     head = data.lstrip(_BOM_AND_SPACE)
     if head.startswith((b"{", b"[")):
         try:
-            json.loads(head)
+            bounds.loads(head, "the file")
         except (json.JSONDecodeError, UnicodeDecodeError) as e:
             raise ConfigError(f"the file looks like JSON but is not valid JSON: {e}") from e
     for site in all_sites():

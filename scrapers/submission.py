@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from cpbot.core.errors import SubmitError
+from cpbot.core.registry import SITE_ALIASES, SITES
 from cpbot.judge.model import SCHEMA_VERSION, Problem, Solution, Verdict
 
 COOKIES_HINT = (
@@ -35,11 +36,9 @@ class LoginRequired(SubmitError):
     """The site showed a login page: the session is missing or expired."""
 
     def __init__(self, site: str, detail: str = "") -> None:
-        from cpbot.scrapers.sites import find_site
-
         message = f"{site} asks for a login" + (f" ({detail})" if detail else "")
         hint = COOKIES_HINT.format(site=site)
-        known = find_site(site)
+        known = SITES.get(SITE_ALIASES.get(site.strip().lower(), ""))
         if known is not None and known.password_login:
             hint += f", or store a handle and password with `cpbot login --site {known.name} --handle NAME`"
         super().__init__(message, hint=hint)
@@ -101,8 +100,18 @@ class ListedSubmission:
     raw: dict[str, Any] = field(default_factory=dict)  # the site's own entry, for `source_of`
 
 
-# Posts a prepared submission; given the submission ids the ledger already knows, returns the new id.
-Post = Callable[[Set[str]], str]
+@dataclass(frozen=True)
+class Post:
+    """A prepared submission: `post(known)` sends it and, given the submission ids the ledger already
+    knows, returns the new id. It says what a person confirms first: the site's language option the form
+    chose and the account whose session posts it (empty where the site does not say)."""
+
+    send: Callable[[Set[str]], str]
+    option: str = ""
+    account: str = ""
+
+    def __call__(self, known: Set[str]) -> str:
+        return self.send(known)
 
 
 class SubmitProtocol(ABC):

@@ -23,7 +23,9 @@ EXPECTED = {
     "judge": [r"\bAC\b"],
     "fetch": [r"codeforces:1702A", r"\bAC\b"],
     "stress": [r"clean: no difference", r"WA after \d+ runs .*n=2", r"fit: O\("],
-    "bench": [r"maximum: WA, 2/3 cases", r"sum: AC, 3/3 cases", r"solved: AC", r"local:example-sum"],
+    "edit": [r"saved as \S*loop/tests/stress-000\.in", r"stress-000 +WA", r"judging wrong\.cpp on 1 test"],
+    "bench": [r"maximum: WA, 2/3 cases", r"sum: AC, 3/3 cases", r"unverified: AC", r"local:example-sum"],
+    "verify": [r"validator-mutations", r"OK\s+wrong_answer/mod\.py\s+WA", r"PASSED"],
     "grade": [
         r"\| all \| 3 \| 6 \| 66\.7 \|",
         r"AC 4, WA 1, no code 1",

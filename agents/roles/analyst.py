@@ -17,8 +17,8 @@ from typing import Literal, cast
 
 from pydantic import BaseModel, ConfigDict
 
+from cpbot.agents.chat import ChatModel
 from cpbot.agents.envelopes import CodeAttempt, ComplexityVerdict, Patch, Plan
-from cpbot.agents.llm import ChatModel
 from cpbot.agents.prompts import render_prompt
 from cpbot.agents.roles.common import RoleError, ask_structured, fenced
 from cpbot.agents.roles.constraints import problem_bounds

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 
+from cpbot.agents.chat import ChatModel
 from cpbot.agents.extract import ExtractionError
-from cpbot.agents.llm import ChatModel
 from cpbot.agents.prompts import clip, render_prompt
 from cpbot.agents.roles.blocks import BlockChain, CodeBlock, format_rules, read_block, read_chain
 from cpbot.agents.roles.common import CASE_CHARS, RoleError, fence_tag, language_name, problem_text

@@ -15,8 +15,8 @@ from typing import Literal, cast
 
 from pydantic import BaseModel, ConfigDict
 
+from cpbot.agents.chat import ChatModel
 from cpbot.agents.envelopes import CheckerDecision, CodeAttempt, Plan
-from cpbot.agents.llm import ChatModel
 from cpbot.agents.prompts import clip, render_prompt
 from cpbot.agents.roles.common import RoleError, ask_structured, fenced, plan_text, problem_text
 from cpbot.agents.roles.debugger import failures_text

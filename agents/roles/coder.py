@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from cpbot.agents.chat import ChatModel
 from cpbot.agents.envelopes import CodeAttempt, Payload, Plan
-from cpbot.agents.llm import ChatModel
 from cpbot.agents.prompts import render_prompt
 from cpbot.agents.roles.common import (
     ask_code,
@@ -31,7 +31,6 @@ from cpbot.judge.languages import language_profile
 from cpbot.judge.model import Language, Problem
 
 ROLE = "coder"
-
 
 
 def function_snippet(problem: Problem, language: Language) -> str | None:

@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from cpbot.agents.chat import ChatModel, LLMReply
 from cpbot.agents.dialect import with_note
 from cpbot.agents.envelopes import (
     CheckerDecision,
@@ -22,8 +23,8 @@ from cpbot.agents.envelopes import (
     StressFeedback,
 )
 from cpbot.agents.extract import ExtractedCode, ExtractionError, extract_code
-from cpbot.agents.llm import ChatModel, LLMReply, StructuredOutputError
 from cpbot.agents.prompts import clip
+from cpbot.agents.structured import StructuredOutputError
 from cpbot.core.errors import ModelError
 from cpbot.core.registry import LANGUAGES
 from cpbot.judge.kinds import problem_kind

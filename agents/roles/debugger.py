@@ -20,8 +20,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from cpbot.agents.chat import ChatModel
 from cpbot.agents.envelopes import CodeAttempt, Plan
-from cpbot.agents.llm import ChatModel
 from cpbot.agents.prompts import clip, render_prompt
 from cpbot.agents.roles.common import (
     CASE_CHARS,

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from cpbot.agents.chat import ChatModel
 from cpbot.agents.extract import find_blocks
-from cpbot.agents.llm import ChatModel
 from cpbot.agents.prompts import render_prompt
 from cpbot.agents.roles.common import fenced, problem_text
 from cpbot.agents.selection import Disagreement, read_choice

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from cpbot.agents.chat import ChatModel
 from cpbot.agents.envelopes import CodeAttempt
-from cpbot.agents.llm import ChatModel
 from cpbot.agents.prompts import render_prompt
 from cpbot.agents.roles.common import ask_code, code_attempt, fence_tag, fenced, language_name, problem_text
 from cpbot.agents.roles.knowledge import KnowledgeBase, Note, notes_text

@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
+from cpbot.agents.chat import ChatModel
 from cpbot.agents.envelopes import CodeAttempt
 from cpbot.agents.extract import extract_code
-from cpbot.agents.llm import ChatModel
 from cpbot.agents.prompts import render_prompt
 from cpbot.agents.roles.common import code_attempt, fence_tag, fenced, language_name, problem_text
 from cpbot.judge.model import JudgeReport, Problem, ProfileReport, Solution, TestCase, Verdict

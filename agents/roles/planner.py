@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
+from cpbot.agents.chat import ChatModel, LLMReply
 from cpbot.agents.envelopes import Payload, Plan
-from cpbot.agents.llm import ChatModel, LLMReply
 from cpbot.agents.prompts import render_prompt
 from cpbot.agents.roles.common import RoleError, ask_structured, feedback_text, language_name, plan_text, problem_text
 from cpbot.agents.roles.constraints import problem_bounds

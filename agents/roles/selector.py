@@ -12,7 +12,7 @@ import re
 
 from pydantic import BaseModel, ConfigDict
 
-from cpbot.agents.llm import ChatModel, LLMReply
+from cpbot.agents.chat import ChatModel, LLMReply
 from cpbot.agents.prompts import render_prompt
 from cpbot.agents.roles.common import RoleError, ask_structured, problem_text
 from cpbot.judge.model import Problem

@@ -20,9 +20,9 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
+from cpbot.agents.chat import ChatModel
 from cpbot.agents.envelopes import GeneratedTests
 from cpbot.agents.extract import ExtractionError, extract_code, family_of, find_blocks, guess_language
-from cpbot.agents.llm import ChatModel
 from cpbot.agents.prompts import render_prompt
 from cpbot.agents.roles.common import RoleError, fence_tag, language_name, problem_text
 from cpbot.agents.roles.constraints import problem_bounds

@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from cpbot.agents.budget import Attempt, BestAttempt, BudgetTracker
+from cpbot.agents.chat import ChatModel
 from cpbot.agents.envelopes import CodeAttempt, Envelope, JudgeFeedback, Payload
-from cpbot.agents.llm import ChatModel
+from cpbot.agents.roles.interactor_writer import WrittenInteractor
 from cpbot.agents.tracing import NoteEvent, ReportEvent, Tracer, send
 from cpbot.judge.model import (
     JudgeReport,
@@ -35,7 +36,7 @@ from cpbot.judge.model import (
     Verdict,
 )
 from cpbot.judge.runner import judge_problem
-from cpbot.judge.sandbox import Sandbox
+from cpbot.judge.sandbox import Sandbox, default_sandbox
 
 
 @dataclass
@@ -94,15 +95,22 @@ class Evidence:
     profiles: dict[str, ProfileReport] = field(default_factory=dict)
     reports: dict[tuple[str, str], JudgeReport] = field(default_factory=dict)
     programs: dict[str, tuple[Solution, int]] = field(default_factory=dict)  # every judged program, by key
+    checker: Solution | None = None  # the checker the test designer wrote and the samples vetted (agents/answers.py)
+    interactor: WrittenInteractor | None = None  # the interactor and its tests' data, written and vetted the same way
     doubt: str = ""  # why the evidence conflicts, so that no answer of this solve is called solved (selection)
     # why the solve had no agreeing oracle ("" when it had one, or never looked for one): no brute force, one that
     # no independent program confirmed, brute forces that disagree with no majority, stress inputs they disagreed
     # on. An answer stressed against no agreeing oracle is not verified (agents/oracle.py)
     no_agreeing_oracle: str = ""
+    # why a part of the gate did not run ("stress", "profile", "selection" -> the reason), for an unverified answer
+    skipped: dict[str, str] = field(default_factory=dict)
 
     def report_for(self, solution: Solution, tests: Sequence[TestCase]) -> JudgeReport | None:
         """The report of `solution` on exactly `tests`, if it was judged on them."""
         return self.reports.get((source_key(solution), tests_key(tests)))
+
+
+_NOT_RUN = {"stress": "not stressed", "profile": "not profiled", "selection": "no selection"}
 
 
 @dataclass
@@ -116,7 +124,8 @@ class SolveContext:
     tracer: Tracer
     task_id: str
     strategy: str = ""
-    sandbox: Sandbox | None = None
+    # every solve judges in a sandbox: the process-wide one unless the caller shares its own
+    sandbox: Sandbox = field(default_factory=default_sandbox)
     best: BestAttempt = field(default_factory=BestAttempt)
     knowledge: KnowledgePool = field(default_factory=KnowledgePool)
     evidence: Evidence = field(default_factory=Evidence)
@@ -134,6 +143,12 @@ class SolveContext:
     def note(self, message: str, **data: Any) -> None:
         """Trace a decision of the strategy (a route taken, a step skipped)."""
         self.tracer.emit(NoteEvent(task_id=self.task_id, message=message, data=data))
+
+    def skip(self, part: str, why: str, **data: Any) -> None:
+        """Trace that a part of the gate ("stress", "profile", "selection") did not run, and keep why: an answer
+        without that evidence is returned unverified, with the reason."""
+        self.evidence.skipped[part] = why
+        self.note(_NOT_RUN.get(part, f"no {part}"), why=why, **data)
 
     def route(self, to: str, **data: Any) -> None:
         """Trace a routing decision: the next role or block is `to`."""

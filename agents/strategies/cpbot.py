@@ -37,11 +37,11 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from cpbot.agents import oracle, selection, verification
+from cpbot.agents import interactive_checks, oracle, selection, verification
 from cpbot.agents.budget import BudgetExhausted
 from cpbot.agents.envelopes import CheckerDecision, CodeAttempt, JudgeFeedback, Payload, Plan, StressFeedback
 from cpbot.agents.extract import ExtractionError
-from cpbot.agents.llm import LLMError
+from cpbot.agents.llm_failures import LLMError
 from cpbot.agents.parallel import gather
 from cpbot.agents.roles import (
     analyst,
@@ -261,40 +261,51 @@ class Cpbot:
         """Stress a program not stressed yet; the counterexample as a new test, or None."""
         ctx = run.ctx
         evidence = ctx.evidence
-        if evidence.generator is None or not problem_kind(ctx.problem.kind).stress_applies:
+        hidden = _hidden_data_generator(ctx)
+        if hidden is None and (evidence.generator is None or not problem_kind(ctx.problem.kind).stress_applies):
             return None
         if source_key(attempt.solution()) in evidence.stress:
             return None
         if run.stress_runs >= self.gate.stress_rounds:
-            ctx.note("not stressed", phase=phase, why=f"{self.gate.stress_rounds} stress runs used")
+            rounds = self.gate.stress_rounds
+            why = "stress is switched off (stress_rounds=0)" if not rounds else f"the {rounds} stress runs were used"
+            ctx.skip("stress", why, phase=phase)
             return None
         panel = [b for seat, b in enumerate(evidence.brutes) if seat not in run.dismissed]
-        if not evidence.brutes:
-            if self.brutes > 1:
-                self._no_oracle(run, "no brute force passed the samples")
-            return None
-        if not panel:
-            ctx.note("not stressed", phase=phase, why="every brute force lost its vote")
-            return None
-        kept = [seat for seat in range(len(evidence.brutes)) if seat not in run.dismissed]
-        if len(panel) == 1 and self.brutes > 1 and kept[0] not in run.confirmed:
-            # a second brute force was asked for and none agrees with this one: nothing confirms its answers
-            self._no_oracle(run, "one brute force, with no second one or independent program agreeing with it")
+        if hidden is None:
+            if not evidence.brutes:
+                if self.brutes > 1:
+                    self._no_oracle(run, "no brute force passed the samples")
+                return None
+            if not panel:
+                ctx.skip("stress", "every brute force lost its vote", phase=phase)
+                return None
+            kept = [seat for seat in range(len(evidence.brutes)) if seat not in run.dismissed]
+            if len(panel) == 1 and self.brutes > 1 and kept[0] not in run.confirmed:
+                # a second brute force was asked for and none agrees with this one: nothing confirms its answers
+                self._no_oracle(run, "one brute force, with no second one or independent program agreeing with it")
         run.stress_runs += 1
         ctx.route("stress", phase=phase, brutes=len(panel))
         try:
-            report = verification.stress(
-                attempt.solution(),
-                panel[0],
-                evidence.generator,
-                ctx.problem,
-                self.gate,
-                seed=run.stress_runs,
-                sandbox=ctx.sandbox,
-                panel=panel[1:],
-            )
+            if hidden is not None:  # an interactive problem: the written interactor judges generated hidden data
+                assert ctx.sandbox is not None
+                report = interactive_checks.stress(
+                    attempt.solution(), ctx.problem, hidden, self.gate, seed=run.stress_runs, sandbox=ctx.sandbox
+                )
+            else:
+                assert evidence.generator is not None
+                report = verification.stress(
+                    attempt.solution(),
+                    panel[0],
+                    evidence.generator,
+                    ctx.problem,
+                    self.gate,
+                    seed=run.stress_runs,
+                    sandbox=ctx.sandbox,
+                    panel=panel[1:],
+                )
         except CpbotError as e:
-            ctx.note("stress inconclusive", phase=phase, error=e.message)
+            ctx.skip("stress", f"the stress run was inconclusive: {e.message}", phase=phase)
             return None
         ctx.record_stress(attempt, report, iteration)
         if report.contested:
@@ -324,16 +335,19 @@ class Cpbot:
         key = source_key(attempt.solution())
         if key in run.profiled:
             return run.profiled[key]
-        if not self.gate.profile or generator is None or not problem_kind(ctx.problem.kind).profile_applies:
+        if not self.gate.profile:
+            ctx.skip("profile", "profiling is switched off (profile=false)", phase=phase)
+            return None
+        if generator is None or not problem_kind(ctx.problem.kind).profile_applies:
             return None
         if not verification.profile_size(ctx.problem, self.gate):
-            ctx.note("not profiled", phase=phase, why="the statement gives no size bound")
+            ctx.skip("profile", "the statement gives no size bound", phase=phase)
             return None
         ctx.route("profiler", phase=phase)
         try:
             profile = verification.profile(attempt.solution(), generator, ctx.problem, self.gate, sandbox=ctx.sandbox)
         except CpbotError as e:
-            ctx.note("not profiled", phase=phase, why=e.message)
+            ctx.skip("profile", e.message, phase=phase)
             return None
         ctx.record_profile(attempt, profile, iteration)
         ctx.route("analyst", phase=phase)
@@ -435,8 +449,11 @@ class Cpbot:
         size (answered by the brute force while it keeps up), then the statement's largest size."""
         ctx = run.ctx
         evidence, problem, sandbox = ctx.evidence, ctx.problem, ctx.sandbox
+        hidden = _hidden_data_generator(ctx)
+        if hidden is not None and sandbox is not None:
+            return interactive_checks.probes(hidden, sandbox)
         probes = [selection.probe_of(t, "generated") for t in evidence.tests]
-        if evidence.generator is None or sandbox is None:
+        if evidence.generator is None:
             return probes
         generator = build_solution(evidence.generator, sandbox).program
         if generator is None:
@@ -465,14 +482,15 @@ class Cpbot:
     ) -> dict[int, list[Outcome]]:
         """Each candidate's outcomes on `probes`; a program drawn twice runs once."""
         ctx = run.ctx
-        assert ctx.sandbox is not None
         seen: dict[str, list[Outcome]] = {}
         behaviours = {}
+        # through the interactor an outcome is its verdict; else the output, compared as the checker judges
+        observe = interactive_checks.observe if _hidden_data_generator(ctx) is not None else selection.observe
         for it in members:
             solution = drawn[it].solution()
             key = source_key(solution)
             if key not in seen:
-                seen[key] = selection.observe(solution, ctx.problem, probes, ctx.sandbox)
+                seen[key] = observe(solution, ctx.problem, probes, ctx.sandbox)
             behaviours[it] = list(seen[key])
         return behaviours
 
@@ -609,13 +627,12 @@ class Cpbot:
         ctx.evidence.tests[:] = [answered(t) for t in ctx.evidence.tests]
 
     def _no_oracle(self, run: _Run, why: str) -> None:
-        """Record that the solve has no agreeing oracle (`Evidence.no_agreeing_oracle`): nothing it answers is
-        called solved."""
+        """Record that the solve has no agreeing oracle (`Evidence.no_agreeing_oracle`): what it answers is at best
+        unverified (`agents/solve.py` `missing_evidence`)."""
         evidence = run.ctx.evidence
         if not evidence.no_agreeing_oracle:
             evidence.no_agreeing_oracle = why
             run.ctx.note("no agreeing oracle", why=why)
-        evidence.doubt = evidence.doubt or f"no agreeing oracle: {why}"
 
     def _distinguish(
         self,
@@ -692,6 +709,8 @@ class Cpbot:
             for i, p in enumerate(probes)
             if i in differ | wrong and p.oracle_from == "brute" and p.expected is not None
         ]
+        if _hidden_data_generator(run.ctx) is not None:  # the interactor judges them: no answer needed
+            adopted = interactive_checks.distinguishing_tests(probes, groups)
         if adopted:
             run.ctx.adopt_tests(adopted)
             run.tests.extend(adopted)
@@ -714,7 +733,9 @@ class Cpbot:
         unjudged = selection.unjudged_answers(ctx.problem)  # outputs that differ may all be right
         probes: list[Probe] = []
         behaviours: dict[int, list[Outcome]] = {}
-        if len(kept) > 1 and self.verify and ctx.sandbox is not None and problem_kind(ctx.problem.kind).stress_applies:
+        interactive = _hidden_data_generator(ctx) is not None
+        comparable = problem_kind(ctx.problem.kind).stress_applies or interactive
+        if len(kept) > 1 and self.verify and comparable:
             if not run.generated:
                 run.generated = True
                 self._generate(run, "candidates")
@@ -738,10 +759,14 @@ class Cpbot:
                 reason=f"{len(groups)} groups by their answers (as the problem's checker compares them) on "
                 f"{len(probes)} inputs",
             )
-            if len(groups) > 1 and not unjudged and not selection.settled_by_evidence(groups[0], groups[1]):
+            # (through an interactor there are no outputs to show a distinguisher or an arbiter, only verdicts)
+            tied = len(groups) > 1 and not selection.settled_by_evidence(groups[0], groups[1])
+            if tied and not unjudged and not interactive:
                 groups = self._distinguish(run, drawn, probes, behaviours, groups)
             self._adopt_probes(run, probes, groups)
         why = selection.why_chosen(groups) if probes else f"{len(kept)} candidates pass the samples; the first is kept"
+        if len(kept) > 1 and not probes:
+            ctx.skip("selection", f"{len(kept)} candidates pass the samples and were compared on no input")
         guess = selection.unsupported(groups, votes=not unjudged) if probes else ""
         if guess:
             ctx.evidence.doubt = ctx.evidence.doubt or f"chosen among candidates on a guess: {guess}"
@@ -816,6 +841,13 @@ class Cpbot:
             if outcome.done:
                 return f"{outcome.reason} (plan {cycle})"
         return f"no program settled after {self.plans} plans: {outcome.reason}"
+
+
+def _hidden_data_generator(ctx: SolveContext) -> Solution | None:
+    """The generator of hidden data of the interactor the test designer wrote, when the problem is judged
+    through it (`agents/answers.py`): its inputs are stressed and grouped on through the interactor."""
+    written = ctx.evidence.interactor
+    return written.generator if written is not None else None
 
 
 def _feedback_note(feedback: Payload) -> Note:

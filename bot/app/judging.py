@@ -7,6 +7,7 @@ from pathlib import Path
 
 from cpbot.bot.app.problem_folder import PROBLEM_FILE, load_problem
 from cpbot.core.errors import ConfigError
+from cpbot.core.registry import Family, language_spec
 from cpbot.judge.kinds import problem_kind
 from cpbot.judge.languages import BuildOptions, get_language, language_for
 from cpbot.judge.model import JudgeReport, Limits, Problem, Solution, TestCase
@@ -14,8 +15,10 @@ from cpbot.judge.runner import OnResult, judge_problem, judge_solution
 from cpbot.judge.testdir import has_cf_tool_tests, load_cf_tool_tests, load_tests_dir, read_text_exact
 
 
-def build_options(solution: Path, include_dirs: tuple[Path, ...], with_sources: tuple[Path, ...]) -> BuildOptions:
-    """How to build the solution file: its own name in messages, the -I dirs, the --with sources."""
+def build_options(
+    solution: Path, include_dirs: tuple[Path, ...], with_sources: tuple[Path, ...], flags: tuple[str, ...] = ()
+) -> BuildOptions:
+    """How to build the solution file: its own name in messages, the -I dirs, the --with sources, the flags."""
     names = [solution.name, *(p.name for p in with_sources)]
     if len(set(names)) != len(names):
         raise ConfigError(f"two sources share a file name: {', '.join(names)}", hint="rename one of them")
@@ -24,6 +27,24 @@ def build_options(solution: Path, include_dirs: tuple[Path, ...], with_sources: 
         extra_sources=tuple((p.name, read_text_exact(p)) for p in with_sources),
         filename=solution.name,
         source_path=solution,
+        flags=flags,
+    )
+
+
+def first_build_note(source: Path, language: str, flags: tuple[str, ...]) -> str:
+    """What to say before a build that does more than compile the source (the first build with a set of
+    C++ flags makes its precompiled header), else ""."""
+    note = getattr(get_language(language), "first_build_note", None)
+    return note(read_text_exact(source), BuildOptions(flags=flags)) if note is not None else ""
+
+
+def crash_hint(language: str, flags: tuple[str, ...]) -> str:
+    """What to say under a crash (a segfault): for C++ not built with the sanitizers, the debug build."""
+    if language_spec(language).family is not Family.CPP or any(f.startswith("-fsanitize") for f in flags):
+        return ""
+    return (
+        "hint: run again with --debug (AddressSanitizer, UBSan, _GLIBCXX_DEBUG) to see the line that reads or "
+        "writes out of bounds"
     )
 
 
@@ -99,6 +120,7 @@ def judge_file(
     jobs: int | None = None,
     include_dirs: tuple[Path, ...] = (),
     with_sources: tuple[Path, ...] = (),
+    compiler_flags: tuple[str, ...] = (),
     on_result: OnResult | None = None,
 ) -> tuple[JudgeReport, Limits]:
     """Judge `solution` (its language from its extension unless given) on the tests `found`; the limits
@@ -108,11 +130,14 @@ def judge_file(
     limits = problem.limits if problem else Limits()
     given = {"time_ms": round(time_s * 1000) if time_s else None, "memory_mb": memory_mb}
     limits = limits.model_copy(update={k: v for k, v in given.items() if v})
-    if problem and problem_kind(problem.kind).needs_interactor and interactor is None:
-        raise ConfigError("this problem is interactive", hint="pass --interactor PATH (a testlib interactor)")
+    if problem and problem_kind(problem.kind).needs_interactor and interactor is None and problem.interactor is None:
+        raise ConfigError(
+            "this problem is interactive",
+            hint="pass --interactor PATH (a testlib interactor), or name one in problem.json",
+        )
     name = get_language(language or language_for(solution)).name
     code = Solution(language=name, source=read_text_exact(solution))  # type: ignore[arg-type]
-    options = build_options(solution, include_dirs, with_sources)
+    options = build_options(solution, include_dirs, with_sources, compiler_flags)
     if problem is not None:
         problem = problem.model_copy(update={"limits": limits})
         report = judge_problem(

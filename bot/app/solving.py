@@ -6,7 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 from cpbot.agents.budget import Budget
-from cpbot.agents.llm import LLMClient, LLMConfig
+from cpbot.agents.llm import LLMClient
+from cpbot.agents.llm_settings import LLMConfig
 from cpbot.agents.solve import SolveResult, solve
 from cpbot.agents.tracing import FanoutTracer, TraceEvent
 from cpbot.bot.report.render import trace_line

@@ -13,8 +13,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cpbot.bot.app.problem_folder import is_problem_file, load_problem
+from cpbot.core.bounds import PAGE
 from cpbot.core.errors import ConfigError
 from cpbot.core.registry import LOCAL_SITE
+from cpbot.core.safe_paths import read_file
 from cpbot.judge.model import Problem
 
 if TYPE_CHECKING:
@@ -59,10 +61,9 @@ def load_problems(
         with open_client(cookies, browser) as own:
             return fetch_url(source, own, site)
     path = Path(source)
-    if not path.is_file():
-        what = "is a directory, not a file" if path.is_dir() else "does not exist"
-        raise ConfigError(f"{source} {what}", hint="give a problem URL (https://...) or a saved page")
-    data = path.read_bytes()
+    if not path.exists():
+        raise ConfigError(f"{source} does not exist", hint="give a problem URL (https://...) or a saved page")
+    data = read_file(path, PAGE)  # a saved page: bounded as a fetched one is; a FIFO or a device is refused
     if site == LOCAL_SITE or is_problem_file(path, data):
         return [load_problem(path)]  # cpbot's own problem.json, or one written by hand
     if site is None and is_companion_payload(data):

@@ -16,6 +16,7 @@ from cpbot.bot.submit.events import GateEvent, RemoteVerdictEvent, SubmissionEve
 from cpbot.bot.submit.gate import GateConfig, GateDecision, GateEvidence, gate
 from cpbot.bot.submit.ledger import SubmissionLedger
 from cpbot.core.errors import ConfigError
+from cpbot.core.registry import SITE_NAMES, site_spec
 from cpbot.judge.build import build_program_file
 from cpbot.judge.kinds import problem_kind
 from cpbot.judge.languages import get_language
@@ -26,6 +27,7 @@ from cpbot.judge.sandbox import default_sandbox
 from cpbot.judge.stress import stress_programs
 from cpbot.judge.testdir import load_tests_dir
 from cpbot.scrapers.http import HttpClient
+from cpbot.scrapers.submission import Post
 
 Say = Callable[[str], None]
 
@@ -93,6 +95,15 @@ def build_evidence(
     )
 
 
+def submit_question(problem: Problem, solution: Solution, post: Post, source_name: str) -> str:
+    """What a person is asked before the post: the file, the problem, the site's language option and the
+    account it goes from."""
+    title = site_spec(problem.site).title if problem.site in SITE_NAMES else problem.site
+    option = post.option or get_language(solution.language).name
+    account = f"as {post.account}" if post.account else "with your saved session (the site did not name the account)"
+    return f"submit {source_name or 'the solution'} to {problem.id} on {title}, language {option!r}, {account}?"
+
+
 def run_submission(
     store: TranscriptStore,
     run_id: str,
@@ -106,6 +117,7 @@ def run_submission(
     evidence_args: dict,
     say: Say,
     confirm: Callable[[str], None] | None,
+    source_name: str = "",
     timeout_s: float,
     interval_s: float,
     min_interval: float,
@@ -121,8 +133,6 @@ def run_submission(
     if not decision.allowed:
         store.finish_run(run_id, "refused", reason="; ".join(decision.reasons))
         return SubmitResult(decision=decision)
-    if confirm is not None:
-        confirm(f"submit {problem.id} to {problem.site}?")
     password: SecretStr | None = creds.password if creds else None
     with SubmissionLedger(min_interval_s=min_interval) as ledger:
         submitter = submitter_for(
@@ -132,7 +142,11 @@ def run_submission(
             handle=handle or (creds.handle if creds else None),
             password=password.get_secret_value() if password else None,
         )
-        sub_id = submitter.submit(problem, solution)  # a person asks: a source posted before is refused
+        ask = None
+        if confirm is not None:
+            ask = lambda post: confirm(submit_question(problem, solution, post, source_name))  # noqa: E731
+        # a person asks: a source posted before is refused
+        sub_id = submitter.submit(problem, solution, confirm=ask)
         record = SubmissionRecord(
             submission_id=sub_id,
             problem_id=problem.id,

@@ -19,16 +19,18 @@ path) so a Ray task can rebuild any problem from its key instead of receiving it
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Literal, get_args
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from cpbot.bot.bench import livecodebench
-from cpbot.core.errors import ConfigError
-from cpbot.judge.harness.dataset import DATASET_FILE, item_from_row, iter_rows
+from cpbot.core import bounds
+from cpbot.core.bounds import TEST_FILE
+from cpbot.core.errors import ConfigError, first_problem
+from cpbot.core.safe_paths import inside, read_file
+from cpbot.judge.harness.dataset import DATASET_FILE, DatasetCase, dataset_row, item_from_row, iter_rows
 from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import Limits, Problem, TestCase
 from cpbot.judge.testdir import load_tests_dir, read_text_exact
@@ -143,7 +145,9 @@ def open_dataset(spec: str) -> Dataset:
         first = next((d / "problem.json" for d in sorted(path.iterdir()) if (d / "problem.json").is_file()), first)
     if not first.is_file():
         raise ConfigError(f"no problem.json in {path} or its folders", hint="make problems with `cpbot fetch -o DIR`")
-    data = json.loads(first.read_bytes())
+    data = bounds.loads(read_file(first, TEST_FILE), str(first))
+    if not isinstance(data, dict):
+        raise ConfigError(f"{first} is not a problem file (not a JSON object)")
     return Dataset(kind="kickstart" if "hidden" in data and "schema_version" not in data else "dir", path=path)
 
 
@@ -160,44 +164,51 @@ def _case_split(samples: list[TestCase], hidden: list[TestCase]) -> tuple[Litera
     return "whole", [1] * len(hidden)
 
 
-def inside(directory: Path, name: str) -> Path:
-    """`directory / name`, refusing a name that leads out of the dataset's folder (`../`, an absolute
-    path, a symlink elsewhere): a dataset must not make the bench read, and show, any file it likes."""
-    path = directory / name
-    if not path.resolve().is_relative_to(directory.resolve()):
-        raise ConfigError(
-            f"{directory / 'problem.json'} names a test file outside its folder: {name}",
-            hint="test files of a dataset must lie inside the problem's folder",
-        )
-    return path
+_KICKSTART_HINT = "see the Kick Start dataset's README for a problem folder's layout"
+
+
+def _test_file(directory: Path, name: object) -> str:
+    """A test file a dataset's problem.json names: inside the problem's folder (no `../`, absolute path or
+    symlink elsewhere: a dataset must not make the bench read, and show, any file it likes), bounded."""
+    if not isinstance(name, str):
+        raise ConfigError(f"{directory / 'problem.json'}: a test file name must be a string, not {name!r}")
+    return read_text_exact(inside(directory, name), directory)
 
 
 def kickstart_problem(directory: Path) -> BenchProblem:
     """A Kick Start problem folder (see the dataset's README for the layout)."""
-    meta = json.loads((directory / "problem.json").read_bytes())
-    samples = [
-        TestCase(input=s["input"], output=s["output"], origin="sample", name=f"sample-{i}")
-        for i, s in enumerate(meta["samples"], start=1)
-    ]
-    hidden = [
-        TestCase(
-            input=read_text_exact(inside(directory, h["input_file"])),
-            output=read_text_exact(inside(directory, h["output_file"])),
-            origin="user",
-            name=f"set-{h['set']}",
+    where = directory / "problem.json"
+    meta = bounds.loads(read_file(where, TEST_FILE), str(where))
+    try:
+        samples = [
+            TestCase(input=s["input"], output=s["output"], origin="sample", name=f"sample-{i}")
+            for i, s in enumerate(meta["samples"], start=1)
+        ]
+        hidden = [
+            TestCase(
+                input=_test_file(directory, h["input_file"]),
+                output=_test_file(directory, h["output_file"]),
+                origin="user",
+                name=f"set-{h['set']}",
+            )
+            for h in meta["hidden"]
+        ]
+        problem = Problem(
+            id=meta["id"],
+            site="kickstart",
+            title=meta["title"],
+            statement=read_text_exact(directory / "statement.md", directory),
+            limits=Limits(time_ms=meta["time_limit_ms"], memory_mb=meta["memory_limit_mb"]),
+            samples=samples,
+            checker=meta["checker"],
+            difficulty=meta.get("difficulty"),
         )
-        for h in meta["hidden"]
-    ]
-    problem = Problem(
-        id=meta["id"],
-        site="kickstart",
-        title=meta["title"],
-        statement=(directory / "statement.md").read_text(encoding="utf-8"),
-        limits=Limits(time_ms=meta["time_limit_ms"], memory_mb=meta["memory_limit_mb"]),
-        samples=samples,
-        checker=meta["checker"],
-        difficulty=meta.get("difficulty"),
-    )
+    except ValidationError as e:
+        raise ConfigError(f"{where}: {first_problem(e)}", hint=_KICKSTART_HINT) from None
+    except (KeyError, TypeError, AttributeError) as e:  # a field missing, or of another shape
+        raise ConfigError(
+            f"{where}: not a Kick Start problem ({type(e).__name__}: {e})", hint=_KICKSTART_HINT
+        ) from None
     case_format, counts = _case_split(samples, hidden)
     return BenchProblem(key=directory.name, problem=problem, hidden=hidden, case_counts=counts, case_format=case_format)
 
@@ -206,7 +217,7 @@ def dir_problem(directory: Path, key: str) -> BenchProblem:
     """A problem in cpbot's layout: `tests/sample-*` are shown to the agents, the other tests are hidden. A
     score-based problem is scored on `HIDDEN_SEEDS_FROM` onwards instead (the agents score on 0, 1, ...)."""
     try:
-        problem = Problem.model_validate_json((directory / "problem.json").read_bytes())
+        problem = Problem.model_validate_json(read_file(directory / "problem.json", TEST_FILE))
     except ValueError as e:
         raise ConfigError(f"{directory / 'problem.json'} is not a cpbot problem file: {e}") from None
     if problem.heuristic is not None and problem_kind(problem.kind).scored:
@@ -232,16 +243,21 @@ def description_examples(description: str) -> list[dict[str, str]]:
     return [{"input": m["input"].strip(), "output": m["output"].strip()} for m in _EXAMPLE.finditer(description)]
 
 
-def leetcode_problem(row: dict[str, object]) -> BenchProblem:
+def leetcode_problem(raw: object) -> BenchProblem:
     """A LeetCodeDataset row: its description's examples become the samples, its other cases are hidden."""
-    examples = description_examples(str(row.get("problem_description", "")))
-    if re.search(r"->\s*str\s*:", str(row["starter_code"])):
+    row = dataset_row(raw)
+    examples = description_examples(row.problem_description)
+    if re.search(r"->\s*str\s*:", row.starter_code):
         # examples quote string results ("abc"); the dataset's recorded outputs do not
         for ex in examples:
             if len(ex["output"]) >= 2 and ex["output"][0] == ex["output"][-1] == '"':
-                ex["output"] = json.loads(ex["output"])
-    full = item_from_row(dict(row))
-    shown = item_from_row({**row, "input_output": examples}) if examples else None
+                ex["output"] = bounds.loads(ex["output"], f"{row.task_id}: an example's output")
+    full = item_from_row(row)
+    shown = (
+        item_from_row(row.model_copy(update={"input_output": [DatasetCase(**e) for e in examples]}))
+        if examples
+        else None
+    )
     samples = [
         t.model_copy(update={"origin": "sample", "name": f"sample-{i}"})
         for i, t in enumerate(shown.tests if shown else [], start=1)
@@ -251,7 +267,7 @@ def leetcode_problem(row: dict[str, object]) -> BenchProblem:
     problem = full.problem.model_copy(update={"samples": samples})
     if not hidden:
         raise ConfigError(f"{problem.id} has no hidden cases left after its examples")
-    return BenchProblem(key=str(row["task_id"]), problem=problem, hidden=hidden, case_counts=[1] * len(hidden))
+    return BenchProblem(key=row.task_id, problem=problem, hidden=hidden, case_counts=[1] * len(hidden))
 
 
 def lcb_problem(path: Path, question_id: str, time_limit_ms: int) -> BenchProblem:

@@ -127,7 +127,11 @@ class RayExecutor:
             if variables := judge_variables():
                 options["runtime_env"] = {"env_vars": variables}
             if address:
-                ray.init(address=address, **options)
+                try:
+                    ray.init(address=address, **options)
+                except Exception as e:  # Ray raises ConnectionError, AuthenticationError, RuntimeError, ...
+                    ray.shutdown()
+                    raise cluster_error(address, e) from None
             else:
                 self._start_local(num_cpus, options)
             self.owned = True
@@ -172,6 +176,30 @@ class RayExecutor:
         if self.owned:
             self.ray.shutdown()
             self.owned = False
+
+
+# What Ray says when the cluster wants a token cpbot did not give (or gave a wrong one).
+_AUTH_MARKS = ("InvalidAuthToken", "AuthenticationError", "UNAUTHENTICATED", "auth token", "authentication")
+AUTH_HINT = (
+    "the cluster uses token authentication: run cpbot with RAY_AUTH_MODE=token and the cluster's token in "
+    "RAY_AUTH_TOKEN (or in a file named by RAY_AUTH_TOKEN_PATH, or in ~/.ray/auth_token); "
+    "`ray get-auth-token` on the head node prints it"
+)
+
+
+def cluster_error(address: str, error: BaseException) -> ConfigError:
+    """The one-line error for a Ray cluster cpbot cannot join: refused authentication, or no cluster there."""
+    text = f"{type(error).__name__}: {error}"
+    first = " ".join(line.strip() for line in text.splitlines() if line.strip())  # one line
+    if len(first) > 300:
+        first = first[:300] + "..."
+    if any(mark.lower() in text.lower() for mark in _AUTH_MARKS):
+        return ConfigError(f"the Ray cluster at {address} refused cpbot's authentication ({first})", hint=AUTH_HINT)
+    return ConfigError(
+        f"cannot join the Ray cluster at {address} ({first})",
+        hint="check --address (the head node's host:port, e.g. 10.0.0.5:6379, or ray://host:10001) and that the "
+        "cluster is running (`ray status` on its head node); or use --executor local",
+    )
 
 
 def _stop_unstarted_node(error: BaseException) -> None:

@@ -37,6 +37,7 @@ from cpbot.bot.bench.metrics import difficulty_order
 from cpbot.bot.bench.passk import mean_pass_at_k, reportable_ks
 from cpbot.bot.bench.pickled_text import UnsafePickle
 from cpbot.bot.store.transcripts import TranscriptStore
+from cpbot.core import bounds
 from cpbot.core.errors import ConfigError, CpbotError
 from cpbot.core.registry import Family, language_spec
 from cpbot.judge.build import precheck_solutions
@@ -179,13 +180,13 @@ class GradeReport(BaseModel):
 
 
 def _load_items(path: Path) -> list[dict[str, Any]]:
-    text = path.read_text(encoding="utf-8")
+    text = path.read_bytes()
     try:
-        data = json.loads(text)
+        data = bounds.loads(text, str(path))
         items = data if isinstance(data, list) else [data]
     except json.JSONDecodeError:
         try:
-            items = [json.loads(line) for line in text.splitlines() if line.strip()]
+            items = [bounds.loads(line, str(path)) for line in text.splitlines() if line.strip()]
         except json.JSONDecodeError as e:
             raise ConfigError(
                 f"{path}: neither a JSON list nor JSON lines ({e.msg}, line {e.lineno})",
@@ -801,6 +802,16 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+@contextlib.contextmanager
+def ends_on_failure(store: TranscriptStore, run_id: str) -> Iterator[None]:
+    """A failure inside the block ends run `run_id` (as an error, or interrupted on Ctrl-C) and goes on."""
+    try:
+        yield
+    except BaseException as e:
+        store.finish_run(run_id, "interrupted" if isinstance(e, KeyboardInterrupt) else "error", reason=str(e)[:500])
+        raise
+
+
 def start_grade(store: TranscriptStore, plan: GradePlan) -> str:
     """Open the grading's transcript run (kind `grade`, its plan in the config)."""
     return store.start_run("grade", config={"grade": plan.model_dump(mode="json")})
@@ -854,15 +865,12 @@ def run_grade(
         if progress is not None:
             progress(gen, result)
 
-    try:
+    with ends_on_failure(store, run_id):
         report = grade(
             plan.dataset, generations, sandbox, selection=plan.selection, jobs=jobs, progress=record,
             generations_file=plan.generations_file, lcb_preamble=plan.lcb_preamble, lcb_exact=plan.lcb_exact,
             all_tests=plan.all_tests, executor=executor, done=done,
         )  # fmt: skip
-    except BaseException as e:
-        store.finish_run(run_id, "interrupted" if isinstance(e, KeyboardInterrupt) else "error", reason=str(e)[:500])
-        raise
     totals = {"problems": report.overall.problems, "generations": report.overall.generations, **report.overall.pass_at}
     store.finish_run(run_id, "done", totals=totals)
     return report.model_copy(update={"run_id": run_id})

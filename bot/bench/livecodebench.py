@@ -34,6 +34,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from cpbot.bot.bench.pickled_text import compressed_pickled_string
+from cpbot.core import bounds
 from cpbot.core.errors import ConfigError, CpbotError
 from cpbot.core.registry import Family
 from cpbot.judge.checkers.tolerance import statement_tolerance
@@ -213,7 +214,7 @@ def _json_field(row: dict[str, Any], name: str, where: str) -> Any:
     if not isinstance(value, str):
         return value
     try:
-        return json.loads(value)
+        return bounds.loads(value, f"{where}: {name}")
     except json.JSONDecodeError as e:
         raise ConfigError(f"{where}: {name} is not JSON ({e.msg})") from None
 
@@ -227,7 +228,7 @@ def _private_tests(row: dict[str, Any], where: str) -> Any:
         return _json_field(row, "private_test_cases", where)
     text = compressed_pickled_string(stripped, where=f"{where}: private_test_cases")
     try:
-        return json.loads(text)
+        return bounds.loads(text, f"{where}: private_test_cases")
     except json.JSONDecodeError as e:
         raise ConfigError(f"{where}: the decompressed private_test_cases are not JSON ({e.msg})") from None
 
@@ -288,12 +289,12 @@ def _summary_fields(line: bytes) -> dict[str, Any]:
     cut = line.find(_TESTS_KEY)
     if cut > 0:
         try:
-            head = json.loads(line[:cut] + b"}")
+            head = bounds.loads(line[:cut] + b"}", "a LiveCodeBench release line")
         except json.JSONDecodeError:
             head = {}
         if all(k in head for k in _SUMMARY_KEYS):
             return head
-    return json.loads(line)
+    return bounds.loads(line, "a LiveCodeBench release line")
 
 
 @lru_cache(maxsize=8)
@@ -352,7 +353,7 @@ def read_at(summary: Summary) -> LcbProblem:
     """The problem whose line `summary` locates: that line is read, not the file (see `index`)."""
     with summary.file.open("rb") as f:
         f.seek(summary.offset)
-        row = json.loads(f.readline())
+        row = bounds.loads(f.readline(), str(summary.file))
     return decode_row(row, where=str(summary.file))
 
 
@@ -369,7 +370,7 @@ def read_head_at(summary: Summary) -> LcbHead:
             head += block
         if cut > 0:
             try:
-                return LcbHead.model_validate(json.loads(head[:cut] + b"}"))
+                return LcbHead.model_validate(bounds.loads(head[:cut] + b"}", str(summary.file)))
             except (json.JSONDecodeError, ValidationError):
                 pass  # not the usual layout: read the whole line
     return read_at(summary)
@@ -478,7 +479,7 @@ def _arguments(test: LcbTest, count: int, where: str) -> list[Any]:
     if len(lines) != count:
         raise ConfigError(f"{where}: {len(lines)} input lines for {count} parameters")
     try:
-        return [json.loads(line) for line in lines]
+        return [bounds.loads(line, where) for line in lines]
     except json.JSONDecodeError as e:
         raise ConfigError(f"{where}: an input line is not JSON ({e.msg})") from None
 
@@ -493,7 +494,7 @@ def _functional_tests(p: LcbProblem, named: list[tuple[str, LcbTest]]) -> tuple[
             if not fits_type(value, typ):
                 raise ConfigError(f"{where}: argument {param} is not a {typ}: {json.dumps(value)[:80]}")
         try:
-            expected = json.loads(test.output)
+            expected = bounds.loads(test.output, where)
         except json.JSONDecodeError as e:
             raise ConfigError(f"{where}: the expected output is not JSON ({e.msg})") from None
         cases.append((test_name, args, expected))

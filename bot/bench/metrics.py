@@ -83,7 +83,7 @@ class ProblemOutcome(BaseModel):
     strategy: str
     sample: int = 0  # which independent solve of the problem (0 .. samples-1)
     difficulty: str = NO_DIFFICULTY
-    status: str  # solved, best_effort, failed (the solve's), or error
+    status: str  # solved, unverified, best_effort, failed (the solve's), or error
     reason: str = ""
     public_pass: bool = False  # the returned program passes every sample
     final: HiddenJudgement
@@ -138,6 +138,10 @@ class Metrics(BaseModel):
     calls: float
     seconds: float
     errors: int
+    # share of problems returned solved whose program fails a hidden test (the gate's claim was wrong), and share
+    # returned unverified (it passed every test tried but part of the gate's evidence was missing)
+    wrong_solved_rate: float = 0.0
+    unverified_rate: float = 0.0
     # LiveCodeBench's pass@k over the samples of each problem ("pass@1", "pass@5", ...)
     pass_at: dict[str, float] = {}
     # score-based problems: the mean over problems of the returned program's mean score on the hidden seeds
@@ -177,6 +181,8 @@ def compute(outcomes: Sequence[ProblemOutcome], k: int = 3) -> Metrics:
         calls=_mean([o.calls for o in outcomes]),
         seconds=_mean([o.seconds for o in outcomes]),
         errors=sum(o.status == "error" for o in outcomes),
+        wrong_solved_rate=_mean([float(o.status == "solved" and not o.final.accepted) for o in outcomes]),
+        unverified_rate=_mean([float(o.status == "unverified") for o in outcomes]),
         pass_at=sampled_pass_at(outcomes),
         mean_score=_mean(scores) if (scores := [f.mean_score for f in finals if f.mean_score is not None]) else None,
     )

@@ -15,6 +15,7 @@ import binascii
 import pickletools
 import zlib
 
+from cpbot.core import bounds
 from cpbot.core.errors import ConfigError
 
 # opcodes that put one string on the stack
@@ -59,7 +60,7 @@ def pickled_string(data: bytes, *, where: str = "pickle") -> str:
 def compressed_pickled_string(text: str, *, where: str = "pickle") -> str:
     """base64 -> zlib -> a pickle of one string (LiveCodeBench's private tests), read safely."""
     try:
-        raw = zlib.decompress(base64.b64decode(text.encode("ascii"), validate=False))
+        raw = bounds.decompress(base64.b64decode(text.encode("ascii"), validate=False), where)
     except (binascii.Error, zlib.error, UnicodeEncodeError, ValueError) as e:
         raise ConfigError(
             f"{where}: neither a JSON list nor base64 of zlib data ({e})",

@@ -32,7 +32,8 @@ def _opt(x: float | None, fmt: str) -> str:
 
 def _columns(k: int, timings: bool, lcb_ks: list[int], scored: bool = False) -> list[str]:
     cols = ["mean score"] if scored else []
-    cols += ["pass@1", *(f"SOLVED@<={j}" for j in range(2, k + 1)), "EFF@1", "AC", "CPR", "wCPR", "CPS"]
+    cols += ["pass@1", *(f"SOLVED@<={j}" for j in range(2, k + 1)), "EFF@1", "AC", "wrong solved", "unverified"]
+    cols += ["CPR", "wCPR", "CPS"]
     cols += [f"LCB pass@{j}" for j in lcb_ks]
     if timings:
         cols += ["time ms (AC)", "mem MB (AC)"]
@@ -45,7 +46,8 @@ def _columns(k: int, timings: bool, lcb_ks: list[int], scored: bool = False) -> 
 def _cells(m: Metrics, k: int, timings: bool, lcb_ks: list[int], scored: bool = False) -> list[str]:
     cells = [_opt(m.mean_score, ",.1f")] if scored else []
     cells += [_pct(m.pass_at_1), *(_pct(m.solved_at.get(j, 0.0)) for j in range(2, k + 1))]
-    cells += [_pct(m.eff_at_1), _pct(m.ac_rate), _pct(m.case_pass_rate), _pct(m.weighted_case_pass_rate)]
+    cells += [_pct(m.eff_at_1), _pct(m.ac_rate), _pct(m.wrong_solved_rate), _pct(m.unverified_rate)]
+    cells += [_pct(m.case_pass_rate), _pct(m.weighted_case_pass_rate)]
     cells.append(_pct(m.case_pass_score))
     cells += [_pct(m.pass_at[f"pass@{j}"]) if f"pass@{j}" in m.pass_at else "-" for j in lcb_ks]
     if timings:

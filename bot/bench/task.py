@@ -13,9 +13,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from cpbot.agents import seeding
 from cpbot.agents.budget import Budget
+from cpbot.agents.chat import LLMReply
 from cpbot.agents.envelopes import CodeAttempt
-from cpbot.agents.llm import LLMClient, LLMConfig, LLMReply
+from cpbot.agents.llm import LLMClient
+from cpbot.agents.llm_settings import LLMConfig
 from cpbot.agents.solve import solve
 from cpbot.agents.tracing import EnvelopeEvent, InMemoryTracer, NoteEvent, ReportEvent
 from cpbot.bot.bench.cases import CaseCountingChecker
@@ -202,16 +205,17 @@ def run_task(
         final=judge_hidden(None, item, sandbox),
     )
     try:
-        result = solve(
-            problem,
-            strategy=strategy,
-            language=settings.language,
-            model=client,
-            budget=settings.budget,
-            tracer=tracer,
-            sandbox=sandbox,
-            options=settings.options.get(strategy),
-        )
+        with seeding.at(sample):  # independent solves of a problem draw with seeds of their own
+            result = solve(
+                problem,
+                strategy=strategy,
+                language=settings.language,
+                model=client,
+                budget=settings.budget,
+                tracer=tracer,
+                sandbox=sandbox,
+                options=settings.options.get(strategy),
+            )
     except CpbotError as e:
         tracer.emit(NoteEvent(task_id=problem.id, message="bench: the solve failed", data={"error": e.message}))
         outcome.reason = e.message

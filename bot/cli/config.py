@@ -23,6 +23,10 @@ Precedence is command line > `CPBOT_*` environment > this file > built-in defaul
     [judge]                    # `cpbot judge`'s options; `python` is every command's judged Python
     python = "~/envs/contest/bin/python"
 
+    [input]                    # bounds on what is read from outside (cpbot.core.bounds; CPBOT_MAX_* win)
+    max_page_mb = 32           # max_test_file_mb, max_decompressed_mb, max_json_depth,
+                               # max_time_limit_s, max_memory_limit_mb
+
 Command tables become click's `default_map`, which click ranks below the command line and the
 option's environment variable and above the option's own default.
 """
@@ -37,14 +41,18 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from cpbot.core.bounds import BOUNDS
+from cpbot.core.bounds import configure as configure_bounds
 from cpbot.core.dirs import config_dir
 from cpbot.core.errors import ConfigError, first_problem
+from cpbot.core.secrets import register_secret
 
 if TYPE_CHECKING:
-    from cpbot.agents.llm import LLMConfig
+    from cpbot.agents.llm_settings import LLMConfig
     from cpbot.scrapers.browser_settings import BrowserSettings
 
 FILE_NAME = "config.toml"
+INPUT_TABLE = "input"  # bounds on what cpbot reads from outside (cpbot.core.bounds)
 # The [llm] table's keys and the type of each value ([llm.roles] maps a role to a model name).
 LLM_KEYS: dict[str, type | tuple[type, ...]] = {"base_url": str, "model": str, "api_key": str, "roles": dict}
 # The request settings [llm] (and a role's table) may hold, with their types (agents.llm checks ranges).
@@ -60,9 +68,10 @@ REQUEST_KEYS: dict[str, type | tuple[type, ...]] = {
     "max_retries": int,
     "retry_timeouts": bool,
     "max_in_flight": int,
+    "max_reply_bytes": int,
 }
 # what a role's own table may hold ([llm.roles.coder]): a model and the per-request settings
-_PROCESS_WIDE = ("retry_output_tokens", "max_retries", "retry_timeouts", "max_in_flight")
+_PROCESS_WIDE = ("retry_output_tokens", "max_retries", "retry_timeouts", "max_in_flight", "max_reply_bytes")
 ROLE_KEYS = {"model": str, **{k: v for k, v in REQUEST_KEYS.items() if k not in _PROCESS_WIDE}}
 
 
@@ -91,6 +100,15 @@ class Settings:
     llm: LLMSettings = LLMSettings()
     browser: BrowserSettings | None = None  # the [browser] table, when there is one
     commands: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # the [input] table: bounds on what is read from outside (cpbot.core.bounds), applied by `apply_bounds`
+    bounds: dict[str, Any] = field(default_factory=dict)
+
+    def apply_bounds(self) -> None:
+        """Put the [input] table's bounds in force for this process (the environment still wins)."""
+        try:
+            configure_bounds(self.bounds)
+        except ConfigError as e:
+            raise ConfigError(f"{self.path}: {e.message}", hint=e.hint) from None
 
     def llm_fallback(self) -> dict[str, Any]:
         """The endpoint settings for `agents.llm.resolve_llm_config(fallback=...)`."""
@@ -100,7 +118,7 @@ class Settings:
         if tables:
             from pydantic import ValidationError
 
-            from cpbot.agents.llm import RequestSettings
+            from cpbot.agents.llm_settings import RequestSettings
 
             try:
                 values["roles"] = {role: RequestSettings(**table) for role, table in tables.items()}
@@ -162,6 +180,11 @@ def load_settings(path: Path | None = None) -> Settings:
         data = tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise ConfigError(f"{path} is not valid TOML: {e}", hint="fix the file or move it away") from e
+    except RecursionError:
+        raise ConfigError(f"{path} is nested too deep to read", hint="fix the file or move it away") from None
+    bounds_table = data.pop(INPUT_TABLE, {})
+    if not isinstance(bounds_table, dict):
+        raise ConfigError(f"{path}: [{INPUT_TABLE}] must be a table", hint=f"[{INPUT_TABLE}] takes {', '.join(BOUNDS)}")
     llm = data.pop("llm", {})
     if not isinstance(llm, dict):
         raise ConfigError(f"{path}: [llm] must be a table", hint="see `cpbot config --help`")
@@ -181,7 +204,9 @@ def load_settings(path: Path | None = None) -> Settings:
         if not isinstance(table, dict):
             raise ConfigError(f"{path}: `{name}` must be a table of a command's options, e.g. [solve]")
         commands[name] = table
-    return Settings(path=path, llm=_llm_settings(path, llm), browser=browser_settings, commands=commands)
+    return Settings(
+        path=path, llm=_llm_settings(path, llm), browser=browser_settings, commands=commands, bounds=bounds_table
+    )
 
 
 def default_map(settings: Settings, ctx: click.Context) -> dict[str, dict[str, Any]]:
@@ -273,13 +298,17 @@ def python_choice(
 
 def resolve_llm(*, base_url: str | None, api_key: str | None, model: str | None, **options: Any) -> LLMConfig:
     """The model endpoint: command line, then CPBOT_*/OPENAI_* variables, then `[llm]` in config.toml."""
-    from cpbot.agents.llm import resolve_llm_config  # the model client's module: only for commands that use it
+    from cpbot.agents.llm_settings import resolve_llm_config  # the model client's module: only for commands that use it
 
     settings = current_settings()
-    return resolve_llm_config(
+    config = resolve_llm_config(
         base_url=base_url,
         api_key=api_key,
         model=model,
         fallback=settings.llm_fallback(),
         **options,
     )
+    # a server's error may echo the key back: every redactor of the process (the CLI's error printing
+    # included) removes it from then on
+    register_secret(config.api_key.get_secret_value())
+    return config

@@ -8,6 +8,7 @@ that command runs, shows its help, or has a table in config.toml to check. `cpbo
 from __future__ import annotations
 
 import importlib
+import logging
 import sys
 import traceback
 
@@ -15,13 +16,14 @@ import click
 
 from cpbot import __version__
 from cpbot.core.errors import ConfigError, CpbotError
+from cpbot.core.terminal import shown
 
 # command name -> "module:attribute" of its click command
 COMMANDS: dict[str, str] = {
     name: f"cpbot.bot.commands.{name.replace('-', '_')}:{name.replace('-', '_')}"
     for name in (
         "bench", "config", "contests", "doctor", "fetch", "grade", "judge", "lab", "listen", "login", "profile",
-        "setup-python", "solve", "stress", "submit", "transcripts", "watch",
+        "setup-python", "solve", "stress", "submit", "transcripts", "verify", "watch",
     )
 }  # fmt: skip
 
@@ -51,6 +53,12 @@ class LazyGroup(click.Group):
         name = click.utils.make_str(args[0]) if args else ""
         if args and self.get_command(ctx, name) is None and not name.startswith("-"):
             import difflib
+
+            from cpbot.bot.cli.habits import command_habit
+
+            habit = command_habit(name)
+            if habit is not None:
+                ctx.fail(f"No such command {name!r}. Did you mean 'cpbot {habit}'?")
 
             close = difflib.get_close_matches(name, self.list_commands(ctx), n=2, cutoff=0.6)
             if close:
@@ -82,11 +90,12 @@ def cli(ctx: click.Context, verbose: bool) -> None:
     try:
         settings = load_settings()
         ctx.default_map = default_map(settings, ctx)
+        settings.apply_bounds()
     except ConfigError as e:
         if ctx.invoked_subcommand in NEEDS_SETTINGS:
             raise
         # a local tool (or the diagnosis itself) still runs, on built-in defaults, and says so
-        click.echo(f"warning: settings ignored: {e.message}", err=True)
+        click.echo(f"warning: settings ignored: {shown(e.message)}", err=True)
         settings = Settings()
     ctx.obj["settings"] = settings
 
@@ -97,21 +106,41 @@ def _echo_json_error(message: str, hint: str, exit_code: int) -> None:
     click.echo(json.dumps({"error": {"message": message, "hint": hint, "exit_code": exit_code}}))
 
 
+# Every error, hint, traceback (-v) and log line the CLI prints goes through `shown`: redacted, escaped.
+class _ShownLogs(logging.Handler):
+    """cpbot's log lines on stderr, through `shown` (Python's default would print them as they came)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            click.echo(shown(self.format(record)), err=True)
+        except Exception:  # a broken log line must not end the command
+            self.handleError(record)
+
+
+def _show_logs() -> None:
+    logger = logging.getLogger("cpbot")
+    if not any(isinstance(h, _ShownLogs) for h in logger.handlers):
+        handler = _ShownLogs(logging.WARNING)
+        logger.addHandler(handler)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; a `CpbotError` becomes one line (and its hint) and a non-zero exit."""
     args = sys.argv[1:] if argv is None else argv
     verbose = "-v" in args or "--verbose" in args
     as_json = "--json" in args  # a script reading stdout gets a JSON error object, never an empty stdout
+    _show_logs()
     try:
         rv = cli.main(args=args, prog_name="cpbot", standalone_mode=False)
     except CpbotError as e:
         if verbose:
-            traceback.print_exc()
-        click.echo(f"error: {e.message}", err=True)
-        if e.hint:
-            click.echo(f"hint: {e.hint}", err=True)
+            click.echo(shown(traceback.format_exc()).rstrip("\n"), err=True)
+        message, hint = shown(e.message), shown(e.hint)
+        click.echo(f"error: {message}", err=True)
+        if hint:
+            click.echo(f"hint: {hint}", err=True)
         if as_json:
-            _echo_json_error(e.message, e.hint, e.exit_code)
+            _echo_json_error(message, hint, e.exit_code)
         return e.exit_code
     except click.exceptions.Abort:
         click.echo("aborted", err=True)

@@ -11,8 +11,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
+from pydantic import ValidationError
 
+from cpbot.core.errors import ConfigError
 from cpbot.core.registry import DEFAULT_LANGUAGE, DEFAULT_STRATEGY, LANGUAGE_ALIASES, LANGUAGE_NAMES, STRATEGY_NAMES
+from cpbot.judge.model import Limits
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -156,3 +159,52 @@ def lcb_selection_options(f: F) -> F:
         ),
         click.option("--difficulty", "difficulties", multiple=True, help="Only this difficulty: easy, medium, hard."),
     )(f)
+
+
+def compiler_flags_options(f: F) -> F:
+    """--cxxflags "FLAGS" and --debug: C++ compiler flags after cpbot's own (-O2 -std=...), for the
+    solution only. Without --cxxflags, the command's table and then `[judge] cxxflags` in config.toml
+    give them; --debug adds the sanitizers, the checked STL and LOCAL (`judge.languages.cpp.DEBUG_FLAGS`).
+    The command gets one tuple, `compiler_flags`."""
+
+    def combine(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+        import shlex
+
+        from click.core import ParameterSource
+
+        from cpbot.bot.cli.config import JUDGE_TABLE, current_settings
+        from cpbot.judge.languages.cpp import DEBUG_FLAGS
+
+        text = ctx.params.pop("cxxflags", None)
+        if text is None or ctx.get_parameter_source("cxxflags") is ParameterSource.DEFAULT:
+            text = text or current_settings().commands.get(JUDGE_TABLE, {}).get("cxxflags")
+        try:
+            flags = shlex.split(text or "")
+        except ValueError as e:
+            raise click.BadParameter(f"cannot split {text!r}: {e}", ctx, param) from None
+        ctx.params["compiler_flags"] = (*flags, *(DEBUG_FLAGS if value else ()))
+
+    return _stack(
+        click.option(
+            "--cxxflags",
+            is_eager=True,
+            help='C++ compiler flags after -O2 -std=..., e.g. "-DLOCAL -Wall" (config [judge] cxxflags).',
+        ),
+        click.option(
+            "--debug",
+            is_flag=True,
+            expose_value=False,
+            callback=combine,
+            help="A C++ debug build: -fsanitize=address,undefined, -D_GLIBCXX_DEBUG, -DLOCAL, -g (slower; finds "
+            "out-of-bounds, use-after-free and overflow where they happen).",
+        ),
+    )(f)
+
+
+def cli_limits(tl_s: float, ml_mb: int) -> Limits:
+    """The limits `--tl` and `--ml` give, past the bounds a problem may state (`max_time_limit_s`) refused as a
+    one-line error."""
+    try:
+        return Limits(time_ms=round(tl_s * 1000), memory_mb=ml_mb)
+    except ValidationError as e:
+        raise ConfigError(f"--tl {tl_s:g}: {e.errors()[0]['msg']}") from None

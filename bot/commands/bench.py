@@ -126,6 +126,7 @@ def bench(
     from cpbot.bot.app.strategy_options import bench_options
     from cpbot.bot.bench.datasets import open_dataset
     from cpbot.bot.bench.executors import make_executor
+    from cpbot.bot.bench.grade import ends_on_failure
     from cpbot.bot.bench.livecodebench import make_selection
     from cpbot.bot.bench.report import csv_text, markdown, metric_table
     from cpbot.bot.bench.runner import check_same_dataset, make_plan, run_bench, start_bench, stored_plan
@@ -184,7 +185,8 @@ def bench(
             judge_slots=judge_slots,
             options=plan.options,
         )
-        runner = make_executor(executor, jobs=jobs, address=address)
+        with ends_on_failure(store, run_id):  # a Ray cluster that refuses cpbot ends the run as an error
+            runner = make_executor(executor, jobs=jobs, address=address)
         try:
             report = run_bench(store, run_id, plan, settings, runner, progress=_progress)
         finally:

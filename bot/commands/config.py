@@ -24,7 +24,7 @@ def llm_sources(fallback: dict[str, Any]) -> dict[str, dict[str, str]]:
     """The endpoint a model command would use, each value with where it comes from. The values are the
     ones `resolve_llm` picks (the one resolution: `OPENAI_API_KEY` shows only where it would be sent);
     the sources are told by which variable or file entry holds the value picked."""
-    from cpbot.agents.llm import NO_KEY
+    from cpbot.agents.llm_settings import NO_KEY
 
     resolved: dict[str, str] = {}
     for model in (None, "-"):  # without a model name, still say which server and key would be used

@@ -121,6 +121,7 @@ def grade(
     from cpbot.bot.bench.executors import make_executor
     from cpbot.bot.bench.grade import (
         GradePlan,
+        ends_on_failure,
         eval_all,
         file_sha256,
         markdown,
@@ -177,7 +178,8 @@ def grade(
             run_id = start_grade(store, plan)
         sandbox = default_sandbox() if executor == "local" else None  # a Ray worker judges in its own
         workers = jobs or (sandbox.size if sandbox is not None else os.cpu_count() or 1)
-        runner = make_executor(executor, jobs=workers, address=address, sandbox=sandbox)
+        with ends_on_failure(store, run_id):  # a Ray cluster that refuses cpbot ends the run as an error
+            runner = make_executor(executor, jobs=workers, address=address, sandbox=sandbox)
         # Ctrl-C kills the programs under way at once (else the graders finish them: up to a limit per test)
         with stop_on_interrupt() as interrupt:
             try:

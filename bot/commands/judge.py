@@ -6,10 +6,11 @@ from pathlib import Path
 
 import click
 
-from cpbot.bot.cli.options import include_option, language_option, python_option
+from cpbot.bot.cli.habits import JudgeCommand
+from cpbot.bot.cli.options import compiler_flags_options, include_option, language_option, python_option
 
 
-@click.command()
+@click.command(cls=JudgeCommand)
 @python_option
 @click.argument("solution", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option(
@@ -35,6 +36,7 @@ from cpbot.bot.cli.options import include_option, language_option, python_option
 )
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Tests run at once (default: one per core).")
 @include_option
+@compiler_flags_options
 @click.option(
     "--with",
     "with_sources",
@@ -65,6 +67,7 @@ def judge(
     interactor: Path | None,
     jobs: int | None,
     include_dirs: tuple[Path, ...],
+    compiler_flags: tuple[str, ...],
     with_sources: tuple[Path, ...],
     seeds: str | None,
     repeat: int,
@@ -82,9 +85,10 @@ def judge(
     was scored.
     """
     from cpbot.bot.app.interrupt import EXIT_INTERRUPTED, interrupted, stop_on_interrupt
-    from cpbot.bot.app.judging import find_tests, judge_file
+    from cpbot.bot.app.judging import crash_hint, find_tests, first_build_note, judge_file
     from cpbot.bot.app.scoring import find_scored_problem, judge_scored
     from cpbot.bot.report.judge_view import JudgeView
+    from cpbot.core.texts import count
     from cpbot.judge.languages import get_language, language_for
     from cpbot.judge.model import TestResult
 
@@ -102,9 +106,12 @@ def judge(
             return interrupted("interrupted", as_json=as_json)
     found = find_tests(solution, tests_dir=tests_dir, problem_path=problem_file)
     language = get_language(language or language_for(solution)).name  # a user error before any output
-    view = None if as_json else JudgeView(found.tests)
+    view = None if as_json else JudgeView(found.tests, crash_hint=crash_hint(language, compiler_flags))
     if view is not None:
-        click.echo(f"judging {solution.name} on {len(found.tests)} tests: {found.where}", err=True)
+        click.echo(f"judging {solution.name} on {count(len(found.tests), 'test')}: {found.where}", err=True)
+        note = first_build_note(solution, language, compiler_flags)
+        if note:
+            click.echo(note, err=True)
         view.status(f"compiling {solution.name}...")
     with stop_on_interrupt() as interrupt:
 
@@ -116,7 +123,7 @@ def judge(
             report, limits = judge_file(
                 solution, found, language=language, time_s=tl, memory_mb=ml, checker=checker,
                 interactor=interactor, jobs=jobs, include_dirs=include_dirs, with_sources=with_sources,
-                on_result=on_result,
+                compiler_flags=compiler_flags, on_result=on_result,
             )  # fmt: skip
         except BaseException:  # Ctrl-C, or the sandbox dying under a run after it
             if not interrupt.happened:

@@ -57,8 +57,8 @@ def lab(
     the programs let through that are right on the hidden tests), the recall and seconds per candidate.
     """
     from cpbot.agents.verification import GateParams
-    from cpbot.bot.lab.dataset import load_dataset
     from cpbot.bot.lab.measure import LabReport, merge, run_lab, summarize
+    from cpbot.bot.lab.packages import load_lab
     from cpbot.bot.lab.table import report_text
     from cpbot.core.errors import ConfigError
 
@@ -71,7 +71,7 @@ def lab(
             )
         values[name] = value
     params = GateParams.model_validate(values)
-    problems = load_dataset(directory, set(only) or None)
+    problems = load_lab(directory, set(only) or None)
 
     def progress(result: object) -> None:
         if not as_json:

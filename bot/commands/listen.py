@@ -33,6 +33,7 @@ def listen(port: int | None, out_dir: Path, batches: int, as_json: bool, force: 
 
     from cpbot.bot.app.problem_folder import free_dir, problem_dirname, save_problem
     from cpbot.bot.report.render import describe_problem
+    from cpbot.core.terminal import printable_line
     from cpbot.scrapers.companion_server import DEFAULT_PORT, CompanionServer, Received
 
     lock = threading.Lock()
@@ -52,7 +53,7 @@ def listen(port: int | None, out_dir: Path, batches: int, as_json: bool, force: 
                     server.shutdown()
 
     def on_error(error: Exception) -> None:
-        click.echo(f"error: {error}", err=True)
+        click.echo(f"error: {printable_line(str(error))}", err=True)
 
     server = CompanionServer(on_problem, on_error, port=port or DEFAULT_PORT)
     if not as_json:

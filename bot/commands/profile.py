@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from cpbot.bot.cli.options import include_option, python_option
+from cpbot.bot.cli.options import cli_limits, compiler_flags_options, include_option, python_option
 
 
 @click.command()
@@ -44,6 +44,7 @@ from cpbot.bot.cli.options import include_option, python_option
 )
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path), help="Also write a PNG of time against n.")
 @include_option
+@compiler_flags_options
 @click.option("--json", "as_json", is_flag=True, help="Print the ProfileReport as JSON.")
 def profile(
     solution: Path,
@@ -56,30 +57,41 @@ def profile(
     count: bool,
     plot: Path | None,
     include_dirs: tuple[Path, ...],
+    compiler_flags: tuple[str, ...],
     as_json: bool,
 ) -> int:
     """Profile SOLUTION; exits 0 when it is predicted to fit the limits at --max-n."""
     from cpbot.bot.app.interrupt import interrupted, stop_on_interrupt
+    from cpbot.bot.app.judging import first_build_note
+    from cpbot.bot.report.live import LiveLine
     from cpbot.bot.report.plots import save_profile_png
-    from cpbot.bot.report.render import print_profile
+    from cpbot.bot.report.render import print_profile, profile_progress_text
     from cpbot.judge.build import build_program_file
-    from cpbot.judge.model import Limits, ProfilePoint
+    from cpbot.judge.languages import language_for
+    from cpbot.judge.model import ProfilePoint
     from cpbot.judge.profile import profile_program
     from cpbot.judge.sandbox import default_sandbox
 
     measured: list[ProfilePoint] = []  # what an interruption reports
+    live = LiveLine(enabled=False if as_json else None)
+    note = "" if as_json else first_build_note(solution, language_for(solution), compiler_flags)
+    if note:
+        click.echo(note, err=True)
 
     with stop_on_interrupt() as interrupt:
 
         def keep(point: ProfilePoint) -> None:
             if not interrupt.happened:  # a run killed by Ctrl-C measured nothing
                 measured.append(point)
+                live.show(profile_progress_text(measured, max_n))
 
         try:
             sandbox = default_sandbox()
-            program = build_program_file(solution, sandbox, role="solution", include_dirs=include_dirs)
+            program = build_program_file(
+                solution, sandbox, role="solution", include_dirs=include_dirs, flags=compiler_flags
+            )
             gen = build_program_file(generator, sandbox, role="generator", include_dirs=include_dirs)
-            limits = Limits(time_ms=round(tl * 1000), memory_mb=ml)
+            limits = cli_limits(tl, ml)
             report = profile_program(
                 program, gen, max_n=max_n, limits=limits, sandbox=sandbox, repeats=repeats, seed=seed, count=count,
                 progress=keep,
@@ -87,6 +99,8 @@ def profile(
         except BaseException:  # Ctrl-C, or the sandbox dying under a run after it
             if not interrupt.happened:
                 raise
+        finally:
+            live.clear()
         if interrupt.happened:
             for p in [] if as_json else sorted(measured, key=lambda p: p.size):
                 mark = "" if p.status == "ok" else f"  {p.status.upper()}"

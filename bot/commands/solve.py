@@ -15,6 +15,9 @@ from cpbot.bot.cli.options import (
 )
 from cpbot.bot.cli.site_option import site_option
 
+# the exit code of each status of a solve (`agents.envelopes.SolveStatus`); 2 is an error, 130 Ctrl-C
+EXIT_CODES = {"solved": 0, "unverified": 3, "best_effort": 1, "failed": 1}
+
 
 @click.command("solve")
 @python_option
@@ -90,21 +93,25 @@ def solve(
     force: bool,
     as_json: bool,
 ) -> int:
-    """Solve one problem with a language model; exits 0 only when the answer passes every test tried."""
+    """Solve one problem with a language model. Exits 0 when the answer is solved (every test tried passes, and
+    it was stressed against a brute force, profiled at the bound and chosen among the candidates), 3 when it
+    passes every test tried but some of that evidence is missing (unverified: the reason says which), 1
+    otherwise (best effort or nothing usable)."""
     import json
 
     from click.core import ParameterSource
 
     from cpbot.agents.budget import Budget
     from cpbot.bot.app.interrupt import EXIT_INTERRUPTED, stop_on_interrupt
-    from cpbot.bot.app.problem_folder import place, problem_dirname, save_solution, solution_name
+    from cpbot.bot.app.problem_folder import place, problem_dirname, save_solution, solution_name, with_written_judges
     from cpbot.bot.app.solving import solve_recorded
     from cpbot.bot.app.sources import load_source
     from cpbot.bot.app.strategy_options import parse_strategy_options, with_candidates
     from cpbot.bot.cli.browser import browser_settings
     from cpbot.bot.cli.config import resolve_llm
     from cpbot.bot.report.render import print_solve_result
-    from cpbot.bot.store.redact import Redactor, secrets_from_env
+    from cpbot.core.errors import CpbotError
+    from cpbot.core.redact import Redactor, secrets_from_env
     from cpbot.core.registry import DEFAULT_SCORED_STRATEGY
     from cpbot.judge.kinds import problem_kind
 
@@ -120,11 +127,18 @@ def solve(
         temperature=temperature,
         reasoning_effort=reasoning_effort,
     )
+    given = click.get_current_context().get_parameter_source("strategy")
+    try:  # options the strategy does not take are refused before anything is fetched
+        parse_strategy_options(strategy, with_candidates(strategy_option, candidates))
+    except CpbotError as refused:
+        if given is not ParameterSource.DEFAULT:
+            raise
+        try:  # the default: a score-based problem will get its own strategy, which may take them
+            parse_strategy_options(DEFAULT_SCORED_STRATEGY, with_candidates(strategy_option, candidates))
+        except CpbotError:
+            raise refused from None
     problem = load_source(source, site=site, cookies=cookies, browser=browser_settings(None))
-    if problem_kind(problem.kind).scored and click.get_current_context().get_parameter_source("strategy") in (
-        ParameterSource.DEFAULT,
-        ParameterSource.DEFAULT_MAP,
-    ):
+    if problem_kind(problem.kind).scored and given in (ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP):
         strategy = DEFAULT_SCORED_STRATEGY  # a score-based problem: the default strategy is the one made for it
     options = parse_strategy_options(strategy, with_candidates(strategy_option, candidates))
     budget = Budget(max_calls=max_calls, max_tokens=max_tokens, max_seconds=max_seconds)
@@ -144,11 +158,13 @@ def solve(
     path = None
     if result.solution is not None:
         wanted = out_dir or Path(problem_dirname(problem))
-        source_file = {solution_name(language): result.solution.source.encode()}
-        directory, kept = place(problem, wanted, force=force, extra=source_file)
+        # a checker or interactor the test designer wrote is kept beside it, named in problem.json
+        kept_problem, judges = with_written_judges(problem, result.checker, result.interactor)
+        source_file = {solution_name(language): result.solution.source.encode(), **judges}
+        directory, kept = place(kept_problem, wanted, force=force, extra=source_file)
         if kept:
             say(f"{wanted} kept ({', '.join(kept)} would change); wrote to {directory} (--force overwrites)")
-        path = save_solution(problem, result.solution.source, language, directory)
+        path = save_solution(kept_problem, result.solution.source, language, directory, extra=judges)
     if as_json:
         # what a model wrote (a reason, a solution, a test) may quote a key or a cookie: never print one
         redactor = Redactor([config.api_key.get_secret_value(), *secrets_from_env()])
@@ -156,4 +172,4 @@ def solve(
     else:
         print_solve_result(result, path)
     say(f"transcript: {run_id}")
-    return 0 if result.status == "solved" else 1
+    return EXIT_CODES[result.status]

@@ -27,6 +27,8 @@ _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 @click.option("--stress-runs", type=click.IntRange(min=1), default=500, show_default=True)
 @click.option("--skip", "skipped", multiple=True, type=click.Choice(CHECKS[1:]),
               help="A gate check not to require nor run (repeatable); recorded in the decision.")  # fmt: skip
+@click.option("--samples-only", is_flag=True,
+              help=f"Require only the samples: the same as --skip for {', '.join(CHECKS[1:])}.")  # fmt: skip
 @cookies_option
 @click.option("--handle", envvar="CPBOT_CF_HANDLE", help="Codeforces handle for a password login.")
 @click.option("--timeout", "timeout_s", type=click.FloatRange(min=0), default=600.0, show_default=True,
@@ -48,6 +50,7 @@ def submit(
     max_n: int,
     stress_runs: int,
     skipped: tuple[str, ...],
+    samples_only: bool,
     cookies: Path | None,
     handle: str | None,
     timeout_s: float,
@@ -59,7 +62,8 @@ def submit(
     """Judge SOLUTION locally, and submit it only if the gate allows; exits 0 only on a remote AC.
 
     The gate wants AC on the samples and on --tests, a clean stress run (--brute with --gen) and a
-    profile within the limits (--gen); what is missing is a refusal unless --skip says otherwise.
+    profile within the limits (--gen); what is missing is a refusal unless --skip (or --samples-only) says
+    otherwise.
     Sessions: --cookies (your browser's cookies.txt) or credentials stored by cpbot.
     """
     from cpbot.bot.app.sources import is_url, load_source
@@ -81,6 +85,8 @@ def submit(
     def confirm(question: str) -> None:
         click.confirm(question, abort=True, err=True)
 
+    if samples_only:
+        skipped = tuple(dict.fromkeys([*skipped, *CHECKS[1:]]))
     endpoints = Endpoints.from_env()
     lang = language or get_language(language_for(solution_file)).name
     solution = Solution(language=lang, source=read_text_exact(solution_file))  # type: ignore[arg-type]
@@ -102,7 +108,7 @@ def submit(
                     evidence_args={"tests_dir": tests_dir, "brute": brute, "generator": generator, "max_n": max_n,
                                    "stress_runs": stress_runs, "stress_seconds": 60.0,
                                    "skip": skipped},
-                    say=say, confirm=None if yes else confirm,
+                    say=say, confirm=None if yes else confirm, source_name=solution_file.name,
                     timeout_s=timeout_s, interval_s=interval_s, min_interval=min_interval,
                 )  # fmt: skip
             except BaseException as e:

@@ -41,6 +41,12 @@ from cpbot.bot.submit.checks import CHECKS
 )
 @click.option("--budget", metavar="K=V,...", help="Contest budget, e.g. tokens=2000000,calls=300,attempts=4.")
 @click.option("--gate", default=",".join(CHECKS), show_default=True, help="The local checks a solution must pass.")
+@click.option(
+    "--allow-unverified",
+    is_flag=True,
+    help="Let the gate pass an answer its solve returned unverified (it passed every test tried, but was not "
+    "stressed, profiled or chosen among candidates); config: [watch] allow_unverified. Off: never posted.",
+)
 @model_endpoint_options
 @click.option("--jobs", type=click.IntRange(1), default=2, show_default=True, help="Problems solved at once.")
 @click.option("--within", type=click.FloatRange(0), default=24.0, show_default=True, help="Hours ahead to watch.")

@@ -17,6 +17,8 @@ from pydantic import BaseModel, ConfigDict
 
 from cpbot.core.dirs import cache_dir
 from cpbot.core.errors import ConfigError, JudgeError
+from cpbot.core.registry import LANGUAGE_BY_EXTENSION
+from cpbot.core.safe_paths import component
 from cpbot.judge.build import build_solution
 from cpbot.judge.execute import execute
 from cpbot.judge.generator import generate
@@ -24,7 +26,6 @@ from cpbot.judge.model import Limits, Problem, Solution, TestCase
 from cpbot.judge.sandbox import Sandbox, default_sandbox
 
 FORMAT_VERSION = 1
-LANGUAGE_OF_SUFFIX = {".cpp": "cpp17", ".py": "python3"}
 GENERATOR_MS = 120_000  # hidden tests are made once: a slow generator may take its time
 REFERENCE_LIMITS = Limits(time_ms=20_000, memory_mb=2048, output_mb=256)
 
@@ -55,6 +56,7 @@ class HiddenSpec(BaseModel):
 
     generated: list[GeneratedTest] = []
     files: list[str] = []
+    answers: dict[str, str] = {}  # a file's answer when it is not beside it as NAME.out (a package's .ans, .a)
 
 
 class LabSpec(BaseModel):
@@ -91,7 +93,7 @@ class LabProblem:
     def program(self, file: str) -> Solution:
         """The program in `file` (language from its extension)."""
         path = self.folder / file
-        language = LANGUAGE_OF_SUFFIX.get(path.suffix)
+        language = LANGUAGE_BY_EXTENSION.get(path.suffix.lower())
         if language is None:
             raise ConfigError(f"{path}: no language for {path.suffix!r}", hint="use .cpp or .py")
         return Solution(language=language, source=path.read_text())
@@ -141,10 +143,11 @@ def hidden_tests(lab: LabProblem, sandbox: Sandbox | None = None) -> list[TestCa
     tests = []
     for i, file in enumerate(lab.spec.hidden.files, start=1):
         path = lab.folder / file
+        answer = lab.folder / lab.spec.hidden.answers[file] if file in lab.spec.hidden.answers else None
         tests.append(
             TestCase(
                 input=path.read_text(),
-                output=path.with_suffix(".out").read_text(),
+                output=(answer or path.with_suffix(".out")).read_text(),
                 origin="user",
                 name=f"hidden {path.stem}" if path.stem else f"hidden {i}",
             )
@@ -162,7 +165,7 @@ def _generated(lab: LabProblem, sandbox: Sandbox) -> list[TestCase]:
     key = hashlib.sha256(
         json.dumps([generator.source, reference.source, reference.language, plan]).encode()
     ).hexdigest()[:16]
-    where = cache_dir() / "lab" / lab.name / key
+    where = cache_dir() / "lab" / component(lab.name, "lab") / key
     if not (where / "done").exists():
         _make(lab, generator, reference, where, sandbox)
     return [

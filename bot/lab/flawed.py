@@ -26,9 +26,10 @@ from cpbot.agents.envelopes import GeneratedTests
 from cpbot.agents.roles import testgen
 from cpbot.agents.strategies.base import source_key
 from cpbot.agents.verification import GateParams
-from cpbot.bot.lab.dataset import LANGUAGE_OF_SUFFIX, LabProblem
+from cpbot.bot.lab.dataset import LabProblem
 from cpbot.bot.lab.measure import CONFIGS, CandidateResult, ProblemChecks, lab_inputs, run_candidate
 from cpbot.core.errors import CpbotError
+from cpbot.core.registry import LANGUAGE_BY_EXTENSION
 from cpbot.judge.build import build_solution
 from cpbot.judge.generator import generate
 from cpbot.judge.model import SCHEMA_VERSION, Limits, Solution, TestCase, Verdict
@@ -116,7 +117,7 @@ def _solution(code: Code | None) -> Solution | None:
     if code is None:
         return None
     suffix = "." + code.name.rsplit(".", 1)[-1] if "." in code.name else ""
-    language = LANGUAGE_OF_SUFFIX.get(suffix) or ("python3" if code.family == "python" else "cpp17")
+    language = LANGUAGE_BY_EXTENSION.get(suffix) or ("python3" if code.family == "python" else "cpp17")
     return Solution(language=language, source=code.source)  # type: ignore[arg-type]
 
 

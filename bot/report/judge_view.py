@@ -8,6 +8,7 @@ output) the output. Colours and the live line only on a terminal; piped, the sam
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
 from typing import TextIO
@@ -15,6 +16,8 @@ from typing import TextIO
 import click
 
 from cpbot.bot.report.render import verdict_text
+from cpbot.core.terminal import printable, printable_line
+from cpbot.core.texts import count
 from cpbot.judge.model import JudgeReport, Limits, TestCase, TestResult, Verdict
 
 INPUT_LINES = 6  # lines of a test's input shown under a failure
@@ -25,13 +28,8 @@ WIDTH = 100  # characters of one shown line
 INDENT = " " * 7
 
 
-def shown(text: str) -> str:
-    """A program's text made safe to print: control characters (bar tab) as visible escapes."""
-    return "".join(c if c.isprintable() or c == "\t" else repr(c)[1:-1] for c in text)
-
-
 def _cut(line: str) -> str:
-    line = shown(line)
+    line = printable_line(line)
     return line if len(line) <= WIDTH else line[: WIDTH - 3] + "..."
 
 
@@ -76,17 +74,47 @@ def _difference(r: TestResult, expected: str) -> list[str]:
     return out
 
 
-def failure_lines(r: TestResult, test: TestCase | None) -> list[str]:
-    """What is shown under a test that is not AC."""
-    out = [f"{INDENT}{shown(r.checker_message)}"] if r.checker_message else []
+CRASH_SIGNALS = (signal.SIGSEGV, signal.SIGBUS)
+SANITIZER_FRAMES = 4  # frames of a sanitizer's stack shown
+
+
+def sanitizer_report(stderr: str) -> list[str]:
+    """The lines of an AddressSanitizer report that say what and where (its error, the access, the first
+    frames, the summary), not the shadow-memory map after them; [] without one."""
+    lines = stderr.splitlines()
+    start = next((i for i, line in enumerate(lines) if "ERROR: AddressSanitizer" in line), None)
+    if start is None:
+        return []
+    shown = [lines[start].lstrip("=0123456789")]
+    frames = 0
+    for line in lines[start + 1 :]:
+        if line.lstrip().startswith("#"):
+            frames += 1
+            if frames <= SANITIZER_FRAMES:
+                shown.append(line)
+        elif not line.strip():
+            break
+        else:
+            shown.append(line)
+    summary = next((line for line in lines if line.startswith("SUMMARY:")), None)
+    return [*shown, *([summary] if summary else [])]
+
+
+def failure_lines(r: TestResult, test: TestCase | None, crash_hint: str = "") -> list[str]:
+    """What is shown under a test that is not AC (`crash_hint` under a segfault)."""
+    out = [f"{INDENT}{printable_line(r.checker_message)}"] if r.checker_message else []
+    if crash_hint and r.verdict == Verdict.RE and r.signal in CRASH_SIGNALS:
+        out.append(f"{INDENT}{crash_hint}")
     if r.verdict == Verdict.RE and r.stderr.strip():
-        lines = r.stderr.rstrip().splitlines()[-STDERR_LINES:]
+        lines = sanitizer_report(r.stderr) or r.stderr.rstrip().splitlines()[-STDERR_LINES:]
         out.append(f"{INDENT}stderr (last {len(lines)} line{'s' if len(lines) != 1 else ''}):")
         out += [f"{INDENT}  {_cut(line)}" for line in lines]
     elif r.verdict in (Verdict.WA, Verdict.PE) and test is not None:
         if r.diff:
             where = f"line {r.diff.line}" + (f", token {r.diff.token}" if r.diff.token else "")
-            out.append(f"{INDENT}{where}: expected {shown(r.diff.expected)!r}, got {shown(r.diff.got)!r}")
+            out.append(
+                f"{INDENT}{where}: expected {printable_line(r.diff.expected)!r}, got {printable_line(r.diff.got)!r}"
+            )
         out += _head(test.input, INPUT_LINES, "input")
         if test.output is not None:
             out += _difference(r, test.output)
@@ -106,8 +134,11 @@ def summary_line(report: JudgeReport, limits: Limits) -> str:
 class JudgeView:
     """Prints a judging as it goes; `result` may be called from any thread (one at a time, in order)."""
 
-    def __init__(self, tests: list[TestCase], *, stream: TextIO | None = None, live: bool | None = None) -> None:
+    def __init__(
+        self, tests: list[TestCase], *, stream: TextIO | None = None, live: bool | None = None, crash_hint: str = ""
+    ) -> None:
         self.tests = tests
+        self.crash_hint = crash_hint
         self.results: list[TestResult] = []
         self._stream = stream or sys.stdout
         self._live = self._stream.isatty() if live is None else live
@@ -139,7 +170,7 @@ class JudgeView:
             self.results.append(r)
             self._echo(test_line(r))
             if r.verdict != Verdict.AC:
-                for line in failure_lines(r, test):
+                for line in failure_lines(r, test, self.crash_hint):
                     self._echo(line)
             self._stream.flush()
         self.status(self._progress())
@@ -155,8 +186,9 @@ class JudgeView:
         """The summary of a judging that ended (the tests were shown as they ended)."""
         with self._lock:
             self._clear_status()
-        if report.verdict == Verdict.CE:
-            self._echo(shown(report.compile_log.rstrip()))
+        if report.verdict == Verdict.CE:  # the compiler's lines as it wrote them (escaped on the way in)
+            for line in printable(report.compile_log.rstrip()).splitlines():
+                self._echo(line)
         shown_indexes = {r.index for r in self.results}
         for r in report.results:  # none were streamed when the judging stopped before its tests (CE, IE)
             if r.index not in shown_indexes:
@@ -177,5 +209,5 @@ class JudgeView:
             for r in self.results:
                 counts[r.verdict] = counts.get(r.verdict, 0) + 1
             tally = ", ".join(f"{n} {verdict_text(v)}" for v, n in counts.items()) or "none finished"
-            self._echo(f"interrupted: {len(self.results)} of {len(self.tests)} tests finished ({tally})")
+            self._echo(f"interrupted: {len(self.results)} of {count(len(self.tests), 'test')} finished ({tally})")
             self._stream.flush()

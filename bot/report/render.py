@@ -14,8 +14,10 @@ from typing import TYPE_CHECKING
 
 import click
 
+from cpbot.core.terminal import printable, printable_line, shown
 from cpbot.core.texts import tokens_text
-from cpbot.judge.model import Problem, ProfileReport, StressReport, Verdict
+from cpbot.judge.model import Problem, ProfilePoint, ProfileReport, StressReport, Verdict
+from cpbot.judge.stress import StressProgress
 
 if TYPE_CHECKING:
     from cpbot.agents.solve import SolveResult
@@ -23,6 +25,14 @@ if TYPE_CHECKING:
     from cpbot.bot.store.transcripts import RunSummary, RunTranscript, StoredEvent
     from cpbot.bot.submit.gate import GateDecision
     from cpbot.scrapers.listing import Contest
+
+
+def _echo(text: str, *, styled: str = "") -> None:
+    """Every line this module prints: text from outside (statements, replies, program output) escaped by
+    the one terminal escape, `cpbot.core.terminal.printable`, after `styled`, cpbot's own coloured word (whose
+    escapes click drops when the output is not a terminal)."""
+    click.echo(styled + printable(text))
+
 
 EXCERPT = 160  # characters of a prompt or reply shown without --full
 COLORS = {Verdict.AC: "green", Verdict.IE: "magenta", Verdict.CE: "yellow", Verdict.RAN: "cyan"}
@@ -37,36 +47,57 @@ def print_profile(report: ProfileReport, width: int = 40) -> None:
     ok = [p.cpu_ms for p in report.points if p.cpu_ms > 0]
     top, bottom = math.log10(max(ok, default=1.0)), math.log10(max(min(ok, default=1.0), 0.01))
     span = max(top - bottom, 1e-9)
-    click.echo(f"{'n':>12} {'cpu ms':>10} {'peak MB':>8}  time (log scale)")
+    _echo(f"{'n':>12} {'cpu ms':>10} {'peak MB':>8}  time (log scale)")
     for p in report.points:
         bar = "#" * max(1, round((math.log10(max(p.cpu_ms, 0.01)) - bottom) / span * width))
         mark = "" if p.status == "ok" else f"  {p.status.upper()}"
-        click.echo(f"{p.size:>12} {p.cpu_ms:>10.1f} {p.peak_kb / 1024:>8.1f}  {bar}{mark}")
+        _echo(f"{p.size:>12} {p.cpu_ms:>10.1f} {p.peak_kb / 1024:>8.1f}  {bar}{mark}")
     fit = f"{report.complexity}{' (ambiguous)' if report.ambiguous else ''}"
     if report.slope is not None:
         fit += f", log-log slope {report.slope:.2f} (R^2 {report.r2:.3f})"
-    click.echo(f"fit: {fit}")
+    _echo(f"fit: {fit}")
     verdict = click.style(
         "efficient" if report.efficient else "too slow or too big", fg="green" if report.efficient else "red", bold=True
     )
-    click.echo(f"{verdict}: {report.reason}")
+    _echo(f": {report.reason}", styled=verdict)
+
+
+def stress_progress_text(now: StressProgress, budget: int) -> str:
+    """The progress line of a stress run: inputs compared, sizes reached, the slowest run, a failure."""
+    if now.found_size is not None:
+        return f"stress: difference found; shrinking: smallest so far n={now.found_size}, {now.runs} runs"
+    return (
+        f"stress: {now.runs}/{budget} inputs, sizes up to {now.largest}, no difference yet; "
+        f"slowest solution run {now.slowest_ms:.0f} ms"
+    )
+
+
+def profile_progress_text(points: list[ProfilePoint], max_n: int) -> str:
+    """The progress line of a profile: sizes measured, the largest reached, the slowest run so far."""
+    largest = max(p.size for p in points)
+    worst = max(points, key=lambda p: p.cpu_ms)
+    return (
+        f"profile: {len(points)} runs, n up to {largest:,} of {max_n:,}; "
+        f"slowest {worst.cpu_ms:.0f} ms at n={worst.size:,}"
+    )
 
 
 def print_stress(report: StressReport) -> None:
     """The outcome of a stress run and, on a failure, the smallest input with both outputs."""
     if report.failure is None:
-        click.echo(click.style("clean", fg="green", bold=True) + f": {report.reason} in {report.seconds:.1f} s")
+        _echo(f": {report.reason} in {report.seconds:.1f} s", styled=click.style("clean", fg="green", bold=True))
         return
     f = report.failure
-    click.echo(
-        f"{verdict_text(f.verdict)} after {report.runs} runs ({report.seconds:.1f} s): n={f.size}, "
-        f"seed={f.seed} (first seen at n={report.first_failure_size})"
+    _echo(
+        f" after {report.runs} runs ({report.seconds:.1f} s): n={f.size}, "
+        f"seed={f.seed} (first seen at n={report.first_failure_size})",
+        styled=verdict_text(f.verdict),
     )
     if f.message:
-        click.echo(f"  {f.message}")
+        _echo(f"  {f.message}")
     for title, text in (("input", f.input), ("expected (brute force)", f.expected), ("got", f.got)):
-        click.echo(f"--- {title}")
-        click.echo(text.rstrip("\n"))
+        _echo(f"--- {title}")
+        _echo(text.rstrip("\n"))
 
 
 def describe_problem(problem: Problem) -> str:
@@ -74,14 +105,16 @@ def describe_problem(problem: Problem) -> str:
     name = f"{problem.index}. {problem.title}" if problem.index else problem.title
     count = len(problem.samples)
     limits = f"{problem.limits.time_ms / 1000:g} s, {problem.limits.memory_mb} MB"
-    return f"{problem.id}  {name}  ({problem.kind}, {limits}, {count} sample{'s' if count != 1 else ''})"
+    return printable_line(
+        f"{problem.id}  {name}  ({problem.kind}, {limits}, {count} sample{'s' if count != 1 else ''})"
+    )
 
 
 def format_contest(c: Contest) -> str:
     """One terminal line: start (UTC), length, site, phase, name, URL."""
     start = c.start.strftime("%Y-%m-%d %H:%M") if c.start else "????-??-?? ??:??"
     hours, minutes = divmod(c.duration_s // 60, 60)
-    return f"{start} UTC  {hours}h{minutes:02d}  {c.site:<10}  {c.phase:<8}  {c.name}  {c.url}"
+    return printable_line(f"{start} UTC  {hours}h{minutes:02d}  {c.site:<10}  {c.phase:<8}  {c.name}  {c.url}")
 
 
 def trace_line(event: TraceEvent) -> str | None:
@@ -93,7 +126,7 @@ def trace_line(event: TraceEvent) -> str | None:
         if event.finish_reason and event.finish_reason != "stop":
             state += f", finish {event.finish_reason}"
         notes = "".join(f"\n            note: {warning}" for warning in event.warnings)
-        return f"  {event.role:<9} {state} ({event.latency_ms / 1000:.1f} s){notes}"
+        return shown(f"  {event.role:<9} {state} ({event.latency_ms / 1000:.1f} s){notes}")  # a server's error
     if isinstance(event, ReportEvent) and event.report_kind == "judge":
         r = event.report
         return f"  judge     {r['verdict']} {r['passed']}/{r['total']}"
@@ -103,10 +136,28 @@ def trace_line(event: TraceEvent) -> str | None:
 def print_solve_result(result: SolveResult, path: Path | None) -> None:
     """The verdict, what was spent, and where the solution went."""
     verdict = result.verdict or "no program"
-    click.echo(f"{result.status}: {verdict} ({result.reason})")
-    click.echo(f"{result.calls} LLM calls, {result.tokens:,} tokens, {result.seconds:.1f} s")
+    _echo(f"{result.status}: {verdict} ({result.reason})")
+    for gap in result.missing_evidence:  # why an answer that passed every test is not called solved
+        _echo(f"  missing: {gap}")
+    _echo(f"{result.calls} LLM calls, {result.tokens:,} tokens, {result.seconds:.1f} s")
+    for line in judged_lines(result):
+        _echo(line)
     if path is not None:
-        click.echo(f"solution: {path}")
+        _echo(f"solution: {path}")
+
+
+def judged_lines(result: SolveResult) -> list[str]:
+    """What judged the answers, when it was not the plain comparison of tokens: the statement's tolerance, or a
+    checker or interactor the test designer wrote (and checked on the samples)."""
+    lines = []
+    if result.checker is not None:
+        lines.append("answers judged by a checker the test designer wrote (it passed its checks on the samples)")
+    elif result.judged_with != "tokens":
+        lines.append(f"answers judged with {result.judged_with}")
+    if result.interactor is not None:
+        tests = len(result.interactor.tests)
+        lines.append(f"judged through an interactor the test designer wrote ({tests} tests of its hidden data)")
+    return lines
 
 
 def decision_lines(decision: GateDecision) -> list[str]:
@@ -121,7 +172,7 @@ def decision_lines(decision: GateDecision) -> list[str]:
     else:
         lines.append("gate: refused")
         lines += [f"  - {reason}" for reason in decision.reasons]
-    return lines
+    return [printable(line) for line in lines]
 
 
 # --- transcripts: `cpbot transcripts list` and `show` ---------------------------------------------------
@@ -212,7 +263,7 @@ def _call_details(call: LLMCallEvent, full: bool) -> list[str]:
 def run_table(runs: list[RunSummary]) -> list[str]:
     """`cpbot transcripts list`: a header and one line per run."""
     header = f"{'run':<23} {'started (UTC)':<19} {'kind':<8} {'problem':<24} {'status':<12}"
-    return [f"{header} {'calls':>5} {'tokens':>9}", *(run_line(r) for r in runs)]
+    return [f"{header} {'calls':>5} {'tokens':>9}", *(printable_line(run_line(r)) for r in runs)]
 
 
 def transcript_lines(transcript: RunTranscript, full: bool) -> list[str]:
@@ -242,4 +293,4 @@ def transcript_lines(transcript: RunTranscript, full: bool) -> list[str]:
         first, *rest = event_lines(event, full)
         lines.append(f"{event.seq:>4} {offset:>+8.2f}s {first}{task}")
         lines += [f"{'':<25}{line}" for line in rest]
-    return lines
+    return [printable(line) for line in lines]

@@ -15,6 +15,11 @@ Code and large text go to files beside the database, `blobs/ab/abcdef...` named 
 their (redacted) content; the event holds `{"$blob": sha, "chars": n}` and reading it back puts the
 content in again. A blob is written before the event that refers to it, so no event points nowhere.
 
+What a model sent is kept up to `reply_chars` characters per field (its reply, its reasoning;
+`CPBOT_TRANSCRIPT_REPLY_CHARS`, default 500,000): a longer one keeps its beginning and its end around a
+marker, and the event's `clipped` records the full length. The program taken from a reply is whole in
+its code envelope (a blob) whatever the clip.
+
 Every write is one transaction (a crash loses at most the event being written) under one lock, so
 any thread may write; SQLite's own locking serialises other processes. Triggers refuse UPDATE and
 DELETE on events and calls. Everything passes through a `Redactor` first: no API key, cookie or
@@ -38,10 +43,10 @@ from typing import Any
 from pydantic import BaseModel
 
 from cpbot.agents.tracing import TraceEvent, load_event
-from cpbot.bot.store.redact import Redactor, secrets_from_env
 from cpbot.bot.store.storage import Database, Migrations, StorageError, run_script
 from cpbot.core.dirs import data_dir
 from cpbot.core.process import pid_alive, process_start
+from cpbot.core.redact import Redactor, secrets_from_env
 
 DB_NAME = "transcripts.sqlite3"
 BLOB_DIR = "blobs"
@@ -50,6 +55,35 @@ BLOB_KEYS = frozenset({"source"})  # program text always goes to a blob, whateve
 BLOB_REF = "$blob"
 # Fields of an LLM call kept in `llm_calls` rather than repeated in its event.
 _CALL_TEXT = ("messages", "reply", "reasoning")
+_CLIPPED_TEXT = ("reply", "reasoning")  # what the model sent: the fields clipped to `reply_chars`
+DEFAULT_REPLY_CHARS = 500_000
+REPLY_CHARS_ENV = "CPBOT_TRANSCRIPT_REPLY_CHARS"
+
+
+def _reply_chars_from_env() -> int:
+    raw = os.environ.get(REPLY_CHARS_ENV, "")
+    if not raw:
+        return DEFAULT_REPLY_CHARS
+    if not raw.isdigit() or int(raw) < 1000:
+        raise TranscriptError(
+            f"{REPLY_CHARS_ENV}={raw!r} is not a number of characters of at least 1000",
+            hint=f"unset it for the default ({DEFAULT_REPLY_CHARS:,}), or give e.g. {REPLY_CHARS_ENV}=200000",
+        )
+    return int(raw)
+
+
+def clip_middle(text: str, limit: int) -> tuple[str, int | None]:
+    """`text` in at most about `limit` characters: whole when it fits, else its beginning and end around a
+    marker naming the cut; and its full length when it was clipped (None when whole)."""
+    if len(text) <= limit:
+        return text, None
+    head = limit // 2
+    tail = limit - head
+    marker = (
+        f"\n[... cpbot kept {limit:,} of {len(text):,} characters: {len(text) - limit:,} clipped here "
+        f"({REPLY_CHARS_ENV}) ...]\n"
+    )
+    return text[:head] + marker + text[-tail:], len(text)
 
 
 class TranscriptError(StorageError):
@@ -248,9 +282,19 @@ class RunTranscript(BaseModel):
 class TranscriptStore:
     """The SQLite store; thread-safe; close it (or use `with`) when done."""
 
-    def __init__(self, path: Path | None = None, *, secrets: Iterable[str] = (), read_only: bool = False) -> None:
-        """`read_only`: an existing store opened for reading only (it works on a full disk too)."""
+    def __init__(
+        self,
+        path: Path | None = None,
+        *,
+        secrets: Iterable[str] = (),
+        read_only: bool = False,
+        reply_chars: int | None = None,
+    ) -> None:
+        """`read_only`: an existing store opened for reading only (it works on a full disk too).
+        `reply_chars`: the characters kept of each reply and reasoning (default: `CPBOT_TRANSCRIPT_REPLY_CHARS`,
+        else `DEFAULT_REPLY_CHARS`)."""
         self.path = Path(path) if path is not None else default_db_path()
+        self.reply_chars = reply_chars if reply_chars is not None else _reply_chars_from_env()
         self.redactor = Redactor([*secrets_from_env(), *secrets])
         self.blob_dir = self.path.parent / BLOB_DIR
         # NORMAL: durable at checkpoints; a crash never corrupts (WAL), and events are written often
@@ -454,6 +498,10 @@ class TranscriptStore:
             if kind != "llm_call":
                 return self._append(run_id, kind, data, ts=ts, task_id=task_id)
             text = {k: data.pop(k) for k in _CALL_TEXT}
+            for key in _CLIPPED_TEXT:
+                text[key], full = clip_middle(text[key], self.reply_chars)
+                if full is not None:
+                    data["clipped"] = {**data.get("clipped", {}), key: full}
             seq = self._append(run_id, kind, self._externalize(data), ts=ts, task_id=task_id)
             usage = data["usage"]
             db.execute(

@@ -23,6 +23,7 @@ from cpbot.scrapers.submission import (
     CaptchaRequired,
     DuplicateSubmission,
     LoginRequired,
+    Post,
     PostUncertain,
     RemoteVerdict,
     SubmitProtocol,
@@ -66,8 +67,11 @@ class Submitter(Protocol):
 
     site: str
 
-    def submit(self, problem: Problem, solution: Solution) -> str:
-        """Post `solution` for `problem` (through the ledger); return the site's submission id."""
+    def submit(
+        self, problem: Problem, solution: Solution, *, confirm: Callable[[Post], None] | None = None
+    ) -> str:
+        """Post `solution` for `problem` (through the ledger); return the site's submission id. `confirm`
+        sees the prepared post before it is sent."""
         ...
 
     def post_once(self, problem: Problem, solution: Solution, *, stop: threading.Event | None = None) -> str:
@@ -143,10 +147,15 @@ class SiteSubmitter:
     def submission_url(self, problem: Problem, submission_id: str) -> str:
         return self.protocol.submission_url(problem, submission_id)
 
-    def submit(self, problem: Problem, solution: Solution) -> str:
-        """Post `solution` for `problem`; the site's submission id."""
+    def submit(
+        self, problem: Problem, solution: Solution, *, confirm: Callable[[Post], None] | None = None
+    ) -> str:
+        """Post `solution` for `problem`; the site's submission id. `confirm` sees the prepared post (the
+        language option, the account) before anything is sent, and may abort."""
         self.reconcile()
         post = self.protocol.prepare(problem, solution)
+        if confirm is not None:
+            confirm(post)
         row = self.ledger.reserve(self.site, problem.id, source_sha256(solution.source), solution.language)
         try:
             sub_id = post(self.ledger.known_ids(self.site))

@@ -2,7 +2,9 @@
 
 Default rule: AC on every sample, AC on every generated test, a stress run against a brute force that
 found no difference, and a profile that extrapolates within the time and memory limits. Evidence the
-config requires but that is missing is a refusal with its reason, never a pass.
+config requires but that is missing is a refusal with its reason, never a pass. An answer its solve did not
+call solved (`unverified`: it passed every test tried but part of the gate's evidence is missing; or a best
+effort) is refused too, whatever the checks say; `allow_unverified` lets an unverified one through.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ class GateConfig(BaseModel):
     min_generated: int = Field(1, ge=0)  # generated tests that must have been judged
     min_stress_runs: int = Field(1, ge=0)
     time_margin: float = Field(1.0, gt=0)  # the predicted time at max n must be <= margin x TL
+    allow_unverified: bool = False  # submit an answer the solve returned unverified (`cpbot watch --allow-unverified`)
 
     @classmethod
     def requiring(cls, checks: Iterable[str]) -> GateConfig:
@@ -57,6 +60,8 @@ class GateEvidence(BaseModel):
     stress: StressReport | None = None
     profile: ProfileReport | None = None
     source_sha256: str | None = None  # the source the evidence is about, when known
+    solve_status: str | None = None  # how the solve that wrote it ended (None: not from a solve, e.g. `cpbot submit`)
+    solve_reason: str = ""
 
     @classmethod
     def from_solve_result(cls, result: Any) -> GateEvidence:
@@ -68,6 +73,8 @@ class GateEvidence(BaseModel):
             stress=getattr(result, "stress", None),
             profile=getattr(result, "profile", None),
             source_sha256=source_sha256(solution.source) if solution is not None else None,
+            solve_status=getattr(result, "status", None),
+            solve_reason=getattr(result, "reason", ""),
         )
 
 
@@ -111,6 +118,9 @@ def gate(
         _profile(evidence.profile, "profile" in required, problem, config.time_margin),
     ]
     reasons = [f"{c.name}: {c.detail}" for c in checks if c.required and c.passed is not True]
+    verdict = _solve_verdict(evidence, config)
+    if verdict:
+        reasons.insert(0, verdict)
     if evidence.source_sha256 is not None and evidence.source_sha256 != sha:
         reasons.insert(0, "evidence: it was gathered for a different source than the one to submit")
     return GateDecision(
@@ -122,6 +132,15 @@ def gate(
         checks=checks,
         summary={c.name: c.detail if c.passed is not None else f"missing ({c.detail})" for c in checks},
     )
+
+
+def _solve_verdict(evidence: GateEvidence, config: GateConfig) -> str:
+    """Why the solve's own word refuses the answer ("" when it called it solved, or it came from no solve)."""
+    status = evidence.solve_status
+    if status is None or status == "solved" or (status == "unverified" and config.allow_unverified):
+        return ""
+    allow = " (--allow-unverified submits it)" if status == "unverified" else ""
+    return f"solve: returned {status}{allow}: {evidence.solve_reason}"
 
 
 def _report_check(name: CheckName, report: JudgeReport | None, required: bool, minimum: int, what: str) -> GateCheck:

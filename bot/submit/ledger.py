@@ -20,8 +20,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from cpbot.bot.store.storage import Database, Migrations, StorageError, run_script
-from cpbot.bot.submit.base import DuplicateSubmission, RemoteVerdict, SubmitTooSoon
 from cpbot.core.dirs import data_dir
+from cpbot.scrapers.submission import DuplicateSubmission, RemoteVerdict, SubmitTooSoon
 
 DB_NAME = "submissions.sqlite3"
 State = Literal["intent", "posted", "abandoned"]

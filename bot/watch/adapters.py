@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from cpbot.agents.budget import Budget
-from cpbot.agents.llm import ChatModel
+from cpbot.agents.chat import ChatModel
 from cpbot.agents.solve import SolveResult, solve
 from cpbot.agents.strategies.base import KnowledgePool
 from cpbot.agents.tracing import Tracer

@@ -20,6 +20,7 @@ from rich.text import Text
 from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.bot.watch.rules import Participation
 from cpbot.bot.watch.state import ContestRow, WatchState
+from cpbot.core.terminal import printable, printable_line
 from cpbot.core.texts import clock
 
 if TYPE_CHECKING:
@@ -128,8 +129,8 @@ def view(data: WatchReport, *, now: datetime | None = None) -> RenderableType:
 
 def _contest_table(c: ContestReport, now: datetime) -> Table:
     t = Table(
-        title=f"[bold]{escape(c.contest.name)}[/] · {escape(phase(c.contest, now))}",
-        caption=escape(_caption(c)),
+        title=f"[bold]{escape(printable_line(c.contest.name))}[/] · {escape(phase(c.contest, now))}",
+        caption=escape(printable(_caption(c))),
         title_justify="left",
         caption_justify="left",
     )
@@ -156,7 +157,7 @@ def _contest_table(c: ContestReport, now: datetime) -> Table:
         elif p.status == "submitted":
             remote = "[dim]waiting[/]"
         t.add_row(
-            escape(p.index or ""),
+            escape(printable_line(p.index or "")),
             _one_line(p.name),
             f"[{style}]{status}[/]" if style else status,
             str(p.attempts),
@@ -170,7 +171,7 @@ def _contest_table(c: ContestReport, now: datetime) -> Table:
 
 def _one_line(text: str) -> Text:
     """A cell that stays on one line, cut with an ellipsis when its column is narrower."""
-    return Text(" ".join(text.split()), no_wrap=True, overflow="ellipsis")
+    return Text(" ".join(printable(text).split()), no_wrap=True, overflow="ellipsis")
 
 
 def phase(contest: ContestRow, now: datetime) -> str:
@@ -260,7 +261,7 @@ def changes(data: WatchReport, seen: dict[tuple[str, str], str]) -> list[str]:
             head = f"{at} {c.contest.name}: {state}"
             # a contest's start reads before its problems' first steps, its end after their last
             lines = [*lines, head] if c.contest.status == "done" else [head, *lines]
-        out += lines
+        out += [printable_line(line) for line in lines]
     return out
 
 

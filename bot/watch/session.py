@@ -15,7 +15,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from cpbot.agents.budget import Budget
-from cpbot.agents.llm import LLMClient, LLMConfig
+from cpbot.agents.llm import LLMClient
+from cpbot.agents.llm_settings import LLMConfig
 from cpbot.agents.solve import SolveResult
 from cpbot.agents.strategies.base import KnowledgePool
 from cpbot.agents.tracing import Tracer
@@ -57,6 +58,7 @@ class WatchOptions(BaseModel):
     jobs: int = 2
     budget: str | None = None
     gate: str = ""
+    allow_unverified: bool = False  # the gate passes an answer the solve returned unverified
     fetch_retry: float = 10.0
     verdict_poll: float = 2.0
     submit_interval: float = 10.0
@@ -80,7 +82,7 @@ class LazySolver:
     """The solver, asking for a model only when the first problem must be solved: a dry run that only
     lists contests (or waits for one) needs none; the first solve without one fails with the
     configuration's hint. A configured client is made at once, in the main thread: making it imports
-    `openai` (half a second), which a contest's first solve after every restart should not wait for."""
+    the HTTP client and the agents, which a contest's first solve after every restart should not wait for."""
 
     def __init__(
         self, stack: ExitStack, options: WatchOptions, config: LLMConfig | ConfigError, sandbox: Sandbox
@@ -178,7 +180,7 @@ class Session:
             submit=opts.submit,
             jobs=opts.jobs,
             budget=ContestBudget.parse(opts.budget) if opts.budget else ContestBudget(),
-            gate=gate_config(opts.gate),
+            gate=gate_config(opts.gate).model_copy(update={"allow_unverified": opts.allow_unverified}),
             fetch_retry_s=opts.fetch_retry,
             ai_allowed=normalise_allowed(opts.ai_allowed_contests),
         )

@@ -114,6 +114,7 @@ class SiteSpec:
     live_ai: LiveAiRule = LiveAiRule.NEVER
     ai_rule: str = ""  # the site's rule on AI in contests, in a sentence, as cpbot reminds the user of it
     login_path: str = "/"  # where a person signs in (`cpbot login --browser` opens it)
+    password_login: bool = False  # whether the site's submitter can log in with a handle and password
 
     @property
     def domain(self) -> str:
@@ -124,7 +125,7 @@ class SiteSpec:
 SITE_SPECS: tuple[SiteSpec, ...] = (
     SiteSpec(
         "codeforces", "Codeforces", ("cf",), "https://codeforces.com", "CPBOT_CODEFORCES_URL",
-        "cpbot.scrapers.codeforces.site", login_path="/enter",
+        "cpbot.scrapers.codeforces.site", login_path="/enter", password_login=True,
         live_ai=LiveAiRule.GYM_OR_LISTED,
         ai_rule="Codeforces forbids using AI to write code for a rated round while it runs (rule of 2024-09-14), "
         "for registered and out-of-competition participants alike; gym, mashups and finished contests are free",

@@ -16,3 +16,8 @@ def clock(seconds: float) -> str:
     m, s = divmod(rest, 60)
     text = f"{h}:{m:02d}:{s:02d}"
     return f"{days}d {text}" if days else text
+
+
+def count(n: int, noun: str, plural: str = "") -> str:
+    """`1 test`, `2 tests`: a number and its noun in agreement."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"

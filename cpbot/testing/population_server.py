@@ -2,10 +2,13 @@
 model's sampling, for tests and for measuring strategies.
 
 Each problem has a population of candidate programs labelled right or wrong (every wrong one passes the
-samples: a near miss, not noise). A request for a program (the coder's, a debugger's) gets the next
-program drawn for that problem: the draws come from a shuffled bag in which a `pass_at_1` share of the
-programs are right, so the proportion holds over every bag and the order is set by `seed`. What the
-request says (feedback, a failing test) changes nothing, as with a model that does not learn from it.
+samples: a near miss, not noise). A request for a program (the coder's, a debugger's) gets a program
+drawn for that problem. A request that carries a `seed` (cpbot sends one of its own with each request when a
+seed is configured: `agents/seeding.py`) is answered by request: its draw is set by the server's `seed`, the
+request's seed and its text, right with probability `pass_at_1`, whatever order requests arrive in. One
+without gets the next draw of a shuffled bag in which a `pass_at_1` share of the programs are right, so the
+proportion holds over every bag and the order is set by `seed` and by arrival. What the request says
+(feedback, a failing test) changes nothing else, as with a model that does not learn from it.
 The test designer gets inputs made by the problem's own generator, that generator, and its own brute
 force; the planner, selector, checker and complexity analyst get a short well-formed answer. The
 problem is recognised by its title or the start of its statement in the request, the kind of request
@@ -22,6 +25,7 @@ serving through `scripted_server.ScriptedServer`.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import random
@@ -39,7 +43,18 @@ from cpbot.testing.scripted_server import COMMAND_HELP, Delay, Reply, ScriptedSe
 
 Family = Literal["cpp", "python"]
 Kind = Literal[
-    "program", "tests", "plan", "selector", "checker", "analyst", "optimizer", "distinguisher", "arbiter", "unknown"
+    "program",
+    "tests",
+    "plan",
+    "selector",
+    "checker",
+    "analyst",
+    "optimizer",
+    "distinguisher",
+    "arbiter",
+    "checker_writer",
+    "interactor_writer",
+    "unknown",
 ]
 
 BAG_SIZE = 20  # draws per shuffled bag; pass_at_1 * BAG_SIZE of them are right (rounded)
@@ -71,6 +86,7 @@ class Population:
     brute: Program | None = None
     generator: Program | None = None
     generator_path: Path | None = None  # to run it for the test designer's inputs (Python only)
+    checker: Program | None = None  # the problem's own checker program, handed out when a checker is asked for
     samples: list[tuple[str, str]] = field(default_factory=list)  # (input, output) of each sample
     named_flaws: dict[str, dict[str, Program]] = field(default_factory=dict)  # lab.json's `flaws`
 
@@ -149,6 +165,7 @@ def load_lab_folder(folder: Path) -> Population:
         generator_path=folder / generator if generator else None,
         samples=[(str(s.get("input", "")), str(s.get("output") or "")) for s in problem.get("samples", [])],
         named_flaws={flaw: {k: v for k, v in files.items() if v is not None} for flaw, files in named.items()},
+        checker=_program(folder, problem.get("checker")) if (folder / str(problem.get("checker"))).is_file() else None,
     )
 
 
@@ -183,6 +200,8 @@ _KINDS: dict[str, Kind] = {
     "optimizer": "optimizer",
     "tester": "distinguisher",
     "judge": "arbiter",
+    "checker writer": "checker_writer",
+    "interactor writer": "interactor_writer",
 }
 
 
@@ -253,11 +272,19 @@ class PopulationModel:
 
     # ---- drawing ----
 
-    def draw(self, population: Population, family: Family | None = None) -> Program:
-        """The next program for `population` (of `family` when it has programs in it)."""
+    def draw(self, population: Population, family: Family | None = None, request: str | None = None) -> Program:
+        """A program for `population` (of `family` when it has programs in it): set by `request` (a key of the
+        request: its seed and text) when given, else the next of the problem's bag."""
         pool = [p for p in population.programs if family is None or p.family == family] or population.programs
         right = [p for p in pool if p.right]
         wrong = [p for p in pool if not p.right]
+        if request is not None:
+            rng = random.Random(f"{self.seed}:{population.problem_id}:{request}")
+            want_right = rng.random() < self.pass_at_1
+            program = rng.choice((right if want_right else wrong) or right or wrong)
+            with self._lock:
+                self.draws.append(Draw(population.problem_id, program.name, program.right))
+            return program
         with self._lock:
             bag = self._bags.get(population.problem_id)
             if bag is None:
@@ -276,12 +303,14 @@ class PopulationModel:
 
     def __call__(self, body: dict[str, Any]) -> Reply | Delay:
         text = "\n".join(str(m.get("content") or "") for m in body.get("messages", []))
-        answer = self.answer(text)
+        seed = body.get("seed")
+        request = f"{seed}:{hashlib.sha256(text.encode()).hexdigest()}" if isinstance(seed, int) else None
+        answer = self.answer(text, request)
         reply = Reply(answer, prompt_tokens=_tokens(text), completion_tokens=_tokens(answer))
         return Delay(self.latency_s, reply) if self.latency_s > 0 else reply
 
-    def answer(self, text: str) -> str:
-        """The reply text to a request."""
+    def answer(self, text: str, request: str | None = None) -> str:
+        """The reply text to a request (`request`: its key, when it carries a seed; see `draw`)."""
         kind = request_kind(text)
         if kind == "analyst":
             guess = re.search(r"The fit's guess: (\S+)", text)
@@ -290,7 +319,7 @@ class PopulationModel:
             return "OPTIMIZE: no"
         if kind in ("distinguisher", "arbiter"):
             return "I cannot tell."  # a sampling model's guess would be noise: selection rests on execution
-        if kind == "unknown":
+        if kind in ("unknown", "interactor_writer"):
             return "I do not know what is asked."
         if kind == "selector":
             tags = re.search(r"use these names exactly\):\s*\n(.+)", text)
@@ -314,9 +343,11 @@ class PopulationModel:
             return "I do not know this problem."
         if kind == "tests":
             return self.tests_reply(population, text)
+        if kind == "checker_writer":
+            return f"The checker.\n{population.checker.fenced()}" if population.checker else "I cannot write one."
         if not population.programs:
             return f"I have no program for {population.problem_id}."
-        return "Here is the program.\n" + self.draw(population, requested_family(text)).fenced()
+        return "Here is the program.\n" + self.draw(population, requested_family(text), request).fenced()
 
     def design(self, population: Population) -> Design:
         """The test designer's reply for `population`: its own brute force and generator (`right` mode), or a

@@ -1,8 +1,9 @@
 """An OpenAI-compatible chat server on 127.0.0.1 that answers from a script, for tests, examples and benchmarks.
 
 Each POST to `/v1/chat/completions` takes the next step of the script: a `Reply` (text and usage), an
-`HTTPFailure` (status, body, headers such as Retry-After), a `Delay` (then another step, for timeouts),
-or a callable that receives the request body and returns one of those. Every request is recorded,
+`HTTPFailure` (status, body, headers such as Retry-After), a `RawReply` (any bytes), a `Stream` (a body
+without end, or dripped a byte at a time), a `Delay` (then another step, for timeouts), or a callable
+that receives the request body and returns one of those. Every request is recorded,
 with the seconds the server spent on it, so tests can assert what the client sent.
 
 Run as a script, it serves the rules of a JSON file (see `RuleBook`) until interrupted, or while one
@@ -58,11 +59,28 @@ class HTTPFailure:
 
 @dataclass(frozen=True)
 class RawReply:
-    """Any body, sent as it is (a broken server or proxy: HTML, text that is not JSON)."""
+    """Any body, sent as it is (a broken server or proxy: HTML, text that is not JSON, invalid UTF-8)."""
 
-    body: str
+    body: str | bytes
     status: int = 200
     content_type: str = "application/json"
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Stream:
+    """A misbehaving body sent in pieces, chunked (no Content-Length): `head`, then `piece` `times` times
+    (None: until the client hangs up or the server stops), then `tail`, `interval` seconds between pieces.
+    `drip_headers` sends the status line and headers one byte per `interval` too."""
+
+    head: bytes = b""
+    piece: bytes = b"a" * 65536
+    times: int | None = None
+    tail: bytes = b""
+    interval: float = 0.0
+    status: int = 200
+    content_type: str = "application/json"
+    drip_headers: bool = False
 
 
 @dataclass(frozen=True)
@@ -73,7 +91,14 @@ class Delay:
     then: Step | None = None
 
 
-Step = Reply | HTTPFailure | RawReply | Delay | Callable[[dict[str, Any]], "Reply | HTTPFailure | RawReply | Delay"]
+Step = (
+    Reply
+    | HTTPFailure
+    | RawReply
+    | Stream
+    | Delay
+    | Callable[[dict[str, Any]], "Reply | HTTPFailure | RawReply | Stream | Delay"]
+)
 
 
 def rate_limited(retry_after: str | None = "1") -> HTTPFailure:
@@ -255,7 +280,7 @@ def _make_handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
                 return
             step = server._next_step(body)
             while True:
-                if callable(step) and not isinstance(step, Reply | HTTPFailure | RawReply | Delay):
+                if callable(step) and not isinstance(step, Reply | HTTPFailure | RawReply | Stream | Delay):
                     step = step(body)
                 if isinstance(step, Delay):
                     if server._stopping.wait(step.seconds) or step.then is None:
@@ -268,10 +293,44 @@ def _make_handler(server: ScriptedServer) -> type[BaseHTTPRequestHandler]:
                 error = {"error": {"message": step.message, "type": "scripted", "code": step.status}}
                 self._send(step.status, error, step.headers)
             elif isinstance(step, RawReply):
-                self._send_bytes(step.status, step.body.encode(), step.content_type)
+                data = step.body.encode() if isinstance(step.body, str) else step.body
+                self._send_bytes(step.status, data, step.content_type, step.headers)
+            elif isinstance(step, Stream):
+                self._stream(step)
             else:
                 self._send(200, _completion(server, step, body))
             record.server_seconds = time.perf_counter() - started
+
+        def _stream(self, step: Stream) -> None:
+            """Send `step` until its end, the client hangs up, or the server stops."""
+            self.close_connection = True
+            head = (
+                f"HTTP/1.1 {step.status} {HTTPStatus(step.status).phrase}\r\n"
+                f"Content-Type: {step.content_type}\r\nTransfer-Encoding: chunked\r\n\r\n"
+            ).encode()
+            pieces = [head[i : i + 1] for i in range(len(head))] if step.drip_headers else [head]
+
+            def chunk(data: bytes) -> bytes:
+                return f"{len(data):x}\r\n".encode() + data + b"\r\n" if data else b""
+
+            sent = 0
+            try:
+                for piece in pieces:
+                    self.wfile.write(piece)
+                    self.wfile.flush()
+                    if step.drip_headers and server._stopping.wait(step.interval):
+                        return
+                self.wfile.write(chunk(step.head))
+                while step.times is None or sent < step.times:
+                    if server._stopping.wait(step.interval) if step.interval else server._stopping.is_set():
+                        return
+                    self.wfile.write(chunk(step.piece))
+                    self.wfile.flush()
+                    sent += 1
+                self.wfile.write(chunk(step.tail) + b"0\r\n\r\n")
+                self.wfile.flush()
+            except OSError:
+                pass  # the client stopped reading and hung up: what a bounded client does
 
         def _send(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
             self._send_bytes(status, json.dumps(payload).encode(), "application/json", headers)

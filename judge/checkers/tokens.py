@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cpbot.judge.checkers.base import OK, CheckInput, CheckResult
+from cpbot.judge.checkers.floats import close_enough
 from cpbot.judge.checkers.text import excerpt, first_token_difference, token_line
 from cpbot.judge.model import Diff, Verdict
 
@@ -27,8 +28,28 @@ def compare_tokens(output: bytes | Path, answer: bytes | Path) -> CheckResult:
     elif found.expected is None:
         message = f"extra output after {found.expected_count} tokens"
     else:
-        message = f"token {found.index + 1} differs"
+        message = f"token {found.index + 1} differs" + float_hint(found.got, found.expected)
     return CheckResult(Verdict.WA, message, diff)
+
+
+HINT_EPS = "1e-6"  # the error Codeforces' and AtCoder's float problems usually accept
+
+
+def float_hint(got: bytes, expected: bytes) -> str:
+    """When two differing tokens are numbers with a fraction and within 1e-6 of each other (absolute or
+    relative): the hint that the problem may accept an error, which this exact comparison does not."""
+    if not any(c in expected for c in b".eE"):
+        return ""
+    try:
+        g, w = float(got), float(expected)
+    except ValueError:
+        return ""
+    if not close_enough(g, w, float(HINT_EPS), "either"):
+        return ""
+    return (
+        f" ({excerpt(got, 40)} is within {HINT_EPS} of {excerpt(expected, 40)}: if the problem accepts an absolute "
+        f"or relative error, judge with --checker float:{HINT_EPS})"
+    )
 
 
 class TokensChecker:

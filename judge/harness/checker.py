@@ -36,6 +36,11 @@ _SEVERAL_ANSWERS = re.compile(
     r"|\b(?:return|output|print|choose)\s+any\s+(?:of|one|valid|possible|such|correct)\b",
     re.I,
 )
+# AtCoder's Japanese: "条件を満たすものが複数存在する場合、そのいずれかを出力してください",
+# "どれを出力しても正解となります"
+_SEVERAL_ANSWERS_JA = re.compile(
+    r"複数.{0,40}(?:場合|とき).{0,40}(?:いずれか|どれ(?:を出力して)?も)|どれを出力しても(?:正解|構いません|かまいません|よい)"
+)
 # "Returns a random element ... Each element must have the same probability of being returned."
 _RANDOM_ANSWER = re.compile(
     r"\b(?:same|equal) probability\b|\bequally likely\b|\buniformly at random\b|\breturns? a random\b", re.I
@@ -161,9 +166,11 @@ def needs_special_judge(problem: Problem) -> bool:
 
 def accepts_several_answers(text: str) -> bool:
     """Whether a statement (or its output section) says to return or print any of several answers, or a random
-    one ("If there are several answers, print any of them.")."""
+    one ("If there are several answers, print any of them.", AtCoder's "複数ある場合、いずれかを出力")."""
     plain = _EMPHASIS.sub("", text)
-    return any(_SEVERAL_ANSWERS.search(s) or _RANDOM_ANSWER.search(s) for s in _SENTENCES.split(plain))
+    sentences = _SENTENCES.split(plain)
+    patterns = (_SEVERAL_ANSWERS, _RANDOM_ANSWER, _SEVERAL_ANSWERS_JA)
+    return any(p.search(s) for s in sentences for p in patterns)
 
 
 def checker_for(problem: Problem) -> HarnessChecker:

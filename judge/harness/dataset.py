@@ -18,10 +18,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
-from cpbot.core import pyast
-from cpbot.core.errors import JudgeError
+from cpbot.core import bounds, pyast
+from cpbot.core.bounds import capped_lines
+from cpbot.core.errors import ConfigError, JudgeError, first_problem
 from cpbot.core.registry import Family
 from cpbot.judge.harness.types import LcType, parse_type
 from cpbot.judge.harness.values import BadValue, format_value
@@ -53,10 +54,13 @@ def dataset_path(datasets: Path) -> Path:
 def iter_rows(path: Path) -> Iterator[dict[str, Any]]:
     """The raw rows of a `.jsonl` or `.jsonl.gz` file."""
     opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as f:
-        for line in f:
-            if line.strip():
-                yield json.loads(line)
+    try:
+        with opener(path, "rb") as f:
+            for line in capped_lines(f, str(path)):
+                if line.strip():
+                    yield bounds.loads(line, str(path))
+    except (OSError, EOFError, json.JSONDecodeError, UnicodeDecodeError) as e:  # gzip.BadGzipFile is an OSError
+        raise ConfigError(f"cannot read {path}: {e}", hint="a dataset file is JSON lines, maybe gzipped") from None
 
 
 def load_dataset(path: Path) -> list[DatasetItem]:
@@ -64,19 +68,53 @@ def load_dataset(path: Path) -> list[DatasetItem]:
     return [item_from_row(row) for row in iter_rows(path)]
 
 
-def item_from_row(row: dict[str, Any]) -> DatasetItem:
+class DatasetCase(BaseModel):
+    input: str
+    output: str
+
+
+class DatasetRow(BaseModel):
+    """The fields of a row cpbot reads, checked once where the row enters (others are ignored)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    task_id: str
+    starter_code: str
+    completion: str
+    input_output: list[DatasetCase]
+    problem_description: str = ""
+    tags: list[str] | None = None
+    difficulty: str | None = None
+
+
+def dataset_row(row: Any, where: str = "a LeetCodeDataset row") -> DatasetRow:
+    """A row of the dataset checked for the fields cpbot reads; a ConfigError naming the first one wrong."""
+    if isinstance(row, DatasetRow):
+        return row
+    try:
+        return DatasetRow.model_validate(row)
+    except ValidationError as e:
+        task = row.get("task_id") if isinstance(row, dict) else None
+        raise ConfigError(
+            f"{where}{f' {task}' if isinstance(task, str) else ''}: {first_problem(e)}",
+            hint="is this a LeetCodeDataset file (newfacade/LeetCodeDataset)?",
+        ) from None
+
+
+def item_from_row(raw: dict[str, Any] | DatasetRow) -> DatasetItem:
     """Turn one row into a function `Problem`, its tests in LeetCode format, and the reference."""
-    name, params, ret = starter_signature(row["starter_code"], row["task_id"])
+    row = dataset_row(raw)
+    name, params, ret = starter_signature(row.starter_code, row.task_id)
     skipped: dict[str, int] = {}
     cases: list[tuple[list[Any], Any]] = []
-    for case in row["input_output"]:
-        reason = _recorded_failure(case["output"], ret)
-        args = None if reason else _read_input(case["input"], [p for p, _ in params])
+    for case in row.input_output:
+        reason = _recorded_failure(case.output, ret)
+        args = None if reason else _read_input(case.input, [p for p, _ in params])
         if reason is None and args is None:
             reason = "unreadable input"
         if reason is None and not all(fits_type(a, t) for a, (_, t) in zip(args, params, strict=True)):
             reason = "input does not match the signature"
-        expected = None if reason else _read_output(case["output"], ret)
+        expected = None if reason else _read_output(case.output, ret)
         if reason is None and expected is _UNREADABLE:
             reason = "unreadable output"
         if reason:
@@ -100,18 +138,18 @@ def item_from_row(row: dict[str, Any]) -> DatasetItem:
         methods=[Method(name=name, params=[Param(name=p, type=str(t)) for p, t in params], return_type=str(ret))],
     )
     problem = Problem(
-        id=f"leetcode:{row['task_id']}",
+        id=f"leetcode:{row.task_id}",
         site="leetcode",
-        url=f"https://leetcode.com/problems/{row['task_id']}/",
-        title=row["task_id"].replace("-", " ").title(),
-        statement=row.get("problem_description", ""),
+        url=f"https://leetcode.com/problems/{row.task_id}/",
+        title=row.task_id.replace("-", " ").title(),
+        statement=row.problem_description,
         kind="function",
         signature=signature,
-        tags=list(row.get("tags") or []),
-        difficulty=row.get("difficulty"),
-        code_snippets={SNIPPET_KEYS[Family.PYTHON]: row["starter_code"]},
+        tags=list(row.tags or []),
+        difficulty=row.difficulty,
+        code_snippets={SNIPPET_KEYS[Family.PYTHON]: row.starter_code},
     )
-    reference = Solution(language="python3", source=row["completion"])
+    reference = Solution(language="python3", source=row.completion)
     return DatasetItem(problem=problem, tests=tests, reference=reference, skipped=skipped)
 
 

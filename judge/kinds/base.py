@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from cpbot.judge.checkers import Checker
+    from cpbot.judge.languages import Program
     from cpbot.judge.model import Problem, Solution, TestCase
     from cpbot.judge.sandbox import Sandbox
 
@@ -69,3 +70,8 @@ class ProblemKind:
 
         spec = self.checker_spec(problem)
         return make_checker(spec, sandbox) if isinstance(spec, str) else spec
+
+    def interactor(self, problem: Problem, sandbox: Sandbox) -> Program | None:
+        """The interactor program a test of `problem` runs against, built (None: the kind needs none, or the
+        problem names none)."""
+        return None

@@ -22,6 +22,15 @@ class Program:
     language: str
     argv: list[str]
     key: str = ""
+    sanitized: bool = False  # built with sanitizers: its runs need no address-space cap (ASan's shadow memory)
+    # (path in the sandbox, name the user knows): what its messages (a traceback) say instead of the path
+    shown_paths: tuple[tuple[str, str], ...] = ()
+
+    def shown(self, text: str) -> str:
+        """`text` (what the program wrote) with its sandbox paths replaced by the names the user knows."""
+        for path, name in self.shown_paths:
+            text = text.replace(path, name)
+        return text
 
 
 @dataclass(frozen=True)
@@ -31,6 +40,7 @@ class BuildOptions:
     include_dirs: tuple[Path, ...] = ()  # shown read-only to the compiler and passed as -I, in order
     extra_sources: tuple[tuple[str, str], ...] = ()  # (file name, text): compiled with it (a grader)
     filename: str = ""  # the source's name in compiler messages (default: solution.<ext>)
+    flags: tuple[str, ...] = ()  # compiler flags after the language's own (--cxxflags, --debug); part of the key
     # where the source lives: inside an include dir it is compiled in place, so `#include "../x.h"` works
     source_path: Path | None = None
 

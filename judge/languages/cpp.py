@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
+import dataclasses
 import fcntl
 import functools
 import hashlib
@@ -16,10 +16,12 @@ from pathlib import Path
 
 from cpbot.core.dirs import cache_dir
 from cpbot.core.registry import Family, LanguageSpec
+from cpbot.judge.languages import headers
 from cpbot.judge.languages.base import Build, BuildOptions, FamilyProfile, Program
 from cpbot.judge.sandbox import RunLimits, Sandbox
 
 MAX_LOG_BYTES = 1 << 20
+WORK_DIR = "/box"  # where a run (the compiler's too) works, in the sandbox (launcher.c's BOX)
 COMPILE_LIMITS = RunLimits(cpu_ms=60_000, wall_ms=120_000, address_space_kb=4 << 20, output_bytes=512 << 20)
 
 
@@ -45,6 +47,22 @@ def _digest(*parts: str | bytes) -> str:
     return h.hexdigest()[:24]
 
 
+# `--debug`: what a contestant's debug build has (sanitizers stop at the first error, the checked STL, LOCAL)
+DEBUG_FLAGS = (
+    "-g",
+    "-fsanitize=address,undefined",
+    "-fno-sanitize-recover=undefined",
+    "-fno-omit-frame-pointer",
+    "-D_GLIBCXX_DEBUG",
+    "-DLOCAL",
+)
+# compiled into a sanitized program: contest programs leak by design, and LeakSanitizer would make it RE
+SANITIZER_DEFAULTS = (
+    "cpbot_sanitizer_defaults.cpp",
+    'extern "C" const char* __asan_default_options() { return "detect_leaks=0"; }\n',
+)
+
+
 class Cpp:
     """g++ with one -std; builds are cached and use a precompiled header when it can be built."""
 
@@ -63,40 +81,67 @@ class Cpp:
     def build(self, source: str, sandbox: Sandbox, options: BuildOptions | None = None) -> Build:
         options = options or BuildOptions()
         filename = options.filename or "solution.cpp"
+        flags = [*self.flags, *options.flags]
+        if _sanitized(flags):
+            options = dataclasses.replace(options, extra_sources=(*options.extra_sources, SANITIZER_DEFAULTS))
+        # keyed by what the compiler is given, not by the include dirs' paths (a staged dir's path differs
+        # every run) nor by every file in them: the headers it read are checked against `deps.json`
         key = _digest(
             source,
-            *self.flags,
+            *flags,
             compiler_version(),
             filename,
+            str(len(options.include_dirs)),
             *(f"{name}\0{text}" for name, text in options.extra_sources),
-            *(_dir_signature(d) for d in options.include_dirs),
         )
         out_dir = cache_dir() / "build" / key
         binary = out_dir / "solution"
         started = time.perf_counter()
-        cached = binary.exists()
         notes: list[str] = []
-        if cached:
+        deps = headers.still_valid(out_dir / headers.DEPS_FILE, options.include_dirs) if binary.exists() else None
+        cached = deps is not None
+        if deps is not None:
             log = (out_dir / "log").read_text() if (out_dir / "log").exists() else ""
         else:
-            log, ok = self._compile(source, filename, options, out_dir, sandbox, notes)
-            if not ok:
+            log, deps = self._compile(source, filename, flags, options, out_dir, sandbox, notes)
+            if deps is None:
                 return Build(None, log, seconds=time.perf_counter() - started, notes=notes)
-        staged = sandbox.stage(f"cpp-{key}", {"solution": binary})
-        program = Program(self.name, [str(staged / "solution")], key)
+        program_key = _digest(key, deps)
+        staged = sandbox.stage(f"cpp-{program_key}", {"solution": binary})
+        sanitized = _sanitized(flags)
+        # a sanitizer's stack names the source where it was compiled: the run's work dir, /box
+        shown = ((f"{WORK_DIR}/", ""),) if sanitized else ()
+        program = Program(self.name, [str(staged / "solution")], program_key, sanitized=sanitized, shown_paths=shown)
         return Build(program, log, cached=cached, seconds=time.perf_counter() - started, notes=notes)
 
+    def first_build_note(self, source: str, options: BuildOptions | None = None) -> str:
+        """What building `source` does beyond compiling it, said before it starts: the first build with a
+        set of flags makes its precompiled header (once; it takes a while)."""
+        flags = [*self.flags, *(options.flags if options else ())]
+        if not _uses_stdcpp(source) or not _stdcpp_header() or _pch_path(flags).exists():
+            return ""
+        return "building the precompiled bits/stdc++.h once for these flags (10-60 s; later builds reuse it)"
+
     def _compile(
-        self, source: str, filename: str, options: BuildOptions, out_dir: Path, sandbox: Sandbox, notes: list[str]
-    ) -> tuple[str, bool]:
+        self,
+        source: str,
+        filename: str,
+        flags: list[str],
+        options: BuildOptions,
+        out_dir: Path,
+        sandbox: Sandbox,
+        notes: list[str],
+    ) -> tuple[str, str | None]:
+        """Compile into `out_dir`; the log and the headers read (as `deps.json` holds them), None when it failed."""
         gxx = compiler()
         assert gxx
         include: list[str] = []
-        pch = precompiled_header(self.flags)
+        # only a source that includes it pays for the header's first build (a checker on testlib.h does not)
+        pch = precompiled_header(flags) if _uses_stdcpp(source) else None
         if pch:
             staged = sandbox.stage(f"pch-{pch.parent.parent.name}", {"bits/stdc++.h.gch": pch})
             include = ["-Winvalid-pch", "-I", str(staged)]
-        else:
+        elif _uses_stdcpp(source):
             notes.append("precompiled header unavailable; compiling without it")
         for d in options.include_dirs:
             include += ["-I", str(d)]
@@ -107,9 +152,10 @@ class Cpp:
         out_dir.mkdir(parents=True, exist_ok=True)
         tmp = out_dir / f"solution.tmp{os.getpid()}-{threading.get_ident()}"
         log_fd = os.memfd_create("compile-log", os.MFD_CLOEXEC)
+        deps_fd = os.memfd_create("compile-deps", os.MFD_CLOEXEC)
         try:
             with sandbox.slot(read_only=options.include_dirs) as slot:
-                argv = [gxx, *self.flags, *include, *sources, "-o", "solution"]
+                argv = [gxx, *flags, *include, "-MMD", "-MF", "solution.d", *sources, "-o", "solution"]
                 # plain ASCII quotes in messages: easier for people, models and tests to read
                 result = slot.run(
                     argv,
@@ -119,26 +165,51 @@ class Cpp:
                     limits=COMPILE_LIMITS,
                     env={"LC_ALL": "C", "LANG": "C"},
                     files=files,
-                    collect={"solution": tmp},
+                    collect={"solution": tmp, "solution.d": deps_fd},
                 )
             log = os.pread(log_fd, MAX_LOG_BYTES, 0).decode(errors="replace")
+            if in_place:  # messages name the file as the user knows it, not where the compiler found it
+                log = log.replace(str(in_place), filename)
+            made = os.pread(deps_fd, MAX_LOG_BYTES, 0).decode(errors="replace")
         finally:
             os.close(log_fd)
+            os.close(deps_fd)
         if result.killed:
             tmp.unlink(missing_ok=True)
-            return f"compilation exceeded the {result.killed} limit\n{log}", False
+            return f"compilation exceeded the {result.killed} limit\n{log}", None
         if not result.ok or "solution" not in result.collected:
             tmp.unlink(missing_ok=True)
             if result.status == "error":
-                return f"the sandbox failed to run the compiler: {result.message}", False
-            return log or f"compiler failed ({result.status}, code {result.exit_code})", False
+                return f"the sandbox failed to run the compiler: {result.message}", None
+            return log or f"compiler failed ({result.status}, code {result.exit_code})", None
         if pch and "not used because" in log:
             notes.append("precompiled header was stale; removed, it is rebuilt next time")
             pch.unlink(missing_ok=True)
+        skip = {*files, *([str(in_place)] if in_place else [])}
+        read = [p for p in headers.parse_make_deps(made) if p not in skip]
+        if options.extra_sources:  # g++ lists only the last source's headers: take every header on the path
+            read += headers.every_header(options.include_dirs)
+        if pch:  # the precompiled header stands for system headers, which the compiler's version covers
+            read = [p for p in read if not p.startswith(f"{staged}/")]
+        deps = headers.record(read, options.include_dirs)
         (out_dir / "log").write_text(log)
         os.chmod(tmp, 0o755)
         os.replace(tmp, out_dir / "solution")
-        return log, True
+        headers.save(out_dir / headers.DEPS_FILE, deps)
+        return log, deps
+
+
+def _uses_stdcpp(source: str) -> bool:
+    return "bits/stdc++.h" in source
+
+
+def _sanitized(flags: list[str]) -> bool:
+    return any(f.startswith("-fsanitize=") and "address" in f for f in flags)
+
+
+def _pch_path(flags: list[str]) -> Path:
+    pch_flags = [f for f in flags if f != "-pipe"]
+    return cache_dir() / "pch" / _digest(*pch_flags, compiler_version()) / "bits" / "stdc++.h.gch"
 
 
 def _in_place(options: BuildOptions) -> Path | None:
@@ -147,18 +218,6 @@ def _in_place(options: BuildOptions) -> Path | None:
         return None
     real = options.source_path.resolve()
     return real if any(real.is_relative_to(Path(d).resolve()) for d in options.include_dirs) else None
-
-
-def _dir_signature(path: Path, limit: int = 5000) -> str:
-    """What an include dir holds (names, sizes, times): a changed header must not hit the compile cache."""
-    parts = [str(path)]
-    for i, entry in enumerate(sorted(path.rglob("*"))):
-        if i >= limit:
-            break
-        with contextlib.suppress(OSError):
-            st = entry.stat()
-            parts.append(f"{entry.relative_to(path)}:{st.st_size}:{st.st_mtime_ns}")
-    return "\n".join(parts)
 
 
 @functools.cache
@@ -183,7 +242,7 @@ def precompiled_header(flags: list[str]) -> Path | None:
     if not header or not gxx:
         return None
     pch_flags = [f for f in flags if f != "-pipe"]
-    target = cache_dir() / "pch" / _digest(*pch_flags, compiler_version()) / "bits" / "stdc++.h.gch"
+    target = _pch_path(flags)
     if target.exists():
         return target
     target.parent.mkdir(parents=True, exist_ok=True)

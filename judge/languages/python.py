@@ -198,7 +198,8 @@ class Python:
                 logs.append(log)
             self._checked[key] = "".join(logs)
         flags = run_flags(interp, with_modules=bool(modules))
-        program = Program(self.name, [interp, *flags, str(staged / entry)], key)
+        names = ((str(staged / entry), filename), *((str(staged / n), n) for n in modules))
+        program = Program(self.name, [interp, *flags, str(staged / entry)], key, shown_paths=names)
         return Build(program, self._checked[key], cached=cached, seconds=time.perf_counter() - started)
 
     def _stage(self, source: str, filename: str, modules: dict[str, str], sandbox: Sandbox) -> tuple[str, Path]:

@@ -22,7 +22,7 @@ import lxml.html
 from lxml.html import HtmlElement
 from pydantic import ValidationError
 
-from cpbot.core.errors import ConfigError, ParseError
+from cpbot.core.errors import ConfigError, ParseError, first_problem
 from cpbot.judge.checkers.tolerance import statement_tolerance
 from cpbot.judge.model import Limits, Problem, TestCase
 from cpbot.scrapers.atcoder.urls import ROOT, AtCoderRef, parse_atcoder_url, task_letter
@@ -36,8 +36,8 @@ _HINT = (
     "run `cpbot fetch page.html --url URL`, or send it with Competitive Companion to `cpbot listen`"
 )
 _TITLE = re.compile(r"^(?P<letter>[A-Za-z0-9]{1,3})\s*[-\u2010-\u2015]\s*(?P<name>.+)$", re.DOTALL)
-_TIME = re.compile(r"(?:Time\s*Limit|実行時間制限)\s*:\s*(?P<value>[\d.]+)\s*(?P<unit>msec|ms|sec|s)\b", re.I)
-_MEMORY = re.compile(r"(?:Memory\s*Limit|メモリ制限)\s*:\s*(?P<value>[\d.]+)\s*(?P<unit>[KMG]i?B)\b", re.I)
+_TIME = re.compile(r"(?:Time\s*Limit|実行時間制限)\s*[:：]\s*(?P<value>[\d.]+)\s*(?P<unit>msec|ms|sec|s)\b", re.I)
+_MEMORY = re.compile(r"(?:Memory\s*Limit|メモリ制限)\s*[:：]\s*(?P<value>[\d.]+)\s*(?P<unit>[KMG]i?B)\b", re.I)
 _SAMPLE = re.compile(r"^(?:Sample\s*(?P<en>Input|Output)|(?P<ja>入力|出力)例)\s*#?\s*(?P<n>\d+)", re.I)
 _CONTEST_VAR = re.compile(r'var\s+contestScreenName\s*=\s*"(?P<c>[\w-]+)"')
 _SAVED_FROM = re.compile(r"saved from url=\(\d+\)(\S+)")
@@ -169,6 +169,9 @@ def _title(doc: HtmlElement, ref: AtCoderRef | None) -> tuple[str | None, str]:
 def _limits(doc: HtmlElement, where: str) -> Limits:
     text = collapse(" ".join(p.text_content() for p in doc.iter("p", "span", "div") if _has_limit_words(p)))
     tl, ml = _TIME.search(text), _MEMORY.search(text)
+    if tl is None or ml is None:  # older layouts: the line inside other markup (a bold label, a shared paragraph)
+        before = _text_before_statement(doc)
+        tl, ml = tl or _TIME.search(before), ml or _MEMORY.search(before)
     if tl is None:
         raise ParseError(f"cannot parse {where}: missing the time limit (Time Limit: N sec)", hint=_HINT)
     if ml is None:
@@ -179,7 +182,20 @@ def _limits(doc: HtmlElement, where: str) -> Limits:
             memory_mb=parse_memory_mb(ml.group("value"), ml.group("unit")),
         )
     except ValidationError as e:
-        raise ParseError(f"cannot parse {where}: bad limits ({e})", hint=_HINT) from e
+        raise ParseError(f"cannot parse {where}: bad limits ({first_problem(e)})", hint=_HINT) from e
+
+
+def _text_before_statement(doc: HtmlElement, limit: int = 200_000) -> str:
+    """The page's text up to `#task-statement` (the limits line is above it, never in the statement)."""
+    body = doc.find(".//body")
+    text = collapse((body if body is not None else doc).text_content()[:limit])
+    statement = doc.get_element_by_id("task-statement", None)
+    if statement is not None:
+        own = collapse(statement.text_content())[:80]
+        cut = text.find(own) if own else -1
+        if cut > 0:
+            return text[:cut]
+    return text
 
 
 def _has_limit_words(el: HtmlElement) -> bool:

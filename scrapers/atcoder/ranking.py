@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from cpbot.core import bounds
 from cpbot.core.errors import ParseError
 
 PENALTY_S = 5 * 60
@@ -80,7 +81,7 @@ def parse_standings(payload: bytes | str | dict[str, Any]) -> Standings:
 
 def _json(payload: bytes | str) -> Any:
     try:
-        data = json.loads(payload)
+        data = bounds.loads(payload, "the AtCoder standings")
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise ParseError(f"cannot parse the AtCoder standings: not JSON ({e})") from e
     if not isinstance(data, dict):

@@ -11,6 +11,7 @@ verdict is read from `/contests/CONTEST/submissions/me` until the label is final
 
 from __future__ import annotations
 
+import re
 from collections.abc import Set
 from urllib.parse import urlsplit
 
@@ -43,6 +44,7 @@ from cpbot.scrapers.submission import (
 SITE = site_spec("atcoder").name
 # Filled by the Turnstile widget once a person (or the browser's own check) passed it
 _HUMAN_TOKEN_FIELDS = ("cf-turnstile-response", "g-recaptcha-response")
+_USER = re.compile(r'var userScreenName = "([^"]+)"')  # the logged-in account, on every page
 
 
 def _ref(problem: Problem) -> AtCoderRef:
@@ -87,7 +89,7 @@ class AtCoderProtocol(SubmitProtocol):
             raise SubmitError(f"the submit form of {ref.contest} offers no task {ref.task}")
         if form.human_check and not _human_token(page.content):
             raise CaptchaRequired(SITE, "the submit form asks for a human check (Turnstile)")
-        language_id, _ = choose_language(form.options(ref.task or ""), solution.language)
+        language_id, option = choose_language(form.options(ref.task or ""), solution.language)
         fields = {
             "data.TaskScreenName": ref.task or "",
             "data.LanguageId": language_id,
@@ -98,7 +100,8 @@ class AtCoderProtocol(SubmitProtocol):
             token = _human_token(page.content, name)
             if token:
                 fields[name] = token
-        return lambda known: self._post(ref, fields, known)
+        account = _USER.search(page.text)
+        return Post(lambda known: self._post(ref, fields, known), option, account[1] if account else "")
 
     def _post(self, ref: AtCoderRef, fields: dict[str, str], known: Set[str]) -> str:
         try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from cpbot.core import bounds
 from cpbot.core.errors import FetchError, ParseError
 from cpbot.scrapers.http import HttpClient
 from cpbot.scrapers.listing import Contest, ContestProblem, Phase, utc_from_seconds
@@ -58,7 +59,7 @@ class CodeforcesApi:
 def parse_envelope(body: bytes, method: str) -> Any:
     """The `result` of an API answer; `FetchError` for FAILED, `CallLimitExceeded` for the limit."""
     try:
-        data = json.loads(body)
+        data = bounds.loads(body, f"the Codeforces API's answer to {method}")
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise FetchError(
             f"the Codeforces API answered {method} with something that is not JSON",

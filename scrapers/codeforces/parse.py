@@ -15,7 +15,8 @@ import lxml.html
 from lxml.html import HtmlElement
 from pydantic import ValidationError
 
-from cpbot.core.errors import ConfigError, ParseError
+from cpbot.core.errors import ConfigError, ParseError, first_problem
+from cpbot.judge.checkers.tolerance import statement_tolerance
 from cpbot.judge.model import Limits, Problem, TestCase
 from cpbot.scrapers.codeforces.samples import read_pre
 from cpbot.scrapers.codeforces.urls import CodeforcesRef, is_codeforces_host, parse_codeforces_url
@@ -145,6 +146,8 @@ def _parse_statement(
         limits=limits,
         samples=samples,
         kind="interactive" if interactive else "stdio",
+        # Codeforces' standard float checkers take an absolute or a relative error, whichever the text names
+        checker=statement_tolerance(f"{sections.output_spec}\n{sections.statement()}", either=True) or "tokens",
         input_file=_file_name(header, "input-file", _STDIN),
         output_file=_file_name(header, "output-file", _STDOUT),
         contest=contest,
@@ -177,7 +180,7 @@ def _limits(header: HtmlElement, where: str, index: str) -> Limits:
     try:
         return Limits(time_ms=time_ms, memory_mb=memory_mb)
     except ValidationError as e:
-        raise ParseError(f"cannot parse {where}: bad limits of problem {index} ({e})", hint=_HINT) from e
+        raise ParseError(f"cannot parse {where}: bad limits of problem {index} ({first_problem(e)})", hint=_HINT) from e
 
 
 def _property(header: HtmlElement, name: str) -> str | None:

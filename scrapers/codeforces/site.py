@@ -29,7 +29,6 @@ class CodeforcesSite(Site):
     """Codeforces: pages parsed by `scrapers.codeforces.parse`, contests from the official API."""
 
     spec = site_spec("codeforces")
-    password_login = True
     # the API allows one call per 2 s; the pages get the same courtesy
     min_interval_s = 2.0
 

@@ -187,7 +187,7 @@ class CodeforcesProtocol(SubmitProtocol):
         ref = _ref(problem)
         form_page = self._page(f"{ref.base()}/submit")
         form = read_submit_form(form_page.content, str(form_page.url))
-        program_type, _ = choose_language(form.languages, solution.language)
+        program_type, option = choose_language(form.languages, solution.language)
         fields = dict(form.hidden)
         fields.update(programTypeId=program_type, source=solution.source, tabSize="4", sourceCodeConfirmed="true")
         if form.problem_field == "submittedProblemCode":
@@ -197,7 +197,7 @@ class CodeforcesProtocol(SubmitProtocol):
                 raise SubmitError(f"the submit form of contest {ref.contest_id} offers no problem {ref.index}")
             fields["submittedProblemIndex"] = ref.index or ""
         fields["contestId"] = ref.contest_id
-        return lambda known: self._post(form.action, fields, ref, known)
+        return Post(lambda known: self._post(form.action, fields, ref, known), option, self.handle or "")
 
     def _post(self, action: str, fields: dict[str, str], ref: CodeforcesRef, known: Set[str]) -> str:
         try:

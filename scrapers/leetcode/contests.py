@@ -13,6 +13,7 @@ import re
 from datetime import datetime
 from typing import Any
 
+from cpbot.core import bounds
 from cpbot.core.errors import FetchError, ParseError
 from cpbot.scrapers.http import HttpClient
 from cpbot.scrapers.listing import Contest, ContestProblem, Phase, phase_at, utc_from_seconds
@@ -112,7 +113,7 @@ def _json(payload: bytes | str | dict[str, Any], what: str) -> Any:
     if isinstance(payload, dict):
         return payload
     try:
-        return json.loads(payload)
+        return bounds.loads(payload, what)
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise ParseError(f"cannot parse {what}: missing JSON ({e})") from e
 

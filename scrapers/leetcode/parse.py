@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from cpbot.core import bounds
 from cpbot.core.errors import ConfigError, FetchError, ParseError
 from cpbot.judge.languages import SNIPPET_KEYS
 from cpbot.judge.model import Method, Param, Problem, Signature, TestCase
@@ -135,7 +136,7 @@ def _load(payload: bytes | str | dict[str, Any], where: str) -> Any:
     if isinstance(payload, dict):
         return payload
     try:
-        return json.loads(payload)
+        return bounds.loads(payload, where)
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise ParseError(f"cannot parse {where}: missing JSON (the answer is not JSON: {e})", hint=_HINT) from e
 
@@ -153,7 +154,7 @@ def _metadata(q: dict[str, Any], where: str) -> dict[str, Any]:
     meta = q.get("metaData")
     if isinstance(meta, str):
         try:
-            meta = json.loads(meta)
+            meta = bounds.loads(meta, f"{where}: metaData")
         except json.JSONDecodeError as e:
             raise ParseError(f"cannot parse {where}: metaData is not valid JSON ({e})", hint=_HINT) from e
     if not isinstance(meta, dict):
@@ -268,7 +269,7 @@ def _snippets(q: dict[str, Any], where: str) -> dict[str, str]:
     definition = q.get("codeDefinition")  # the 2017 shape: a JSON string of {value, defaultCode}
     if isinstance(definition, str) and not found:
         try:
-            entries = json.loads(definition)
+            entries = bounds.loads(definition, f"{where}: codeDefinition")
         except json.JSONDecodeError as e:
             raise ParseError(f"cannot parse {where}: codeDefinition is not valid JSON ({e})") from e
         for s in entries if isinstance(entries, list) else []:

@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from cpbot.core import bounds
 from cpbot.core.errors import ParseError
 from cpbot.scrapers.http import HttpClient
 from cpbot.scrapers.ranklist import RanklistRow
@@ -68,7 +69,7 @@ def fetch_leetcode_ranking_page(client: HttpClient, slug: str, page: int, start_
 
 def _json(payload: bytes | str) -> Any:
     try:
-        return json.loads(payload)
+        return bounds.loads(payload, "the LeetCode ranking")
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise ParseError(f"cannot parse the LeetCode ranking: not JSON ({e})") from e
 

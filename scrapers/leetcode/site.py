@@ -7,6 +7,7 @@ import math
 from datetime import datetime
 from urllib.parse import urlsplit
 
+from cpbot.core import bounds
 from cpbot.core.errors import ConfigError
 from cpbot.core.registry import site_spec
 from cpbot.judge.model import Problem
@@ -43,7 +44,7 @@ class LeetcodeSite(Site):
     def owns_content(self, data: bytes) -> bool:
         """A GraphQL answer holding a question (or the bare question object)."""
         try:
-            obj = json.loads(data.lstrip(b"\xef\xbb\xbf \t\r\n"))
+            obj = bounds.loads(data.lstrip(b"\xef\xbb\xbf \t\r\n"), "a LeetCode answer")
         except (json.JSONDecodeError, UnicodeDecodeError):
             return False
         return isinstance(obj, dict) and (

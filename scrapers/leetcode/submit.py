@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 
+from cpbot.core import bounds
 from cpbot.core.errors import FetchError, SubmitError
 from cpbot.core.registry import language_spec, site_spec
 from cpbot.judge.languages import SNIPPET_KEYS
@@ -176,7 +177,7 @@ class LeetcodeProtocol(SubmitProtocol):
         headers = self._headers(f"{ROOT}/problems/{ref.slug}/")
         question_id = self._question_id(problem, problem.url)
         body = {"lang": lang_slug(solution.language), "question_id": question_id, "typed_code": solution.source}
-        return lambda known: self._post(f"{ROOT}/problems/{ref.slug}/submit/", body, headers)
+        return Post(lambda known: self._post(f"{ROOT}/problems/{ref.slug}/submit/", body, headers), body["lang"])
 
     def _post(self, url: str, body: dict[str, Any], headers: dict[str, str]) -> str:
         response = self._request("POST", url, json=body, headers=headers)
@@ -224,7 +225,7 @@ class LeetcodeProtocol(SubmitProtocol):
 
 def _json(response: httpx.Response) -> Any:
     try:
-        return json.loads(response.content)
+        return bounds.loads(response.content, "a LeetCode answer")
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         if b"<html" in response.content[:2000].lower():
             raise LoginRequired(SITE, "an HTML page came back instead of JSON") from e

@@ -17,7 +17,8 @@ import os
 from pathlib import Path
 
 from cpbot.agents.budget import Budget
-from cpbot.agents.llm import LLMClient, LLMConfig
+from cpbot.agents.llm import LLMClient
+from cpbot.agents.llm_settings import LLMConfig
 from cpbot.agents.solve import solve
 from cpbot.agents.tracing import InMemoryTracer, ScoreEvent
 from cpbot.bot.report.plots import save_search_png

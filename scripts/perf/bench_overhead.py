@@ -23,7 +23,7 @@ from typing import Any
 from perfkit import LEETCODE_DATASET
 
 from cpbot.agents.budget import Budget
-from cpbot.agents.llm import LLMConfig
+from cpbot.agents.llm_settings import LLMConfig
 from cpbot.bot.bench.datasets import open_dataset
 from cpbot.bot.bench.executors import LocalExecutor, RayExecutor
 from cpbot.bot.bench.runner import make_plan, run_bench, start_bench

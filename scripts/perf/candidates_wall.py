@@ -19,7 +19,8 @@ import statistics
 import sys
 import time
 
-from cpbot.agents.llm import LLMClient, LLMConfig
+from cpbot.agents.llm import LLMClient
+from cpbot.agents.llm_settings import LLMConfig
 from cpbot.agents.parallel import gather, values
 from cpbot.agents.roles.coder import write_code
 from cpbot.judge.model import Limits, Problem, TestCase

@@ -22,7 +22,8 @@ from pathlib import Path
 from perfkit import three_round_solve
 
 from cpbot.agents.budget import Budget, BudgetTracker
-from cpbot.agents.llm import LLMClient, LLMConfig
+from cpbot.agents.llm import LLMClient
+from cpbot.agents.llm_settings import LLMConfig
 from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.testing.scripted_server import Reply, ScriptedServer
 

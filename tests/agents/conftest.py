@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from cpbot.agents.llm import LLMClient, LLMConfig
+from cpbot.agents.llm import LLMClient
+from cpbot.agents.llm_settings import LLMConfig
 from cpbot.agents.tracing import InMemoryTracer
 from tests.agents.support.scripted_server import ScriptedServer, Step
 

@@ -12,7 +12,8 @@ import pytest
 
 from cpbot.agents.budget import Budget, BudgetExhausted, BudgetTracker
 from cpbot.agents.inflight import EndpointLimit, endpoint_limit
-from cpbot.agents.llm import UNUSABLE_IN_A_ROW, LLMError
+from cpbot.agents.llm import UNUSABLE_IN_A_ROW
+from cpbot.agents.llm_failures import LLMError
 from cpbot.agents.parallel import gather, values
 from cpbot.agents.tracing import LLMCallEvent
 from tests.agents.support.scripted_server import HTTPFailure, RawReply, Reply, rate_limited

@@ -9,14 +9,10 @@ import pytest
 from pydantic import BaseModel
 
 from cpbot.agents.budget import Budget, BudgetExhausted, BudgetTracker
-from cpbot.agents.llm import (
-    NO_KEY,
-    LLMClient,
-    LLMConfig,
-    LLMError,
-    StructuredOutputError,
-    resolve_llm_config,
-)
+from cpbot.agents.llm import LLMClient
+from cpbot.agents.llm_failures import LLMError
+from cpbot.agents.llm_settings import NO_KEY, LLMConfig, resolve_llm_config
+from cpbot.agents.structured import StructuredOutputError
 from cpbot.agents.tracing import LLMCallEvent
 from cpbot.core.errors import ConfigError, ModelError
 from cpbot.core.retry import retry_after_seconds
@@ -114,7 +110,7 @@ def test_request_settings_come_from_flags_then_env_then_the_file_and_per_role():
 
 
 def test_role_settings_reach_the_request(scripted_server, make_client):
-    from cpbot.agents.llm import RequestSettings
+    from cpbot.agents.llm_settings import RequestSettings
 
     server = scripted_server(default=Reply("a"))
     roles = {"debugger": RequestSettings(reasoning_effort="high", max_output_tokens=9000, extra_body={"top_k": 5})}

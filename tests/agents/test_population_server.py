@@ -132,6 +132,8 @@ def test_every_prompt_of_a_single_program_team_is_recognised():
         "optimizer": "optimizer",
         "distinguisher": "distinguisher",
         "arbiter": "arbiter",
+        "checker_writer": "checker_writer",
+        "interactor_writer": "interactor_writer",
     }
     assert requested_family("Write the program in C++17, in one ```cpp block.") == "cpp"
 
@@ -171,7 +173,7 @@ def test_direct_returns_the_drawn_program(tmp_path, make_client, sandbox, pass_a
     model = PopulationModel(load_lab(write_lab(tmp_path)), pass_at_1=pass_at_1, seed=3)
     with ScriptedServer(default=model) as server:
         result = solve(sum_problem(), strategy="direct", language="python3", model=make_client(server), sandbox=sandbox)
-    assert result.status == "solved"  # a wrong draw passes the samples too: that is the point
+    assert result.status == "unverified"  # a wrong draw passes the samples too: that is the point
     assert result.calls == 1 and len(model.draws) == 1
     assert model.draws[0].right is right
     assert (result.solution.source == RIGHT) is right

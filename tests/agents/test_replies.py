@@ -12,12 +12,13 @@ from typing import Any
 
 import pytest
 
+from cpbot.agents.chat import LLMReply
 from cpbot.agents.extract import ExtractionError, extract_code
-from cpbot.agents.llm import LLMReply, StructuredOutputError, read_structured
 from cpbot.agents.roles.blocks import read_chain
 from cpbot.agents.roles.checker import CheckerReply, read_decision
 from cpbot.agents.roles.planner import PlanDraft
 from cpbot.agents.roles.selector import SelectorReply
+from cpbot.agents.structured import StructuredOutputError, read_structured
 
 CORPUS = Path(__file__).parent / "replies"
 SCHEMAS: dict[str, Any] = {"plan": PlanDraft, "checker": CheckerReply, "selector": SelectorReply, "any": dict}

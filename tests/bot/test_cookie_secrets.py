@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cpbot.bot.store.redact import Redactor
+from cpbot.core.redact import Redactor
 from cpbot.scrapers.cookies import load_cookies_txt
 
 

@@ -12,7 +12,7 @@ import pytest
 
 import cpbot.bot.app.solving as solving
 from cpbot.agents.budget import Budget
-from cpbot.agents.llm import LLMConfig
+from cpbot.agents.llm_settings import LLMConfig
 from cpbot.bot.app.problem_folder import load_problem
 from cpbot.bot.cli.main import main
 from cpbot.bot.store.transcripts import TranscriptStore

@@ -103,7 +103,13 @@ def test_solve_finds_the_failing_case_debugs_it_and_records_everything(
     result = SolveResult.model_validate_json(captured.out)
 
     assert codeforces_site == ["/contest/1702/problem/A?locale=en"]
-    assert rc == 0 and result.status == "solved" and result.verdict == "AC"
+    # AC on every test tried, but with no brute force and no generator it was neither stressed nor profiled:
+    # unverified, with what is missing, and exit code 3
+    assert rc == 3 and result.status == "unverified" and result.verdict == "AC"
+    assert result.missing_evidence == [
+        "not stressed: no brute force was written",
+        "not profiled: no generator was written",
+    ]
     assert result.strategy == "cpbot" and result.calls == 4 and result.tokens == 1385
     assert [t.input for t in result.generated_tests] == ["1\n5\n"] and result.generated_report is not None
     assert (out / "solution.py").read_text() == RIGHT and (out / "problem.json").is_file()
@@ -120,7 +126,7 @@ def test_solve_finds_the_failing_case_debugs_it_and_records_everything(
         summary = store.run(run_id)
         calls = store.llm_calls(run_id)
         events = store.events(run_id)
-    assert summary.status == "solved" and summary.problem_id == "codeforces:1702A"
+    assert summary.status == "unverified" and summary.problem_id == "codeforces:1702A"
     assert [(c.role, c.prompt_tokens, c.completion_tokens) for c in calls] == [
         ("coder", 300, 40),
         ("checker", 200, 20),
@@ -135,6 +141,9 @@ def test_solve_finds_the_failing_case_debugs_it_and_records_everything(
         ("judge", "AC"),
         ("judge", "AC"),  # on the samples plus the generated input
     ]
+    assert [
+        e.payload["data"]["missing"] for e in events if e.kind == "note" and e.payload["message"] == "unverified"
+    ] == [result.missing_evidence]
     envelope_types = [e.payload["envelope"]["header"]["type"] for e in events if e.kind == "envelope"]
     assert envelope_types[0] == "task" and envelope_types[-1] == "final_answer"
     assert envelope_types.count("code") == 2 and envelope_types.count("judge_feedback") == 3

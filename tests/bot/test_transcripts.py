@@ -18,11 +18,12 @@ from click.testing import CliRunner
 
 from cpbot.agents.budget import Budget, BudgetTracker, Usage
 from cpbot.agents.envelopes import CodeAttempt, Envelope, Plan
-from cpbot.agents.llm import LLMClient, LLMConfig
+from cpbot.agents.llm import LLMClient
+from cpbot.agents.llm_settings import LLMConfig
 from cpbot.agents.tracing import LLMCallEvent, NoteEvent, ReportEvent, send
 from cpbot.bot.commands.transcripts import transcripts
-from cpbot.bot.store.redact import REDACTED, Redactor, secrets_from_env
 from cpbot.bot.store.transcripts import DB_NAME, SCHEMA_VERSION, TranscriptError, TranscriptStore, default_db_path
+from cpbot.core.redact import REDACTED, Redactor, secrets_from_env
 from cpbot.judge.model import JudgeReport, Verdict
 from tests.agents.support.scripted_server import Reply, ScriptedServer
 from tests.bot import old_schemas
@@ -589,6 +590,39 @@ def test_code_and_large_outputs_live_in_blob_files_and_read_back_whole(store):
     blob_file.unlink()
     with pytest.raises(TranscriptError, match="cannot be read"):
         store.events(run_id)
+
+
+def test_a_huge_reply_is_stored_clipped_with_the_clip_recorded_and_its_program_whole(tmp_path):
+    program = "print(sum(map(int, input().split())))\n" * 50
+    reply = "thinking " * 200_000 + f"```python\n{program}```"  # about 1.8 MB, the program at the end
+    with TranscriptStore(tmp_path / DB_NAME, reply_chars=10_000) as store:
+        run_id = store.start_run("solve", problem_id="local:x")
+        tracer = store.tracer(run_id)
+        tracer.emit(llm_event(reply=reply, reasoning="short"))
+        send(tracer, Envelope.wrap(CodeAttempt(language="python3", source=program), task_id="local:x", iteration=1))
+        (call,) = store.llm_calls(run_id)
+        events = store.events(run_id)
+    assert len(call.reply) < 10_200 and call.reasoning == "short"
+    assert call.reply.startswith("thinking ") and call.reply.endswith(program + "```")
+    assert f"cpbot kept 10,000 of {len(reply):,} characters" in call.reply
+    assert events[1].payload["clipped"] == {"reply": len(reply)}
+    assert events[2].trace_event().envelope.payload.source == program
+
+
+def test_a_reply_within_the_bound_is_stored_whole_and_not_marked(store):
+    run_id = store.start_run("solve", problem_id="local:x")
+    store.tracer(run_id).emit(llm_event(reply="x" * 20_000))
+    assert store.llm_calls(run_id)[0].reply == "x" * 20_000
+    assert store.events(run_id)[1].payload["clipped"] == {}
+
+
+def test_the_reply_bound_comes_from_the_environment_and_a_bad_value_is_named(tmp_path, monkeypatch):
+    monkeypatch.setenv("CPBOT_TRANSCRIPT_REPLY_CHARS", "5000")
+    with TranscriptStore(tmp_path / DB_NAME) as store:
+        assert store.reply_chars == 5000
+    monkeypatch.setenv("CPBOT_TRANSCRIPT_REPLY_CHARS", "lots")
+    with pytest.raises(TranscriptError, match="CPBOT_TRANSCRIPT_REPLY_CHARS"):
+        TranscriptStore(tmp_path / DB_NAME)
 
 
 def test_a_sigkilled_writer_never_leaves_a_corrupt_transcript(store):

@@ -96,6 +96,22 @@ def test_interactor_decides_after_the_solutions_own_failures(source, verdict, sa
         assert report.results[0].stdout.startswith("? 500000")  # the interactor's transcript (tout)
 
 
+UNFLUSHED = "import sys\nn = int(sys.stdin.readline())\nsys.stdout.write('? 1\\n')\nsys.stdin.readline()\n"
+
+
+def test_an_interactive_solution_that_does_not_flush_hears_of_the_idleness_limit_and_flushing(sandbox):
+    report = judge_solution(
+        Solution(language="python3", source=UNFLUSHED),
+        [TestCase(input="5\n", name="secret-5")],
+        limits=Limits(time_ms=300, memory_mb=64),
+        interactor=DATA / "guess_interactor.py",
+        sandbox=sandbox,
+    )
+    result = report.results[0]
+    assert result.verdict == Verdict.TLE
+    assert "idleness limit" in result.checker_message and "flush" in result.checker_message
+
+
 def test_interactive_cpp_solution(sandbox):
     source = """#include <bits/stdc++.h>
 int main() { long long lo = 1, hi; std::cin >> hi; while (true) { long long mid = (lo + hi) / 2;

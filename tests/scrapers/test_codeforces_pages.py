@@ -172,3 +172,11 @@ def test_fetch_of_a_problem_missing_from_the_page_is_a_parse_error(httpx_mock: H
         pytest.raises(ParseError, match="missing problem F"),
     ):
         fetch_problems("https://codeforces.com/contest/1081/problem/F", client)
+
+
+def test_a_page_stating_an_error_gets_the_float_checker_codeforces_judges_with() -> None:
+    """630B says "relative error ... 10^{-6}": Codeforces' rcmp6 takes an absolute or relative error."""
+    moore = parse_problem(fixture_path("codeforces", "cf_630B_old_br_0.5s_64mb_tex_span.html").read_bytes())
+    assert moore.checker == "float:1e-6"
+    plain = parse_problem(fixture_path("codeforces", "cf_1702A_modern_single_line_cases.html").read_bytes())
+    assert plain.checker == "tokens"

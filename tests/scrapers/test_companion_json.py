@@ -150,7 +150,9 @@ def test_server_drops_an_idle_connection(monkeypatch) -> None:
     thread.start()
     try:
         with socket.create_connection(("127.0.0.1", srv.port), timeout=30) as conn:
-            conn.sendall(b"POST / HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+            conn.sendall(
+                b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+            )
             # the server gives up on the missing 99 bytes after its idle timeout and closes the connection
             assert conn.recv(4096) == b""
     finally:

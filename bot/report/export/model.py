@@ -302,7 +302,9 @@ class ProblemView(BaseModel):
         """How the run ended, for badges: a bench problem by its hidden verdict, never by the solve's word."""
         if self.hidden is not None:
             return self.hidden.tone
-        return "ok" if self.run.status == "solved" else "info" if self.run.status == "running" else "bad"
+        # an unverified answer passed every test tried but lacks part of the gate's evidence: neither ok nor bad
+        status = self.run.status
+        return "ok" if status == "solved" else "info" if status in ("running", "unverified") else "bad"
 
 
 class TimelineEntry(BaseModel):

@@ -14,7 +14,7 @@ SLOW_BRUTE = "while True:\n    pass\n"  # cannot answer even the samples within 
 
 
 def run(make_client, server, tracer, sandbox, **options):
-    return run_selection(make_client, server, tracer, sandbox, brutes=2, profile=False, **options)
+    return run_selection(make_client, server, tracer, sandbox, brutes=2, **options)
 
 
 def notes(tracer, message):
@@ -64,7 +64,8 @@ def test_a_simply_wrong_brute_force_loses_its_vote_and_fails_no_program(scripted
     )
     server = scripted_server([], default=model)
     result = run(make_client, server, tracer, sandbox, candidates=3)
-    assert result.status == "solved" and result.solution is not None and result.solution.source in (RIGHT, RIGHT_TOO)
+    assert result.status == "solved", result.reason
+    assert result.solution is not None and result.solution.source in (RIGHT, RIGHT_TOO)
     doubted = next(s for s in tracer.of_kind(SelectionEvent) if s.step == "doubted")
     assert "of 2 outvoted" in doubted.reason and doubted.disagreements[0].oracle == "0"
     assert result.stress is not None and result.stress.failure is None  # stressed against the other one only

@@ -54,7 +54,7 @@ def test_fix_goes_to_the_implementer_and_rethink_to_the_reasoner(scripted_server
         ]
     )
     result = run(make_client, server, tracer, sandbox)
-    assert result.status == "solved" and result.reason.startswith("the checker passed iteration 3")
+    assert result.status == "unverified" and result.reason.startswith("the checker passed iteration 3")
     roles_seen = ["selector", "planner", "coder", "checker", "coder", "checker", "planner", "coder", "checker"]
     assert roles(tracer) == roles_seen
     assert routes(tracer) == [
@@ -96,7 +96,7 @@ def test_a_prose_only_selector_reply_falls_back_and_the_solve_goes_on(scripted_s
         [Reply("This looks like a simple problem to me."), plan_reply(), code(RIGHT), verdict("PASS", "fine")]
     )
     result = run(make_client, server, tracer, sandbox)
-    assert result.status == "solved" and result.solution is not None
+    assert result.status == "unverified" and result.solution is not None
     assert roles(tracer) == ["selector", "planner", "coder", "checker"]
     (unusable,) = notes(tracer, "selector reply unusable")
     assert unusable["fallback"] == ["implementation"]
@@ -114,7 +114,7 @@ def test_the_fallback_uses_the_problems_own_tags_when_it_has_them(scripted_serve
         tracer=tracer,
         sandbox=sandbox,
     )
-    assert result.status == "solved"
+    assert result.status == "unverified"
     assert notes(tracer, "selector reply unusable")[0]["fallback"] == ["math"]
 
 
@@ -130,7 +130,7 @@ def test_unreadable_planner_and_checker_replies_do_not_end_the_solve(scripted_se
         ]
     )
     result = run(make_client, server, tracer, sandbox)
-    assert result.status == "solved"
+    assert result.status == "unverified"
     assert roles(tracer) == ["selector", "planner", "coder", "checker", "coder", "checker"]
     assert "statement" in notes(tracer, "planner reply unusable")[0]["fallback"]
     assert notes(tracer, "checker reply unusable")[0]["fallback"] == "FIX"
@@ -162,7 +162,7 @@ def test_the_checker_reviews_a_passing_program_and_its_fix_is_judged(scripted_se
         ]
     )
     result = run(make_client, server, tracer, sandbox)
-    assert result.status == "solved"
+    assert result.status == "unverified"
     assert "All 2 tests pass" in sent_text(server.requests[3])  # the review saw the passing report
     assert "hidden" in sent_text(server.requests[3])  # and its checklist of risks
     decisions = [e.payload.decision for e in tracer.envelopes() if isinstance(e.payload, CheckerDecision)]
@@ -172,5 +172,5 @@ def test_the_checker_reviews_a_passing_program_and_its_fix_is_judged(scripted_se
 def test_without_review_a_passing_program_ends_the_solve_at_once(scripted_server, make_client, tracer, sandbox):
     server = scripted_server([SELECTION, plan_reply(), code(RIGHT)])
     result = run(make_client, server, tracer, sandbox, review=False)
-    assert result.status == "solved"
+    assert result.status == "unverified"
     assert roles(tracer) == ["selector", "planner", "coder"]

@@ -11,7 +11,8 @@ from collections.abc import Callable
 from cpbot.agents.budget import Attempt, BestAttempt, BudgetExhausted, BudgetTracker
 from cpbot.agents.envelopes import CodeAttempt, Envelope, FinalAnswer, JudgeFeedback, Task
 from cpbot.agents.extract import ExtractionError, extract_code
-from cpbot.agents.llm import LLMClient, LLMError
+from cpbot.agents.llm import LLMClient
+from cpbot.agents.llm_failures import LLMError
 from cpbot.agents.tracing import BudgetEvent, NoteEvent, ReportEvent, Tracer, send
 from cpbot.judge.model import JudgeReport, Language, Solution, Verdict
 

@@ -8,7 +8,18 @@ from cpbot.testing.scripted_server import (
     Reply,
     ScriptedServer,
     Step,
+    Stream,
     rate_limited,
 )
 
-__all__ = ["Delay", "HTTPFailure", "RawReply", "RecordedRequest", "Reply", "ScriptedServer", "Step", "rate_limited"]
+__all__ = [
+    "Delay",
+    "HTTPFailure",
+    "RawReply",
+    "RecordedRequest",
+    "Reply",
+    "ScriptedServer",
+    "Step",
+    "Stream",
+    "rate_limited",
+]

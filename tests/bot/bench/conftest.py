@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from cpbot.agents.budget import Budget
-from cpbot.agents.llm import LLMConfig
+from cpbot.agents.llm_settings import LLMConfig
 from cpbot.bot.bench.datasets import Dataset, open_dataset
 from cpbot.bot.bench.executors import Executor, LocalExecutor
 from cpbot.bot.bench.runner import BenchReport, make_plan, run_bench, start_bench

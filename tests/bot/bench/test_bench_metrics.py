@@ -148,7 +148,8 @@ def test_report_as_json_and_as_a_plot(benched, tmp_path):
     again = BenchReport.model_validate_json(report.model_dump_json())
     assert again == report and json.loads(report.model_dump_json())["schema_version"] == 1
     text = markdown(report, timings=False)
-    assert "| direct | 2 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 68.8 | 77.3 | 77.3 |" in text
+    # AC 50, then wrong solved 0 and unverified 100: direct never stresses, so it calls nothing solved
+    assert "| direct | 2 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 0.0 | 100.0 | 68.8 | 77.3 | 77.3 |" in text
     assert "wall s" in markdown(report) and "wall s" not in text
     png = save_bench_png(report, tmp_path / "plot.png")
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 5000

@@ -359,7 +359,7 @@ def test_a_problem_cpbot_cannot_judge_fails_its_generations_and_does_not_stop_gr
 
 
 def test_a_bench_task_on_a_problem_cpbot_cannot_make_is_an_error_outcome(tmp_path):
-    from cpbot.agents.llm import LLMConfig
+    from cpbot.agents.llm_settings import LLMConfig
     from cpbot.bot.bench.task import BenchSettings, run_task
 
     row = json.loads(SAMPLE.read_text(encoding="utf-8").splitlines()[1])

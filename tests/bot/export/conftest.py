@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from cpbot.agents.llm import LLMClient, LLMConfig
+from cpbot.agents.llm import LLMClient
+from cpbot.agents.llm_settings import LLMConfig
 from cpbot.agents.solve import solve
 from cpbot.agents.tracing import ReportEvent
 from cpbot.bot.store.transcripts import DB_NAME, TranscriptStore
@@ -85,7 +86,7 @@ def contest(tmp_path_factory: pytest.TempPathFactory, sandbox) -> Contest:
                 strategy="macs", language="python3", model=client, tracer=store.tracer(sum_run), sandbox=sandbox,
                 options={"plans": 1, "debugs": 2},
             )  # fmt: skip
-            assert result.status == "solved"
+            assert result.status == "unverified"  # macs tests on the samples only
             store.append(
                 sum_run,
                 "gate",

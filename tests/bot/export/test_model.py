@@ -48,7 +48,7 @@ def test_attempts_hold_their_lead_up_code_diff_and_judge_results(report):
     assert (wa.passed, wa.total) == (0, 2)
     assert wa.results[0].diff is not None and (wa.results[0].diff.expected, wa.results[0].diff.got) == ("3", "-1")
     assert [e.envelope.type for e in first.feedback if e.envelope] == ["judge_feedback"]
-    assert a.final is not None and a.final["status"] == "solved"
+    assert a.final is not None and a.final["status"] == "unverified"
 
 
 def test_gate_submission_and_remote_verdicts_belong_to_their_problem(report):

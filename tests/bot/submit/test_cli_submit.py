@@ -108,3 +108,27 @@ def test_login_page_is_one_line_error_with_a_hint(workspace, fake_server, capsys
     assert main(_args(workspace)) == 2
     err = capsys.readouterr().err
     assert "error: codeforces asks for a login" in err and "hint:" in err and "cookies" in err
+
+
+def test_the_question_names_the_file_the_language_option_and_the_account(workspace, fake_server, capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("n\n"))
+    args = ["submit", str(workspace / "sol.py"), "--problem", str(workspace / "problem.json"), "--samples-only",
+            "--cookies", str(workspace / "cookies.txt")]  # fmt: skip
+    assert main(args) == 130  # answered no
+    err = capsys.readouterr().err
+    question = next(line for line in err.splitlines() if line.startswith("submit "))
+    assert "sol.py" in question and "codeforces:1873B" in question and "Codeforces" in question
+    assert "Python 3" in question or "PyPy" in question  # the site's own option, as its form lists it
+    assert f"as {fake_server.site.cf_handle}" in question
+    assert fake_server.site.posts("/submit") == 0
+
+
+def test_samples_only_is_one_flag_for_skipping_every_other_check(workspace, fake_server, capsys):
+    args = ["submit", str(workspace / "sol.py"), "--problem", str(workspace / "problem.json"), "--samples-only",
+            "--yes", "--cookies", str(workspace / "cookies.txt"), "--interval", "0.01", "--json"]  # fmt: skip
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["decision"]["allowed"] and out["verdict"]["verdict"] == "AC"
+    assert fake_server.site.posts("/submit") == 1

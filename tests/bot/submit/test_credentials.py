@@ -8,7 +8,6 @@ import os
 import pytest
 from pydantic import SecretStr
 
-from cpbot.bot.store.redact import Redactor
 from cpbot.bot.submit.credentials import (
     SiteCredentials,
     credentials_path,
@@ -18,6 +17,7 @@ from cpbot.bot.submit.credentials import (
     session_jar,
 )
 from cpbot.core.errors import ConfigError
+from cpbot.core.redact import Redactor
 from cpbot.scrapers.cookies import cookies_from_header
 
 

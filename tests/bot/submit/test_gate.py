@@ -133,3 +133,32 @@ def test_stress_inputs_skipped_for_want_of_cpu_do_not_count_as_runs():
     partly = StressReport(status="clean", runs=5, starved=2)
     d = gate(PROBLEM, SOL, full().model_copy(update={"stress": partly}), GateConfig(min_stress_runs=3))
     assert d.allowed and d.summary["stress"] == "clean after 3 runs (2 skipped: starved of CPU)"
+
+
+def test_an_answer_the_solve_returned_unverified_is_refused_unless_allowed():
+    ev = full().model_copy(update={"solve_status": "unverified", "solve_reason": "no selection: 3 candidates"})
+    d = gate(PROBLEM, SOL, ev)
+    # every check passed, but the solve itself did not call it solved
+    assert not d.allowed and d.reasons == [
+        "solve: returned unverified (--allow-unverified submits it): no selection: 3 candidates"
+    ]
+    assert gate(PROBLEM, SOL, ev, GateConfig(allow_unverified=True)).allowed
+    best_effort = ev.model_copy(update={"solve_status": "best_effort", "solve_reason": "the brute force was outvoted"})
+    refused = gate(PROBLEM, SOL, best_effort, GateConfig(allow_unverified=True))
+    assert not refused.allowed and refused.reasons == ["solve: returned best_effort: the brute force was outvoted"]
+    assert gate(PROBLEM, SOL, full().model_copy(update={"solve_status": "solved"})).allowed
+
+
+def test_from_solve_result_carries_the_solves_status():
+    class Result:
+        solution = SOL
+        report = ac(2)
+        generated_report = ac(10)
+        stress = StressReport(status="clean", runs=50)
+        profile = good_profile()
+        status = "unverified"
+        reason = "not profiled: no generator was written"
+
+    ev = GateEvidence.from_solve_result(Result())
+    assert (ev.solve_status, ev.solve_reason) == ("unverified", "not profiled: no generator was written")
+    assert not gate(PROBLEM, SOL, ev).allowed

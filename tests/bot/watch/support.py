@@ -52,6 +52,8 @@ def model_answer(body: dict[str, Any]) -> Reply:
     """The coder's reply for whichever problem the prompt is about; Candies is wrong until the site's
     verdict comes back in the notes."""
     prompt = "\n".join(str(m.get("content") or "") for m in body.get("messages", []))
+    if "You are the checker writer" in prompt:  # Candies accepts any answer and has no checker: none is written
+        return Reply("I cannot write a checker for this.", prompt_tokens=20, completion_tokens=5)
     if "Round Down the Price" in prompt:
         source = RIGHT_A
     elif "Candies" in prompt:

@@ -19,7 +19,7 @@ from tests.fakes.server import FakeSiteServer
 
 def watch_args(model: ScriptedServer, cookies: Path, *extra: str) -> list[str]:
     return [
-        "watch", "--site", "cf", "--strategy", "direct", "--lang", "python3", "--gate", "samples",
+        "watch", "--site", "cf", "--strategy", "direct", "--lang", "python3", "--gate", "samples", "--allow-unverified",
         "--model", "m", "--base-url", model.base_url, "--api-key", API_KEY, "--cookies", str(cookies),
         "--within", "1", "--poll", "0.5", "--fetch-retry", "0.2", "--verdict-poll", "0.05",
         "--submit-interval", "0", "--once", "--json", "--ai-allowed", f"cf:{CONTEST}", *extra,
@@ -43,7 +43,8 @@ def test_a_whole_contest_from_detection_to_final_verdicts(
     lines = {p["index"]: p for p in contest["problems"]}
     assert {i: p["status"] for i, p in lines.items()} == {"A": "solved", "B": "solved", "C": "solved"}
     assert {i: p["submissions"] for i, p in lines.items()} == {"A": 1, "B": 2, "C": 1}
-    assert lines["B"]["verdict"] == "AC" and lines["B"]["tokens"] == 500
+    # two programs (250 tokens each) and, per solve, two requests for a checker that none answers (25 each)
+    assert lines["B"]["verdict"] == "AC" and lines["B"]["tokens"] == 600
 
     # the site saw each source once: B twice (the marked one, then the fixed one)
     assert [site.count(f"{CONTEST}{i}") for i in "ABC"] == [1, 2, 1]
@@ -65,7 +66,9 @@ def test_a_whole_contest_from_detection_to_final_verdicts(
         wrong = [v for v in verdicts if v["verdict"] == "WA"]
         assert len(wrong) == 1 and wrong[0]["failed_test"] == 2 and wrong[0]["status_text"] == "WRONG_ANSWER"
     # the second Candies prompt carried the site's verdict
-    b_prompts = [r for r in model.requests if "Candies" in json.dumps(r.body)]
+    b_requests = [r for r in model.requests if "Candies" in json.dumps(r.body)]
+    b_prompts = [r for r in b_requests if "You are the checker writer" not in json.dumps(r.body)]
+    assert len(b_requests) - len(b_prompts) == 4  # two requests for a checker per solve
     assert len(b_prompts) == 2 and "answered WA on test 2" in json.dumps(b_prompts[1].body)
     # no secret in any file cpbot wrote
     for f in (tmp_path / "data").rglob("*"):
@@ -107,3 +110,23 @@ def test_without_a_terminal_progress_is_one_line_per_change_and_the_table_comes_
     assert progress[-1] == "cpbot Test Round: done (virtual): 0/3 solved (dry run)"
     assert len(progress) == len(set(progress))  # each change once
     assert "cpbot Test Round · done: 0/3 solved (dry run)" in captured.out and "Round Down the Price" in captured.out
+
+
+def test_watch_submit_never_posts_an_unverified_answer_by_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = contest_site(start_in_s=0.5)
+    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
+    with FakeSiteServer(site) as server, ScriptedServer(default=model_answer) as model:
+        for name, value in server.env().items():
+            monkeypatch.setenv(name, value)
+        args = watch_args(model, cookies_txt(tmp_path / "cookies.txt", site), "--submit", "--budget", "attempts=1")
+        args.remove("--allow-unverified")  # direct tests on the samples only: every answer is unverified
+        rc = main(args)
+    assert rc == 0
+    (contest,) = json.loads(capsys.readouterr().out)["contests"]
+    assert {p["status"] for p in contest["problems"]} == {"given_up"}
+    assert site.posts("/submit") == 0
+    with TranscriptStore() as store:
+        gates = [e.payload for e in store.events(contest["contest"]["run_id"]) if e.kind == "gate"]
+    assert gates and all(not g["allowed"] and g["reasons"][0].startswith("solve: returned unverified") for g in gates)

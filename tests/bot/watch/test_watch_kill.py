@@ -23,7 +23,8 @@ from tests.bot.watch.test_watch_e2e import watch_args
 from tests.conftest import REPO
 from tests.fakes.server import FakeSiteServer
 
-KILLS = 20
+KILLS = 20  # the slow tests' kills; the suite's own (FAST_KILLS) still hit every stage through the aims
+FAST_KILLS = 6
 SEED = 20261122
 STALL_S = 120  # a safety net only: a process that neither asks for anything nor uses CPU this long is stuck
 
@@ -44,8 +45,9 @@ def _kill_and_restart(
     args: list[str],
     rng: random.Random,
     aims: tuple[Aim, ...] = (),
+    wanted: int = KILLS,
 ) -> tuple[int, list[dict[str, str]], subprocess.Popen[bytes]]:
-    """Run `cpbot watch` (args), SIGKILL it and restart it, up to KILLS times; then let a last process
+    """Run `cpbot watch` (args), SIGKILL it and restart it, up to `wanted` times; then let a last process
     finish. The first kills land at the stages `aims` name (each as soon as the state shows it, so that
     every stage is hit however fast or loaded the machine is); the rest at seeded random moments. Returns
     the kills made, the statuses each kill left, and the last process."""
@@ -61,7 +63,7 @@ def _kill_and_restart(
 
     kills = 0
     seen_at_kills: list[dict[str, str]] = []
-    while kills < KILLS:
+    while kills < wanted:
         proc = start()
         if kills < len(aims):
             if not _reached(proc, requests, tmp_path / "data", aims[kills]):
@@ -89,9 +91,16 @@ def _kill_and_restart(
     return kills, seen_at_kills, final
 
 
-def test_watch_survives_twenty_kills_without_a_duplicate_submission(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_watch_survives_kills_at_every_stage_without_a_duplicate_submission(tmp_path: Path) -> None:
+    _survives_kills(tmp_path, FAST_KILLS)
+
+
+@pytest.mark.slow
+def test_watch_survives_twenty_kills_without_a_duplicate_submission(tmp_path: Path) -> None:
+    _survives_kills(tmp_path, KILLS)
+
+
+def _survives_kills(tmp_path: Path, wanted: int) -> None:
     rng = random.Random(SEED)
     site = contest_site(start_in_s=3.0)
     site.queued_polls = 1  # verdicts take a few polls, so kills also land while one is awaited
@@ -102,10 +111,10 @@ def test_watch_survives_twenty_kills_without_a_duplicate_submission(
         args[args.index("--verdict-poll") + 1] = "0.1"
         args += ["--jobs", "1"]  # one problem at a time: a longer contest, more moments to kill it
         aims = (lambda statuses: statuses == {}, _at("solving"), _at("submitted"), _at("solved"))
-        kills, seen_at_kills, final = _kill_and_restart(tmp_path, site, model, server, args, rng, aims)
+        kills, seen_at_kills, final = _kill_and_restart(tmp_path, site, model, server, args, rng, aims, wanted)
 
     assert final.returncode == 0, (tmp_path / "stderr.txt").read_text()[-2000:]
-    assert kills == KILLS, f"the contest ended after {kills} kills; slow it down"
+    assert kills == wanted, f"the contest ended after {kills} kills; slow it down"
     statuses = {}
     with sqlite3.connect(data / "watch.sqlite3") as db:
         assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
@@ -213,8 +222,19 @@ def _progressed(proc: subprocess.Popen[bytes], requests: Callable[[], int], k: i
 
 
 def test_kills_across_the_shadow_phase_the_end_and_the_practice_phase_lose_and_repeat_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
+    _shadow_survives_kills(tmp_path, FAST_KILLS, least=4)
+
+
+@pytest.mark.slow
+def test_twenty_kills_across_the_shadow_phase_the_end_and_the_practice_phase_lose_and_repeat_nothing(
+    tmp_path: Path,
+) -> None:
+    _shadow_survives_kills(tmp_path, KILLS, least=10)
+
+
+def _shadow_survives_kills(tmp_path: Path, wanted: int, least: int) -> None:
     """A live rated round (not listed as allowing AI): shadow solving, waiting for the end, practice."""
     rng = random.Random(SEED + 1)
     site = contest_site(start_in_s=3.0, duration_s=30)
@@ -231,10 +251,10 @@ def test_kills_across_the_shadow_phase_the_end_and_the_practice_phase_lose_and_r
         args[args.index("--verdict-poll") + 1] = "0.1"
         args += ["--jobs", "1"]
         aims = (_at("solving"), _at("shadowed"))
-        kills, seen_at_kills, final = _kill_and_restart(tmp_path, site, model, server, args, rng, aims)
+        kills, seen_at_kills, final = _kill_and_restart(tmp_path, site, model, server, args, rng, aims, wanted)
 
     assert final.returncode == 0, (tmp_path / "stderr.txt").read_text()[-2000:]
-    assert kills >= 10, f"only {kills} kills landed"
+    assert kills >= least, f"only {kills} kills landed"
     stages = {status for seen in seen_at_kills for status in seen.values()}
     assert {"solving", "shadowed"} <= stages, seen_at_kills
     with sqlite3.connect(data / "watch.sqlite3") as db:

@@ -44,6 +44,7 @@ def test_a_leetcode_contest_is_solved_in_the_shadow_and_submitted_as_practice_af
             monkeypatch.setenv(name, value)
         args = [
             "watch", "--site", "lc", "--strategy", "direct", "--lang", "python3", "--gate", "samples",
+            "--allow-unverified",
             "--model", "m", "--base-url", model.base_url, "--api-key", API_KEY,
             "--cookies", str(lc_cookies_txt(tmp_path / "cookies.txt", site)), "--submit",
             "--ai-allowed", f"lc:{CONTEST}",  # LeetCode allows no exception: still nothing during the contest

@@ -62,7 +62,8 @@ def test_a_finished_leetcode_contest_is_submitted_on_the_problem_pages(
             monkeypatch.setenv(name, value)
         args = [
             "watch", "--site", "lc", "--contest", lc_round.CONTEST, "--strategy", "direct", "--lang", "python3",
-            "--gate", "samples", "--model", "m", "--base-url", model.base_url, "--api-key", API_KEY,
+            "--gate", "samples", "--allow-unverified", "--model", "m", "--base-url", model.base_url,
+            "--api-key", API_KEY,
             "--cookies", str(lc_round.lc_cookies_txt(tmp_path / "cookies.txt", site)), "--submit",
             "--fetch-retry", "0.2", "--verdict-poll", "0.05", "--submit-interval", "0", "--once", "--json",
         ]  # fmt: skip

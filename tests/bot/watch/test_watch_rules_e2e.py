@@ -35,6 +35,7 @@ def test_a_live_rated_round_is_shadowed_then_posted_as_practice_with_a_standing(
             monkeypatch.setenv(name, value)
         args = [
             "watch", "--site", "cf", "--strategy", "direct", "--lang", "python3", "--gate", "samples",
+            "--allow-unverified",
             "--model", "m", "--base-url", model.base_url, "--api-key", API_KEY,
             "--cookies", str(cookies_txt(tmp_path / "cookies.txt", site)), "--submit",
             "--within", "1", "--poll", "0.5", "--fetch-retry", "0.2", "--verdict-poll", "0.05",
@@ -88,7 +89,8 @@ def test_a_gym_contest_is_found_by_id_and_submitted_to_live(
             monkeypatch.setenv(name, value)
         args = [
             "watch", "--site", "cf", "--contest", str(GYM), "--strategy", "direct", "--lang", "python3",
-            "--gate", "samples", "--model", "m", "--base-url", model.base_url, "--api-key", API_KEY,
+            "--gate", "samples", "--allow-unverified", "--model", "m", "--base-url", model.base_url,
+            "--api-key", API_KEY,
             "--cookies", str(cookies_txt(tmp_path / "cookies.txt", site)), "--submit",
             "--fetch-retry", "0.2", "--verdict-poll", "0.05", "--submit-interval", "0", "--once", "--json",
         ]  # fmt: skip

@@ -124,6 +124,31 @@ def test_old_subdomain_page_with_old_markup() -> None:
     assert len(p.samples) == 3 and p.samples[0].input == "3 125 175\n200 300 400\n"
 
 
+@pytest.mark.parametrize(
+    "limits",
+    [
+        "<p><b>Time limit</b> : 2sec / <b>Memory limit</b> : 1024MB</p>",  # labels in their own markup
+        "<p>Score : 100 points<br>Time limit : 2sec / Memory limit : 1024MB</p>",  # one paragraph with more
+        "<p>実行時間制限：2 sec / メモリ制限：1024 MB</p>",  # full-width colons
+        "<div class=\"limits\"><span>Time limit : 2sec</span> / <span>Memory limit : 1024MB</span></div>",
+    ],
+)
+def test_older_limits_lines_are_read_wherever_they_sit_above_the_statement(limits: str) -> None:
+    s = statement("abc300_a")
+    page = re.sub(r"<p>Time limit : [^<]*</p>", limits, old_task_page(s, "A", s.html["en"]))
+    p = parse_task_page(page, "http://abc300.contest.atcoder.jp/tasks/abc300_a")
+    assert (p.limits.time_ms, p.limits.memory_mb) == (2000, 1024)
+
+
+def test_limits_named_only_in_the_statement_are_not_the_pages() -> None:
+    s = statement("abc300_a")
+    page = re.sub(r"<p>Time limit : [^<]*</p>", "", old_task_page(s, "A", s.html["en"]))
+    page = page.replace("</section>", "<div>limits: Time limit : 9sec / Memory limit : 9MB</div></section>", 1)
+    assert "9sec" in page
+    with pytest.raises(ParseError, match="missing the time limit"):
+        parse_task_page(page, "http://abc300.contest.atcoder.jp/tasks/abc300_a")
+
+
 def test_a_page_without_a_statement_names_what_is_missing() -> None:
     with pytest.raises(ParseError, match="task-statement"):
         parse_task_page(

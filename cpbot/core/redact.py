@@ -130,3 +130,14 @@ class Redactor:
         if isinstance(value, list | tuple):
             return [self.value(v) for v in value]
         return value
+
+
+@functools.lru_cache(maxsize=4)
+def _redactor(env_secrets: tuple[str, ...]) -> Redactor:
+    return Redactor(env_secrets)
+
+
+def redact_text(text: str) -> str:
+    """`text` without the secrets of this process: registered ones (the key in use, cookies), the
+    environment's, and secret-shaped text. One redactor per set of environment secrets is kept."""
+    return _redactor(tuple(secrets_from_env())).text(text)

@@ -1,0 +1,1 @@
+"""`cpbot verify`: a problem package checked as problemtools and BAPCtools check it."""

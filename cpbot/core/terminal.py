@@ -1,0 +1,35 @@
+"""The one escape for text from outside (programs, compilers, models, sites, servers) on a terminal.
+
+Every view that prints such text (the judge's, the transcripts', errors, the watch table, `listen`)
+passes it through `printable`: no escape sequence from outside can retitle, clear or recolour the
+user's terminal, or hide what it printed. The HTML export escapes for HTML instead (and sets a CSP).
+"""
+
+from __future__ import annotations
+
+import re
+
+# Control characters but tab and newline, C1 included (U+009B is a terminal's CSI on its own).
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """`text` safe to print on a terminal: every control character but tab and newline shown as `\\xNN`
+    (ESC, so every CSI or OSC sequence, and carriage return included). Idempotent, so text escaped on
+    the way in (a report read back from disk) stays the same."""
+    if text.isprintable():  # the common case, at C speed
+        return text
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def printable_line(text: str) -> str:
+    """`printable` for one line (a table cell, a title, a line of a program's output): newlines escaped too."""
+    return printable(text).replace("\n", "\\n")
+
+
+def shown(text: str) -> str:
+    """Text built from outside (a server's or a site's answer, an error, a log line) as the terminal gets
+    it: without secrets (`cpbot.core.redact.redact_text`), then `printable`."""
+    from cpbot.core.redact import redact_text  # its patterns are compiled only when something is shown
+
+    return printable(redact_text(text))

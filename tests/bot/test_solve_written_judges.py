@@ -1,0 +1,100 @@
+"""`cpbot solve -o` on a "print any" problem with no checker: the test designer's checker, vetted on the samples,
+judges the solve and is written into the problem's folder, named by problem.json, where `cpbot judge` uses it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import cpbot.bot.commands.solve as solve_module
+from cpbot.agents.solve import SolveResult
+from cpbot.bot.app.judging import find_tests, judge_file
+from cpbot.bot.app.problem_folder import load_problem
+from cpbot.bot.store.transcripts import TranscriptStore
+from tests.agents.answers.test_checker_writer import CHECKER, checker_reply, pairs_problem, program, suite
+from tests.agents.strategies.support import by_kind, code
+from tests.agents.support.scripted_server import ScriptedServer
+
+
+def test_solve_writes_the_vetted_checker_beside_the_solution(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
+    source = tmp_path / "pairs.json"
+    source.write_text(pairs_problem().model_dump_json())
+    first, last = program("candidates/right_first_pair.py"), program("candidates/right_last_pair.py")
+    model = by_kind(program=[code(last), code(first)], tests=[suite()], checker_writer=[checker_reply(CHECKER)])
+    out = tmp_path / "out"
+    with ScriptedServer([], default=model) as server:
+        args = [str(source), "--lang", "python3", "--base-url", server.base_url, "--model", "m", "--api-key", "k"]
+        args += ["-o", str(out), "--json", "--candidates", "2", "--strategy-option", "max_n=24"]
+        rc = solve_module.solve.main(args, prog_name="cpbot solve", standalone_mode=False)
+    captured = capsys.readouterr()
+    result = SolveResult.model_validate_json(captured.out)
+    assert rc == 0 and result.status == "solved" and result.judged_with == "written"
+    assert (out / "checker.py").read_text() == CHECKER
+    assert json.loads((out / "problem.json").read_text())["checker"] == "checker.py"
+    assert load_problem(out / "problem.json").checker == str((out / "checker.py").resolve())
+
+    # the folder judges as the solve did: the other right pair is accepted, a wrong one is not
+    solution = out / "solution.py"
+    solution.write_text(last)
+    report, _ = judge_file(solution, find_tests(solution, tests_dir=None, problem_path=None))
+    assert report.accepted
+    solution.write_text("print(1, 3)\n")  # indices 1 and 3 hold 2 and 11: not 9
+    assert not judge_file(solution, find_tests(solution, tests_dir=None, problem_path=None))[0].accepted
+
+    with TranscriptStore() as store:
+        run_id = captured.err.strip().splitlines()[-1].removeprefix("transcript: ")
+        events = store.events(run_id)
+    messages = [e.payload.get("message") for e in events if e.kind == "note"]
+    assert "checker accepted" in messages
+
+
+def test_a_written_interactor_is_kept_with_the_hidden_data_it_reads(tmp_path: Path, sandbox) -> None:
+    from cpbot.bot.app.problem_folder import save_solution, with_written_judges
+    from cpbot.judge.runner import judge_problem
+    from tests.agents.answers.test_interactor_writer import (
+        HIDDEN,
+        INTERACTOR,
+        UPPER_MIDDLE,
+        guess_problem,
+        python,
+        written,
+    )
+
+    kept, files = with_written_judges(guess_problem(), None, written())
+    assert files == {"interactor.py": INTERACTOR.encode()} and kept.interactor == "interactor.py"
+    save_solution(kept, UPPER_MIDDLE, "python3", tmp_path, extra=files)
+    loaded = load_problem(tmp_path / "problem.json")
+    assert loaded.interactor == str((tmp_path / "interactor.py").resolve())
+    assert [s.input for s in loaded.samples] == HIDDEN and "! 750000" in loaded.notes
+    assert judge_problem(python(UPPER_MIDDLE), loaded, sandbox=sandbox).accepted
+
+
+def test_the_solve_says_what_judged_its_answers() -> None:
+    from cpbot.agents.roles.interactor_writer import WrittenInteractor
+    from cpbot.bot.report.render import judged_lines
+    from cpbot.judge.model import Solution
+
+    plain = SolveResult(problem_id="local:x", strategy="cpbot", language="python3", status="solved")
+    assert judged_lines(plain) == []
+    floats = plain.model_copy(update={"judged_with": "float:1e-6"})
+    assert judged_lines(floats) == ["answers judged with float:1e-6"]
+    written = plain.model_copy(
+        update={"judged_with": "written", "checker": Solution(language="python3", source=CHECKER)}
+    )
+    assert "checker the test designer wrote" in judged_lines(written)[0]
+    talks = plain.model_copy(
+        update={"interactor": WrittenInteractor(interactor=Solution(language="python3", source="x"), tests=["1\n"])}
+    )
+    assert judged_lines(talks) == ["judged through an interactor the test designer wrote (1 tests of its hidden data)"]
+
+
+def test_a_problem_file_of_the_first_layout_still_reads(tmp_path: Path) -> None:
+    old = {"schema_version": 1, "id": "local:old", "checker": "float:1e-6", "samples": [{"input": "1\n"}]}
+    (tmp_path / "problem.json").write_text(json.dumps(old))
+    problem = load_problem(tmp_path / "problem.json")
+    assert problem.checker == "float:1e-6" and problem.interactor is None and problem.schema_version == 1
