@@ -44,6 +44,9 @@ class Probe(BaseModel):
     oracle_from: Literal["brute", "model"] | None = None  # who said so: the brute force, or the arbiter
     expected: str | None = None  # the brute force's output as printed, for a test made from the probe
     doubted: str | None = None  # the brute force's answer, set aside because the candidates outvoted it
+    # each brute force of the panel's output as printed, by seat ("!VERDICT" when its run failed, None when it
+    # was not run: too slow at a smaller size); `oracle` is what they agree on (agents/oracle.py)
+    answers: list[str | None] = []
 
 
 def probe_of(test: TestCase, origin: Literal["generated", "distinguishing"]) -> Probe:
@@ -116,6 +119,34 @@ def normalize(text: str) -> str:
 
 # whether the problem's checker accepts an output (the second argument) with another (the third) as the answer
 Accepts = Callable[[Probe, str, str], bool]
+
+
+# checkers for which two outputs are the same answer only when their tokens are (selection compares tokens)
+TOKEN_CHECKERS = ("tokens", "exact", "lines")
+
+
+def checker_accepts(problem: Problem, sandbox: Sandbox) -> Accepts | None:
+    """The problem's checker as a comparison of two outputs on a probe, remembering its answers (the same pairs
+    come back at every ranking); None when outputs compare as their tokens. Raises `CpbotError` when the checker
+    cannot be made."""
+    from cpbot.judge.checkers import CheckInput
+    from cpbot.judge.kinds import problem_kind
+    from cpbot.judge.model import Verdict
+
+    spec = problem_kind(problem.kind).checker_spec(problem)
+    if spec in TOKEN_CHECKERS:
+        return None  # outputs are kept as their tokens: equal tokens are all such a checker accepts
+    checker = problem_kind(problem.kind).checker(problem, sandbox)
+    known: dict[tuple[str, str, str], bool] = {}
+
+    def accepts(probe: Probe, output: str, answer: str) -> bool:
+        key = (probe.input, output, answer)
+        if key not in known:
+            files = CheckInput(probe.input.encode(), output.encode(), answer.encode())
+            known[key] = checker.check(files).verdict == Verdict.AC
+        return known[key]
+
+    return accepts
 
 
 def as_judged(
@@ -240,43 +271,6 @@ def unjudged_answers(problem: Problem) -> str:
     if isinstance(spec, str) and builtin_checker(spec) is None:
         return ""  # a checker program (a special judge) decides whether an output is valid
     return "the statement accepts several answers and the checker compares an output with one answer"
-
-
-def doubt_oracle(
-    probes: Sequence[Probe], behaviours: Mapping[int, Sequence[Outcome]], sources: Mapping[int, str], brute: str = ""
-) -> tuple[list[Probe], list[int]]:
-    """The probes with the brute force's answers set aside where the candidates outvote it, and the probes where
-    they did. The oracle is outvoted on a probe when no independent candidate (a distinct program, not the brute
-    force itself, `brute` being its key) prints its answer while at least two print one same other answer: a
-    brute force that passed the samples can still be wrong for the class (a guard that prints 0 beyond some
-    size, a search cut short). From the smallest size where it is outvoted, its answers on every larger
-    generated probe are set aside too: what breaks a brute force at one size breaks it beyond."""
-    outvoted = []
-    for i, probe in enumerate(probes):
-        if probe.oracle is None or probe.oracle_from != "brute":
-            continue
-        votes: dict[str, set[str]] = {}
-        for it, outcomes in behaviours.items():
-            if sources[it] != brute:
-                votes.setdefault(outcomes[i].key, set()).add(sources[it])
-        others = [len(programs) for key, programs in votes.items() if key != probe.oracle and not key.startswith("!")]
-        if probe.oracle not in votes and max(others, default=0) >= 2:
-            outvoted.append(i)
-    if not outvoted:
-        return list(probes), []
-    sizes = [probes[i].size for i in outvoted if probes[i].size is not None]
-    beyond = min(sizes) if sizes else None
-    doubted = set(outvoted) | {
-        i
-        for i, p in enumerate(probes)
-        if beyond is not None and p.size is not None and p.size >= beyond and p.oracle_from == "brute"
-    }
-    return [
-        p.model_copy(update={"oracle": None, "oracle_from": None, "expected": None, "doubted": p.oracle})
-        if i in doubted
-        else p
-        for i, p in enumerate(probes)
-    ], outvoted
 
 
 def fastest_first(members: Sequence[int], behaviours: Mapping[int, Sequence[Outcome]]) -> list[int]:

@@ -374,6 +374,8 @@ def missing_evidence(ctx: SolveContext, solution: Solution | None, reason: str) 
         gaps.append(f"the profile is inconclusive{': ' + profile.reason if profile.reason else ''}")
     if profile is not None and evidence.inputs.generator_ignores_n:  # agents/inputs.py: it measured small inputs
         gaps.append(f"not profiled at the bound: the generator ignores N ({evidence.inputs.generator_ignores_n})")
+    if evidence.no_agreeing_oracle:  # agents/oracle.py: the brute forces did not agree
+        gaps.append(f"no agreeing oracle: {evidence.no_agreeing_oracle}")
     if "selection" in skipped:
         gaps.append(f"no selection: {skipped['selection']}")
     if gaps and reason.startswith("budget exhausted"):

@@ -82,13 +82,17 @@ def stress(
     seed: int = 1,
     sandbox: Sandbox | None = None,
     gate: InputGate | None = None,
+    panel: Sequence[Solution] = (),
 ) -> StressReport:
-    """`solution` against `brute` on small inputs from `generator`, then up the size ladder, on the inputs the
-    `gate` lets through; raises `StressError` when it cannot run."""
-    small = small_stress(solution, brute, generator, problem, params, seed=seed, sandbox=sandbox, gate=gate)
+    """`solution` against `brute` (with the other brute forces of the `panel`: their agreed answer) on small
+    inputs from `generator`, then up the size ladder, on the inputs the `gate` lets through; raises
+    `StressError` when it cannot run."""
+    small = small_stress(
+        solution, brute, generator, problem, params, seed=seed, sandbox=sandbox, gate=gate, panel=panel
+    )
     if small.status == "found":
         return small
-    large = ladder(solution, brute, generator, problem, params, seed=seed, sandbox=sandbox, gate=gate)
+    large = ladder(solution, brute, generator, problem, params, seed=seed, sandbox=sandbox, gate=gate, panel=panel)
     if large is None:
         return small
     return large.model_copy(
@@ -96,6 +100,7 @@ def stress(
             "runs": small.runs + large.runs,
             "invalid": small.invalid + large.invalid,
             "seconds": round(small.seconds + large.seconds, 2),
+            "contested": small.contested + large.contested,
             "reason": large.reason if large.status == "found" else f"{small.reason}; {large.reason}",
         }
     )
@@ -111,6 +116,7 @@ def small_stress(
     seed: int = 1,
     sandbox: Sandbox | None = None,
     gate: InputGate | None = None,
+    panel: Sequence[Solution] = (),
 ) -> StressReport:
     """The first part of `stress`: `stress_runs` runs at sizes 1..`stress_size` (`stress_seconds`: safety net)."""
     return stress_attempt(
@@ -124,6 +130,7 @@ def small_stress(
         max_size=params.stress_size,
         seed=seed,
         gate=gate,
+        panel=panel,
     )
 
 
@@ -137,6 +144,7 @@ def ladder(
     seed: int = 1,
     sandbox: Sandbox | None = None,
     gate: InputGate | None = None,
+    panel: Sequence[Solution] = (),
 ) -> StressReport | None:
     """The second part of `stress`: the size ladder (None when it is turned off or has no sizes)."""
     sizes = ladder_sizes(problem, params)
@@ -154,6 +162,7 @@ def ladder(
         max_seconds=params.ladder_seconds,
         seed=seed,
         gate=gate,
+        panel=panel,
     )
 
 

@@ -330,3 +330,4 @@ class StressReport(Model):
     time_limited: bool = False  # the wall-clock safety net stopped the search before its count of runs
     starved: int = 0  # inputs skipped because a program was starved of CPU on every try
     invalid: int = 0  # generated inputs dropped because the input validator rejects them
+    contested: int = 0  # inputs skipped because the brute forces disagreed with no majority (no agreeing oracle)

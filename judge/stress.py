@@ -23,7 +23,7 @@ import hashlib
 import shutil
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,9 +80,12 @@ class _Stress:
         brute_run_limits: RunLimits | None = None,
         gate: InputGate | None = None,
         origin: str = "stress",
+        panel: Sequence[Program] = (),
     ) -> None:
         self.gate, self.origin = gate, origin
         self.generator_time_ms = generator_time_ms
+        self.panel = [brute, *panel]  # every brute force whose answers are weighed (the first is `brute`)
+        self.contested = 0  # inputs skipped: the brute forces disagreed and no answer had a majority
         self.solution, self.brute, self.generator = solution, brute, generator
         self.checker, self.limits, self.sandbox, self.workdir = checker, limits, sandbox, workdir
         self.brute_limits = brute_limits or limits
@@ -103,21 +106,22 @@ class _Stress:
                 return ex
         return execute(program, data, self.sandbox, limits=limits, run_limits_override=override)
 
-    def _brute(self, data: bytes) -> Execution:
-        """The brute force's run on `data` (a run made for an earlier candidate when there is one)."""
-        if not self.brute.key:
-            return self._execute(self.brute, data, self.brute_limits, self.brute_run_limits)
+    def _brute(self, data: bytes, brute: Program | None = None) -> Execution:
+        """A brute force's run on `data` (a run made for an earlier candidate when there is one)."""
+        brute = brute or self.brute
+        if not brute.key:
+            return self._execute(brute, data, self.brute_limits, self.brute_run_limits)
         override = self.brute_run_limits.model_dump_json() if self.brute_run_limits else ""
         key = (
-            tuple(self.brute.argv),
-            self.brute.key,
+            tuple(brute.argv),
+            brute.key,
             hashlib.sha256(data).digest(),
             self.brute_limits.model_dump_json(),
             override,
         )
         ran = BRUTE_RUNS.get(key)
         if ran is None:
-            ran = self._execute(self.brute, data, self.brute_limits, self.brute_run_limits)
+            ran = self._execute(brute, data, self.brute_limits, self.brute_run_limits)
             if not is_starved(ran.run):
                 BRUTE_RUNS.put(key, ran)
         return ran
@@ -139,15 +143,21 @@ class _Stress:
         if self.gate is not None and self.gate.admit(data, self.origin) is not None:
             self.invalid += 1
             return None
-        brute = self._brute(data)
-        if is_starved(brute.run):
+        runs = [self._brute(data, program) for program in self.panel]
+        if any(is_starved(run.run) for run in runs):
             self.starved += 1
             return None
-        if brute.verdict is not None:
-            raise BruteForceError(
-                f"the brute force failed for n={size}, seed={seed}: {brute.verdict} ({brute.message})",
-                hint="the brute force must solve every generated input; check it, or lower --max-size",
-            )
+        for seat, run in enumerate(runs):
+            if run.verdict is not None:
+                which = "the brute force" if len(runs) == 1 else f"brute force {seat + 1} of {len(runs)}"
+                raise BruteForceError(
+                    f"{which} failed for n={size}, seed={seed}: {run.verdict} ({run.message})",
+                    hint="the brute force must solve every generated input; check it, or lower --max-size",
+                )
+        brute = self._agreed(data, runs)
+        if brute is None:
+            self.contested += 1
+            return None
         sol = self._execute(self.solution, data, self.limits)
         if is_starved(sol.run):
             self.starved += 1
@@ -173,6 +183,27 @@ class _Stress:
             message=message,
         )
 
+    def _agreed(self, data: bytes, runs: list[Execution]) -> Execution | None:
+        """The run whose answer a majority of the panel gives (at least two seats when there are two or more,
+        as the checker compares them: another seat's output judged with this one as the answer); None when
+        no answer has one."""
+        if len(runs) == 1:
+            return runs[0]
+        for reference in runs:
+            agreeing = sum(other is reference or self._accepts(data, other.stdout, reference.stdout) for other in runs)
+            if agreeing >= 2 and 2 * agreeing > len(runs):
+                return reference
+        return None
+
+    def _accepts(self, data: bytes, output: bytes, answer: bytes) -> bool:
+        if output == answer:
+            return True
+        inp, out, ans = (self.workdir / name for name in ("panel-input", "panel-output", "panel-answer"))
+        inp.write_bytes(data)
+        out.write_bytes(output)
+        ans.write_bytes(answer)
+        return self.checker.check(CheckInput(inp, out, ans)).verdict == Verdict.AC
+
 
 def stress_programs(
     solution: Program,
@@ -189,16 +220,21 @@ def stress_programs(
     progress: OnProgress | None = None,
     generator_time_ms: int = GENERATOR_TIME_MS,
     gate: InputGate | None = None,
+    panel: Sequence[Program] = (),
 ) -> StressReport:
     """Search for an input where `solution` and `brute` disagree within `max_runs` runs (`max_seconds`
     is a safety net only); shrink the first one found. `progress` hears of every compared input. With a
     `gate`, an input it drops is never compared (counted in `StressReport.invalid`), and a search whose first
-    inputs are all dropped stops."""
+    inputs are all dropped stops. With other brute forces on the `panel`, an input's answer is the one most of
+    them agree on, and an input where they do not agree is skipped and counted (`StressReport.contested`): a
+    counterexample is believed only when the brute forces agree on it."""
     started = time.monotonic()
     workdir = Path(tempfile.mkdtemp(prefix="stress-", dir=sandbox.root))
     try:
         check_uses_n(generator, 1, max_size, seed, sandbox, generator_time_ms)
-        st = _Stress(solution, brute, generator, checker, limits, sandbox, workdir, generator_time_ms, gate=gate)
+        st = _Stress(
+            solution, brute, generator, checker, limits, sandbox, workdir, generator_time_ms, gate=gate, panel=panel
+        )
         st.progress = progress
         found: StressFailure | None = None
         i = 0
@@ -223,6 +259,7 @@ def stress_programs(
                 time_limited=time_limited,
                 starved=st.starved,
                 invalid=st.invalid,
+                contested=st.contested,
                 reason=f"no difference in {st.runs - st.invalid} runs (sizes 1..{largest})"
                 + _cut_short(st, time_limited, max_seconds, f"of {max_runs}"),
             )
@@ -236,6 +273,7 @@ def stress_programs(
             first_failure_size=first_size,
             starved=st.starved,
             invalid=st.invalid,
+            contested=st.contested,
             reason=f"{found.verdict} on n={found.size}, seed={found.seed}: {found.message}",
         )
     finally:
@@ -251,6 +289,8 @@ def _cut_short(st: _Stress, time_limited: bool, max_seconds: float | None, plann
         notes.append(f"{st.starved} skipped: starved of CPU on every try")
     if st.invalid:
         notes.append(f"{st.invalid} generated inputs dropped: the validator rejects them")
+    if st.contested:
+        notes.append(f"{st.contested} skipped: the brute forces disagreed")
     return f" ({'; '.join(notes)})" if notes else ""
 
 
@@ -284,10 +324,12 @@ def stress_ladder(
     seed: int = 1,
     generator_time_ms: int = GENERATOR_TIME_MS,
     gate: InputGate | None = None,
+    panel: Sequence[Program] = (),
 ) -> StressReport:
-    """Compare `solution` with `brute` at each of `sizes` in turn (`seeds_per_size` inputs each) until
-    they disagree or the brute force needs more than `brute_ms` of CPU time (or fails: it cannot be
-    trusted beyond); `max_seconds` is a safety net only. A failure is reported at its size, not shrunk."""
+    """Compare `solution` with `brute` (with the `panel`: their agreed answer, as `stress_programs`) at each of
+    `sizes` in turn (`seeds_per_size` inputs each) until they disagree or a brute force needs more than
+    `brute_ms` of CPU time (or fails: it cannot be trusted beyond); `max_seconds` is a safety net only. A
+    failure is reported at its size, not shrunk."""
     started = time.monotonic()
     workdir = Path(tempfile.mkdtemp(prefix="ladder-", dir=sandbox.root))
     brute_limits = Limits(time_ms=brute_ms, memory_mb=max(limits.memory_mb, 1024), output_mb=limits.output_mb)
@@ -307,6 +349,7 @@ def stress_ladder(
         brute_run_limits,
         gate=gate,
         origin="ladder",
+        panel=panel,
     )
     reached = 0
     stop = "every size tried"
@@ -332,6 +375,7 @@ def stress_ladder(
                         first_failure_size=size,
                         starved=st.starved,
                         invalid=st.invalid,
+                        contested=st.contested,
                         reason=f"{found.verdict} on n={size}, seed={found.seed} (size ladder): {found.message}",
                     )
             else:
@@ -340,6 +384,7 @@ def stress_ladder(
             break
         starved = f"; {st.starved} skipped: starved of CPU on every try" if st.starved else ""
         starved += f"; {st.invalid} inputs dropped: the validator rejects them" if st.invalid else ""
+        starved += f"; {st.contested} skipped: the brute forces disagreed" if st.contested else ""
         return StressReport(
             status="clean",
             runs=st.runs,
@@ -347,6 +392,7 @@ def stress_ladder(
             time_limited=time_limited,
             starved=st.starved,
             invalid=st.invalid,
+            contested=st.contested,
             reason=f"no difference in {st.runs - st.invalid} runs at sizes up to {reached} ({stop}{starved})",
         )
     finally:

@@ -9,6 +9,8 @@ since it says nothing about the attempt either way.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from cpbot.core.errors import CpbotError
 from cpbot.judge.build import build_solution
 from cpbot.judge.checkers import Checker
@@ -48,11 +50,14 @@ def stress_attempt(
     max_size: int = 8,
     seed: int = 1,
     gate: InputGate | None = None,
+    panel: Sequence[Solution] = (),
 ) -> StressReport:
-    """Compare `solution` with `brute` on `max_runs` inputs from `generator` (sizes 1..`max_size`) that pass
-    the `gate`; `max_seconds` is a wall-clock safety net only."""
+    """Compare `solution` with `brute` (and the other brute forces of the `panel`: their agreed answer) on
+    `max_runs` inputs from `generator` (sizes 1..`max_size`) that pass the `gate`; `max_seconds` is a wall-clock
+    safety net only."""
     sandbox = sandbox or default_sandbox()
     sol, brute_program, gen = _programs(solution, brute, generator, problem, sandbox)
+    others = _panel(panel, problem, sandbox)
     try:
         return stress_programs(
             sol,
@@ -66,6 +71,7 @@ def stress_attempt(
             max_size=max_size,
             seed=seed,
             gate=gate,
+            panel=others,
         )
     except BruteForceError as e:
         raise StressError(f"stress testing is inconclusive: {e.message}", hint=e.hint) from None
@@ -84,11 +90,13 @@ def ladder_attempt(
     max_seconds: float | None = None,
     seed: int = 1,
     gate: InputGate | None = None,
+    panel: Sequence[Solution] = (),
 ) -> StressReport:
-    """Compare `solution` with `brute` at growing `sizes` while the brute force stays within `brute_ms` of CPU
-    time (`judge.stress`); `max_seconds` is a wall-clock safety net only."""
+    """Compare `solution` with `brute` (and the `panel`, as `stress_attempt`) at growing `sizes` while the brute
+    forces stay within `brute_ms` of CPU time (`judge.stress`); `max_seconds` is a wall-clock safety net only."""
     sandbox = sandbox or default_sandbox()
     sol, brute_program, gen = _programs(solution, brute, generator, problem, sandbox)
+    others = _panel(panel, problem, sandbox)
     return stress_ladder(
         sol,
         brute_program,
@@ -102,7 +110,19 @@ def ladder_attempt(
         max_seconds=max_seconds,
         seed=seed,
         gate=gate,
+        panel=others,
     )
+
+
+def _panel(panel: Sequence[Solution], problem: Problem, sandbox: Sandbox) -> list[Program]:
+    """The other brute forces of the panel, built."""
+    built = []
+    for seat, brute in enumerate(panel, start=2):
+        build = build_solution(runnable(brute, problem), sandbox)
+        if build.program is None:
+            raise StressError(f"brute force {seat} does not build: {build.log.strip()[:300]}")
+        built.append(build.program)
+    return built
 
 
 def _programs(

@@ -88,7 +88,10 @@ class Evidence:
 
     tests: list[TestCase] = field(default_factory=list)
     generator: Solution | None = None
-    brute: Solution | None = None
+    brute: Solution | None = None  # the first brute force of the panel
+    # every independently drawn brute force that passed the samples (distinct programs; `brute` first): the
+    # expected answers are the ones they agree on (agents/oracle.py)
+    brutes: list[Solution] = field(default_factory=list)
     stress: dict[str, StressReport] = field(default_factory=dict)
     profiles: dict[str, ProfileReport] = field(default_factory=dict)
     reports: dict[tuple[str, str], JudgeReport] = field(default_factory=dict)
@@ -97,6 +100,10 @@ class Evidence:
     interactor: WrittenInteractor | None = None  # the interactor and its tests' data, written and vetted the same way
     doubt: str = ""  # why the evidence conflicts, so that no answer of this solve is called solved (selection)
     inputs: SolveInputs = field(default_factory=SolveInputs)  # validation, drops, bound coverage (agents/inputs.py)
+    # why the solve had no agreeing oracle ("" when it had one, or never looked for one): no brute force, one that
+    # no independent program confirmed, brute forces that disagree with no majority, stress inputs they disagreed
+    # on. An answer stressed against no agreeing oracle is not verified (agents/oracle.py)
+    no_agreeing_oracle: str = ""
     # why a part of the gate did not run ("stress", "profile", "selection" -> the reason), for an unverified answer
     skipped: dict[str, str] = field(default_factory=dict)
 
@@ -202,7 +209,9 @@ class SolveContext:
         """Record validated generated tests (and the generator and brute force that passed their checks)."""
         self.evidence.tests.extend(tests)
         self.evidence.generator = generator or self.evidence.generator
-        self.evidence.brute = brute or self.evidence.brute
+        self.evidence.brute = self.evidence.brute or brute
+        if brute is not None and source_key(brute) not in {source_key(b) for b in self.evidence.brutes}:
+            self.evidence.brutes.append(brute)
 
     def add_stress_case(self, failure: StressFailure) -> TestCase:
         """A stress counterexample as a new test (the brute force's output is the answer); recorded."""

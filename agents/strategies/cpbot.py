@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from cpbot.agents import interactive_checks, selection, verification
+from cpbot.agents import interactive_checks, oracle, selection, verification
 from cpbot.agents.budget import BudgetExhausted
 from cpbot.agents.envelopes import CheckerDecision, CodeAttempt, JudgeFeedback, Payload, Plan, StressFeedback
 from cpbot.agents.extract import ExtractionError
@@ -58,7 +58,6 @@ from cpbot.agents.roles import (
 from cpbot.agents.roles.common import RoleError, feedback_text
 from cpbot.agents.roles.knowledge import Note
 from cpbot.agents.roles.stdio import skeleton_for
-from cpbot.agents.roles.stresser import runnable
 from cpbot.agents.selection import Group, Outcome, Probe
 from cpbot.agents.strategies import fallbacks, input_gate
 from cpbot.agents.strategies.base import Lesson, SolveContext, regressions, source_key, verdict_line
@@ -66,8 +65,6 @@ from cpbot.agents.tracing import SelectionEvent
 from cpbot.agents.verification import GateParams
 from cpbot.core.errors import CpbotError
 from cpbot.judge.build import build_solution
-from cpbot.judge.checkers import CheckInput
-from cpbot.judge.execute import execute
 from cpbot.judge.generator import generate
 from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import JudgeReport, Limits, Problem, ProfileReport, Solution, TestCase, Verdict
@@ -96,9 +93,6 @@ def _symptom(report: JudgeReport) -> str:
 # a concurrent call of the draw that failed alone: the others go on (all of them failing ends the solve with the first)
 _UNUSABLE = (ExtractionError, RoleError, BudgetExhausted, LLMError)
 
-# checkers for which two outputs are the same answer only when their tokens are (selection compares tokens)
-TOKEN_CHECKERS = ("tokens", "exact", "lines")
-
 # generator sizes every candidate runs on: small enough for most brute forces, then the statement's bound
 PROBE_SIZES = (2, 4, 8, 16, 32, 128, 512)
 PROBE_SEEDS = (1, 2)
@@ -117,8 +111,9 @@ class _Run:
     optimizes: int = 0
     profiled: dict[str, tuple[ProfileReport, analyst.Analysis]] = field(default_factory=dict)
     previous_profile: ProfileReport | None = None
-    # the size from which the candidates outvoted the brute force (0: at a generated test): no stress from there
-    oracle_below: int | None = None
+    dismissed: set[int] = field(default_factory=set)  # panel seats that lost their vote: no stress against them
+    confirmed: set[int] = field(default_factory=set)  # panel seats an independent program agreed with
+    tiebreaker_asked: bool = False  # a brute force was asked for to break the panel's tie (once per solve)
     accepts: selection.Accepts | None = None  # the problem's checker comparing two outputs (`_accepts`)
     accepts_made: bool = False
 
@@ -146,6 +141,9 @@ class Cpbot:
     # programs drawn at once for the fast path and chosen among (1: one program, settled alone); 8 is what the
     # population figures support (docs/strategies.md)
     candidates: int = 8
+    # test designer requests per solve, drawn independently: each brute force that passes the samples sits on the
+    # panel whose agreed answers are the expected ones (agents/oracle.py)
+    brutes: int = 2
     name: str = "cpbot"
 
     # ---- the settling loop ----------------------------------------------------------------------
@@ -235,8 +233,16 @@ class Cpbot:
         if not kind.stress_applies:
             ctx.note("no generated tests", why=kind.why_not_stressed)
             return False
-        ctx.route("testgen", phase=phase)
-        return self._adopt_suite(run, self._ask_tests(ctx))
+        ctx.route("testgen", phase=phase, k=self.brutes)
+        suites = gather([partial(self._ask_tests, ctx)] * max(1, self.brutes))
+        usable = [s for s in suites if isinstance(s, testgen.GeneratedSuite)]
+        for failure in (s for s in suites if isinstance(s, Exception)):
+            if not usable or not isinstance(failure, _UNUSABLE):
+                raise failure
+            ctx.note("generated tests not usable", error=failure.message)
+        adopted = [self._adopt_suite(run, suite) for suite in usable]
+        self._answer_tests(run)
+        return any(adopted)
 
     def _ask_tests(self, ctx: SolveContext) -> testgen.GeneratedSuite:
         return testgen.generate_tests(ctx.model, ctx.problem, count=self.gate.tests, sandbox=ctx.sandbox)
@@ -258,8 +264,7 @@ class Cpbot:
         ctx = run.ctx
         evidence = ctx.evidence
         hidden = _hidden_data_generator(ctx)
-        no_oracle = evidence.brute is None or evidence.generator is None
-        if hidden is None and (no_oracle or not problem_kind(ctx.problem.kind).stress_applies):
+        if hidden is None and (evidence.generator is None or not problem_kind(ctx.problem.kind).stress_applies):
             return None
         if source_key(attempt.solution()) in evidence.stress:
             return None
@@ -268,30 +273,37 @@ class Cpbot:
             why = "stress is switched off (stress_rounds=0)" if not rounds else f"the {rounds} stress runs were used"
             ctx.skip("stress", why, phase=phase)
             return None
-        gate = self.gate
-        if run.oracle_below is not None:
-            # the brute force is wrong from that size on: stress below it only, and no ladder up to the bound
-            if run.oracle_below <= 1:
-                ctx.skip("stress", "the candidates outvoted the brute force on small inputs", phase=phase)
+        panel = [b for seat, b in enumerate(evidence.brutes) if seat not in run.dismissed]
+        if hidden is None:
+            if not evidence.brutes:
+                if self.brutes > 1:
+                    self._no_oracle(run, "no brute force passed the samples")
                 return None
-            smaller = min(gate.stress_size, run.oracle_below - 1)
-            gate = gate.model_copy(update={"ladder_seconds": 0, "stress_size": smaller})
+            if not panel:
+                ctx.skip("stress", "every brute force lost its vote", phase=phase)
+                return None
+            kept = [seat for seat in range(len(evidence.brutes)) if seat not in run.dismissed]
+            if len(panel) == 1 and self.brutes > 1 and kept[0] not in run.confirmed:
+                # a second brute force was asked for and none agrees with this one: nothing confirms its answers
+                self._no_oracle(run, "one brute force, with no second one or independent program agreeing with it")
         run.stress_runs += 1
-        ctx.route("stress", phase=phase)
+        ctx.route("stress", phase=phase, brutes=len(panel))
         try:
             if hidden is not None:  # an interactive problem: the written interactor judges generated hidden data
                 assert ctx.sandbox is not None
                 report = interactive_checks.stress(
-                    attempt.solution(), ctx.problem, hidden, gate, seed=run.stress_runs, sandbox=ctx.sandbox
+                    attempt.solution(), ctx.problem, hidden, self.gate, seed=run.stress_runs, sandbox=ctx.sandbox
                 )
             else:
-                report = input_gate.stress(ctx, attempt.solution(), gate, seed=run.stress_runs)
+                report = input_gate.stress(ctx, attempt.solution(), self.gate, seed=run.stress_runs, panel=panel)
         except CpbotError as e:
             ctx.skip("stress", f"the stress run was inconclusive: {e.message}", phase=phase)
             return None
         if not input_gate.stress_usable(ctx, report, phase):
             return None
         ctx.record_stress(attempt, report, iteration)
+        if report.contested:
+            self._no_oracle(run, f"the brute forces disagreed with no majority on {report.contested} stress inputs")
         failure = report.failure
         ctx.send(
             StressFeedback(
@@ -394,8 +406,8 @@ class Cpbot:
         )
         calls: list[Callable[[], Any]] = [write] * self.candidates
         if self.verify and problem_kind(ctx.problem.kind).stress_applies and not run.generated:
-            ctx.route("testgen", phase="candidates")
-            calls.append(partial(self._ask_tests, ctx))
+            ctx.route("testgen", phase="candidates", k=self.brutes)
+            calls += [partial(self._ask_tests, ctx)] * max(1, self.brutes)
         results = gather(calls)
         for suite in results[self.candidates :]:
             if isinstance(suite, testgen.GeneratedSuite):
@@ -405,6 +417,8 @@ class Cpbot:
                 ctx.note("generated tests not usable yet", error=suite.message)  # asked again when settling
             else:
                 raise suite
+        if run.generated:
+            self._answer_tests(run)
         drawn: dict[int, CodeAttempt] = {}
         failed: list[Exception] = []
         for result in results[: self.candidates]:
@@ -438,7 +452,6 @@ class Cpbot:
         if evidence.generator is None:
             return probes
         generator = build_solution(evidence.generator, sandbox).program
-        brute = build_solution(runnable(evidence.brute, problem), sandbox).program if evidence.brute else None
         if generator is None:
             return probes
         largest = verification.profile_size(problem, self.gate)
@@ -456,24 +469,9 @@ class Cpbot:
                         ctx.note("probe not generated", size=n, seed=seed, error=e.message)
                 if data is None or not input_gate.admitted(ctx, data, "probe"):
                     continue
-                expected = None
-                if brute is not None and origin == "small":
-                    answer = execute(brute, data, sandbox, limits=ORACLE_LIMITS)
-                    if answer.verdict is None:
-                        expected = answer.stdout.decode(errors="replace")
-                    else:
-                        brute = None  # too slow (or failing) from this size on: no oracle for larger inputs
-                probes.append(
-                    Probe(
-                        input=data.decode(errors="replace"),
-                        origin=origin,  # type: ignore[arg-type]
-                        size=size,
-                        oracle=selection.normalize(expected) if expected is not None else None,
-                        oracle_from="brute" if expected is not None else None,
-                        expected=expected,
-                    )
-                )
-        return probes
+                probes.append(Probe(input=data.decode(errors="replace"), origin=origin, size=size))  # type: ignore[arg-type]
+        # the panel of brute forces answers the small ones (agents/oracle.py); `_weigh_oracle` says which to believe
+        return oracle.run_panel(probes, evidence.brutes, problem, sandbox, ORACLE_LIMITS)
 
     def _observe(
         self, run: _Run, drawn: dict[int, CodeAttempt], members: Sequence[int], probes: Sequence[Probe]
@@ -493,31 +491,18 @@ class Cpbot:
         return behaviours
 
     def _accepts(self, run: _Run) -> selection.Accepts | None:
-        """The problem's checker as a comparison of two outputs on a probe, made once per solve and remembering
-        its answers (the same pairs come back at every ranking); None when the checker cannot be made."""
+        """The problem's checker as a comparison of two outputs on a probe (`selection.checker_accepts`), made once
+        per solve; None when outputs compare as tokens or the checker cannot be made."""
         if run.accepts_made:
             return run.accepts
         run.accepts_made = True
         ctx = run.ctx
-        spec = problem_kind(ctx.problem.kind).checker_spec(ctx.problem)
-        if spec in TOKEN_CHECKERS:
-            return None  # outputs are kept as their tokens: equal tokens are all such a checker accepts
+        assert ctx.sandbox is not None
         try:
-            checker = problem_kind(ctx.problem.kind).checker(ctx.problem, ctx.sandbox)
+            run.accepts = selection.checker_accepts(ctx.problem, ctx.sandbox)
         except CpbotError as e:
             ctx.note("outputs compared as tokens", why=f"the checker cannot be made: {e.message}")
-            return None
-        known: dict[tuple[str, str, str], bool] = {}
-
-        def accepts(probe: Probe, output: str, answer: str) -> bool:
-            key = (probe.input, output, answer)
-            if key not in known:
-                files = CheckInput(probe.input.encode(), output.encode(), answer.encode())
-                known[key] = checker.check(files).verdict == Verdict.AC
-            return known[key]
-
-        run.accepts = accepts
-        return accepts
+        return run.accepts
 
     def _rank(
         self, run: _Run, drawn: dict[int, CodeAttempt], probes: Sequence[Probe], behaviours: dict[int, list[Outcome]]
@@ -531,52 +516,119 @@ class Cpbot:
     def _weigh_oracle(
         self, run: _Run, drawn: dict[int, CodeAttempt], probes: list[Probe], behaviours: dict[int, list[Outcome]]
     ) -> list[Probe]:
-        """The probes with the brute force's answers set aside where the candidates outvote it
-        (`selection.doubt_oracle`). Then the tests made from those answers are dropped, the stress stays
-        below the size where it was outvoted, and the solve is not called solved: the evidence conflicts."""
+        """The probes with the answers believed (`oracle.weigh`: the panel of brute forces, weighed with the
+        candidates' outputs) as their oracle. A brute force that loses its vote is not stressed against, and the
+        transcript says so; the generated tests keep the believed answers (none where none is believed: they
+        still catch crashes and time-outs); a solve with no agreeing oracle is not called solved."""
         ctx = run.ctx
-        brute = ctx.evidence.brute
+        brutes = ctx.evidence.brutes
+        if not brutes or ctx.sandbox is None:
+            return probes
+        unjudged = selection.unjudged_answers(ctx.problem)
+        if unjudged:
+            self._no_oracle(run, unjudged)  # a brute force prints one of several right answers: it tells nothing
+            return probes
+        probes = oracle.run_panel(probes, brutes, ctx.problem, ctx.sandbox, ORACLE_LIMITS)
         sources = {it: source_key(drawn[it].solution()) for it in behaviours}
-        behaviours = selection.as_judged(probes, behaviours, self._accepts(run))
-        weighed, outvoted = selection.doubt_oracle(probes, behaviours, sources, source_key(brute) if brute else "")
-        if not outvoted:
-            return weighed
-        doubted = {p.input for p in weighed if p.doubted is not None}
-        run.tests = [t for t in run.tests if t in ctx.problem.samples or t.input not in doubted]
-        ctx.evidence.tests[:] = [t for t in ctx.evidence.tests if t.input not in doubted]
-        sizes = [weighed[i].size for i in outvoted]
-        below = min(sizes) if None not in sizes else 0  # type: ignore[type-var]
-        run.oracle_below = below if run.oracle_below is None else min(run.oracle_below, below)
-        first = outvoted[0]
-        votes: dict[str, list[int]] = {}
-        for it, outcomes in behaviours.items():
-            votes.setdefault(outcomes[first].key, []).append(it)
-        majority = max((k for k in votes if not k.startswith("!")), key=lambda k: len(votes[k]))
-        shown = probes[first]
-        why = (
-            f"the brute force was outvoted on {_count(len(outvoted), 'input')}"
-            + (f" from size {below}" if below else "")
-            + f": no candidate prints its answer, {len(votes[majority])} print another"
-        )
-        ctx.evidence.doubt = ctx.evidence.doubt or why
-        self._emit(
-            ctx,
-            "doubted",
-            candidates=sorted(votes[majority]),
-            probes=len(outvoted),
-            disagreements=[
-                selection.Disagreement(
-                    probe=first,
-                    origin=shown.origin,
-                    size=shown.size,
-                    input=shown.input[: selection.SHOWN_CHARS],
-                    outputs=[majority[: selection.SHOWN_CHARS]],
-                    oracle=(shown.oracle or "")[: selection.SHOWN_CHARS],
-                )
-            ],
-            reason=f"{why}; its answers there and beyond are set aside, and no stress runs from there",
-        )
+        panel_keys = [source_key(b) for b in brutes]
+        weighed, consensus = oracle.weigh(probes, behaviours, sources, panel_keys, self._accepts(run))
+        verdict = oracle.weigh_panel(consensus)
+        if any(c.split for c in consensus) and self._ask_tiebreaker(run):
+            return self._weigh_oracle(run, drawn, probes, behaviours)
+        run.confirmed |= set(verdict.confirmed)
+        newly = set(verdict.dismissed) - run.dismissed
+        run.dismissed |= newly
+        run.confirmed -= run.dismissed
+        self._answer_tests(run, weighed)
+        why = oracle.no_agreeing_oracle(len(brutes), verdict)
+        if why:
+            self._no_oracle(run, why)
+        if newly:
+            first = next(i for i, c in enumerate(consensus) if set(c.outvoted) & newly)
+            c, shown = consensus[first], weighed[first]
+            judged = selection.as_judged(weighed, behaviours, self._accepts(run))
+            sides: dict[str, list[int]] = {}
+            for it, outcomes in judged.items():
+                if not outcomes[first].failure:
+                    sides.setdefault(outcomes[first].key, []).append(it)
+            winner = shown.oracle if shown.oracle is not None else max(sides, key=lambda k: len(sides[k]), default="")
+            seats = ", ".join(str(seat + 1) for seat in sorted(newly))
+            reason = (
+                f"brute force {seats} of {len(brutes)} outvoted on {sum(bool(x.outvoted) for x in consensus)} inputs: "
+                f"{len(c.brutes_for)} other brute forces and {len(sides.get(winner, []))} candidates print another "
+                "answer; it loses its vote and is not stressed against"
+            )
+            ctx.note("brute force outvoted", seats=sorted(s + 1 for s in newly), reason=reason)
+            self._emit(
+                ctx,
+                "doubted",
+                candidates=sorted(sides.get(winner, [])),
+                probes=sum(bool(x.outvoted) for x in consensus),
+                disagreements=[
+                    selection.Disagreement(
+                        probe=first,
+                        origin=shown.origin,
+                        size=shown.size,
+                        input=shown.input[: selection.SHOWN_CHARS],
+                        outputs=[winner[: selection.SHOWN_CHARS]],
+                        oracle=(shown.doubted or "")[: selection.SHOWN_CHARS],
+                    )
+                ],
+                reason=reason,
+            )
         return weighed
+
+    def _ask_tiebreaker(self, run: _Run) -> bool:
+        """The brute forces split with no majority: one more independently drawn brute force, once per solve
+        (AICodeforcer's agreement of independent brute forces); True when one joined the panel."""
+        ctx = run.ctx
+        if run.tiebreaker_asked or not self.brutes:
+            return False
+        run.tiebreaker_asked = True
+        ctx.route("testgen", phase="candidates", why="the brute forces disagree")
+        try:
+            suite = self._ask_tests(ctx)
+        except _UNUSABLE as e:
+            ctx.note("no brute force to break the tie", error=e.message)
+            return False
+        before = len(ctx.evidence.brutes)
+        if suite.brute is not None:
+            ctx.adopt_tests([], brute=suite.brute)  # its brute force only: the tests were weighed already
+        return len(ctx.evidence.brutes) > before
+
+    def _answer_tests(self, run: _Run, probes: Sequence[Probe] | None = None) -> None:
+        """The generated tests' answers are the believed ones: from weighed `probes`, or (before any candidate ran)
+        from the panel alone when it has two or more brute forces (the answer they agree on, else none)."""
+        ctx = run.ctx
+        if probes is None:
+            if len(ctx.evidence.brutes) < 2 or ctx.sandbox is None:
+                return  # one brute force: its answers stand until candidates weigh them
+            tests = [t for t in ctx.evidence.tests if t.origin == "generated"]
+            asked = oracle.run_panel(
+                [selection.probe_of(t, "generated") for t in tests],
+                ctx.evidence.brutes,
+                ctx.problem,
+                ctx.sandbox,
+                ORACLE_LIMITS,
+            )
+            probes, _ = oracle.weigh(asked, {}, {}, [source_key(b) for b in ctx.evidence.brutes], self._accepts(run))
+        answers = {p.input: p.expected for p in probes if p.origin in ("generated", "distinguishing")}
+
+        def answered(test: TestCase) -> TestCase:
+            if test.origin != "generated" or test.input not in answers or answers[test.input] == test.output:
+                return test
+            return test.model_copy(update={"output": answers[test.input]})
+
+        run.tests = [answered(t) for t in run.tests]
+        ctx.evidence.tests[:] = [answered(t) for t in ctx.evidence.tests]
+
+    def _no_oracle(self, run: _Run, why: str) -> None:
+        """Record that the solve has no agreeing oracle (`Evidence.no_agreeing_oracle`): what it answers is at best
+        unverified (`agents/solve.py` `missing_evidence`)."""
+        evidence = run.ctx.evidence
+        if not evidence.no_agreeing_oracle:
+            evidence.no_agreeing_oracle = why
+            run.ctx.note("no agreeing oracle", why=why)
 
     def _distinguish(
         self,
@@ -591,7 +643,9 @@ class Cpbot:
         ctx = run.ctx
         problem = ctx.problem
         a, b = groups[0], groups[1]
-        if ctx.evidence.brute is not None:
+        # a brute force that kept its vote drops the inputs it cannot run on (the panel answers them: `_weigh_oracle`)
+        brute = next((b for seat, b in enumerate(ctx.evidence.brutes) if seat not in run.dismissed), None)
+        if brute is not None:
             ctx.route("distinguisher", groups=[a.representative, b.representative])
             texts = distinguisher.distinguishing_inputs(
                 ctx.model,
@@ -601,7 +655,7 @@ class Cpbot:
                 selection.disagreements(groups, probes),
             )
             tests, _, dropped = testgen.validate_inputs(
-                texts, problem, brute=ctx.evidence.brute, sandbox=ctx.sandbox, gate=ctx.evidence.inputs.gate
+                texts, problem, brute=brute, sandbox=ctx.sandbox, gate=ctx.evidence.inputs.gate
             )
             new = [selection.probe_of(t, "distinguishing") for t in tests]
             for it, outcomes in self._observe(run, drawn, list(behaviours), new).items():

@@ -10,6 +10,8 @@ with extremes; the worst-case shapes for the profile), every input through the g
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from cpbot.agents import verification
 from cpbot.agents.envelopes import CodeAttempt
 from cpbot.agents.extract import ExtractionError
@@ -110,22 +112,31 @@ def aimed_case(
     return result.tests[-1]
 
 
-def stress(ctx: SolveContext, solution: Solution, params: verification.GateParams, *, seed: int) -> StressReport:
-    """`solution` against the brute force: on the small generator's exhaustive inputs first (when there is
-    one), then on the random generator's up the size ladder (`verification.stress`); one report for both."""
+def stress(
+    ctx: SolveContext,
+    solution: Solution,
+    params: verification.GateParams,
+    *,
+    seed: int,
+    panel: Sequence[Solution] = (),
+) -> StressReport:
+    """`solution` against the brute forces of `panel` (their agreed answer; the solve's brute force when none is
+    given): on the small generator's exhaustive inputs first (when there is one), then on the random generator's
+    up the size ladder (`verification.stress`); one report for both."""
     evidence = ctx.evidence
-    assert evidence.brute is not None and evidence.generator is not None
-    gate, problem, sandbox, brute = evidence.inputs.gate, ctx.problem, ctx.sandbox, evidence.brute
+    brutes = list(panel) or ([evidence.brute] if evidence.brute is not None else [])
+    assert brutes and evidence.generator is not None
+    gate, problem, sandbox, brute, others = evidence.inputs.gate, ctx.problem, ctx.sandbox, brutes[0], brutes[1:]
     first = None
     if evidence.inputs.small_generator is not None:
         small = evidence.inputs.small_generator
         first = verification.small_stress(
-            solution, brute, small, problem, params, seed=seed, sandbox=sandbox, gate=gate
+            solution, brute, small, problem, params, seed=seed, sandbox=sandbox, gate=gate, panel=others
         )
         if first.status == "found":
             return first.model_copy(update={"reason": f"{first.reason} (exhaustive small inputs)"})
     report = verification.stress(
-        solution, brute, evidence.generator, problem, params, seed=seed, sandbox=sandbox, gate=gate
+        solution, brute, evidence.generator, problem, params, seed=seed, sandbox=sandbox, gate=gate, panel=others
     )
     if first is None:
         return report
@@ -133,6 +144,7 @@ def stress(ctx: SolveContext, solution: Solution, params: verification.GateParam
         update={
             "runs": first.runs + report.runs,
             "invalid": first.invalid + report.invalid,
+            "contested": first.contested + report.contested,
             "starved": first.starved + report.starved,
             "seconds": round(first.seconds + report.seconds, 2),
             "reason": report.reason if report.status == "found" else f"exhaustive: {first.reason}; {report.reason}",

@@ -30,6 +30,16 @@ _DIR = click.Path(exists=True, file_okay=False, path_type=Path)
     help="Instead of running: one report from these `--json` reports, on the candidates DIRECTORY lists.",
 )
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Problems run at once.")
+@click.option(
+    "--flaws",
+    "flawed",
+    is_flag=True,
+    help="Flaw mode: the test designer's replies drawn from flawed variants as well as right ones; precision and "
+    "recall of 'solved' per flaw, with one reply trusted whole and with a panel of two (bot/lab/flawed.py).",
+)
+@click.option(
+    "--flaw", "flaws", multiple=True, help="With --flaws: only this flaw (repeatable; 'right' is always run)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the LabReport as JSON.")
 def lab(
     directory: Path,
@@ -37,6 +47,8 @@ def lab(
     settings: tuple[str, ...],
     merged: tuple[Path, ...],
     jobs: int,
+    flawed: bool,
+    flaws: tuple[str, ...],
     as_json: bool,
 ) -> int:
     """Run the gate's configurations on the lab dataset in DIRECTORY (format: tests/fixtures/lab/README.md).
@@ -65,6 +77,17 @@ def lab(
         if not as_json:
             click.echo(f"  {result.problem}/{result.file}: caught by {result.caught_by or '-'}", err=True)  # type: ignore[attr-defined]
 
+    if flawed:
+        from cpbot.bot.lab.flawed import flaw_table, run_flawed_lab
+
+        def flaw_progress(row: object) -> None:
+            if not as_json:
+                r = row.result  # type: ignore[attr-defined]
+                click.echo(f"  {r.flaw} / {row.mode}: {r.problem}/{r.file}: caught by {r.caught_by or '-'}", err=True)  # type: ignore[attr-defined]
+
+        flaw_report = run_flawed_lab(problems, params, flaws=flaws, jobs=jobs, progress=flaw_progress)
+        click.echo(flaw_report.model_dump_json(indent=2) if as_json else flaw_table(flaw_report))
+        return 0
     if merged:
         # only the candidates the dataset still lists (a label check may have dropped some since)
         listed = {(lab.name, c.file) for lab in problems for c in lab.spec.candidates}

@@ -74,6 +74,9 @@ class LabSpec(BaseModel):
     validator: str | None = None  # an input validator (judge/validator.py): the population model's designer sends it
     hidden: HiddenSpec = HiddenSpec()
     candidates: list[LabCandidate] = []
+    # flawed test-designer replies for `cpbot lab --flaws` the problem's programs cannot make
+    # (cpbot/testing/flaws.py): flaw -> {"brute": file} and/or {"generator": file}
+    flaws: dict[str, dict[str, str]] = {}
 
 
 @dataclass(frozen=True)

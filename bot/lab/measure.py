@@ -19,12 +19,13 @@ of the right programs, the share it lets through; seconds: the checks' time per 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from cpbot.agents import verification
+from cpbot.agents.roles import testgen
 from cpbot.agents.roles.stresser import StressError
 from cpbot.agents.verification import GateParams
 from cpbot.bot.lab.dataset import LabCandidate, LabProblem, hidden_tests
@@ -32,7 +33,7 @@ from cpbot.core.errors import ConfigError, CpbotError
 from cpbot.judge.build import build_solution
 from cpbot.judge.generator import generate
 from cpbot.judge.kinds import problem_kind
-from cpbot.judge.model import SCHEMA_VERSION, JudgeReport, Solution, Verdict
+from cpbot.judge.model import SCHEMA_VERSION, JudgeReport, Solution, StressReport, Verdict
 from cpbot.judge.runner import judge_problem
 from cpbot.judge.sandbox import Sandbox, default_sandbox
 
@@ -58,6 +59,9 @@ class CandidateResult(BaseModel):
     seconds: dict[str, float]  # configuration -> the time of its checks on this candidate
     caught_by: str | None = None  # the first check that rejected it
     detail: str = ""  # why it was rejected, or what was skipped
+    flaw: str = ""  # flaw mode (bot/lab/flawed.py): the flaw of the designer's reply ("right": none)
+    # why passing every check is not a "solved" claim: the oracle it was checked against did not agree
+    unverified: str = ""
 
 
 class Figures(BaseModel):
@@ -135,29 +139,40 @@ def summarize(results: list[CandidateResult], params: GateParams, problems: int)
     )
 
 
-class _ProblemChecks:
-    """The per-problem parts of the checks, made once: hidden tests, the generated suite."""
+def lab_inputs(generator: Solution, count: int, sandbox: Sandbox) -> list[str]:
+    """Stand-ins for the model's generated inputs: the generator at sizes 1..`count`."""
+    build = build_solution(generator, sandbox)
+    if build.program is None:
+        return []
+    return [generate(build.program, n, INPUT_SEED + n, sandbox).decode(errors="replace") for n in range(1, count + 1)]
 
-    def __init__(self, lab: LabProblem, params: GateParams, sandbox: Sandbox) -> None:
+
+class ProblemChecks:
+    """The per-problem parts of the checks, made once: hidden tests, the generated suite (and in flaw mode the
+    other brute forces of the panel, and why it has no agreeing oracle: `bot/lab/flawed.py`)."""
+
+    def __init__(
+        self,
+        lab: LabProblem,
+        params: GateParams,
+        sandbox: Sandbox,
+        *,
+        suite: testgen.GeneratedSuite | None = None,
+        panel: Sequence[Solution] = (),
+        no_oracle: str = "",
+        strict: bool = False,
+    ) -> None:
         self.lab, self.params, self.sandbox = lab, params, sandbox
         self.hidden = hidden_tests(lab, sandbox)
+        # strict: a candidate not stressed against an agreeing oracle (none, or stress inconclusive) is unverified
+        self.panel, self.no_oracle, self.strict = list(panel), no_oracle, strict
         started = time.monotonic()
-        generator, brute = lab.generator, lab.brute
-        inputs = self._inputs(generator) if generator is not None else []
-        self.suite = verification.generated_suite(
-            inputs, lab.problem, brute=brute, generator=generator, sandbox=sandbox
-        )
+        if suite is None:
+            generator, brute = lab.generator, lab.brute
+            inputs = lab_inputs(generator, params.tests, sandbox) if generator is not None else []
+            suite = verification.generated_suite(inputs, lab.problem, brute=brute, generator=generator, sandbox=sandbox)
+        self.suite = suite
         self.suite_seconds = time.monotonic() - started
-
-    def _inputs(self, generator: Solution) -> list[str]:
-        """Stand-ins for the model's generated inputs: the generator at sizes 1..`tests`."""
-        build = build_solution(generator, self.sandbox)
-        if build.program is None:
-            return []
-        return [
-            generate(build.program, n, INPUT_SEED + n, self.sandbox).decode(errors="replace")
-            for n in range(1, self.params.tests + 1)
-        ]
 
     @property
     def oracle(self) -> bool:
@@ -170,7 +185,7 @@ def _starved(report: JudgeReport, time_ms: int) -> bool:
     return first is not None and first.verdict == Verdict.TLE and first.cpu_ms < time_ms / 2
 
 
-def run_candidate(checks: _ProblemChecks, candidate: LabCandidate) -> CandidateResult:
+def run_candidate(checks: ProblemChecks, candidate: LabCandidate) -> CandidateResult:
     """Every configuration on one candidate; a check runs only if the ones before it passed."""
     lab, params, sandbox = checks.lab, checks.params, checks.sandbox
     solution = lab.program(candidate.file)
@@ -197,6 +212,15 @@ def run_candidate(checks: _ProblemChecks, candidate: LabCandidate) -> CandidateR
         seconds[config] = round(spent, 3)
 
     suite_share = checks.suite_seconds / max(1, len(lab.spec.candidates))
+    unverified = [checks.no_oracle] if checks.no_oracle else []
+
+    def unstressed(why: str) -> None:
+        if checks.strict:
+            unverified.append(why)
+
+    def contested(report: StressReport) -> None:
+        if report.contested:
+            unverified.append(f"the brute forces disagreed on {report.contested} stress inputs")
 
     def samples() -> str | None:
         report = judge_problem(solution, problem, sandbox=sandbox)
@@ -222,12 +246,17 @@ def run_candidate(checks: _ProblemChecks, candidate: LabCandidate) -> CandidateR
         programs = oracle()
         if programs is None:
             notes.append("not stressed")
+            unstressed("not stressed")
             return None
         try:
-            report = verification.small_stress(solution, *programs, problem, params, seed=1, sandbox=sandbox)
+            report = verification.small_stress(
+                solution, *programs, problem, params, seed=1, sandbox=sandbox, panel=checks.panel
+            )
         except StressError as e:
             notes.append(f"stress inconclusive: {e.message}")
+            unstressed(f"stress inconclusive: {e.message}")
             return None
+        contested(report)
         if report.status == "clean":
             notes.append(f"stress clean after {report.runs} runs in {report.seconds:.1f} s")
             return None
@@ -238,13 +267,16 @@ def run_candidate(checks: _ProblemChecks, candidate: LabCandidate) -> CandidateR
         if programs is None:
             return None
         try:
-            report = verification.ladder(solution, *programs, problem, params, seed=1, sandbox=sandbox)
+            report = verification.ladder(
+                solution, *programs, problem, params, seed=1, sandbox=sandbox, panel=checks.panel
+            )
         except StressError as e:
             notes.append(f"ladder inconclusive: {e.message}")
             return None
         if report is None:
             notes.append("no size ladder")
             return None
+        contested(report)
         if report.status == "clean":
             notes.append(f"ladder: {report.reason}")
             return None
@@ -277,12 +309,13 @@ def run_candidate(checks: _ProblemChecks, candidate: LabCandidate) -> CandidateR
         seconds=seconds,
         caught_by=caught,
         detail="; ".join(notes),
+        unverified="; ".join(unverified),
     )
 
 
 def run_problem(lab: LabProblem, params: GateParams, sandbox: Sandbox | None = None) -> list[CandidateResult]:
     """Every configuration on every candidate of one problem."""
-    checks = _ProblemChecks(lab, params, sandbox or default_sandbox())
+    checks = ProblemChecks(lab, params, sandbox or default_sandbox())
     return [run_candidate(checks, c) for c in lab.spec.candidates]
 
 

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from cpbot.testing.flaws import FLAWS, Code, Design, DesignDraws, DesignerMode, built_designs, named_designs
 from cpbot.testing.scripted_server import COMMAND_HELP, Delay, Reply, ScriptedServer, run_with_server, split_command
 
 Family = Literal["cpp", "python"]
@@ -88,6 +89,18 @@ class Population:
     generator_path: Path | None = None  # to run it for the test designer's inputs (Python only)
     validator: Program | None = None  # lab.json's optional "validator": the designer's validator section
     checker: Program | None = None  # the problem's own checker program, handed out when a checker is asked for
+    samples: list[tuple[str, str]] = field(default_factory=list)  # (input, output) of each sample
+    named_flaws: dict[str, dict[str, Program]] = field(default_factory=dict)  # lab.json's `flaws`
+
+    def designs(self) -> tuple[Design, dict[str, list[Design]]]:
+        """The right test-designer reply, and the flawed ones this problem allows (cpbot/testing/flaws.py)."""
+        code = _code
+        right = Design("", code(self.brute), code(self.generator))
+        wrong = [c for c in (code(p) for p in self.wrong) if c is not None]
+        flawed = built_designs(right.brute, right.generator, wrong, self.samples)
+        named = {flaw: {what: _code(p) for what, p in files.items()} for flaw, files in self.named_flaws.items()}
+        flawed.update(named_designs(right.brute, right.generator, named))  # type: ignore[arg-type]
+        return right, flawed
 
     @property
     def right(self) -> list[Program]:
@@ -106,6 +119,14 @@ class Population:
         """Whether a request (its whitespace collapsed) holds the start of this problem's statement."""
         start = " ".join(self.statement.split())[:STATEMENT_KEY_CHARS]
         return len(start) >= 20 and start in flat
+
+
+def _code(program: Program | None) -> Code | None:
+    return Code(program.name, program.family, program.source) if program is not None else None
+
+
+def _fenced(code: Code) -> str:
+    return f"```{code.family}\n{code.source.rstrip()}\n```"
 
 
 def family_of_file(name: str) -> Family:
@@ -132,6 +153,10 @@ def load_lab_folder(folder: Path) -> Population:
         if program is not None:
             programs.append(program)
     generator = lab.get("generator")
+    named = {
+        flaw: {what: _program(folder, file) for what, file in files.items() if what in ("brute", "generator")}
+        for flaw, files in (lab.get("flaws") or {}).items()
+    }
     return Population(
         problem_id=str(problem.get("id") or folder.name),
         title=str(problem.get("title") or ""),
@@ -141,6 +166,8 @@ def load_lab_folder(folder: Path) -> Population:
         generator=_program(folder, generator),
         generator_path=folder / generator if generator else None,
         validator=_program(folder, lab.get("validator")),
+        samples=[(str(s.get("input", "")), str(s.get("output") or "")) for s in problem.get("samples", [])],
+        named_flaws={flaw: {k: v for k, v in files.items() if v is not None} for flaw, files in named.items()},
         checker=_program(folder, problem.get("checker")) if (folder / str(problem.get("checker"))).is_file() else None,
     )
 
@@ -194,6 +221,14 @@ def requested_family(text: str) -> Family | None:
     return found[-1] if found else None  # type: ignore[return-value]
 
 
+@dataclass(frozen=True)
+class Designed:
+    """One test-designer reply handed out: for which problem, and the flaw it carries ("" when right)."""
+
+    problem_id: str
+    flaw: str
+
+
 @dataclass
 class _Bag:
     rng: random.Random
@@ -205,7 +240,14 @@ class PopulationModel:
     `ScriptedServer`. `draws` records every program handed out, in order; thread-safe."""
 
     def __init__(
-        self, populations: Iterable[Population], *, pass_at_1: float, seed: int = 0, latency_s: float = 0.0
+        self,
+        populations: Iterable[Population],
+        *,
+        pass_at_1: float,
+        seed: int = 0,
+        latency_s: float = 0.0,
+        designer: DesignerMode = "right",
+        flaws: Iterable[str] = (),
     ) -> None:
         if not 0 <= pass_at_1 <= 1:
             raise ValueError(f"pass@1 is a share between 0 and 1, not {pass_at_1}")
@@ -214,8 +256,11 @@ class PopulationModel:
         self.seed = seed
         self.latency_s = latency_s
         self.draws: list[Draw] = []
+        self.designer = designer
+        self._designs = DesignDraws(designer, seed, tuple(flaws))
+        self.designed: list[Designed] = []  # every test-designer reply, with its flaw, in order
         self._bags: dict[str, _Bag] = {}
-        self._inputs: dict[tuple[str, int], list[str]] = {}
+        self._inputs: dict[tuple[str, int, str], list[str]] = {}
         self._lock = threading.Lock()
 
     # ---- recognising the request ----
@@ -310,13 +355,23 @@ class PopulationModel:
             return f"I have no program for {population.problem_id}."
         return "Here is the program.\n" + self.draw(population, requested_family(text), request).fenced()
 
+    def design(self, population: Population) -> Design:
+        """The test designer's reply for `population`: its own brute force and generator (`right` mode), or a
+        design drawn reproducibly among its right and flawed ones (cpbot/testing/flaws.py); recorded."""
+        right, flawed = population.designs()
+        with self._lock:
+            chosen = right if self.designer == "right" else self._designs.draw(population.problem_id, right, flawed)
+            self.designed.append(Designed(population.problem_id, chosen.flaw))
+        return chosen
+
     def tests_reply(self, population: Population, text: str) -> str:
         """The test designer's three sections: generated inputs, the generator, the brute force."""
         wanted = re.search(r"Write (\d+) new small inputs", text)
-        inputs = self.inputs(population, int(wanted.group(1)) if wanted else 3)
+        design = self.design(population)
+        inputs = self.inputs(population, int(wanted.group(1)) if wanted else 3, design.generator)
         parts = ["## Inputs", *(f"```text\n{item.rstrip()}\n```" for item in inputs)]
-        parts += ["## Generator", population.generator.fenced() if population.generator else "(none)"]
-        parts += ["## Brute force", population.brute.fenced() if population.brute else "(none)"]
+        parts += ["## Generator", _fenced(design.generator) if design.generator else "(none)"]
+        parts += ["## Brute force", _fenced(design.brute) if design.brute else "(none)"]
         return "\n\n".join(parts)
 
     def inputs_reply(self, population: Population, kind: Kind, text: str) -> str:
@@ -335,19 +390,20 @@ class PopulationModel:
         parts += ["## Slow input generator", slow.fenced() if slow and slow.family == "python" else "none"]
         return "\n\n".join(parts)
 
-    def inputs(self, population: Population, count: int) -> list[str]:
-        """`count` small inputs from the problem's generator (a Python one), the same for the same seed."""
-        path = population.generator_path
-        if path is None or population.generator is None or population.generator.family != "python":
+    def inputs(self, population: Population, count: int, generator: Code | None = None) -> list[str]:
+        """`count` small inputs from a Python generator (the problem's own by default), the same for the same
+        seed."""
+        generator = generator or _code(population.generator)
+        if generator is None or generator.family != "python":
             return []
-        key = (population.problem_id, count)
+        key = (population.problem_id, count, generator.name)
         with self._lock:
             if key in self._inputs:
                 return self._inputs[key]
         made = []
         for i in range(count):
             run = subprocess.run(
-                [sys.executable, str(path), str(2 + 2 * i), str(self.seed * 1000 + i + 1)],
+                [sys.executable, "-c", generator.source, str(2 + 2 * i), str(self.seed * 1000 + i + 1)],
                 capture_output=True,
                 text=True,
                 timeout=GENERATOR_TIMEOUT_S,
@@ -375,14 +431,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--latency", type=float, default=0.0, help="seconds before each reply (0)")
     parser.add_argument("--model", default="population-model", help="the model name it answers to")
     parser.add_argument("--port", type=int, default=None, help="default 8765; a free one when running a command")
+    parser.add_argument(
+        "--designer",
+        choices=("right", "flawed", "mixed"),
+        default="right",
+        help="the test designer's replies: the problem's own brute force and generator (right), or drawn from "
+        "flawed variants only (flawed) or as well as right ones (mixed); cpbot/testing/flaws.py",
+    )
+    parser.add_argument("--flaw", action="append", choices=FLAWS, default=[], help="only these flaws (repeatable)")
     own, command = split_command(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(own)
-    model = PopulationModel(load_lab(args.lab), pass_at_1=args.pass_at_1, seed=args.seed, latency_s=args.latency)
+    model = PopulationModel(
+        load_lab(args.lab),
+        pass_at_1=args.pass_at_1,
+        seed=args.seed,
+        latency_s=args.latency,
+        designer=args.designer,
+        flaws=args.flaw,
+    )
     port = args.port if args.port is not None else (0 if command else 8765)
     with ScriptedServer(default=model, model=args.model, port=port) as server:
         print(
             f"population model {args.model!r} at {server.base_url} ({len(model.populations)} problems, "
-            f"pass@1 {args.pass_at_1:g}, seed {args.seed})",
+            f"pass@1 {args.pass_at_1:g}, seed {args.seed}, designer {args.designer})",
             file=sys.stderr,
             flush=True,
         )

@@ -204,6 +204,42 @@ def test_run_as_a_script_it_serves_while_a_command_runs(tmp_path):
     assert main([str(folder), "--pass-at-1", "0", "--", sys.executable, "-c", ask]) == 3
 
 
+def test_the_flawed_designer_draws_labelled_flaws_reproducibly_whatever_the_order(tmp_path):
+    populations = load_lab(write_lab(tmp_path))
+    prompt = "You are the test designer of a contest team.\n# Sum\nWrite 2 new small inputs"
+    replies = []
+    for _ in range(2):
+        model = PopulationModel(populations, pass_at_1=0.5, seed=3, designer="flawed")
+        replies.append([model.answer(prompt) for _ in range(6)])
+        flaws = [d.flaw for d in model.designed]
+    assert replies[0] == replies[1] and all(flaws)  # the same seed, the same replies; every one carries a flaw
+    _, flawed = populations[0].designs()
+    assert set(flawed) == {"shared_defect", "wrong_brute", "slow_brute", "bad_constraints", "ignores_n"}
+    # a brute force sharing a defect is one of the problem's wrong candidates
+    assert {d.brute.source for d in flawed["shared_defect"]} == {SMALL_ONLY, OFF_BY_ONE}
+    only = PopulationModel(populations, pass_at_1=0.5, seed=3, designer="flawed", flaws=["shared_defect"])
+    reply = only.answer(prompt)
+    assert SMALL_ONLY.strip() in reply or OFF_BY_ONE.strip() in reply
+    mixed = PopulationModel(populations, pass_at_1=0.5, seed=3, designer="mixed")
+    for _ in range(20):
+        mixed.answer(prompt)
+    assert {bool(d.flaw) for d in mixed.designed} == {True, False}  # right replies as well as flawed ones
+    default = PopulationModel(populations, pass_at_1=0.5, seed=3)
+    assert BRUTE.strip() in default.answer(prompt) and default.designed[0].flaw == ""
+
+
+def test_a_generator_that_breaks_the_constraints_negates_the_values_and_one_that_ignores_n_does(tmp_path):
+    _, flawed = load_lab(write_lab(tmp_path))[0].designs()
+    negative = flawed["bad_constraints"][0].generator
+    fixed = flawed["ignores_n"][0].generator
+
+    def run(source: str, n: int) -> str:
+        return subprocess.run([sys.executable, "-c", source, str(n), "1"], capture_output=True, text=True).stdout
+
+    assert all(int(v) < 0 for v in run(negative.source, 50).split())
+    assert run(fixed.source, 5) == run(fixed.source, 500)
+
+
 def test_the_servers_start_up_line_goes_to_stderr_so_a_commands_json_stays_alone_on_stdout(tmp_path):
     rules = tmp_path / "rules.json"
     rules.write_text(json.dumps({"model": "m", "rules": []}), encoding="utf-8")

@@ -8,7 +8,6 @@ from cpbot.agents.selection import (
     Probe,
     differing,
     disagreements,
-    doubt_oracle,
     fastest_first,
     group_by_behaviour,
     normalize,
@@ -66,47 +65,6 @@ def test_without_oracle_evidence_fewer_failed_runs_then_the_larger_group_then_th
     assert not settled_by_evidence(ranked[0], ranked[1])  # only size separates them: worth distinguishing
     tied = rank_groups(group_by_behaviour({2: out("1"), 1: out("2")}), probes(None))
     assert [g.members for g in tied] == [[1], [2]]
-
-
-def sized(*oracles: str | None) -> list[Probe]:
-    """Generator probes of sizes 2, 4, 8, ... with the brute force's answers."""
-    return [
-        Probe(input=f"{2 << i}\n", origin="small", size=2 << i, oracle=o, oracle_from="brute" if o else None)
-        for i, o in enumerate(oracles)
-    ]
-
-
-def test_a_brute_force_no_candidate_agrees_with_is_set_aside_from_that_size_on():
-    # a brute force that prints 0 from size 8 on (a guard, a search cut short); two right programs agree
-    behaviours = {1: out("3", "5", "9", "17"), 2: out("3", "5", "9", "17"), 3: out("3", "5", "9", "18")}
-    sources = {1: "right", 2: "right too", 3: "off at 16"}
-    weighed, outvoted = doubt_oracle(sized("3", "5", "0", "0"), behaviours, sources)
-    assert outvoted == [2, 3]
-    assert [p.oracle for p in weighed] == ["3", "5", None, None]
-    assert [p.doubted for p in weighed] == [None, None, "0", "0"] and weighed[2].expected is None
-    ranked = rank_groups(group_by_behaviour(behaviours, sources), weighed)
-    assert [g.members for g in ranked] == [[1, 2], [3]] and ranked[0].oracle_disagreed == 0
-    # where the brute force answered wrongly, one size is enough: every larger size is doubted with it
-    weighed, outvoted = doubt_oracle(sized("3", "5", "0", "17"), behaviours, sources)
-    assert outvoted == [2] and [p.oracle for p in weighed] == ["3", "5", None, None]
-
-
-def test_the_brute_force_keeps_its_word_when_one_independent_candidate_agrees():
-    # a 32-bit overflow shared by two wrong programs does not outvote a brute force a right program agrees with
-    behaviours = {1: out("3", "-7"), 2: out("3", "-7"), 3: out("3", "4294967289")}
-    sources = {1: "int", 2: "int too", 3: "long long"}
-    weighed, outvoted = doubt_oracle(sized("3", "4294967289"), behaviours, sources)
-    assert outvoted == [] and weighed == sized("3", "4294967289")
-
-
-def test_only_independent_programs_outvote_the_brute_force():
-    behaviours = {1: out("9"), 2: out("9"), 3: out("0")}
-    # one program drawn twice is one vote; a crash is no answer
-    assert doubt_oracle(sized("5"), {1: out("9"), 2: out("9")}, {1: "same", 2: "same"})[1] == []
-    assert doubt_oracle(sized("5"), {1: out("!TLE"), 2: out("!TLE")}, {1: "a", 2: "b"})[1] == []
-    # the brute force drawn as a candidate does not vote for itself
-    assert doubt_oracle(sized("0"), behaviours, {1: "a", 2: "b", 3: "brute"}, brute="brute")[1] == [0]
-    assert doubt_oracle(sized("0"), behaviours, {1: "a", 2: "b", 3: "c"}, brute="brute")[1] == []
 
 
 def test_a_lead_by_numbers_alone_needs_twice_the_independent_programs():

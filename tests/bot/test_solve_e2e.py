@@ -96,6 +96,8 @@ def test_solve_finds_the_failing_case_debugs_it_and_records_everything(
             "--json",
             "--candidates",
             "1",  # one program at a time: the script answers each call in turn
+            "--strategy-option",
+            "brutes=1",  # and one test designer's reply
         ]
         rc = solve_module.solve.main(args, prog_name="cpbot solve", standalone_mode=False)
         requests = model.requests

@@ -116,3 +116,29 @@ def test_a_second_candidate_reuses_the_inputs_and_the_brute_force_answers_of_the
     assert first.status == "clean" and second.status == "found", "the verdicts are those of fresh runs"
     # the overflow is found on an input the first candidate already had: generated and answered once
     assert INPUTS.hits > inputs and BRUTE_RUNS.hits > answers
+
+
+def run_panel(solution: str, panel: list[str], sandbox, **kw):
+    build = [build_program_file(DATA / name, sandbox, role="program") for name in (solution, *panel, "gen_small.py")]
+    sol, brute, *others, gen = build
+    return stress_programs(
+        sol, brute, gen, checker=builtin_checker("tokens"), limits=LIMITS, sandbox=sandbox, panel=others, **kw
+    )
+
+
+def test_a_brute_force_sharing_the_overflow_makes_no_counterexample_and_says_the_panel_disagreed(sandbox):
+    # the first brute force overflows like the solution: where it does, the two brute forces disagree
+    report = run_panel("sum_overflow.cpp", ["sum_overflow.cpp", "sum_brute.py"], sandbox, max_runs=40)
+    assert report.status == "clean" and report.failure is None
+    assert report.contested > 0 and "the brute forces disagreed" in report.reason
+    # nor does it reject the right program: the inputs it gets wrong are skipped, not failures
+    right = run_panel("sum_right.cpp", ["sum_overflow.cpp", "sum_brute.py"], sandbox, max_runs=40)
+    assert right.status == "clean" and right.contested > 0
+
+
+def test_a_majority_of_the_panel_makes_the_counterexample(sandbox):
+    report = run_panel("sum_overflow.cpp", ["sum_overflow.cpp", "sum_brute.py", "sum_brute_too.py"], sandbox)
+    assert report.status == "found" and report.failure is not None
+    assert int(report.failure.expected) == sum(map(int, report.failure.input.split()[1:])) > 2**31 - 1
+    agreeing = run_panel("sum_right.cpp", ["sum_brute.py", "sum_brute_too.py"], sandbox, max_runs=30)
+    assert agreeing.status == "clean" and agreeing.contested == 0

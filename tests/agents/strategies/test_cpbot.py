@@ -64,7 +64,8 @@ def run(make_client, server, tracer, sandbox, problem=None, pool=None, **options
         tracer=tracer,
         sandbox=sandbox,
         knowledge=pool,
-        options={"candidates": 1, **options},  # one program at a time: the script answers each call in turn
+        # one program and one test designer at a time: the script answers each call in turn
+        options={"candidates": 1, "brutes": 1, **options},
     )
 
 

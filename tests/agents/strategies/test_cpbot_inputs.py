@@ -67,7 +67,7 @@ def run(make_client, server, tracer, sandbox, **options):
         model=make_client(server),
         tracer=tracer,
         sandbox=sandbox,
-        options={"candidates": 1, **GATE, **options},
+        options={"candidates": 1, "brutes": 1, **GATE, **options},
     )
 
 

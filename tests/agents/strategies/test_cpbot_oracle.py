@@ -1,0 +1,84 @@
+"""`cpbot` with a panel of brute forces: the test designer is asked twice, independently, and an expected answer is
+believed only when independent programs agree (agents/oracle.py). The three ways a model's brute force goes wrong:
+it shares the candidates' mistake, it is simply wrong, it is too slow to answer at all."""
+
+from __future__ import annotations
+
+from cpbot.agents.tracing import NoteEvent, SelectionEvent
+from tests.agents.strategies.support import RIGHT, by_kind, code, roles
+from tests.agents.strategies.test_cpbot_selection import GUARDED_BRUTE, MID_BUG, RIGHT_TOO, suite
+from tests.agents.strategies.test_cpbot_selection import run as run_selection
+
+MID_BUG_TOO = "a, b = map(int, input().split())\nprint(a + b + (1 if a >= 12 else 0))\n"  # the same mistake
+SLOW_BRUTE = "while True:\n    pass\n"  # cannot answer even the samples within their limit
+
+
+def run(make_client, server, tracer, sandbox, **options):
+    return run_selection(make_client, server, tracer, sandbox, brutes=2, **options)
+
+
+def notes(tracer, message):
+    return [e.data for e in tracer.of_kind(NoteEvent) if e.message == message]
+
+
+def test_a_brute_force_sharing_the_candidates_mistake_is_outvoted_by_a_third_and_the_right_program_is_solved(
+    scripted_server, make_client, tracer, sandbox
+):
+    # two different programs add one from a = 12 on, like the first brute force; the second brute force is right
+    model = by_kind(
+        program=[code(MID_BUG), code(MID_BUG_TOO), code(RIGHT)],
+        tests=[suite("3 4\n", brute=MID_BUG), suite("3 4\n"), suite("5 6\n", brute=RIGHT_TOO)],
+    )
+    server = scripted_server([], default=model)
+    result = run(make_client, server, tracer, sandbox, candidates=3)
+    assert sorted(roles(tracer)[:5]) == ["coder"] * 3 + ["testgen"] * 2
+    assert roles(tracer)[5] == "testgen"  # the brute forces split with candidates on both sides: a third is asked
+    assert result.status == "solved" and result.solution is not None and result.solution.source == RIGHT
+    outvoted = notes(tracer, "brute force outvoted")  # the replies arrive in any order: which seat is not fixed
+    assert len(outvoted) == 1 and "of 3 outvoted" in outvoted[0]["reason"]
+    shown = next(s for s in tracer.of_kind(SelectionEvent) if s.step == "doubted").disagreements[0]
+    assert int(shown.oracle) == sum(map(int, shown.input.split())) + 1  # the answer set aside is MID_BUG's
+    assert result.stress is not None and result.stress.failure is None and result.stress.contested == 0
+
+
+def test_with_no_third_brute_force_a_shared_mistake_leaves_no_agreeing_oracle_and_nothing_is_solved(
+    scripted_server, make_client, tracer, sandbox
+):
+    model = by_kind(
+        program=[code(MID_BUG), code(MID_BUG_TOO), code(RIGHT)],
+        tests=[suite("3 4\n", brute=MID_BUG), suite("3 4\n")],  # the third request gets no usable reply
+    )
+    server = scripted_server([], default=model)
+    result = run(make_client, server, tracer, sandbox, candidates=3)
+    assert result.status != "solved"
+    assert "no agreeing oracle" in result.reason and "the brute forces disagree" in result.reason
+    # the right program is never judged wrong on the contested inputs: no test holds either brute force's answer there
+    assert all(t.output is None or int(t.output) == sum(map(int, t.input.split())) for t in result.generated_tests)
+
+
+def test_a_simply_wrong_brute_force_loses_its_vote_and_fails_no_program(scripted_server, make_client, tracer, sandbox):
+    # the first brute force prints 0 from a = 12 on; no candidate does, the other brute force and two programs agree
+    model = by_kind(
+        program=[code(RIGHT), code(RIGHT_TOO), code(MID_BUG)],
+        tests=[suite("3 4\n", brute=GUARDED_BRUTE), suite("3 4\n")],
+    )
+    server = scripted_server([], default=model)
+    result = run(make_client, server, tracer, sandbox, candidates=3)
+    assert result.status == "solved", result.reason
+    assert result.solution is not None and result.solution.source in (RIGHT, RIGHT_TOO)
+    doubted = next(s for s in tracer.of_kind(SelectionEvent) if s.step == "doubted")
+    assert "of 2 outvoted" in doubted.reason and doubted.disagreements[0].oracle == "0"
+    assert result.stress is not None and result.stress.failure is None  # stressed against the other one only
+    assert all(t.output != "0\n" for t in result.generated_tests)
+
+
+def test_brute_forces_too_slow_to_answer_give_no_oracle(scripted_server, make_client, tracer, sandbox):
+    model = by_kind(
+        program=[code(RIGHT), code(RIGHT_TOO)],
+        tests=[suite("3 4\n", brute=SLOW_BRUTE), suite("3 4\n", brute=SLOW_BRUTE)],
+    )
+    server = scripted_server([], default=model)
+    result = run(make_client, server, tracer, sandbox, candidates=2)
+    assert result.status != "solved" and result.solution is not None
+    assert "no brute force passed the samples" in result.reason
+    assert result.stress is None

@@ -1,0 +1,5 @@
+n = int(input())
+total = 0
+for value in input().split():
+    total += int(value)
+print(total)
