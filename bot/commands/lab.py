@@ -57,9 +57,10 @@ def lab(
     the programs let through that are right on the hidden tests), the recall and seconds per candidate.
     """
     from cpbot.agents.verification import GateParams
-    from cpbot.bot.lab.measure import LabReport, merge, run_lab, summarize
+    from cpbot.bot.lab.measure import CandidateResult, LabReport, merge, run_lab, summarize
     from cpbot.bot.lab.packages import load_lab
     from cpbot.bot.lab.table import report_text
+    from cpbot.bot.report.live import LiveLine
     from cpbot.core.errors import ConfigError
 
     values: dict[str, str] = {}
@@ -73,9 +74,23 @@ def lab(
     params = GateParams.model_validate(values)
     problems = load_lab(directory, set(only) or None)
 
-    def progress(result: object) -> None:
-        if not as_json:
-            click.echo(f"  {result.problem}/{result.file}: caught by {result.caught_by or '-'}", err=True)  # type: ignore[attr-defined]
+    live = LiveLine(enabled=False if as_json else None)
+    total = sum(len(lab.spec.candidates) for lab in problems)
+    seen = {"done": 0, "caught": 0, "wrong through": 0}
+
+    def progress(result: CandidateResult) -> None:
+        """A line per candidate in a log; on a terminal, one line rewritten in place."""
+        seen["done"] += 1
+        seen["caught"] += result.caught_by is not None
+        seen["wrong through"] += not result.hidden_ok and result.caught_by is None
+        if live.enabled:
+            live.show(
+                f"lab: {seen['done']}/{total} candidates, {seen['caught']} caught, "
+                f"{seen['wrong through']} wrong let through; last {result.problem}/{result.file}",
+                force=seen["done"] == total,  # the last count is always shown
+            )
+        elif not as_json:
+            click.echo(f"  {result.problem}/{result.file}: caught by {result.caught_by or '-'}", err=True)
 
     if flawed:
         from cpbot.bot.lab.flawed import flaw_table, run_flawed_lab
@@ -94,7 +109,10 @@ def lab(
         report = merge(LabReport.model_validate_json(path.read_text()) for path in merged)
         report = summarize([r for r in report.results if (r.problem, r.file) in listed], report.params, report.problems)
     else:
-        report = run_lab(problems, params, jobs=jobs, progress=progress)
+        try:
+            report = run_lab(problems, params, jobs=jobs, progress=progress)
+        finally:
+            live.clear()
     if as_json:
         click.echo(report.model_dump_json(indent=2))
     else:

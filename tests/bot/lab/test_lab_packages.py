@@ -34,3 +34,22 @@ def test_the_lab_measures_the_gate_on_a_packages_submissions(capsys):
     # the sample (1 2) does not show it; the hidden 100 + 100 does
     assert wrong["hidden_ok"] is False and wrong["passed"]["samples"] is True
     assert results["submissions/accepted/sum.py"]["hidden_ok"] is True
+
+
+def test_on_a_terminal_the_lab_shows_one_progress_line_and_in_a_log_a_line_per_candidate(capsys, monkeypatch):
+    import io
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    assert main(["lab", str(SUM)]) == 0
+    shown = terminal.getvalue()
+    assert "\r\x1b[Klab: 2/2 candidates, 0 caught, 1 wrong let through" in shown and shown.endswith("\r\x1b[K")
+    assert "caught by" not in shown  # no line per candidate on a terminal
+    monkeypatch.undo()
+    assert main(["lab", str(SUM)]) == 0
+    log = capsys.readouterr().err
+    assert "submissions/wrong_answer/mod.py: caught by" in log and "\x1b[K" not in log
