@@ -23,7 +23,7 @@ ROLE_MODELS = {"CPBOT_MODEL_TESTGEN": "testgen", "CPBOT_MODEL_ANALYST": "analyst
 OPTIONS = (
     "debugs=0", "plans=0", "max_n=24", "repeats=1", "count=false",
     "stress_runs=12", "stress_size=4", "stress_seconds=20",
-    "candidates=1",  # one program a solve: the gate's story is about that program
+    "candidates=1", "brutes=1",  # one program and one brute force a solve: the gate's story is about them
 )  # fmt: skip
 
 # m - 10^(digits of m-1): the same as the right answer except when m is 10, 100, 1000, ...

@@ -44,7 +44,7 @@ def test_a_wrong_option_is_a_config_error_naming_the_valid_ones(strategy: str, i
         parse_strategy_options(strategy, [item])
     assert caught.value.message == message
     if strategy == "cpbot":
-        assert caught.value.hint.startswith("cpbot takes: aimed, candidates, count, debugs, ladder_brute_ms")
+        assert caught.value.hint.startswith("cpbot takes: aimed, brutes, candidates, count, debugs")
     else:
         assert caught.value.hint == "direct takes: rounds"  # conc gave direct its one option
 
