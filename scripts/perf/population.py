@@ -140,7 +140,8 @@ def run_one(
     drawn, calls, tokens, wall seconds of the process."""
     with tempfile.TemporaryDirectory(prefix="cpbot-population-") as tmp:
         problem_file = Path(tmp) / "problem.json"
-        problem_file.write_text(lab.problem.model_dump_json())
+        # the fields set only, so that an older checkout's cpbot (--cpbot) reads it as a file of its own version
+        problem_file.write_text(lab.problem.model_dump_json(exclude_defaults=True))
         command = [cli.executable, "solve", str(problem_file), "--json", "--lang", lab.language, "-o", f"{tmp}/out"]
         command += ["--strategy", strategy, "--max-calls", str(cli.max_calls)]
         command += [a for option in options for a in ("--strategy-option", option)]
@@ -163,6 +164,9 @@ def run_one(
     except ValueError:  # the solve died (a model call that failed for good): a row, not the end of the run
         last = run.stderr.strip().splitlines()[-2:] if run.stderr.strip() else [f"exit {run.returncode}"]
         return "error", False, " / ".join(last), len(drawn), right_drawn, 0, 0, wall
+    if "error" in result:  # cpbot's --json error object: the solve stopped with a message
+        error = result["error"]
+        return "error", False, f"{error.get('message')} ({error.get('hint')})", len(drawn), right_drawn, 0, 0, wall
     solution = Solution.model_validate(result["solution"]) if result.get("solution") else None
     ac = solution is not None and hidden_ac(lab, solution, default_sandbox())
     status, reason = result["status"], result.get("reason", "")
