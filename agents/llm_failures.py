@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING, Literal
 
 import httpx
 
-from cpbot.agents.llm_replies import escaped, escaped_bytes
+from cpbot.agents.llm_replies import escaped_bytes
 from cpbot.core.errors import ModelError
 from cpbot.core.retry import retry_after_seconds
+from cpbot.core.terminal import quoted
 
 if TYPE_CHECKING:
     from cpbot.agents.llm_settings import LLMConfig
@@ -62,7 +63,7 @@ def transport_failure(error: httpx.HTTPError) -> Failure:
     # a connection dropped mid-answer (a restart, a proxy) is worth another try
     refused = isinstance(error, httpx.ConnectError)
     dropped = isinstance(error, httpx.RemoteProtocolError | httpx.ReadError | httpx.WriteError)
-    detail = f"connection failed: {escaped(str(error) or type(error).__name__, 400)}"
+    detail = f"connection failed: {quoted(str(error) or type(error).__name__, 400)}"
     return Failure("unreachable", detail, retryable=dropped or not refused, wait=None, overload=dropped)
 
 
@@ -93,9 +94,9 @@ def _message(body: bytes) -> str:
         for holder in (inner if isinstance(inner, dict) else {}, data):
             for key in ("message", "detail"):
                 if isinstance(holder.get(key), str):
-                    return escaped(holder[key], 600)
+                    return quoted(holder[key], 600)
         if isinstance(inner, str):
-            return escaped(inner, 600)
+            return quoted(inner, 600)
     return escaped_bytes(body, 600) or "(no body)"
 
 

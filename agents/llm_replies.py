@@ -18,7 +18,6 @@ import math
 import reprlib
 import threading
 import time
-import unicodedata
 import zlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -31,6 +30,7 @@ import httpx
 from cpbot.agents.budget import Usage
 from cpbot.agents.chat import LLMReply, Message
 from cpbot.agents.tracing import LLMCallEvent
+from cpbot.core.terminal import quoted
 
 ERROR_BODY_BYTES = 64 * 1024  # of an error answer (4xx/5xx): its message is all cpbot needs
 SENT_CHARS = 300  # of an unusable reply, quoted in warnings and errors
@@ -172,20 +172,10 @@ def clipped_read(response: httpx.Response, limit: int) -> bytes:
         return b""
 
 
-def escaped(text: str, limit: int = SENT_CHARS) -> str:
-    """`text` cut to `limit` characters, with control and other unprintable characters written as escapes,
-    so that what a server sent can be quoted in a message or shown on a terminal safely."""
-    cut = text[:limit]
-    out = [
-        c if c in "\n\t" or unicodedata.category(c)[0] != "C" else c.encode("unicode_escape").decode("ascii")
-        for c in cut
-    ]
-    return "".join(out) + ("..." if len(text) > limit else "")
-
-
 def escaped_bytes(data: bytes | bytearray, limit: int = SENT_CHARS) -> str:
-    """The first `limit` characters of `data` as text, invalid UTF-8 as \\x escapes, then `escaped`."""
-    return escaped(data[: limit * 4].decode("utf-8", errors="backslashreplace"), limit)
+    """The first `limit` characters of `data` as text, invalid UTF-8 as \\x escapes, quoted as
+    `cpbot.core.terminal.quoted` quotes text."""
+    return quoted(data[: limit * 4].decode("utf-8", errors="backslashreplace"), limit)
 
 
 # ---- the answer -----------------------------------------------------------------------------------
@@ -254,7 +244,7 @@ def _object(value: Any, where: str) -> dict[str, Any]:
 
 def _kind(value: Any) -> str:
     names = {str: "text", bool: "a boolean", int: "a number", float: "a number", list: "a list", dict: "an object"}
-    return f"{names.get(type(value), type(value).__name__)} {escaped(reprlib.repr(value), 60)}"
+    return f"{names.get(type(value), type(value).__name__)} {quoted(reprlib.repr(value), 60)}"
 
 
 def _usage(raw: Any) -> Usage | None:

@@ -8,6 +8,7 @@ user's terminal, or hide what it printed. The HTML export escapes for HTML inste
 from __future__ import annotations
 
 import re
+import unicodedata
 
 # Control characters but tab and newline, C1 included (U+009B is a terminal's CSI on its own).
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -20,6 +21,18 @@ def printable(text: str) -> str:
     if text.isprintable():  # the common case, at C speed
         return text
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def quoted(text: str, limit: int) -> str:
+    """Outside text quoted in a message (what a server sent, in a warning or an error): cut to `limit`
+    characters, and every character Unicode calls unprintable (control and format characters such as bidi
+    overrides, surrogates, unassigned ones; tab and newline kept) written as its Python escape."""
+    cut = text[:limit]
+    out = [
+        c if c in "\n\t" or unicodedata.category(c)[0] != "C" else c.encode("unicode_escape").decode("ascii")
+        for c in cut
+    ]
+    return "".join(out) + ("..." if len(text) > limit else "")
 
 
 def printable_line(text: str) -> str:

@@ -112,3 +112,13 @@ def test_cpbots_own_colours_reach_a_terminal_and_a_programs_escapes_do_not(capsy
     first = out.splitlines()[0]
     assert first.startswith(click.style("WA", fg="red", bold=True) + " after 4 runs")  # the colour itself
     assert "\x1b]0" not in out and "\\x1b]0;pwned\\x07" in out  # the program's OSC sequence, escaped
+
+
+def test_quoted_clips_and_escapes_every_unprintable_character_a_server_sent():
+    from cpbot.core.terminal import quoted
+
+    sent = "ok\x1b]0;t\x07 \u202eevil\ttab\nline" + "x" * 50
+    shown = quoted(sent, 30)
+    assert shown.endswith("...") and len(shown) < len(sent)
+    assert "\x1b" not in shown and "\u202e" not in shown  # ESC and a bidi override, as escapes
+    assert "\\x1b]0;t\\x07" in shown and "\\u202e" in shown and "\ttab\nline" in shown
