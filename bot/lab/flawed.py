@@ -27,7 +27,7 @@ from cpbot.agents.roles import testgen
 from cpbot.agents.strategies.base import source_key
 from cpbot.agents.verification import GateParams
 from cpbot.bot.lab.dataset import LabProblem
-from cpbot.bot.lab.measure import CONFIGS, CandidateResult, ProblemChecks, lab_inputs, run_candidate
+from cpbot.bot.lab.measure import CONFIGS, CandidateResult, ProblemChecks, lab_inputs, run_candidate, share
 from cpbot.core.errors import CpbotError
 from cpbot.core.registry import LANGUAGE_BY_EXTENSION
 from cpbot.judge.build import build_solution
@@ -106,8 +106,8 @@ def flaw_figures(rows: Sequence[FlawRow]) -> list[FlawFigures]:
                 right_claimed=len(right_claims),
                 wrong_claimed=len(claims) - len(right_claims),
                 unverified=sum(r.passed[LAST] and not claimed(r, mode) for r in mine),
-                precision=round(len(right_claims) / len(claims), 4) if claims else None,
-                recall=round(len(right_claims) / len(right), 4) if right else None,
+                precision=share(len(right_claims), len(claims)),
+                recall=share(len(right_claims), len(right)),
             )
         )
     return out

@@ -95,6 +95,11 @@ class LabReport(BaseModel):
     label_mismatches: list[str] = []  # candidates whose hidden verdict disagrees with their label
 
 
+def share(part: int, whole: int) -> float | None:
+    """`part / whole` to four places, the way precision and recall are reported; None when `whole` is 0."""
+    return round(part / whole, 4) if whole else None
+
+
 def figures(results: Iterable[CandidateResult], config: Config) -> Figures:
     """Precision, recall and seconds per candidate of `config` over `results`."""
     rows = list(results)
@@ -109,8 +114,8 @@ def figures(results: Iterable[CandidateResult], config: Config) -> Figures:
         right=len(right),
         wrong_let_through=len(through) - len(right_through),
         wrong=len(rows) - len(right),
-        precision=round(len(right_through) / len(through), 4) if through else None,
-        recall=round(len(right_through) / len(right), 4) if right else None,
+        precision=share(len(right_through), len(through)),
+        recall=share(len(right_through), len(right)),
         seconds_per_candidate=round(sum(r.seconds[config] for r in rows) / len(rows), 3) if rows else 0.0,
     )
 
