@@ -21,7 +21,7 @@ so selection here rests on execution evidence alone.
 
     python scripts/perf/population.py [--lab tests/fixtures/lab] [--pass-at-1 0.3 0.6] [--candidates 8]
         [--seeds 1] [--first-seed 1] [--limit N] [--jobs 2] [--out rows.json] [--only-problems NAME ...]
-        [--designer right|flawed] [--cpbot PATH/TO/cpbot] [--seed-requests]
+        [--designer right|flawed] [--cpbot PATH/TO/cpbot] [--seed-requests] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -131,6 +131,7 @@ class Cli:
     max_calls: int
     seed: int | None  # CPBOT_SEED for the solve (None: the client sends no seed)
     timings: bool = False
+    keep: Path | None = None  # each solve's data dir (its transcript) goes under it, not in a temporary folder
 
 
 def run_one(
@@ -145,7 +146,10 @@ def run_one(
         command = [cli.executable, "solve", str(problem_file), "--json", "--lang", lab.language, "-o", f"{tmp}/out"]
         command += ["--strategy", strategy, "--max-calls", str(cli.max_calls)]
         command += [a for option in options for a in ("--strategy-option", option)]
-        env = {**os.environ, "CPBOT_DATA_DIR": f"{tmp}/data", "CPBOT_CONFIG_DIR": f"{tmp}/config"}
+        data = f"{tmp}/data"
+        if cli.keep is not None:
+            data = str(cli.keep / f"{strategy}-{options_label(options)}-p{model.pass_at_1:g}-s{model.seed}-{lab.name}")
+        env = {**os.environ, "CPBOT_DATA_DIR": data, "CPBOT_CONFIG_DIR": f"{tmp}/config"}
         env.update(CPBOT_BASE_URL=server.base_url, CPBOT_MODEL="population", CPBOT_API_KEY="sk-population")
         if cli.seed is not None:
             env["CPBOT_SEED"] = str(cli.seed)
@@ -171,6 +175,11 @@ def run_one(
     ac = solution is not None and hidden_ac(lab, solution, default_sandbox())
     status, reason = result["status"], result.get("reason", "")
     return status, ac, reason, len(drawn), right_drawn, result["calls"], result["tokens"], wall
+
+
+def options_label(options: list[str]) -> str:
+    """A strategy's options as a folder name part (`candidates=8,count=false`)."""
+    return ",".join(options).replace("/", "_") or "defaults"
 
 
 def _drawn(model: PopulationModel, lab: Lab) -> list[bool]:
@@ -210,6 +219,7 @@ def main() -> int:
     parser.add_argument(
         "--seed-requests", action="store_true", help="set CPBOT_SEED (the seed): the server draws by request"
     )
+    parser.add_argument("--keep", type=Path, help="keep each solve's data dir (its transcripts) under this folder")
     parser.add_argument("--table", type=Path, nargs="+", help="only print the table of these --out files")
     args = parser.parse_args()
     if args.table:
@@ -241,7 +251,7 @@ def main() -> int:
     for pass_at_1 in args.pass_at_1:
         for seed in range(args.first_seed, args.first_seed + args.seeds):
             # one server per strategy, each with the same seed: every strategy sees the same draws
-            cli = Cli(args.cpbot, args.max_calls, seed if args.seed_requests else None, args.timings)
+            cli = Cli(args.cpbot, args.max_calls, seed if args.seed_requests else None, args.timings, args.keep)
             with ExitStack() as stack:
                 models = {
                     label: PopulationModel(populations, pass_at_1=pass_at_1, seed=seed, **designer)
