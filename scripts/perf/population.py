@@ -79,6 +79,7 @@ class Row:
     calls: int
     tokens: int
     seconds: float
+    designs: str = ""  # the test designer's replies of the solve, by flaw ("right" when it had none), in order
 
     @property
     def wrong_solved(self) -> bool:
@@ -136,9 +137,9 @@ class Cli:
 
 def run_one(
     lab: Lab, strategy: str, options: list[str], server: ScriptedServer, model: PopulationModel, cli: Cli
-) -> tuple[str, bool, str, int, int, int, int, float]:
+) -> tuple[str, bool, str, int, int, int, int, float, str]:
     """One `cpbot solve` of `lab` against `server`: status, hidden AC, reason, programs drawn, right ones
-    drawn, calls, tokens, wall seconds of the process."""
+    drawn, calls, tokens, wall seconds of the process, the designer replies' flaws."""
     with tempfile.TemporaryDirectory(prefix="cpbot-population-") as tmp:
         problem_file = Path(tmp) / "problem.json"
         # the fields set only, so that an older checkout's cpbot (--cpbot) reads it as a file of its own version
@@ -156,6 +157,7 @@ def run_one(
         else:
             env.pop("CPBOT_SEED", None)
         before = _drawn(model, lab)
+        designed_before = len(_designs(model, lab))
         started = time.monotonic()
         run = subprocess.run(command, env=env, capture_output=True, text=True, timeout=SOLVE_TIMEOUT_S, check=False)
         wall = time.monotonic() - started
@@ -163,18 +165,25 @@ def run_one(
         print(run.stderr, flush=True)
     drawn = _drawn(model, lab)[len(before) :]
     right_drawn = sum(drawn)
+    designs = ",".join(_designs(model, lab)[designed_before:])
     try:
         result = json.loads(run.stdout)
     except ValueError:  # the solve died (a model call that failed for good): a row, not the end of the run
         last = run.stderr.strip().splitlines()[-2:] if run.stderr.strip() else [f"exit {run.returncode}"]
-        return "error", False, " / ".join(last), len(drawn), right_drawn, 0, 0, wall
+        return "error", False, " / ".join(last), len(drawn), right_drawn, 0, 0, wall, designs
     if "error" in result:  # cpbot's --json error object: the solve stopped with a message
         error = result["error"]
-        return "error", False, f"{error.get('message')} ({error.get('hint')})", len(drawn), right_drawn, 0, 0, wall
+        reason = f"{error.get('message')} ({error.get('hint')})"
+        return "error", False, reason, len(drawn), right_drawn, 0, 0, wall, designs
     solution = Solution.model_validate(result["solution"]) if result.get("solution") else None
     ac = solution is not None and hidden_ac(lab, solution, default_sandbox())
     status, reason = result["status"], result.get("reason", "")
-    return status, ac, reason, len(drawn), right_drawn, result["calls"], result["tokens"], wall
+    return status, ac, reason, len(drawn), right_drawn, result["calls"], result["tokens"], wall, designs
+
+
+def _designs(model: PopulationModel, lab: Lab) -> list[str]:
+    """The flaw of each test-designer reply handed out so far for `lab`'s problem ("right" for none), in order."""
+    return [d.flaw or "right" for d in list(model.designed) if d.problem_id == lab.problem.id]
 
 
 def options_label(options: list[str]) -> str:
@@ -269,18 +278,18 @@ def main() -> int:
                 ) -> None:
                     # every strategy on one problem before the next, so a cut-short run still pairs them
                     for label, (name, options) in strategies.items():
-                        status, ac, reason, drawn, right_drawn, calls, tokens, wall = run_one(
+                        status, ac, reason, drawn, right_drawn, calls, tokens, wall, designs = run_one(
                             lab, name, options, servers[label], models[label], cli
                         )
                         row = Row(
                             label, pass_at_1, seed, lab.name, status, ac, right_drawn > 0, drawn, right_drawn,
-                            calls, tokens, round(wall, 1),
+                            calls, tokens, round(wall, 1), designs,
                         )  # fmt: skip
                         flag = "WRONG-SOLVED" if row.wrong_solved else ""
                         print(
                             f"  p={pass_at_1} s={seed} {label[:28]:<28} {lab.name:<28} {status:<11} "
                             f"hidden={'AC' if ac else 'no':<3} drawn={drawn} right={right_drawn} "
-                            f"calls={calls} {wall:5.1f}s {flag} {reason[:100]}",
+                            f"calls={calls} {wall:5.1f}s {flag} [{designs}] {reason[:100]}",
                             flush=True,
                         )
                         with lock:
