@@ -24,7 +24,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from cpbot.judge.model import Problem, Solution, TestCase
+from cpbot.judge.model import Problem, Solution, TestCase, Verdict
 from cpbot.judge.sandbox import Sandbox
 
 # how much of an input or an output an event keeps
@@ -360,7 +360,9 @@ def why_chosen(groups: Sequence[Group]) -> str:
 
 
 def observe(solution: Solution, problem: Problem, probes: Sequence[Probe], sandbox: Sandbox) -> list[Outcome]:
-    """Run `solution` on every probe under the problem's limits (function problems through the harness)."""
+    """Run `solution` on every probe under the problem's limits (function problems through the harness). A program
+    that used up its CPU time on a statement-size probe is not run on the statement-size probes after it that are
+    as large (they are TLE too): each would spend the whole limit again, the costliest runs of selection."""
     from cpbot.agents.roles.stresser import runnable
     from cpbot.judge.build import build_solution
     from cpbot.judge.execute import execute
@@ -369,7 +371,12 @@ def observe(solution: Solution, problem: Problem, probes: Sequence[Probe], sandb
     if build.program is None:
         return [Outcome(failure="CE") for _ in probes]
     outcomes = []
+    too_slow_at: int | None = None  # the least statement-size probe it ran out of time on
     for probe in probes:
+        if probe.origin == "large" and too_slow_at is not None and (probe.size or 0) >= too_slow_at:
+            # out of time at the statement's size already: another input as large would only spend the limit again
+            outcomes.append(Outcome(failure=str(Verdict.TLE)))
+            continue
         run = execute(build.program, probe.input.encode(), sandbox, limits=problem.limits)
         for _ in range(IDLE_RETRIES):
             if not run.message.startswith("idle"):
@@ -378,6 +385,9 @@ def observe(solution: Solution, problem: Problem, probes: Sequence[Probe], sandb
             run = execute(build.program, probe.input.encode(), sandbox, limits=problem.limits)
         if run.verdict is not None:
             outcomes.append(Outcome(failure=str(run.verdict)))
+            spent = run.run.cpu_ms >= problem.limits.time_ms  # its own CPU time, not a busy machine's wait
+            if run.verdict == Verdict.TLE and spent and probe.origin == "large" and probe.size is not None:
+                too_slow_at = min(too_slow_at or probe.size, probe.size)
         else:
             output = normalize(run.stdout.decode(errors="replace"))
             outcomes.append(Outcome(output=output, cpu_ms=run.run.cpu_ms))

@@ -147,3 +147,36 @@ def test_within_a_group_the_program_that_used_the_least_cpu_time_comes_first():
     assert [g.members for g in group_by_behaviour(behaviours)] == [[1, 2, 3]]
     assert fastest_first([1, 2, 3], behaviours) == [2, 3, 1]  # ties by draw order
     assert fastest_first([3, 1], {}) == [1, 3]  # nothing observed: draw order
+
+
+def test_a_program_out_of_cpu_time_at_the_statements_size_is_not_run_on_more_inputs_that_large(monkeypatch, sandbox):
+    from types import SimpleNamespace
+
+    import cpbot.judge.execute as execute_module
+    from cpbot.agents.selection import observe
+    from cpbot.judge.model import Limits, Problem, Solution, TestCase
+
+    problem = Problem(
+        id="t", title="t", statement="", samples=[TestCase(input="1\n", output="1\n")], limits=Limits(time_ms=1000)
+    )
+    real, ran, slow = execute_module.execute, [], [True]
+
+    def execute(program, stdin, box, **kwargs):  # type: ignore[no-untyped-def]
+        ran.append(stdin)
+        if slow[0] and stdin.startswith(b"big"):  # the whole CPU time spent at the statement's size (no waiting)
+            return SimpleNamespace(verdict="TLE", message="CPU time", run=SimpleNamespace(cpu_ms=1030.0), stdout=b"")
+        return real(program, stdin, box, **kwargs)
+
+    monkeypatch.setattr(execute_module, "execute", execute)
+    probes = [
+        Probe(input="1\n", origin="small", size=1),
+        Probe(input="big 1\n", origin="large", size=1000),
+        Probe(input="big 2\n", origin="large", size=1000),
+    ]
+    program = Solution(language="python3", source="print(1)\n")
+    assert [o.key for o in observe(program, problem, probes, sandbox)] == ["1", "!TLE", "!TLE"]
+    assert ran == [b"1\n", b"big 1\n"], "the second statement-size input is not run: it would be TLE again"
+    ran.clear()
+    slow[0] = False  # in time at the statement's size: every input runs
+    assert [o.key for o in observe(program, problem, probes, sandbox)] == ["1", "1", "1"]
+    assert len(ran) == 3
