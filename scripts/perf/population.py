@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -80,6 +81,7 @@ class Row:
     tokens: int
     seconds: float
     designs: str = ""  # the test designer's replies of the solve, by flaw ("right" when it had none), in order
+    cpu: float = 0.0  # CPU seconds of the `cpbot solve` process and everything it ran (exact with --jobs 1 only)
 
     @property
     def wrong_solved(self) -> bool:
@@ -137,9 +139,10 @@ class Cli:
 
 def run_one(
     lab: Lab, strategy: str, options: list[str], server: ScriptedServer, model: PopulationModel, cli: Cli
-) -> tuple[str, bool, str, int, int, int, int, float, str]:
+) -> tuple[str, bool, str, int, int, int, int, float, str, float]:
     """One `cpbot solve` of `lab` against `server`: status, hidden AC, reason, programs drawn, right ones
-    drawn, calls, tokens, wall seconds of the process, the designer replies' flaws."""
+    drawn, calls, tokens, wall seconds of the process, the designer replies' flaws, CPU seconds (the process and
+    its children; with solves at once, theirs are mixed in)."""
     with tempfile.TemporaryDirectory(prefix="cpbot-population-") as tmp:
         problem_file = Path(tmp) / "problem.json"
         # the fields set only, so that an older checkout's cpbot (--cpbot) reads it as a file of its own version
@@ -158,9 +161,9 @@ def run_one(
             env.pop("CPBOT_SEED", None)
         before = _drawn(model, lab)
         designed_before = len(_designs(model, lab))
-        started = time.monotonic()
+        started, used = time.monotonic(), _children_cpu()
         run = subprocess.run(command, env=env, capture_output=True, text=True, timeout=SOLVE_TIMEOUT_S, check=False)
-        wall = time.monotonic() - started
+        wall, cpu = time.monotonic() - started, _children_cpu() - used
     if cli.timings:
         print(run.stderr, flush=True)
     drawn = _drawn(model, lab)[len(before) :]
@@ -170,15 +173,21 @@ def run_one(
         result = json.loads(run.stdout)
     except ValueError:  # the solve died (a model call that failed for good): a row, not the end of the run
         last = run.stderr.strip().splitlines()[-2:] if run.stderr.strip() else [f"exit {run.returncode}"]
-        return "error", False, " / ".join(last), len(drawn), right_drawn, 0, 0, wall, designs
+        return "error", False, " / ".join(last), len(drawn), right_drawn, 0, 0, wall, designs, cpu
     if "error" in result:  # cpbot's --json error object: the solve stopped with a message
         error = result["error"]
         reason = f"{error.get('message')} ({error.get('hint')})"
-        return "error", False, reason, len(drawn), right_drawn, 0, 0, wall, designs
+        return "error", False, reason, len(drawn), right_drawn, 0, 0, wall, designs, cpu
     solution = Solution.model_validate(result["solution"]) if result.get("solution") else None
     ac = solution is not None and hidden_ac(lab, solution, default_sandbox())
     status, reason = result["status"], result.get("reason", "")
-    return status, ac, reason, len(drawn), right_drawn, result["calls"], result["tokens"], wall, designs
+    return status, ac, reason, len(drawn), right_drawn, result["calls"], result["tokens"], wall, designs, cpu
+
+
+def _children_cpu() -> float:
+    """CPU seconds of the finished child processes of this script so far (and of theirs, which they waited for)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _designs(model: PopulationModel, lab: Lab) -> list[str]:
@@ -278,18 +287,18 @@ def main() -> int:
                 ) -> None:
                     # every strategy on one problem before the next, so a cut-short run still pairs them
                     for label, (name, options) in strategies.items():
-                        status, ac, reason, drawn, right_drawn, calls, tokens, wall, designs = run_one(
+                        status, ac, reason, drawn, right_drawn, calls, tokens, wall, designs, cpu = run_one(
                             lab, name, options, servers[label], models[label], cli
                         )
                         row = Row(
                             label, pass_at_1, seed, lab.name, status, ac, right_drawn > 0, drawn, right_drawn,
-                            calls, tokens, round(wall, 1), designs,
+                            calls, tokens, round(wall, 1), designs, round(cpu, 1),
                         )  # fmt: skip
                         flag = "WRONG-SOLVED" if row.wrong_solved else ""
                         print(
                             f"  p={pass_at_1} s={seed} {label[:28]:<28} {lab.name:<28} {status:<11} "
                             f"hidden={'AC' if ac else 'no':<3} drawn={drawn} right={right_drawn} "
-                            f"calls={calls} {wall:5.1f}s {flag} [{designs}] {reason[:100]}",
+                            f"calls={calls} {wall:5.1f}s cpu={cpu:.1f}s {flag} [{designs}] {reason[:100]}",
                             flush=True,
                         )
                         with lock:
@@ -305,7 +314,13 @@ def main() -> int:
 
 def table_from_files(paths: list[Path]) -> int:
     """Print the table of rows saved by earlier runs (`--out`)."""
-    rows = [Row(**item) for path in paths for item in json.loads(path.read_text())]
+    rows = []
+    for path in paths:
+        for item in json.loads(path.read_text()):
+            row = Row(**item)
+            if len(paths) > 1:  # runs of one strategy (before and after, right and flawed) stay apart, by file
+                row.strategy = f"{row.strategy} [{path.stem}]"
+            rows.append(row)
     print_table(rows, list(dict.fromkeys(r.strategy for r in rows)))
     return 0
 
@@ -318,9 +333,10 @@ def print_table(rows: list[Row], strategies: list[str]) -> None:
         print(f"not counted: {r.strategy} pass@1 {r.pass_at_1:g} seed {r.seed} {r.problem} ended in an error")
     print(
         "| strategy | pass@1 | solves | drawn pass@1 | hidden AC | ceiling | AC within ceiling | "
-        "wrong returned as solved | ... with a right one drawn | unverified | calls | tokens | wall s (median) |"
+        "wrong returned as solved | ... with a right one drawn | unverified | calls | tokens | wall s (median) | "
+        "cpu s (median) |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for pass_at_1 in sorted({r.pass_at_1 for r in rows}):
         for label in strategies:
             group = [r for r in rows if r.strategy == label and r.pass_at_1 == pass_at_1]
@@ -338,8 +354,15 @@ def print_table(rows: list[Row], strategies: list[str]) -> None:
                 f"{within}/{len(ceiling)} ({within / max(1, len(ceiling)):.0%}) | {wrong} | "
                 f"{sum(r.wrong_solved for r in ceiling)} | {sum(r.unverified for r in group)} | "
                 f"{statistics.mean(r.calls for r in group):.1f} | "
-                f"{statistics.mean(r.tokens for r in group):,.0f} | {statistics.median(r.seconds for r in group):.1f} |"
+                f"{statistics.mean(r.tokens for r in group):,.0f} | "
+                f"{statistics.median(r.seconds for r in group):.1f} | {_median_cpu(group)} |"
             )
+
+
+def _median_cpu(rows: list[Row]) -> str:
+    """The median CPU seconds of rows that measured it (older --out files did not)."""
+    measured = [r.cpu for r in rows if r.cpu > 0]
+    return f"{statistics.median(measured):.1f}" if measured else "-"
 
 
 if __name__ == "__main__":
