@@ -6,7 +6,9 @@ stress tester run it) and a brute force. Nothing is trusted as written:
   where the samples have only numbers, a valid test count in multi-test problems, one JSON value per
   line for function problems), or it is dropped;
 - the brute force must pass every sample, or it is discarded; when it passes, it runs on each input
-  and its output becomes the expected answer, and an input it cannot handle is dropped as invalid;
+  and its output becomes the expected answer, and an input it cannot handle is dropped as invalid; but a
+  brute force out of time on the first inputs, answering none of them, is what is wrong (a too-slow brute
+  force): it is discarded and the inputs are kept without answers;
 - the generator must build, print well-shaped inputs for small N and change with N, or it is discarded.
 Without a trusted brute force, the inputs that survive keep no expected output: they can still catch
 crashes and time-outs. Everything dropped is listed with the reason.
@@ -48,6 +50,7 @@ ROLE = "testgen"
 
 MAX_INPUT_BYTES = 1 << 20
 BRUTE_TIME_MS = 5000
+SLOW_BRUTE_TIMEOUTS = 2  # a brute force out of time on this many first inputs, answering none, is discarded
 GENERATOR_SIZES = (1, 3, 10)
 GENERATOR_SEEDS = (1, 2)  # seeds of the generator's first inputs the validator sees
 
@@ -293,20 +296,34 @@ def validate_inputs(
         if program is None:
             dropped.append(why)
             brute = None
-    tests: list[TestCase] = []
     limits = Limits(time_ms=max(problem.limits.time_ms, BRUTE_TIME_MS), memory_mb=max(problem.limits.memory_mb, 512))
-    for i, text in enumerate(kept, start=1):
-        output = None
-        if program is not None and sandbox is not None:
-            run = execute(program, text.encode(), sandbox, limits=limits)
-            if run.verdict is not None:
-                dropped.append(
-                    f"generated input {i} dropped: the brute force fails on it ({run.verdict}), so it is "
-                    "probably invalid"
-                )
-                continue
-            output = run.stdout.decode(errors="replace")
-        tests.append(TestCase(input=text, output=output, origin="generated", name=f"generated-{len(tests) + 1}"))
+    answers: list[str | None] = [None] * len(kept)
+    failed: dict[int, str] = {}  # input index -> the brute force's verdict on it
+    for i, text in enumerate(kept):
+        if program is None or sandbox is None:
+            break
+        run = execute(program, text.encode(), sandbox, limits=limits)
+        if run.verdict is None:
+            answers[i] = run.stdout.decode(errors="replace")
+            continue
+        failed[i] = str(run.verdict)
+        timed_out = sum(verdict == Verdict.TLE for verdict in failed.values())
+        if timed_out >= SLOW_BRUTE_TIMEOUTS and all(a is None for a in answers):
+            # out of time on the first small inputs and none answered: the brute force is slow, not the inputs invalid
+            dropped.append(
+                f"brute force discarded: out of time ({limits.time_ms} ms) on {timed_out} of the first inputs, "
+                "it answered none; the inputs are kept without answers"
+            )
+            program, brute, answers = None, None, [None] * len(kept)
+            break
+    tests: list[TestCase] = []
+    for i, text in enumerate(kept):
+        if program is not None and answers[i] is None:
+            dropped.append(
+                f"generated input {i + 1} dropped: the brute force fails on it ({failed[i]}), so it is probably invalid"
+            )
+            continue
+        tests.append(TestCase(input=text, output=answers[i], origin="generated", name=f"generated-{len(tests) + 1}"))
     return tests, brute, dropped
 
 

@@ -155,3 +155,32 @@ def test_the_brute_force_of_a_function_problem_runs_through_the_harness(sandbox)
     tests, trusted, dropped = validate_inputs(['"1111"\n'], problem, brute=brute, sandbox=sandbox)
     assert trusted is not None, dropped
     assert [(t.input, (t.output or "").strip()) for t in tests] == [('"1111"\n', "5")]
+
+
+SLOW_BRUTE = (
+    "import sys\n"
+    "data = sys.stdin.read().split()\n"
+    "if data in (['1', '2'], ['10', '20']):\n"
+    "    print(int(data[0]) + int(data[1]))\n"
+    "elif data == ['2', '2']:\n"
+    "    print(4)\n"
+    "else:\n"
+    "    while True:\n"
+    "        pass\n"
+)
+
+
+def test_a_brute_force_out_of_time_on_the_first_inputs_is_discarded_and_the_inputs_kept(sandbox, monkeypatch):
+    import cpbot.agents.roles.testgen as testgen
+    from cpbot.judge.model import Limits
+
+    monkeypatch.setattr(testgen, "BRUTE_TIME_MS", 200)  # the brute force's own limit, so its time-outs come fast
+    problem = sum_problem(limits=Limits(time_ms=100, memory_mb=256))
+    brute = Solution(language="python3", source=SLOW_BRUTE)  # knows the samples, never finishes on anything else
+    tests, trusted, dropped = validate_inputs(["5 6", "7 8", "3 4"], problem, brute=brute, sandbox=sandbox)
+    assert trusted is None and any("brute force discarded: out of time" in d for d in dropped), dropped
+    assert [t.input for t in tests] == ["5 6\n", "7 8\n", "3 4\n"] and all(t.output is None for t in tests)
+    # one that answers an input is kept: an input it then runs out of time on is the one dropped
+    tests, trusted, dropped = validate_inputs(["2 2", "5 6", "7 8"], problem, brute=brute, sandbox=sandbox)
+    assert trusted is not None and [(t.input, t.output) for t in tests] == [("2 2\n", "4\n")]
+    assert sum("dropped: the brute force fails on it (TLE)" in d for d in dropped) == 2, dropped
