@@ -522,18 +522,26 @@ class Cpbot:
         still catch crashes and time-outs); a solve with no agreeing oracle is not called solved."""
         ctx = run.ctx
         brutes = ctx.evidence.brutes
-        if not brutes or ctx.sandbox is None:
+        if ctx.sandbox is None:
             return probes
         unjudged = selection.unjudged_answers(ctx.problem)
-        if unjudged:
+        if unjudged and brutes:
             self._no_oracle(run, unjudged)  # a brute force prints one of several right answers: it tells nothing
+            return probes
+        if not brutes:
+            if not unjudged and self.brutes > 1 and self._ask_tiebreaker(run, "no brute force passed the samples"):
+                return self._weigh_oracle(run, drawn, probes, behaviours)
             return probes
         probes = oracle.run_panel(probes, brutes, ctx.problem, ctx.sandbox, ORACLE_LIMITS)
         sources = {it: source_key(drawn[it].solution()) for it in behaviours}
         panel_keys = [source_key(b) for b in brutes]
         weighed, consensus = oracle.weigh(probes, behaviours, sources, panel_keys, self._accepts(run))
         verdict = oracle.weigh_panel(consensus)
-        if any(c.split for c in consensus) and self._ask_tiebreaker(run):
+        if any(c.split for c in consensus) and self._ask_tiebreaker(run, "the brute forces disagree"):
+            return self._weigh_oracle(run, drawn, probes, behaviours)
+        # every brute force lost its vote (outvoted, silent, crashing): with a panel asked for, one more is drawn
+        left = set(range(len(brutes))) - set(verdict.dismissed) - run.dismissed
+        if not left and self.brutes > 1 and self._ask_tiebreaker(run, "every brute force lost its vote"):
             return self._weigh_oracle(run, drawn, probes, behaviours)
         run.confirmed |= set(verdict.confirmed)
         newly = set(verdict.dismissed) - run.dismissed
@@ -543,8 +551,18 @@ class Cpbot:
         why = oracle.no_agreeing_oracle(len(brutes), verdict)
         if why:
             self._no_oracle(run, why)
-        if newly:
-            first = next(i for i, c in enumerate(consensus) if set(c.outvoted) & newly)
+        outvoted = {seat for c in consensus for seat in c.outvoted} & newly
+        if newly - outvoted:
+            # never answered an input in time (too slow even at the smallest size), or crashed where another answered
+            silent = ", ".join(str(seat + 1) for seat in sorted(newly - outvoted))
+            ctx.note(
+                "brute force left out",
+                seats=sorted(s + 1 for s in newly - outvoted),
+                reason=f"brute force {silent} of {len(brutes)} answered no input in time, or failed where another "
+                "answered; it is not stressed against",
+            )
+        if outvoted:
+            first = next(i for i, c in enumerate(consensus) if set(c.outvoted) & outvoted)
             c, shown = consensus[first], weighed[first]
             judged = selection.as_judged(weighed, behaviours, self._accepts(run))
             sides: dict[str, list[int]] = {}
@@ -552,13 +570,13 @@ class Cpbot:
                 if not outcomes[first].failure:
                     sides.setdefault(outcomes[first].key, []).append(it)
             winner = shown.oracle if shown.oracle is not None else max(sides, key=lambda k: len(sides[k]), default="")
-            seats = ", ".join(str(seat + 1) for seat in sorted(newly))
+            seats = ", ".join(str(seat + 1) for seat in sorted(outvoted))
             reason = (
                 f"brute force {seats} of {len(brutes)} outvoted on {sum(bool(x.outvoted) for x in consensus)} inputs: "
                 f"{len(c.brutes_for)} other brute forces and {len(sides.get(winner, []))} candidates print another "
                 "answer; it loses its vote and is not stressed against"
             )
-            ctx.note("brute force outvoted", seats=sorted(s + 1 for s in newly), reason=reason)
+            ctx.note("brute force outvoted", seats=sorted(s + 1 for s in outvoted), reason=reason)
             self._emit(
                 ctx,
                 "doubted",
@@ -578,14 +596,15 @@ class Cpbot:
             )
         return weighed
 
-    def _ask_tiebreaker(self, run: _Run) -> bool:
-        """The brute forces split with no majority: one more independently drawn brute force, once per solve
-        (AICodeforcer's agreement of independent brute forces); True when one joined the panel."""
+    def _ask_tiebreaker(self, run: _Run, why: str) -> bool:
+        """The brute forces split with no majority, or none is left that kept its vote (`why`): one more
+        independently drawn brute force, once per solve (AICodeforcer's agreement of independent brute forces);
+        True when one joined the panel."""
         ctx = run.ctx
         if run.tiebreaker_asked or not self.brutes:
             return False
         run.tiebreaker_asked = True
-        ctx.route("testgen", phase="candidates", why="the brute forces disagree")
+        ctx.route("testgen", phase="candidates", why=why)
         try:
             suite = self._ask_tests(ctx)
         except _UNUSABLE as e:
@@ -593,7 +612,9 @@ class Cpbot:
             return False
         before = len(ctx.evidence.brutes)
         if suite.brute is not None:
-            ctx.adopt_tests([], brute=suite.brute)  # its brute force only: the tests were weighed already
+            # its brute force (and its generator when the solve has none): the tests were weighed already
+            generator = suite.generator if ctx.evidence.generator is None else None
+            ctx.adopt_tests([], brute=suite.brute, generator=generator)
         return len(ctx.evidence.brutes) > before
 
     def _answer_tests(self, run: _Run, probes: Sequence[Probe] | None = None) -> None:

@@ -82,3 +82,50 @@ def test_brute_forces_too_slow_to_answer_give_no_oracle(scripted_server, make_cl
     assert result.status != "solved" and result.solution is not None
     assert "no brute force passed the samples" in result.reason
     assert result.stress is None
+
+
+def test_when_every_brute_force_loses_its_vote_one_more_is_asked_for_and_the_right_program_is_solved(
+    scripted_server, make_client, tracer, sandbox
+):
+    # both designer replies hold the same brute force, wrong from a = 12 on: two right programs outvote it, and with no
+    # brute force left the choice would rest on the candidates alone; a third reply's brute force is right
+    model = by_kind(
+        program=[code(RIGHT), code(RIGHT_TOO), code(MID_BUG)],
+        tests=[suite("3 4\n", brute=GUARDED_BRUTE), suite("3 4\n", brute=GUARDED_BRUTE), suite("5 6\n", brute=RIGHT)],
+    )
+    server = scripted_server([], default=model)
+    result = run(make_client, server, tracer, sandbox, candidates=3)
+    assert roles(tracer).count("testgen") == 3
+    assert {"to": "testgen", "phase": "candidates", "why": "every brute force lost its vote"} in notes(tracer, "route")
+    assert result.status == "solved", result.reason
+    assert result.solution is not None and result.solution.source in (RIGHT, RIGHT_TOO)
+    assert result.stress is not None and result.stress.failure is None
+
+
+MEMORIZED_SLOW_BRUTE = (  # answers the samples (1 2, 10 20) and never finishes on any other input
+    "import sys\ndata = sys.stdin.read().split()\n"
+    "if data in (['1', '2'], ['10', '20']):\n    print(int(data[0]) + int(data[1]))\n"
+    "else:\n    while True:\n        pass\n"
+)
+
+
+def test_a_brute_force_that_never_answers_a_probe_is_left_out_and_said_so(
+    scripted_server, make_client, tracer, sandbox, monkeypatch
+):
+    import cpbot.agents.roles.testgen as testgen
+    import cpbot.agents.strategies.cpbot as strategy
+    from cpbot.judge.model import Limits
+
+    monkeypatch.setattr(testgen, "BRUTE_TIME_MS", 300)  # its time-outs come fast
+    monkeypatch.setattr(strategy, "ORACLE_LIMITS", Limits(time_ms=300, memory_mb=256))
+    model = by_kind(
+        program=[code(RIGHT), code(RIGHT_TOO), code(MID_BUG)],
+        tests=[suite("3 4\n", brute=MEMORIZED_SLOW_BRUTE), suite("3 4\n")],
+    )
+    server = scripted_server([], default=model)
+    result = run(make_client, server, tracer, sandbox, candidates=3)
+    left_out = notes(tracer, "brute force left out")
+    assert len(left_out) == 1 and "answered no input in time" in left_out[0]["reason"]
+    assert notes(tracer, "brute force outvoted") == []  # it lost no vote: it never gave one
+    assert result.status == "solved", result.reason  # the other brute force, confirmed by the candidates, is the oracle
+    assert result.solution is not None and result.solution.source in (RIGHT, RIGHT_TOO)
