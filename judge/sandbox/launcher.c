@@ -952,7 +952,7 @@ struct accounting {
     long sampled_cpu_ticks, sampled_peak_kb;
     long unmapped_base_kb; /* what the work dir, /dev/shm and System V memory held at the start */
     int procs_peak;
-    struct timespec sampling_since; /* the run's start, for the walks' budget */
+    struct timespec sampling_since; /* the program's start, for the walks' budget */
     long sampling_ns, walks_ns;     /* CPU time of all sampling, and of the PSS walks in it */
     int walks;
 };
@@ -1184,7 +1184,6 @@ static void start_accounting(const struct request *rq, struct accounting *acct) 
     acct->walks = 0;
     tracked_n = 0;
     tracked_total_kb = 0;
-    clock_gettime(CLOCK_MONOTONIC, &acct->sampling_since);
     acct->stdout_fd = keep_output_file(rq->fds[1]);
     acct->stderr_fd = keep_output_file(rq->fds[2]);
     acct->stdout_base = file_size(acct->stdout_fd);
@@ -1216,7 +1215,8 @@ static void start_accounting(const struct request *rq, struct accounting *acct) 
  *    far, and only while the walks took at most 1/WALK_SHARE of the run's wall time, and always at the
  *    end while processes are left;
  *  - between walks, the run's memory is that of the last walk (or lone sample) plus what each process has
- *    grown since (a process born since then from its first sight: a fork starts out sharing everything).
+ *    grown since (a process born since then from its first sight: a fork starts out sharing everything),
+ *    and at most the summed resident sizes.
  *    What this misses (a copy-on-write page written without growing, a child that allocates before it is
  *    first seen) the next walk finds. */
 #define WALK_SHARE 20
@@ -1279,7 +1279,9 @@ static long processes_kb(struct accounting *acct, struct tracked *now, int n, lo
     }
     memcpy(tracked, merged, n * sizeof *merged); /* the newly born join with their first sight */
     tracked_n = n;
-    return tracked_total_kb + grown;
+    /* never past the summed resident sizes: a process gone since the reference still has its share in it */
+    long kb = tracked_total_kb + grown;
+    return kb < rss_kb ? kb : rss_kb;
 }
 
 /* Every process of the run but its init, from the run's own /proc: CPU ticks (with their waited-for
@@ -1388,9 +1390,9 @@ static void finish_accounting(struct accounting *acct, char *out, size_t size) {
         peak_kb = (read_long_fd(acct->peak_fd) - acct->mem_base - written) / 1024;
         refused = forks_refused(acct) - acct->forks_refused_base;
     }
-    snprintf(out, size, " all_cpu_us=%ld all_peak_kb=%ld procs=%d forks_refused=%ld acct=%s sampling_us=%ld walks=%d",
+    snprintf(out, size, " all_cpu_us=%ld all_peak_kb=%ld procs=%d forks_refused=%ld acct=%s sampling_us=%ld walks=%d walks_us=%ld",
              cpu_us, peak_kb < 0 ? 0 : peak_kb, acct->procs_peak, refused, use_cgroups ? "cgroup" : "sampled",
-             acct->sampling_ns / 1000, acct->walks);
+             acct->sampling_ns / 1000, acct->walks, acct->walks_ns / 1000);
 }
 
 static void close_accounting(struct accounting *acct) {
@@ -1512,6 +1514,7 @@ static void run_init(struct request *rq, struct accounting *acct, int report_fd,
         return;
     }
     if (pid == 0) exec_program(rq, &exec_errno);
+    acct->sampling_since = t0; /* the walks' budget counts from the program's start, not the wait for its turn */
     close(rq->fds[0]);
     close(rq->fds[1]);
     close(rq->fds[2]);

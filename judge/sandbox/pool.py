@@ -110,6 +110,7 @@ class RunResult(BaseModel):
     accounting: str = ""  # "cgroup" (every process, by the kernel), "sampled", or "" (program only)
     sampling_ms: float = 0.0  # the launcher's CPU time sampling the run's processes (sampled only)
     walks: int = 0  # of it, how many times it read every process's proportional set size
+    walks_ms: float = 0.0  # and the CPU time those took
 
     @property
     def ok(self) -> bool:
@@ -151,6 +152,7 @@ def parse_reply(text: str, wanted: Sequence[str] = ()) -> RunResult:
         accounting=fields.get("acct", ""),
         sampling_ms=int(fields.get("sampling_us", 0)) / 1000,
         walks=int(fields.get("walks", 0)),
+        walks_ms=int(fields.get("walks_us", 0)) / 1000,
     )
 
 
