@@ -11,6 +11,7 @@ environment): it stops between chunks. The model client (`agents/`) and the scra
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -147,7 +148,11 @@ class DeadlineTransport(httpx.BaseTransport):
     """An HTTP/1.1 transport whose every socket operation keeps `total_deadline`."""
 
     def __init__(self, max_connections: int = 100, max_keepalive: int = 20) -> None:
+        # httpcore makes its default TLS context (certifi's) at the first TLS connection; httpx's honours
+        # SSL_CERT_FILE and SSL_CERT_DIR, so it is taken when they are set
+        certs = os.environ.get("SSL_CERT_FILE") or os.environ.get("SSL_CERT_DIR")
         self._pool = httpcore.ConnectionPool(
+            ssl_context=httpx.create_ssl_context() if certs else None,
             max_connections=max_connections,
             max_keepalive_connections=max_keepalive,
             keepalive_expiry=5.0,
