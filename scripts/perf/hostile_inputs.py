@@ -197,48 +197,33 @@ def names_symlink(cpbot: str, work: Path, env: dict[str, str]) -> tuple[bool, Ra
     return precious.read_text() == "mine\n", ran
 
 
-def page_endless(cpbot: str, work: Path, env: dict[str, str]) -> tuple[bool, Ran]:
+def _fetch_from_site(cpbot: str, work: Path, env: dict[str, str], path: str, **more_env: str) -> Ran:
+    """`cpbot fetch` of a Codeforces problem whose site is the stand-in here, answering as `path` says."""
     url, server = serve(_Site)
     try:
-        ran = run(
+        return run(
             cpbot,
             ["fetch", "https://codeforces.com/contest/1/problem/A"],
-            {**env, "CPBOT_CODEFORCES_URL": url + "/endless"},
+            {**env, "CPBOT_CODEFORCES_URL": url + path, **more_env},
             work,
             timeout=90,
         )
     finally:
         server.shutdown()
+
+
+def page_endless(cpbot: str, work: Path, env: dict[str, str]) -> tuple[bool, Ran]:
+    ran = _fetch_from_site(cpbot, work, env, "/endless")
     return ran.code is not None and not ran.traceback and ran.peak_mb < 2 * 32 + 200, ran
 
 
 def page_trickle(cpbot: str, work: Path, env: dict[str, str]) -> tuple[bool, Ran]:
-    url, server = serve(_Site)
-    try:
-        ran = run(
-            cpbot,
-            ["fetch", "https://codeforces.com/contest/1/problem/A"],
-            {**env, "CPBOT_CODEFORCES_URL": url + "/trickle", "CPBOT_MAX_PAGE_S": "5"},
-            work,
-            timeout=60,
-        )
-    finally:
-        server.shutdown()
+    ran = _fetch_from_site(cpbot, work, env, "/trickle", CPBOT_MAX_PAGE_S="5")
     return ran.code not in (None, 0) and not ran.traceback and "max_page_s" in ran.err, ran
 
 
 def page_gzip_bomb(cpbot: str, work: Path, env: dict[str, str]) -> tuple[bool, Ran]:
-    url, server = serve(_Site)
-    try:
-        ran = run(
-            cpbot,
-            ["fetch", "https://codeforces.com/contest/1/problem/A"],
-            {**env, "CPBOT_CODEFORCES_URL": url + "/bomb"},
-            work,
-            timeout=90,
-        )
-    finally:
-        server.shutdown()
+    ran = _fetch_from_site(cpbot, work, env, "/bomb")
     return ran.code is not None and not ran.traceback and ran.peak_mb < 2 * 32 + 200, ran
 
 
