@@ -318,7 +318,12 @@ class Cpbot:
         )
         if failure is None:
             size = verification.profile_size(ctx.problem, self.gate)
-            return input_gate.aimed_case(ctx, run.tests, attempt, count=self.gate.aimed, size=size)
+            # the aimed inputs' answers come from a brute force that kept its vote (one confirmed first), never from
+            # one the panel set aside
+            kept = [seat for seat in range(len(evidence.brutes)) if seat not in run.dismissed]
+            seat = next((s for s in kept if s in run.confirmed), kept[0] if kept else None)
+            brute = evidence.brutes[seat] if seat is not None else None
+            return input_gate.aimed_case(ctx, run.tests, attempt, brute=brute, count=self.gate.aimed, size=size)
         return ctx.add_stress_case(failure)
 
     def _profile(

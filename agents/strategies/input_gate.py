@@ -79,11 +79,18 @@ def profile_failed(ctx: SolveContext, error: CpbotError) -> None:
 
 
 def aimed_case(
-    ctx: SolveContext, tests: list[TestCase], attempt: CodeAttempt, *, count: int, size: int | None
+    ctx: SolveContext,
+    tests: list[TestCase],
+    attempt: CodeAttempt,
+    *,
+    brute: Solution | None,
+    count: int,
+    size: int | None,
 ) -> TestCase | None:
-    """Once per solve: inputs aimed at `attempt` (validated, answered by the brute force, the slow one kept
-    when the program fails on it) join the evidence and `tests`; the last is returned for the settling loop
-    to judge with the rest (None when there is none, or the request was made already or failed)."""
+    """Once per solve: inputs aimed at `attempt` (validated, answered by `brute`, a brute force of the panel that
+    kept its vote, or left without answers when there is none; the slow one kept when the program fails on it)
+    join the evidence and `tests`; the last is returned for the settling loop to judge with the rest (None when
+    there is none, or the request was made already or failed)."""
     inputs = ctx.evidence.inputs
     if not count or inputs.aimed:
         return None
@@ -98,7 +105,7 @@ def aimed_case(
         draft,
         ctx.problem,
         attempt.solution(),
-        brute=ctx.evidence.brute,
+        brute=brute,
         gate=inputs.gate,
         size=size,
         sandbox=ctx.sandbox,

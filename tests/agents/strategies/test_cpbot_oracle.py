@@ -8,6 +8,7 @@ from cpbot.agents.tracing import NoteEvent, SelectionEvent
 from tests.agents.strategies.support import RIGHT, by_kind, code, roles
 from tests.agents.strategies.test_cpbot_selection import GUARDED_BRUTE, MID_BUG, RIGHT_TOO, suite
 from tests.agents.strategies.test_cpbot_selection import run as run_selection
+from tests.agents.support.scripted_server import Reply
 
 MID_BUG_TOO = "a, b = map(int, input().split())\nprint(a + b + (1 if a >= 12 else 0))\n"  # the same mistake
 SLOW_BRUTE = "while True:\n    pass\n"  # cannot answer even the samples within their limit
@@ -129,3 +130,22 @@ def test_a_brute_force_that_never_answers_a_probe_is_left_out_and_said_so(
     assert notes(tracer, "brute force outvoted") == []  # it lost no vote: it never gave one
     assert result.status == "solved", result.reason  # the other brute force, confirmed by the candidates, is the oracle
     assert result.solution is not None and result.solution.source in (RIGHT, RIGHT_TOO)
+
+
+def test_inputs_aimed_at_the_program_are_answered_by_a_brute_force_that_kept_its_vote(
+    scripted_server, make_client, tracer, sandbox
+):
+    # both first replies hold the brute force that prints 0 from a = 12 on (the solve's first brute force); it is
+    # outvoted and a third reply's right one joins. The aimed input 20 3 must be answered 23 (the third's), not 0.
+    aimed = Reply("It may fail for a large a:\n```text\n20 3\n```\n## Slow input generator\nnone\n")
+    model = by_kind(
+        program=[code(RIGHT), code(RIGHT_TOO), code(MID_BUG)],
+        tests=[suite("3 4\n", brute=GUARDED_BRUTE), suite("3 4\n", brute=GUARDED_BRUTE), suite("5 6\n", brute=RIGHT)],
+        aimed=[aimed],
+    )
+    server = scripted_server([], default=model)
+    result = run(make_client, server, tracer, sandbox, candidates=3, aimed=1, profile=False)
+    assert roles(tracer).count("testgen") == 4  # two designer replies, the third, the aimed request
+    assert [(t.input, t.output) for t in result.generated_tests if t.name.startswith("aimed")] == [("20 3\n", "23\n")]
+    assert result.solution is not None and result.solution.source in (RIGHT, RIGHT_TOO)
+    assert "fails on" not in result.reason, result.reason
