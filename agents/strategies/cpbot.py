@@ -602,9 +602,9 @@ class Cpbot:
         return weighed
 
     def _ask_tiebreaker(self, run: _Run, why: str) -> bool:
-        """The brute forces split with no majority, or none is left that kept its vote (`why`): one more
-        independently drawn brute force, once per solve (AICodeforcer's agreement of independent brute forces);
-        True when one joined the panel."""
+        """The brute forces split with no majority, none is left that kept its vote, or no generator passed its
+        checks (`why`): one more independently drawn designer reply, once per solve (AICodeforcer's agreement of
+        independent brute forces); True when its brute force joined the panel."""
         ctx = run.ctx
         if run.tiebreaker_asked or not self.brutes:
             return False
@@ -616,9 +616,9 @@ class Cpbot:
             ctx.note("no brute force to break the tie", error=e.message)
             return False
         before = len(ctx.evidence.brutes)
-        if suite.brute is not None:
-            # its brute force (and its generator when the solve has none): the tests were weighed already
-            generator = suite.generator if ctx.evidence.generator is None else None
+        # its brute force, and its generator when the solve has none: the tests were weighed already
+        generator = suite.generator if ctx.evidence.generator is None else None
+        if suite.brute is not None or generator is not None:
             ctx.adopt_tests([], brute=suite.brute, generator=generator)
         return len(ctx.evidence.brutes) > before
 
@@ -763,6 +763,10 @@ class Cpbot:
             if not run.generated:
                 run.generated = True
                 self._generate(run, "candidates")
+            if ctx.evidence.generator is None and self.brutes > 1 and problem_kind(ctx.problem.kind).stress_applies:
+                # no designer reply's generator passed its checks (it ignored N, broke the format): without one there
+                # are no probes beyond the generated tests and no stress; the one extra designer reply is asked now
+                self._ask_tiebreaker(run, "no generator passed its checks")
             probes = self._probes(run)
             if unjudged:
                 # the brute force prints one of several right answers: agreeing with it or not tells nothing, and

@@ -149,3 +149,29 @@ def test_inputs_aimed_at_the_program_are_answered_by_a_brute_force_that_kept_its
     assert [(t.input, t.output) for t in result.generated_tests if t.name.startswith("aimed")] == [("20 3\n", "23\n")]
     assert result.solution is not None and result.solution.source in (RIGHT, RIGHT_TOO)
     assert "fails on" not in result.reason, result.reason
+
+
+FIXED_GENERATOR = "print('3 4')\n"  # ignores N and the seed: discarded by the generator's checks
+
+
+def test_when_no_designer_reply_has_a_usable_generator_one_more_is_asked_for_before_the_probes(
+    scripted_server, make_client, tracer, sandbox
+):
+    def without_generator(*inputs: str) -> Reply:
+        blocks = "\n".join(f"```text\n{text}```" for text in inputs)
+        return Reply(
+            f"## Inputs\n{blocks}\n\n## Generator\n```python\n{FIXED_GENERATOR}```\n\n"
+            f"## Brute force\n```python\n{RIGHT_TOO}```\n"
+        )
+
+    model = by_kind(
+        program=[code(RIGHT), code(RIGHT_TOO), code(MID_BUG)],
+        tests=[without_generator("3 4\n"), without_generator("5 6\n"), suite("7 8\n", brute=RIGHT)],
+    )
+    server = scripted_server([], default=model)
+    result = run(make_client, server, tracer, sandbox, candidates=3)
+    assert {"to": "testgen", "phase": "candidates", "why": "no generator passed its checks"} in notes(tracer, "route")
+    grouped = next(s for s in tracer.of_kind(SelectionEvent) if s.step == "grouped")
+    assert grouped.probes > 3, "the third reply's generator made probes beyond the generated tests"
+    assert result.stress is not None, "and the chosen program was stressed"
+    assert result.solution is not None and result.solution.source in (RIGHT, RIGHT_TOO)
