@@ -116,6 +116,7 @@ class _Run:
     tiebreaker_asked: bool = False  # a brute force was asked for to break the panel's tie (once per solve)
     accepts: selection.Accepts | None = None  # the problem's checker comparing two outputs (`_accepts`)
     accepts_made: bool = False
+    weighed: bool = False  # the candidates' outputs were weighed against the panel (`_weigh_oracle`)
 
 
 @dataclass
@@ -286,6 +287,11 @@ class Cpbot:
             if len(panel) == 1 and self.brutes > 1 and kept[0] not in run.confirmed:
                 # a second brute force was asked for and none agrees with this one: nothing confirms its answers
                 self._no_oracle(run, "one brute force, with no second one or independent program agreeing with it")
+            if len(panel) == 1 and run.weighed and evidence.no_agreeing_oracle:
+                # weighed against the candidates, its answers were not confirmed everywhere: a counterexample of its
+                # would only teach the debugger its mistake
+                ctx.skip("stress", "the only brute force left is not an agreeing oracle", phase=phase)
+                return None
         run.stress_runs += 1
         ctx.route("stress", phase=phase, brutes=len(panel))
         try:
@@ -544,10 +550,14 @@ class Cpbot:
         verdict = oracle.weigh_panel(consensus)
         if any(c.split for c in consensus) and self._ask_tiebreaker(run, "the brute forces disagree"):
             return self._weigh_oracle(run, drawn, probes, behaviours)
-        # every brute force lost its vote (outvoted, silent, crashing): with a panel asked for, one more is drawn
+        # no agreeing oracle (every brute force lost its vote, or inputs where nothing confirms the one left): with a
+        # panel asked for, one more is drawn
         left = set(range(len(brutes))) - set(verdict.dismissed) - run.dismissed
-        if not left and self.brutes > 1 and self._ask_tiebreaker(run, "every brute force lost its vote"):
+        missing = oracle.no_agreeing_oracle(len(brutes) - len(run.dismissed), verdict)
+        ask = "every brute force lost its vote" if not left else "no agreeing oracle"
+        if missing and self.brutes > 1 and self._ask_tiebreaker(run, ask):
             return self._weigh_oracle(run, drawn, probes, behaviours)
+        run.weighed = True
         run.confirmed |= set(verdict.confirmed)
         newly = set(verdict.dismissed) - run.dismissed
         run.dismissed |= newly

@@ -175,3 +175,29 @@ def test_when_no_designer_reply_has_a_usable_generator_one_more_is_asked_for_bef
     assert grouped.probes > 3, "the third reply's generator made probes beyond the generated tests"
     assert result.stress is not None, "and the chosen program was stressed"
     assert result.solution is not None and result.solution.source in (RIGHT, RIGHT_TOO)
+
+
+def test_a_lone_brute_force_no_independent_program_confirms_brings_a_third_and_is_never_stressed_against(
+    scripted_server, make_client, tracer, sandbox
+):
+    # both replies hold MID_BUG as the brute force; the candidate MID_BUG is the same program (no independent vote)
+    # and RIGHT prints another answer from a = 12 on: one against one, nothing confirms the brute force
+    third = [suite("5 6\n", brute=RIGHT_TOO)]
+    for replies, solved in ((third, True), ([], False)):  # a right third reply; none (the request fails)
+        model = by_kind(
+            program=[code(RIGHT), code(MID_BUG)],
+            tests=[suite("3 4\n", brute=MID_BUG), suite("3 4\n", brute=MID_BUG), *replies],
+            distinguisher=[Reply("I see no difference.")],
+            arbiter=[Reply("I cannot tell.")],
+        )
+        server = scripted_server([], default=model)
+        result = run(make_client, server, tracer, sandbox, candidates=2)
+        assert {"to": "testgen", "phase": "candidates", "why": "no agreeing oracle"} in notes(
+            tracer, "route"
+        )
+        assert not any(t.origin == "stress" for t in result.generated_tests), "no counterexample of MID_BUG's"
+        if solved:
+            assert result.status == "solved" and result.solution is not None and result.solution.source == RIGHT
+        else:
+            assert result.status != "solved" and "not stressed" in result.reason
+        tracer.events.clear()
