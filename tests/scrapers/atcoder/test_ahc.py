@@ -59,12 +59,16 @@ def test_an_ahc_task_page_is_a_score_based_problem_with_its_scoring_and_tools_li
 
 
 def test_an_algorithm_task_page_stays_a_stdio_problem() -> None:
-    problem = parse_task_page(task_page(statement("abc300_a"), "A"), "https://atcoder.jp/contests/abc300/tasks/abc300_a")
+    problem = parse_task_page(
+        task_page(statement("abc300_a"), "A"), "https://atcoder.jp/contests/abc300/tasks/abc300_a"
+    )
     assert problem.kind == "stdio" and problem.heuristic is None and problem.samples[0].output
 
 
 def test_the_constructed_ahc_page_reads_its_system_test_count() -> None:
-    problem = parse_task_page(task_page(statement("ahc900_a"), "A"), "https://atcoder.jp/contests/ahc900/tasks/ahc900_a")
+    problem = parse_task_page(
+        task_page(statement("ahc900_a"), "A"), "https://atcoder.jp/contests/ahc900/tasks/ahc900_a"
+    )
     assert problem.heuristic is not None and problem.heuristic.system_inputs == 50
     assert problem.heuristic.tools_url == "https://img.atcoder.jp/ahc900/tools.zip"
 
