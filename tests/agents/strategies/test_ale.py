@@ -181,7 +181,9 @@ def test_under_relative_scoring_versions_rank_by_their_scores_relative_to_the_be
         assert tree.better(leader, b if leader is a else a)
 
 
-def test_the_leader_is_kept_on_disk_whenever_it_changes(scripted_server, make_client, tracer, sandbox, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_leader_is_kept_on_disk_whenever_it_changes(  # type: ignore[no-untyped-def]
+    scripted_server, make_client, tracer, sandbox, tmp_path
+) -> None:
     pool = dial_pool()
     best_file = tmp_path / "contest" / "best.py"
     kept: list[str] = []
