@@ -21,12 +21,10 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from cpbot.scrapers.atcoder.performance import shown_performance, solve_performance
 from cpbot.scrapers.atcoder.ranking import Standings
+from cpbot.scrapers.scored import Placing
 
 AHC_CENTRE = 1200.0
 SHORT_INTERVAL_S = 5 * 60
@@ -41,22 +39,6 @@ PERFORMANCE_METHOD = (
 def submit_interval_s(duration_s: float) -> int:
     """The wait between two submissions AtCoder sets for an AHC of this length."""
     return LONG_INTERVAL_S if duration_s >= LONG_CONTEST_S else SHORT_INTERVAL_S
-
-
-class Placing(BaseModel):
-    """Where a score would have stood in an AHC's final standings, and the performance it would have had."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    score: float  # the contest's total for the program (the estimate from local seeds)
-    rank: int | None  # 1 + the participants strictly ahead; None when it cannot be said
-    participants: int
-    performance: int | None = None
-    inner: float | None = None  # the X of AtCoder's equation, before the correction below 400
-    rated: int = 0  # rated participants compared with
-    method: Literal["aperf", "table", "none"] = "none"
-    note: str = ""
-    assumptions: list[str] = Field(default_factory=list)
 
 
 def _ahead_and_tied(totals: Sequence[float], score: float, objective: str) -> tuple[int, int]:
