@@ -32,7 +32,7 @@ from cpbot.scrapers.scored import Placing
 class RecordedStandings(BaseModel):
     """A contest's final standings as a bench ranks against them."""
 
-    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+    model_config = ConfigDict(extra="forbid")
 
     ranked: list[tuple[int, float]]  # (rank, final total) of every participant, best first; larger is better
     performance: list[tuple[int, int]] = []  # published (rank, performance), when known
