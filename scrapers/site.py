@@ -155,8 +155,7 @@ class Site(ABC):
         return None
 
     def solvable(self, contest: Contest) -> bool:
-        """Whether cpbot works on this contest when watching (False: listed only, e.g. a heuristic contest
-        without exact verdicts)."""
+        """Whether cpbot works on this contest when watching (False: listed only)."""
         return True
 
     # ---- score-based (heuristic) contests: `bot/watch/heuristic.py` asks these ----

@@ -35,10 +35,3 @@ def heuristic(contest_id: str, name: str = "") -> bool:
     """AHC and other heuristic contests: score-based problems, watched by `bot/watch/heuristic.py`."""
     return contest_kind(contest_id, name) == ContestKind.AHC
 
-
-def ahc_reminder(contest_id: str) -> str:
-    """What the user must know before cpbot works on an AHC."""
-    return (
-        f"{contest_id} is an AHC: AtCoder restricts highly automated use there (rule of 2025-06-16); cpbot only "
-        "keeps its best program for you to submit by hand, unless the contest is listed in ai_allowed_contests"
-    )
