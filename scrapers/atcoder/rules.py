@@ -34,4 +34,3 @@ def closed_to_ai(contest_id: str, name: str = "") -> str | None:
 def heuristic(contest_id: str, name: str = "") -> bool:
     """AHC and other heuristic contests: score-based problems, watched by `bot/watch/heuristic.py`."""
     return contest_kind(contest_id, name) == ContestKind.AHC
-
