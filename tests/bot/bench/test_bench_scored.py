@@ -10,7 +10,7 @@ import pytest
 
 from cpbot.bot.bench.datasets import HIDDEN_SEEDS_FROM, open_dataset
 from cpbot.bot.cli.main import main
-from cpbot.testing.score_pool_server import dial_pool
+from cpbot.testing.score_pool_server import ScorePool, dial_pool
 from tests.agents.support.scripted_server import ScriptedServer
 from tests.paths import HEURISTIC
 
@@ -22,6 +22,19 @@ def dataset(tmp_path: Path) -> Path:
     return root
 
 
+def bench_json(dataset: Path, pool: ScorePool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sandbox, capsys):  # type: ignore[no-untyped-def]
+    """`cpbot bench --json` of `dataset` with `ale` (5 calls) against the stand-in model serving `pool`."""
+    monkeypatch.setattr("cpbot.judge.sandbox.default_sandbox", lambda: sandbox)
+    with ScriptedServer(default=pool.answer) as server:
+        monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
+        monkeypatch.setenv("CPBOT_BASE_URL", server.base_url)
+        monkeypatch.setenv("CPBOT_API_KEY", "sk-test")
+        argv = ["bench", str(dataset), "--strategy", "ale", "--lang", "python3", "--max-calls", "5", "-j", "1"]
+        argv += ["--strategy-option", "seeds=4", "--strategy-option", "repeats=1", "--json", "--model", "pool"]
+        assert main(argv) == 0
+    return json.loads(capsys.readouterr().out)
+
+
 def test_a_score_based_problem_is_judged_on_seeds_the_agents_never_scored_on(dataset: Path) -> None:
     item = open_dataset(str(dataset)).load("dial")
     assert item.hidden == [] and item.hidden_seeds[0] == HIDDEN_SEEDS_FROM and len(item.hidden_seeds) == 50
@@ -31,17 +44,8 @@ def test_a_score_based_problem_is_judged_on_seeds_the_agents_never_scored_on(dat
 def test_bench_reports_the_mean_score_of_the_returned_program(
     dataset: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sandbox, capsys: pytest.CaptureFixture[str]
 ) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr("cpbot.judge.sandbox.default_sandbox", lambda: sandbox)
     pool = dial_pool()
-    with ScriptedServer(default=pool.answer) as server:
-        monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
-        monkeypatch.setenv("CPBOT_BASE_URL", server.base_url)
-        monkeypatch.setenv("CPBOT_API_KEY", "sk-test")
-        argv = ["bench", str(dataset), "--strategy", "ale", "--lang", "python3", "--max-calls", "5", "-j", "1"]
-        argv += ["--strategy-option", "seeds=4", "--strategy-option", "repeats=1", "--json", "--model", "pool"]
-        code = main(argv)
-    assert code == 0
-    report = json.loads(capsys.readouterr().out)
+    report = bench_json(dataset, pool, tmp_path, monkeypatch, sandbox, capsys)
     outcome = report["outcomes"][0]
     final = outcome["final"]
     assert final["verdict"] == "AC" and final["total_tests"] == 50 and final["passed_tests"] == 50
@@ -121,16 +125,7 @@ def test_bench_ranks_the_returned_program_against_the_recorded_standings(
     dataset: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sandbox, capsys: pytest.CaptureFixture[str]
 ) -> None:  # type: ignore[no-untyped-def]
     shutil.copy(STANDINGS_JSON, dataset / "dial" / "standings.json")  # AtCoder's /standings/json beside it
-    monkeypatch.setattr("cpbot.judge.sandbox.default_sandbox", lambda: sandbox)
-    pool = dial_pool()
-    with ScriptedServer(default=pool.answer) as server:
-        monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
-        monkeypatch.setenv("CPBOT_BASE_URL", server.base_url)
-        monkeypatch.setenv("CPBOT_API_KEY", "sk-test")
-        argv = ["bench", str(dataset), "--strategy", "ale", "--lang", "python3", "--max-calls", "5", "-j", "1"]
-        argv += ["--strategy-option", "seeds=4", "--strategy-option", "repeats=1", "--json", "--model", "pool"]
-        assert main(argv) == 0
-    report = json.loads(capsys.readouterr().out)
+    report = bench_json(dataset, dial_pool(), tmp_path, monkeypatch, sandbox, capsys)
     final = report["outcomes"][0]["final"]
     from cpbot.scrapers.atcoder.ahc import ahc_performance
     from cpbot.scrapers.atcoder.ranking import parse_standings

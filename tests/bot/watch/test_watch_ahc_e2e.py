@@ -18,7 +18,7 @@ from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.bot.watch.state import WatchState
 from cpbot.scrapers.atcoder.ahc import ahc_performance
 from cpbot.scrapers.atcoder.ranking import parse_standings
-from cpbot.testing.score_pool_server import dial_pool
+from cpbot.testing.score_pool_server import ScorePool, dial_pool
 from cpbot.testing.scripted_server import ScriptedServer
 from tests.fakes.atcoder import Entrant, FakeAtCoder
 from tests.paths import FIXTURES, HEURISTIC
@@ -51,6 +51,14 @@ def ahc_site(duration_s: int) -> FakeAtCoder:
     return site
 
 
+def watch(site: FakeAtCoder, pool: ScorePool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *extra: str) -> None:
+    """`cpbot watch --json` of AHC 900 on `site`, the model a stand-in serving `pool`."""
+    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
+    with served(site) as server, ScriptedServer(default=pool.answer, model="score-pool") as model:
+        monkeypatch.setenv("CPBOT_ATCODER_URL", server.url)
+        assert main(watch_args(model.base_url, *extra)) == 0
+
+
 def watch_args(model_url: str, *extra: str) -> list[str]:
     return [
         "watch", "--site", "atcoder", "--contest", CONTEST, "--strategy", "ale", "--lang", "python3",
@@ -63,12 +71,8 @@ def watch_args(model_url: str, *extra: str) -> list[str]:
 def test_a_live_ahc_is_searched_in_the_shadow_and_ranked_against_the_final_standings(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    site = ahc_site(duration_s=14)
-    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
-    pool = dial_pool()
-    with served(site) as server, ScriptedServer(default=pool.answer, model="score-pool") as model:
-        monkeypatch.setenv("CPBOT_ATCODER_URL", server.url)
-        assert main(watch_args(model.base_url)) == 0
+    site, pool = ahc_site(duration_s=14), dial_pool()
+    watch(site, pool, tmp_path, monkeypatch)
     out, err = capsys.readouterr()
     assert "2025-06-16" in err, "the AHC rule is told"
     (watched,) = json.loads(out)["contests"]
@@ -113,17 +117,10 @@ def test_a_live_ahc_is_searched_in_the_shadow_and_ranked_against_the_final_stand
 def test_a_listed_ahc_posts_the_leader_no_sooner_than_the_contest_interval(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    site = ahc_site(duration_s=12)
-    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
-    pool = dial_pool()
+    site, pool = ahc_site(duration_s=12), dial_pool()
     started = time.time()
-    with served(site) as server, ScriptedServer(default=pool.answer, model="score-pool") as model:
-        monkeypatch.setenv("CPBOT_ATCODER_URL", server.url)
-        args = watch_args(
-            model.base_url, "--submit", "--ai-allowed", KEY, "--cookies", str(cookies_txt(tmp_path / "c.txt", site)),
-            "--submit-interval", "0", "--verdict-poll", "0.05",
-        )  # fmt: skip
-        assert main(args) == 0
+    cookies = str(cookies_txt(tmp_path / "c.txt", site))
+    watch(site, pool, tmp_path, monkeypatch, "--submit", "--ai-allowed", KEY, "--cookies", cookies)
     (watched,) = json.loads(capsys.readouterr().out)["contests"]
     assert watched["contest"]["participation"] == "live"
     # the leader changed several times, but a short AHC takes one submission per 5 minutes: one post
