@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from pydantic import Field
 
@@ -29,7 +30,7 @@ from cpbot.agents.strategies.base import KnowledgePool
 from cpbot.agents.tracing import ScoreEvent, TraceEvent, Tracer
 from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.bot.watch.events import ContestStateEvent, RulesEvent, StandingEvent
-from cpbot.bot.watch.ports import LoopOptions, SubmitPort
+from cpbot.bot.watch.ports import LoopOptions, Solver, SubmitPort
 from cpbot.bot.watch.rules import Participation, decide
 from cpbot.bot.watch.standing import Standing
 from cpbot.bot.watch.state import ContestRow, WatchState
@@ -102,7 +103,7 @@ class HeuristicContest:
         key: str,
         *,
         client: HttpClient,
-        solver_for: Callable[[str, dict[str, object]], Callable[..., object]],
+        solver_for: Callable[[str, dict[str, Any]], Solver],
         submitter: SubmitPort | None,
         options: LoopOptions,
         stop: threading.Event,
@@ -155,6 +156,10 @@ class HeuristicContest:
         live = decision.participation is Participation.LIVE and self.options.submit and self.submitter is not None
         problem, folder = self._fetch(contest)
         best = folder / f"best{language_spec(self.options.language).extension}"
+        if best.is_file():  # a search before a restart: its program is kept, the new search starts afresh
+            earlier = best.with_name(f"best-before-{int(time.time())}{best.suffix}")
+            best.rename(earlier)
+            self.say(f"{self.key}: the program of an earlier search is kept as {earlier}")
         self._step(run_id, "solving", f"searching {problem.id}; the best program so far is kept in {best}")
         leader, posts = self._search(contest, run_id, problem, folder, best, live)
         result = HeuristicResult(
@@ -203,7 +208,7 @@ class HeuristicContest:
         seconds = [s for s in (limits.seconds, (left - margin) if left else None) if s is not None]
         budget = Budget(max_calls=limits.calls, max_tokens=limits.tokens, max_seconds=min(seconds) if seconds else None)
         strategy = self._strategy()
-        options: dict[str, object] = dict(self.options.strategy_options) if strategy == self.options.strategy else {}
+        options: dict[str, Any] = dict(self.options.strategy_options) if strategy == self.options.strategy else {}
         options.update(folder=str(folder), best_file=str(best))
         child = self.store.start_run(
             "solve", problem_id=problem.id, strategy=strategy, model=self.options.model or None,
@@ -227,7 +232,7 @@ class HeuristicContest:
             raise
         finally:
             self._searching_done.set()
-        self.store.finish_run(child, getattr(result, "status", "done"), reason=getattr(result, "reason", ""))
+        self.store.finish_run(child, result.status, reason=result.reason)
         if poster is not None:
             poster.join()
         if self._post_error is not None:
