@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import csv
 import io
+import math
+import re
 from pathlib import Path
 from typing import Literal
 
@@ -69,20 +71,26 @@ class RecordedStandings(BaseModel):
 
 def _csv_rows(path: Path) -> list[dict[str, str]]:
     text = read_file(path, TEST_FILE).decode("utf-8", errors="replace")
-    return list(csv.DictReader(io.StringIO(text)))
-
-
-def _number(value: str, path: Path) -> float:
     try:
-        return float(value)
-    except ValueError:
+        return list(csv.DictReader(io.StringIO(text)))
+    except csv.Error as e:
+        raise ConfigError(f"{path}: not CSV ({e})") from None
+
+
+def _number(value: object, path: Path) -> float:
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
         raise ConfigError(f"{path}: {value!r} is not a number") from None
+    if not math.isfinite(number):
+        raise ConfigError(f"{path}: {value!r} is not a finite number")
+    return number
 
 
 def read_performance(path: Path) -> list[tuple[int, int]]:
     """`rank,performance` rows."""
     try:
-        return [(int(r["rank"]), int(float(r["performance"]))) for r in _csv_rows(path)]
+        return [(int(r["rank"]), int(_number(r["performance"], path))) for r in _csv_rows(path)]
     except (KeyError, ValueError, TypeError) as e:
         raise ConfigError(f"{path}: not rank,performance rows ({e})") from None
 
@@ -99,13 +107,14 @@ def read_standings(directory: Path, *, objective: str = "maximize", unit: float 
         return None
     try:
         ranked = sorted((int(r["rank"]), _number(r["score"], scores)) for r in _csv_rows(scores))
-    except (KeyError, ValueError) as e:
+    except (KeyError, ValueError, TypeError) as e:
         raise ConfigError(f"{scores}: not rank,score rows ({e})") from None
     raw = None
     relative = directory / "relative_results.csv"
     if relative.is_file():
         rows = _csv_rows(relative)
-        columns = sorted((c for c in (rows[0] if rows else {}) if c.startswith("private_")), key=lambda c: int(c[8:]))
+        named = [c for c in (rows[0] if rows else {}) if c is not None and re.fullmatch(r"private_\d+", c)]
+        columns = sorted(named, key=lambda c: int(c[8:]))
         raw = [[None if (v := _number(r[c], relative)) < 0 else v for c in columns] for r in rows]
     return RecordedStandings(
         ranked=ranked,

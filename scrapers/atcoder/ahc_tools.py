@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import stat
 import zipfile
+import zlib
 from pathlib import Path, PurePosixPath
 
 from cpbot.core import bounds
@@ -39,7 +40,7 @@ def unpack_tools(data: bytes, folder: Path) -> list[str]:
     """Unpack the zip `data` into `folder / tools`; returns the names written (relative to `folder`)."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
-    except zipfile.BadZipFile as e:
+    except (zipfile.BadZipFile, ValueError, EOFError) as e:
         raise ParseError(f"the contest's tools are not a zip file ({e})") from e
     members = [m for m in archive.infolist() if not m.is_dir()]
     if len(members) > MAX_FILES:
@@ -49,7 +50,7 @@ def unpack_tools(data: bytes, folder: Path) -> list[str]:
         raise bounds.DECOMPRESSED.exceeded(f"the contest's tools ({total} bytes unpacked)", ParseError)
     for m in members:
         name = PurePosixPath(m.filename)
-        if name.is_absolute() or ".." in name.parts or stat.S_ISLNK(m.external_attr >> 16):
+        if not name.parts or name.is_absolute() or ".." in name.parts or stat.S_ISLNK(m.external_attr >> 16):
             raise ParseError(f"the contest's tools hold {m.filename!r}, which is a link or leaves the folder")
     # AHC's zips hold one top folder (`tools/`): its content goes straight into the problem's tools folder
     tops = {PurePosixPath(m.filename).parts[0] for m in members}
@@ -58,7 +59,12 @@ def unpack_tools(data: bytes, folder: Path) -> list[str]:
     for m in members:
         parts = PurePosixPath(m.filename).parts
         relative = PurePosixPath(TOOLS_DIR, *(parts[1:] if strip else parts))
-        target = write_inside(folder, relative, archive.read(m))
+        try:
+            target = write_inside(folder, relative, archive.read(m))
+        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, ValueError) as e:
+            raise ParseError(f"the contest's tools: {m.filename!r} cannot be unpacked ({e})") from e
+        except (NotADirectoryError, IsADirectoryError) as e:  # a name both a file and a folder in the zip
+            raise ParseError(f"the contest's tools: {m.filename!r} clashes with another name ({e})") from e
         if (m.external_attr >> 16) & 0o111:
             target.chmod(0o755)
         written.append(str(relative))
