@@ -39,11 +39,15 @@ from cpbot.core.errors import CpbotError, ParseError
 from cpbot.core.registry import DEFAULT_SCORED_STRATEGY, language_spec, strategy_spec
 from cpbot.core.safe_paths import component, write_inside
 from cpbot.judge.model import SCHEMA_VERSION, Model, Problem, Solution
+from cpbot.judge.sandbox import default_sandbox
+from cpbot.judge.scorer import ScoringTools
+from cpbot.judge.scoring import ScoreReport, default_seeds, score_solution
 from cpbot.scrapers.http import HttpClient
 from cpbot.scrapers.ranklist import Scoring
 from cpbot.scrapers.scored import Placing
 from cpbot.scrapers.sites import fetch_url, get_site
 
+FRESH_SEEDS_FROM = 1_000_000  # the estimate's seeds: far from the search's own (0, 1, ...)
 MARGIN_S = 60.0  # the search stops this long before the end (less in short contests), for the last post
 STANDINGS_POLL_S = 5.0
 STANDINGS_WAIT_S = 3600.0  # how long after the end the final standings are waited for
@@ -57,7 +61,8 @@ class HeuristicResult(Model):
     task: str
     participation: Participation
     best_file: str
-    mean: float | None = None  # the leader's mean score per input on the local seeds
+    search_mean: float | None = None  # the leader's mean on the seeds the search chose it on (biased upwards)
+    mean: float | None = None  # its mean on fresh seeds (`seeds`), which the estimate of the total uses
     seeds: list[int] = Field(default_factory=list)
     system_inputs: int = 0
     estimated_total: float | None = None
@@ -171,9 +176,12 @@ class HeuristicContest:
         )
         spec = problem.heuristic
         assert spec is not None
-        if leader is not None:
-            result.mean = leader.report.mean
-            result.seeds = [s.seed for s in leader.report.seeds]
+        if leader is not None and best.is_file():
+            result.search_mean = leader.report.mean
+            self._step(run_id, "estimating", f"the best program scored on {spec.seeds} seeds the search never used")
+            fresh = self._fresh_report(problem, folder, best)
+            result.seeds = [s.seed for s in fresh.seeds]
+            result.mean = fresh.mean if fresh.seeds else spec.failure_score
             result.system_inputs = spec.system_inputs or spec.seeds
             result.estimated_total = result.mean * result.system_inputs
         if result.estimated_total is not None and running:
@@ -182,6 +190,16 @@ class HeuristicContest:
         self.state.set_contest(self.key, status="done", detail=_summary(result))
         self.say(f"{self.key}: {_summary(result)}")
         return result
+
+    def _fresh_report(self, problem: Problem, folder: Path, best: Path) -> ScoreReport:
+        """The best program scored on seeds no version was chosen on: the search's own mean is biased upwards
+        (the leader is the version that did best on those very seeds)."""
+        spec = problem.heuristic
+        assert spec is not None
+        tools = ScoringTools.load(problem, folder, default_sandbox())
+        seeds = default_seeds(spec, start=FRESH_SEEDS_FROM)
+        solution = Solution(language=self.options.language, source=best.read_text(encoding="utf-8"))
+        return score_solution(solution, problem.id, tools, seeds, limits=problem.limits)
 
     def _fetch(self, contest: ContestRow) -> tuple[Problem, Path]:
         """The contest's (first) task with its tools unpacked in the task's folder, and that folder."""
@@ -297,14 +315,20 @@ def _standing(placing: Placing) -> Standing | None:
         percentile=100.0 * behind / max(placing.participants, 1),
         performance=placing.performance,
         performance_note=placing.note,
-        assumptions=[*placing.assumptions, "the total is the best program's mean score per input times the inputs"],
+        assumptions=[
+            *placing.assumptions,
+            "the total is the best program's mean score on fresh seeds times the system test's inputs",
+        ],
     )
 
 
 def _summary(result: HeuristicResult) -> str:
     if result.mean is None:
         return f"no program scored; nothing kept in {result.best_file}"
-    text = f"best mean {result.mean:,.1f} on {len(result.seeds)} seeds, about {result.estimated_total:,.0f} in all"
+    text = (
+        f"best program's mean {result.mean:,.1f} on {len(result.seeds)} fresh seeds (in the search "
+        f"{result.search_mean or 0:,.1f}), about {result.estimated_total:,.0f} on the system test"
+    )
     placing = result.placing
     if placing is not None:
         if placing.rank is None:
