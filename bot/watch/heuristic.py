@@ -50,7 +50,7 @@ from cpbot.scrapers.sites import fetch_url, get_site
 FRESH_SEEDS_FROM = 1_000_000  # the estimate's seeds: far from the search's own (0, 1, ...)
 MARGIN_S = 60.0  # the search stops this long before the end (less in short contests), for the last post
 STANDINGS_POLL_S = 5.0
-STANDINGS_WAIT_S = 3600.0  # how long after the end the final standings are waited for
+STANDINGS_WAIT_S = 6 * 3600.0  # how long after the end the final standings (the system test's) are waited for
 
 
 class HeuristicResult(Model):
@@ -68,6 +68,7 @@ class HeuristicResult(Model):
     estimated_total: float | None = None
     posts: int = 0
     placing: Placing | None = None
+    note: str = ""
 
 
 class SubmitPacer:
@@ -186,6 +187,8 @@ class HeuristicContest:
             result.estimated_total = result.mean * result.system_inputs
         if result.estimated_total is not None and running:
             result.placing = self._placing(contest, run_id, result.estimated_total, spec.scoring == "relative")
+            if result.placing is None:
+                result.note = f"the final standings were not out {STANDINGS_WAIT_S / 3600:g} h after the end: no rank"
         write_inside(folder, "result.json", result.model_dump_json(indent=2).encode())
         self.state.set_contest(self.key, status="done", detail=_summary(result))
         self.say(f"{self.key}: {_summary(result)}")
@@ -337,6 +340,8 @@ def _summary(result: HeuristicResult) -> str:
             text += f"; rank {placing.rank} of {placing.participants}"
             if placing.performance is not None:
                 text += f", performance {placing.performance}"
+    if result.note:
+        text += f"; {result.note}"
     if result.posts:
         text += f"; {result.posts} submitted"
     return f"{text}; the program: {result.best_file}"
