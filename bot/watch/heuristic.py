@@ -9,9 +9,11 @@ holds every program's seeds and scores (the strategy's score events).
 - Shadow by default: AtCoder restricts highly automated use in AHC (2025-06-16). Only a contest the user lists
   in `ai_allowed_contests` with `--submit` is submitted to, the leader each time it changed, never sooner
   than the contest's interval after the last post (`SubmitPacer`; AHC: 5 minutes, 30 in long contests).
-- After the end the site's final standings rank the leader's estimated total (its mean per input times the
-  system test's inputs) and give the performance it would have had (`scrapers/atcoder/ahc.py`): the contest's
-  standing in the state and a `standing` event, and `result.json` beside the program.
+- After the search the kept program is scored on fresh seeds; after the end the site's final standings rank
+  its estimated total (that mean times the system test's inputs) and give the performance it would have had
+  (`Site.place_score`, AtCoder's in `scrapers/atcoder/ahc.py`): the contest's standing in the state and a
+  `standing` event, and `result.json` beside the program. The last leader is not posted when it came within
+  the interval of the last post.
 """
 
 from __future__ import annotations
