@@ -9,6 +9,11 @@ the submit form (`data.TaskScreenName`, `data.LanguageId` with the current judge
 the submission list (`WJ`, then `1/3`, then the final label) and submission pages. `/login` has the
 Turnstile widget the real login has. Time comes from `FakeAtCoder.clock`; verdicts come from `policy`
 (accepted unless the source holds `FAKE:WA`, `FAKE:TLE`, `FAKE:RE` or `FAKE:CE`).
+
+A heuristic contest (`heuristic=True`, an AHC): its task's `tools` are served as the zip its statement links
+(`https://img.atcoder.jp/CONTEST/tools.zip`, routed here like every atcoder.jp subdomain), its standings rank
+the entrants by `score` alone (ties share a rank, `Fixed` once the contest is over), and a second submission
+within `submit_interval_s` of the last is refused with the form's error, as AtCoder refuses it.
 """
 
 from __future__ import annotations
