@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from cpbot.core.errors import ConfigError
-from cpbot.judge.packages.files import inside, package_submission
+from cpbot.judge.packages.files import inside, package_submission, statement_text
 from cpbot.judge.packages.model import (
     Expected,
     GeneratedTest,
@@ -52,6 +52,7 @@ def read_library_checker(root: Path) -> ProblemPackage:
         root=root,
         format="library-checker",
         name=str(info.get("title") or root.name),
+        statement=statement_text(root, ["task.md"]),
         memory_mb=1024,
         time=TimeRules(
             ac_to_time_limit=SAFETY_FACTOR, time_limit_to_tle=1.0, fixed_s=float(info.get("timelimit", 2.0))

@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from cpbot.core.errors import ConfigError
-from cpbot.judge.packages.files import SOURCE_SUFFIXES, inside, package_submission
+from cpbot.judge.packages.files import SOURCE_SUFFIXES, inside, package_submission, statement_text
 from cpbot.judge.packages.model import Expected, PackageSubmission, PackageTest, ProblemPackage, TimeRules, Validator
 
 MAX_XML_BYTES = 4 << 20
@@ -51,6 +51,7 @@ def read_polygon(root: Path) -> ProblemPackage:
         root=root,
         format="polygon",
         name=(names.get("value") if names is not None else None) or tree.get("short-name") or root.name,
+        statement=_statement(root),
         interactive=tree.find("assets/interactor") is not None,
         memory_mb=max(1, memory >> 20),
         time=TimeRules(ac_to_time_limit=SAFETY_FACTOR, time_limit_to_tle=1.0, fixed_s=time_ms / 1000),
@@ -60,6 +61,13 @@ def read_polygon(root: Path) -> ProblemPackage:
         submissions=_solutions(tree, root, notes),
         notes=notes,
     )
+
+
+def _statement(root: Path) -> str:
+    """The English statement: its sections (legend, input, output) when the package has them, else the whole."""
+    parts = ("legend", "input", "output")
+    sections = [statement_text(root, [f"statement-sections/english/{part}.tex"]) for part in parts]
+    return "\n\n".join(s for s in sections if s) or statement_text(root, ["statements/english/problem.tex"])
 
 
 def _xml(path: Path) -> ET.Element:
