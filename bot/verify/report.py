@@ -146,11 +146,17 @@ def ai_text(ai: AiReport) -> list[str]:
         gate = f"; gate: {p.gate}" if p.gate else ""
         mark = "WRONG" if p.wrong else ""
         lines.append(f"  {p.strategy}#{p.run:<3} {p.status:<11} tests: {tests}{failed}{gate}  {mark}".rstrip())
+    shown: dict[str, str] = {}  # a breaking input -> the program it was shown under
     for p in (p for p in ai.programs if p.breaking is not None):
         b = p.breaking
         where = f" (saved as {p.saved}.in/.ans)" if p.saved else ""
         valid = {True: "", False: " (the package's input validators reject it)", None: ""}[p.breaking_valid]
-        lines += ["", f"  {p.strategy}#{p.run} breaks on{where}{valid}: {p.gate_detail}".rstrip()]
+        name = f"{p.strategy}#{p.run}"
+        if b.input in shown:
+            lines += ["", f"  {name} breaks on the input shown for {shown[b.input]}{where}{valid}"]
+            continue
+        shown[b.input] = name
+        lines += ["", f"  {name} breaks on{where}{valid}: {p.gate_detail.split('; ')[-1]}".rstrip()]
         lines += [f"    input:    {line}" for line in _clip(b.input)]  # type: ignore[union-attr]
         lines += [f"    expected: {line}" for line in _clip(b.expected)]  # type: ignore[union-attr]
         lines += [f"    got:      {line}" for line in _clip(b.got)]  # type: ignore[union-attr]
