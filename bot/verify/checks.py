@@ -9,7 +9,8 @@
 - time-limit: the limit from the slowest accepted test and the format's multipliers (or the one stated).
 - submissions: each submission gets the verdict its folder names, at the time limit (Kattis's first failing
   test decides); "OK with extra time" when only the limit with the TLE margin gives it, and "sensitive to the
-  time limit" when the two limits give different verdicts.
+  time limit" when the two limits give different verdicts. A `partially_accepted` one is judged on every test and
+  must pass some groups of data/secret and not all ("PAC": `group_verdict`).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ REQUIRED = {
     Expected.TIME_LIMIT_EXCEEDED: "TLE",
     Expected.RUN_TIME_ERROR: "RTE",
     Expected.REJECTED: "not AC",
+    Expected.PARTIALLY_ACCEPTED: "PAC",  # some test groups of data/secret accepted, not all
 }
 REJECTED = REQUIRED[Expected.REJECTED]
 Say = Callable[[str], None]
@@ -246,7 +248,8 @@ def _judge(
     sub: PackageSubmission, tests: list[TestCase], limit_s: float, package: ProblemPackage, how: Judging
 ) -> JudgeReport:
     solution = Solution(language=sub.language, source=sub.path.read_text(encoding="utf-8", errors="replace"))  # type: ignore[arg-type]
-    return judge_program(solution, tests, limit_s, package, how, source_path=sub.path)
+    partial = sub.expected is Expected.PARTIALLY_ACCEPTED  # every group judged, not only up to the first failure
+    return judge_program(solution, tests, limit_s, package, how, source_path=sub.path, stop_on_failure=not partial)
 
 
 def judge_program(
@@ -256,8 +259,9 @@ def judge_program(
     package: ProblemPackage,
     how: Judging,
     source_path: Path | None = None,
+    stop_on_failure: bool = True,
 ) -> JudgeReport:
-    """`solution` on the package's `tests` as its submissions are judged (stopping at the first failure)."""
+    """`solution` on the package's `tests` as its submissions are judged (by default up to the first failure)."""
     return judge_solution(
         solution,
         tests,
@@ -266,9 +270,25 @@ def judge_program(
         interactor=how.interactor,
         interactor_protocol=KATTIS_PROTOCOL,
         sandbox=how.sandbox,
-        stop_on_failure=True,
+        stop_on_failure=stop_on_failure,
         build_options=BuildOptions(include_dirs=tuple(how.include_dirs), source_path=source_path),
     )
+
+
+def group_verdict(report: JudgeReport, limit_ms: float) -> str:
+    """The verdict of a run judged group by group (Kattis's `partially_accepted`): each folder of data/secret is a
+    group (data/secret itself for its loose tests), accepted when every test in it is AC within the limit; "PAC"
+    when some groups are accepted and some not, else as `verdict_at`. Scores are not weighed (every group counts
+    alike)."""
+    groups: dict[str, bool] = {}
+    for r in report.results:
+        group = r.name.rpartition("/")[0]
+        if group and not r.name.startswith("sample/"):
+            groups[group] = groups.get(group, True) and r.verdict is Verdict.AC and r.cpu_ms <= limit_ms
+    accepted = sum(groups.values())
+    if groups and 0 < accepted < len(groups):
+        return "PAC"
+    return verdict_at(report, limit_ms)
 
 
 def verdict_at(report: JudgeReport, limit_ms: float) -> str:
@@ -337,14 +357,6 @@ def _submissions(
     margin_s = limit_s * rules.time_limit_to_tle
     findings.append(limit_finding(max(slowest, default=0.0), limit_s, package))
     for sub in judged:
-        if sub.expected is Expected.PARTIALLY_ACCEPTED:
-            verdicts.append(SubmissionVerdict(path=submission_name(sub, package), expected=sub.expected.value,
-                                              at_limit=None, at_margin=None))  # fmt: skip
-            why = "partially accepted: scoring is not judged by cpbot verify yet"
-            findings.append(
-                Finding(check="submissions", subject=submission_name(sub, package), status=Status.SKIPPED, evidence=why)
-            )
-            continue
         report = reports.get(sub.path)
         if report is None or sub.expected is not Expected.ACCEPTED:
             say(f"  {submission_name(sub, package)}")
@@ -363,11 +375,12 @@ def submission_name(sub: PackageSubmission, package: ProblemPackage) -> str:
 def _verdict(
     sub: PackageSubmission, report: JudgeReport, limit_s: float, margin_s: float, package: ProblemPackage
 ) -> SubmissionVerdict:
+    verdict = group_verdict if sub.expected is Expected.PARTIALLY_ACCEPTED else verdict_at
     return SubmissionVerdict(
         path=submission_name(sub, package),
         expected=sub.expected.value,
-        at_limit=verdict_at(report, limit_s * 1000),
-        at_margin=verdict_at(report, margin_s * 1000),
+        at_limit=verdict(report, limit_s * 1000),
+        at_margin=verdict(report, margin_s * 1000),
         slowest_ms=max((r.cpu_ms for r in report.results), default=None),
     )
 
