@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -66,23 +66,7 @@ if TYPE_CHECKING:
               help="With --ai: budget of LLM calls per solve.")  # fmt: skip
 @click.option("--max-seconds", type=click.FloatRange(min=0, min_open=True), default=900.0, show_default=True,
               help="With --ai: budget of wall seconds per solve.")  # fmt: skip
-def verify(
-    package: Path,
-    as_json: bool,
-    html_path: Path | None,
-    ai: bool,
-    strategies: tuple[str, ...],
-    k: int,
-    strategy_option: tuple[str, ...],
-    settings: tuple[str, ...],
-    save_hacks: Path | None,
-    language: str,
-    model: str | None,
-    base_url: str | None,
-    api_key: str | None,
-    max_calls: int,
-    max_seconds: float,
-) -> int:
+def verify(package: Path, as_json: bool, html_path: Path | None, ai: bool, **ai_options: Any) -> int:
     """Verify the problem PACKAGE (Kattis: problem.yaml; Polygon: problem.xml; Library Checker: info.toml):
     generated tests come out the same twice, every test passes the input validators and near misses do not, some
     test reaches each bound, the output validator accepts the answers and rejects perturbed ones, each submission
@@ -103,10 +87,7 @@ def verify(
     say = (lambda _: None) if as_json else (lambda line: click.echo(line, err=True))
     after = None
     if ai:
-        after = _ai_check(
-            read, strategies, k, strategy_option, settings, save_hacks, language, model, base_url, api_key,
-            max_calls, max_seconds, say,
-        )  # fmt: skip
+        after = _ai_check(read, say, **ai_options)
     report = verify_package(read, default_sandbox(), say=say, after=after)
     click.echo(
         report.model_dump_json(indent=2) if as_json else text(report),
@@ -121,6 +102,8 @@ def verify(
 
 def _ai_check(
     package: ProblemPackage,
+    say: Callable[[str], None],
+    *,
     strategies: tuple[str, ...],
     k: int,
     strategy_option: tuple[str, ...],
@@ -132,7 +115,6 @@ def _ai_check(
     api_key: str | None,
     max_calls: int,
     max_seconds: float,
-    say: Callable[[str], None],
 ) -> AiCheck:
     """The `--ai` part, its settings checked before any test runs: the endpoint, the strategies' options, the
     gate's parameters."""

@@ -1,12 +1,8 @@
 import sys
+from itertools import accumulate
 
-data = sys.stdin.buffer.read().split()
-n, q = int(data[0]), int(data[1])
-prefix = [0] * (n + 1)
-for i in range(n):
-    prefix[i + 1] = prefix[i] + int(data[2 + i])
-out = []
-for j in range(q):
-    left, right = int(data[2 + n + 2 * j]), int(data[3 + n + 2 * j])
-    out.append(prefix[right] - prefix[left])
-print("\n".join(map(str, out)))
+tokens = sys.stdin.read().split()
+n = int(tokens[0])
+sums = [0, *accumulate(map(int, tokens[2 : 2 + n]))]
+queries = list(map(int, tokens[2 + n :]))
+print("\n".join(str(sums[right] - sums[left]) for left, right in zip(queries[::2], queries[1::2], strict=True)))
