@@ -80,7 +80,8 @@ def _statement(root: Path) -> str:
     """The English statement: its sections (legend, input, output) when the package has them, else the whole."""
     parts = ("legend", "input", "output")
     sections = [statement_text(root, [f"statement-sections/english/{part}.tex"]) for part in parts]
-    return "\n\n".join(s for s in sections if s) or statement_text(root, ["statements/english/problem.tex"])
+    joined = "\n\n".join(s.strip() for s in sections if s.strip())
+    return joined + "\n" if joined else statement_text(root, ["statements/english/problem.tex"])
 
 
 def _xml(path: Path) -> ET.Element:

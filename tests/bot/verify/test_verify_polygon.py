@@ -72,6 +72,8 @@ def _generated_package(root: Path, generator: str) -> Path:
     )
     files = {"problem.xml": xml, "files/gen.py": generator, "solutions/main.py": SUM_MAIN}
     files |= {"solutions/small.py": SUM_SMALL, "tests/01": "2\n3 4\n", "tests/01.a": "7\n"}
+    files |= {"statement-sections/english/input.tex": "N, then N numbers.\n"}
+    files |= {"statement-sections/english/legend.tex": "Print the sum.\n"}
     for name, text in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
@@ -85,6 +87,7 @@ def test_generated_tests_are_made_by_the_packages_generator_and_answered_by_the_
         ("tests/03", "gen.py", ["30", "2"]),
     ]
     assert package.reference is not None and package.reference.name == "main.py"
+    assert package.statement == "Print the sum.\n\nN, then N numbers.\n"  # Polygon's sections, legend first
     report = verify_package(package, sandbox)
     rows = {(f.check, f.subject): f for f in report.findings}
     assert rows[("generators", "1 generators")].status is Status.OK
