@@ -170,6 +170,7 @@ def _gate(row: ModelProgram, solution: Solution, gates: list[ProblemChecks], ora
     if not gates:
         row.gate, row.gate_detail = "unchecked", "no solve wrote an input generator the gate could run"
         return
+    # a lab label says what a program does on the hidden tests: this one passed them all
     candidate = LabCandidate(file=f"{row.strategy}#{row.run}", label="right", kind="model", origin=row.strategy)
     details = []
     for checks in gates:
