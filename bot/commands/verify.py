@@ -83,6 +83,8 @@ def verify(package: Path, as_json: bool, html_path: Path | None, ai: bool, **ai_
     from cpbot.judge.packages import read_package
     from cpbot.judge.sandbox import default_sandbox
 
+    if not ai:
+        _refuse_ai_options()
     read = read_package(package)
     say = (lambda _: None) if as_json else (lambda line: click.echo(line, err=True))
     after = None
@@ -98,6 +100,22 @@ def verify(package: Path, as_json: bool, html_path: Path | None, ai: bool, **ai_
         html_path.write_text(render_verify_html(report), encoding="utf-8")
         click.echo(f"report page: {html_path}", err=True)
     return 0 if report.passed else 1
+
+
+def _refuse_ai_options() -> None:
+    """An option of --ai given without it would be ignored in silence: say so instead."""
+    from click.core import ParameterSource
+
+    from cpbot.core.errors import ConfigError
+
+    ctx = click.get_current_context()
+    for param in ctx.command.params:
+        help_text = getattr(param, "help", "") or ""
+        if (
+            help_text.startswith("With --ai")
+            and ctx.get_parameter_source(param.name or "") is ParameterSource.COMMANDLINE
+        ):
+            raise ConfigError(f"{param.opts[0]} is an option of --ai", hint="add --ai, or leave it out")
 
 
 def _ai_check(

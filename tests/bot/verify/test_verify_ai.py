@@ -169,3 +169,8 @@ def test_ai_refuses_a_package_with_a_custom_output_validator_before_checking_any
     shutil.copytree(FIXTURES / "packages" / "kattis" / "different", package)
     assert main(["verify", str(package), "--ai", "--api-key", "sk-x", "--base-url", "http://127.0.0.1:9/v1"]) == 2
     assert "custom output validator" in capsys.readouterr().err
+
+
+def test_an_option_of_ai_without_ai_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", str(WEAK), "-k", "2"]) == 2
+    assert "-k is an option of --ai" in capsys.readouterr().err
