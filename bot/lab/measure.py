@@ -33,9 +33,10 @@ from cpbot.core.errors import ConfigError, CpbotError
 from cpbot.judge.build import build_solution
 from cpbot.judge.generator import generate
 from cpbot.judge.kinds import problem_kind
-from cpbot.judge.model import SCHEMA_VERSION, JudgeReport, Solution, StressReport, Verdict
+from cpbot.judge.model import SCHEMA_VERSION, JudgeReport, Problem, Solution, StressReport, Verdict
 from cpbot.judge.runner import judge_problem
 from cpbot.judge.sandbox import Sandbox, default_sandbox
+from cpbot.judge.validator import InputGate
 
 Config = Literal["samples", "generated", "stress", "profile", "ladder"]
 CONFIGS: tuple[Config, ...] = ("samples", "generated", "stress", "profile", "ladder")
@@ -166,9 +167,15 @@ class ProblemChecks:
         panel: Sequence[Solution] = (),
         no_oracle: str = "",
         strict: bool = False,
+        gate: InputGate | None = None,
+        judged_as: Problem | None = None,
     ) -> None:
         self.lab, self.params, self.sandbox = lab, params, sandbox
         self.hidden = hidden_tests(lab, sandbox)
+        # the problem as the gate judges it (its checker may differ from the true one: the flaw `no_checker`);
+        # the hidden tests always judge with lab.problem
+        self.problem = judged_as or lab.problem
+        self.gate = gate  # the validator's door for the stress, ladder and profile inputs (None: shape only)
         # strict: a candidate not stressed against an agreeing oracle (none, or stress inconclusive) is unverified
         self.panel, self.no_oracle, self.strict = list(panel), no_oracle, strict
         started = time.monotonic()
@@ -194,10 +201,10 @@ def run_candidate(checks: ProblemChecks, candidate: LabCandidate) -> CandidateRe
     """Every configuration on one candidate; a check runs only if the ones before it passed."""
     lab, params, sandbox = checks.lab, checks.params, checks.sandbox
     solution = lab.program(candidate.file)
-    problem = lab.problem
-    hidden = judge_problem(solution, problem, checks.hidden, sandbox=sandbox, stop_on_failure=True)
+    problem, gate = checks.problem, checks.gate
+    hidden = judge_problem(solution, lab.problem, checks.hidden, sandbox=sandbox, stop_on_failure=True)
     if _starved(hidden, problem.limits.time_ms):
-        hidden = judge_problem(solution, problem, checks.hidden, sandbox=sandbox, stop_on_failure=True)
+        hidden = judge_problem(solution, lab.problem, checks.hidden, sandbox=sandbox, stop_on_failure=True)
     passed: dict[str, bool] = {}
     seconds: dict[str, float] = {}
     caught: str | None = None
@@ -255,7 +262,7 @@ def run_candidate(checks: ProblemChecks, candidate: LabCandidate) -> CandidateRe
             return None
         try:
             report = verification.small_stress(
-                solution, *programs, problem, params, seed=1, sandbox=sandbox, panel=checks.panel
+                solution, *programs, problem, params, seed=1, sandbox=sandbox, gate=gate, panel=checks.panel
             )
         except StressError as e:
             notes.append(f"stress inconclusive: {e.message}")
@@ -273,7 +280,7 @@ def run_candidate(checks: ProblemChecks, candidate: LabCandidate) -> CandidateRe
             return None
         try:
             report = verification.ladder(
-                solution, *programs, problem, params, seed=1, sandbox=sandbox, panel=checks.panel
+                solution, *programs, problem, params, seed=1, sandbox=sandbox, gate=gate, panel=checks.panel
             )
         except StressError as e:
             notes.append(f"ladder inconclusive: {e.message}")
@@ -293,7 +300,7 @@ def run_candidate(checks: ProblemChecks, candidate: LabCandidate) -> CandidateRe
             notes.append("not profiled")
             return None
         try:
-            report = verification.profile(solution, generator, problem, params, sandbox=sandbox)
+            report = verification.profile(solution, generator, problem, params, sandbox=sandbox, gate=gate)
         except CpbotError as e:
             notes.append(f"not profiled: {e.message}")
             return None
