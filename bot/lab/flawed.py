@@ -183,9 +183,12 @@ def panel_checks(lab: LabProblem, params: GateParams, sandbox: Sandbox, designs:
         if judge_problem(brute, problem, sandbox=sandbox).verdict == Verdict.AC:
             brutes.append(brute)
     generators = [g for g in (_solution(d.generator) for d in designs) if g is not None]
-    usable = (g for g in generators if testgen.validate_generator(g, problem, sandbox=sandbox, gate=gate) is None)
-    generator = next(usable, None)
-    inputs = lab_inputs(generator, params.tests, sandbox) if generator is not None else []
+    usable = [g for g in generators if testgen.validate_generator(g, problem, sandbox=sandbox, gate=gate) is None]
+    made = [lab_inputs(g, params.tests, sandbox) for g in usable]
+    # the first generator whose inputs all pass the validator (one breaking the constraints only at times is kept
+    # by validate_generator, its invalid inputs dropped where used); else the first usable one
+    best = next((i for i, m in enumerate(made) if gate is None or all(gate.check(x.encode()).valid for x in m)), 0)
+    generator, inputs = (usable[best], made[best]) if usable else (None, [])
     validator = lab.optional(lab.spec.validator) if gate is not None else None
     shaped = testgen.check_suite(inputs, problem, brute=None, generator=generator, validator=validator, sandbox=sandbox)
     probes = [selection.Probe(input=t.input, origin="generated") for t in shaped.tests.tests]

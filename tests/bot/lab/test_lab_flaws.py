@@ -7,8 +7,23 @@ from pathlib import Path
 import pytest
 
 from cpbot.agents.verification import GateParams
-from cpbot.bot.lab.flawed import FlawRow, flaw_figures, run_flawed_problem
-from tests.bot.lab.test_lab import result, static_range_sum  # noqa: F401 (a fixture)
+from cpbot.bot.lab.dataset import LabProblem, load_problem
+from cpbot.bot.lab.flawed import (
+    NO_CHECKER,
+    FlawReport,
+    FlawRow,
+    claimed,
+    flaw_figures,
+    given,
+    merge_flaw_reports,
+    one_reply_checks,
+    panel_checks,
+    run_flawed_problem,
+    written_checker,
+)
+from cpbot.core.errors import CpbotError
+from cpbot.testing.population_server import load_lab_folder
+from tests.bot.lab.test_lab import LAB, result, static_range_sum  # noqa: F401 (a fixture)
 
 
 def test_a_program_passing_every_check_without_an_agreeing_oracle_is_not_claimed_with_a_panel():
@@ -34,3 +49,61 @@ def test_a_wrong_brute_force_fails_the_right_program_alone_and_loses_its_vote_in
     assert not any(claim for (_, _, name), claim in claims.items() if name not in ("right", "ladder"))
     figures = {(f.flaw, f.mode): f for f in flaw_figures(rows)}
     assert figures[("wrong_brute", "one reply")].right_claimed == 0 and figures[("wrong_brute", "panel")].recall == 1.0
+
+
+def test_reports_of_one_setting_merge_on_the_listed_candidates_and_other_settings_are_refused():
+    rows = [FlawRow(mode="panel", result=result(label, [True] * 5)) for label in ("right", "wrong")]
+    params = GateParams()
+    one = FlawReport(params=params, problems=1, rows=rows[:1], figures=flaw_figures(rows[:1]))
+    two = FlawReport(params=params, problems=1, rows=rows[1:], figures=flaw_figures(rows[1:]))
+    merged = merge_flaw_reports([one, two], {("p", "right-wa"), ("p", "wrong-wa")})
+    assert len(merged.rows) == 2 and merged.figures[0].wrong_claimed == 1
+    assert len(merge_flaw_reports([one, two], {("p", "right-wa")}).rows) == 1  # a candidate the dataset dropped
+    with pytest.raises(CpbotError, match="different settings"):
+        merge_flaw_reports([one, two.model_copy(update={"designer": "mixed"})], set())
+
+
+def test_without_its_checker_a_print_any_problem_is_judged_by_tokens_alone_and_by_a_vetted_written_one_in_a_panel(
+    sandbox,
+):
+    lab = load_problem(LAB / "closest_values")
+    assert Path(lab.problem.checker).parent == lab.folder.resolve()  # the checker program beside problem.json
+    bare = given(lab, NO_CHECKER)
+    assert bare.checker == "tokens" and given(lab, "wrong_brute") == lab.problem
+    assert written_checker(lab, bare, sandbox) == (lab.problem, "")  # the folder's checker passes vet_checker
+    assert written_checker(lab, lab.problem, sandbox) == (lab.problem, "")  # nothing to write
+    broken = lab.folder.parent / "nowhere" / "checker.py"
+    lost = LabProblem(
+        folder=broken.parent, spec=lab.spec, problem=lab.problem.model_copy(update={"checker": str(broken)})
+    )
+    problem, why = written_checker(lost, bare, sandbox)
+    assert problem.checker == "tokens" and why.startswith("no checker: the statement accepts several answers")
+
+
+def test_the_panel_s_validator_keeps_inputs_that_break_the_constraints_out_of_its_tests(static_range_sum, sandbox):  # noqa: F811
+    right, flawed = load_lab_folder(static_range_sum.folder).designs()
+    negating = flawed["bad_constraints"][0]
+    params = GateParams(tests=4, stress_runs=5, profile=False, ladder_seconds=0)
+    alone = one_reply_checks(static_range_sum, params, sandbox, negating)
+    assert alone.gate is None and any("-" in t.input for t in alone.suite.tests.tests)  # trusted whole
+    checks = panel_checks(static_range_sum, params, sandbox, [negating, right])
+    assert checks.gate is not None and checks.suite.tests.tests
+    assert not any("-" in t.input for t in checks.suite.tests.tests)
+    assert checks.gate.check(b"1 1\n-5\n0 1\n").valid is False  # and stress and profile inputs pass the same door
+
+
+@pytest.mark.slow
+def test_no_checker_fails_right_programs_printing_other_pairs_alone_and_a_panel_with_a_flawed_third_keeps_them():
+    params = GateParams(tests=2, stress_runs=20, stress_seconds=600, profile=False, ladder_seconds=0)
+    rows = run_flawed_problem(load_problem(LAB / "closest_values"), params, flaws=["no_checker"], designer="flawed")
+    claims = {(r.result.flaw, r.mode, Path(r.result.file).stem): claimed(r.result, r.mode) for r in rows}
+    # compared as tokens with a brute force printing the last pair, the programs printing another one fail
+    assert (
+        not claims[("no_checker", "one reply", "right_first")] and not claims[("no_checker", "one reply", "right_desc")]
+    )
+    # through the written checker every right program is claimed, whatever pair it prints
+    assert all(claims[("no_checker", "panel", name)] for name in ("right_first", "right_last", "right_desc"))
+    assert all(r.third not in ("", "right") for r in rows if r.mode == "panel")  # the third reply was flawed
+    figures = {(f.flaw, f.mode): f for f in flaw_figures(rows)}
+    # quadratic is too slow only at the bound, which the profile (off here) sees; every other wrong one is caught
+    assert figures[("no_checker", "panel")].wrong_claimed <= 1 and figures[("right", "panel")].wrong_claimed <= 1
