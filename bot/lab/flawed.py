@@ -326,7 +326,8 @@ def flaw_table(report: FlawReport) -> str:
         return "-" if v is None else f"{100 * v:.1f}%"
 
     lines = [
-        f"{report.problems} problems, {len({(r.result.problem, r.result.file) for r in report.rows})} candidates",
+        f"{report.problems} problems, {len({(r.result.problem, r.result.file) for r in report.rows})} candidates; "
+        f"the panel's third reply drawn by --designer {report.designer}",
         "",
         "| flaw | designer replies | precision of solved | recall | wrong called solved | right called solved "
         "| unverified |",
