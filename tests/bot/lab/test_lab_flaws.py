@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from cpbot.agents.verification import GateParams
+from cpbot.bot.cli.main import cli
 from cpbot.bot.lab.dataset import LabProblem, load_problem
 from cpbot.bot.lab.flawed import (
     NO_CHECKER,
@@ -97,9 +99,10 @@ def test_no_checker_fails_right_programs_printing_other_pairs_alone_and_a_panel_
     params = GateParams(tests=2, stress_runs=20, stress_seconds=600, profile=False, ladder_seconds=0)
     rows = run_flawed_problem(load_problem(LAB / "closest_values"), params, flaws=["no_checker"], designer="flawed")
     claims = {(r.result.flaw, r.mode, Path(r.result.file).stem): claimed(r.result, r.mode) for r in rows}
-    # compared as tokens with a brute force printing the last pair, the programs printing another one fail
+    # compared as tokens, the programs printing another pair than the samples' fail them (and the brute force,
+    # printing the last pair, is discarded on them: nothing is stressed)
     assert (
-        not claims[("no_checker", "one reply", "right_first")] and not claims[("no_checker", "one reply", "right_desc")]
+        not claims[("no_checker", "one reply", "right_last")] and not claims[("no_checker", "one reply", "right_desc")]
     )
     # through the written checker every right program is claimed, whatever pair it prints
     assert all(claims[("no_checker", "panel", name)] for name in ("right_first", "right_last", "right_desc"))
@@ -107,3 +110,22 @@ def test_no_checker_fails_right_programs_printing_other_pairs_alone_and_a_panel_
     figures = {(f.flaw, f.mode): f for f in flaw_figures(rows)}
     # quadratic is too slow only at the bound, which the profile (off here) sees; every other wrong one is caught
     assert figures[("no_checker", "panel")].wrong_claimed <= 1 and figures[("right", "panel")].wrong_claimed <= 1
+
+
+def test_cpbot_lab_flaws_merges_per_problem_reports_into_one_table(tmp_path):
+    def row(file: str, label: str) -> FlawRow:
+        found = result(label, [True] * 5).model_copy(
+            update={"problem": "closest_values", "file": file, "flaw": "right"}
+        )
+        return FlawRow(mode="panel", result=found, third="wrong_brute")
+
+    paths = []
+    for i, (file, label) in enumerate((("candidates/right_first.py", "right"), ("candidates/order.py", "wrong"))):
+        rows = [row(file, label)]
+        report = FlawReport(params=GateParams(), designer="mixed", problems=1, rows=rows, figures=flaw_figures(rows))
+        paths += ["--merge", str(tmp_path / f"{i}.json")]
+        (tmp_path / f"{i}.json").write_text(report.model_dump_json())
+    shown = CliRunner().invoke(cli, ["lab", str(LAB), "--problem", "closest_values", "--flaws", *paths])
+    assert shown.exit_code == 0, shown.output
+    assert "1 problems, 2 candidates; the panel's third reply drawn by --designer mixed" in shown.output
+    assert "| right | panel | 50.0% | 100.0% | 1/1 | 1/1 | 0 |" in shown.output
