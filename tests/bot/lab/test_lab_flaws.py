@@ -96,7 +96,7 @@ def test_the_panel_s_validator_keeps_inputs_that_break_the_constraints_out_of_it
 
 @pytest.mark.slow
 def test_no_checker_fails_right_programs_printing_other_pairs_alone_and_a_panel_with_a_flawed_third_keeps_them():
-    params = GateParams(tests=2, stress_runs=20, stress_seconds=600, profile=False, ladder_seconds=0)
+    params = GateParams(tests=2, stress_runs=40, stress_seconds=600, profile=False, ladder_seconds=0)
     rows = run_flawed_problem(load_problem(LAB / "closest_values"), params, flaws=["no_checker"], designer="flawed")
     claims = {(r.result.flaw, r.mode, Path(r.result.file).stem): claimed(r.result, r.mode) for r in rows}
     # compared as tokens, the programs printing another pair than the samples' fail them (and the brute force,
@@ -107,9 +107,10 @@ def test_no_checker_fails_right_programs_printing_other_pairs_alone_and_a_panel_
     # through the written checker every right program is claimed, whatever pair it prints
     assert all(claims[("no_checker", "panel", name)] for name in ("right_first", "right_last", "right_desc"))
     assert all(r.third not in ("", "right") for r in rows if r.mode == "panel")  # the third reply was flawed
-    figures = {(f.flaw, f.mode): f for f in flaw_figures(rows)}
-    # quadratic is too slow only at the bound, which the profile (off here) sees; every other wrong one is caught
-    assert figures[("no_checker", "panel")].wrong_claimed <= 1 and figures[("right", "panel")].wrong_claimed <= 1
+    # stress at sizes 1..4 (10 seeds each) catches these three; the overflow needs rarer inputs, the quadratic search
+    # the profile (off here)
+    wrong = ("order", "neighbours", "last_pair_skipped")
+    assert not any(claims[(flaw, "panel", name)] for flaw in ("right", "no_checker") for name in wrong)
 
 
 def test_cpbot_lab_flaws_merges_per_problem_reports_into_one_table(tmp_path):
