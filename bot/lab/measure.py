@@ -269,6 +269,10 @@ def run_candidate(checks: ProblemChecks, candidate: LabCandidate) -> CandidateRe
             unstressed(f"stress inconclusive: {e.message}")
             return None
         contested(report)
+        if report.runs and report.invalid >= report.runs:  # nothing compared (as the strategy's input_gate says)
+            notes.append("not stressed: every stress input breaks the constraints")
+            unstressed("every stress input breaks the constraints (the validator rejects them)")
+            return None
         if report.status == "clean":
             notes.append(f"stress clean after {report.runs} runs in {report.seconds:.1f} s")
             return None

@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from cpbot.agents.envelopes import GeneratedTests
+from cpbot.agents.roles import testgen
 from cpbot.agents.verification import GateParams
 from cpbot.bot.cli.main import cli
 from cpbot.bot.lab.dataset import LabProblem, load_problem
@@ -17,13 +19,16 @@ from cpbot.bot.lab.flawed import (
     claimed,
     flaw_figures,
     given,
+    input_gate,
     merge_flaw_reports,
     one_reply_checks,
     panel_checks,
     run_flawed_problem,
     written_checker,
 )
+from cpbot.bot.lab.measure import ProblemChecks, run_candidate
 from cpbot.core.errors import CpbotError
+from cpbot.judge.model import Solution
 from cpbot.testing.population_server import load_lab_folder
 from tests.bot.lab.test_lab import LAB, result, static_range_sum  # noqa: F401 (a fixture)
 
@@ -130,3 +135,20 @@ def test_cpbot_lab_flaws_merges_per_problem_reports_into_one_table(tmp_path):
     assert shown.exit_code == 0, shown.output
     assert "1 problems, 2 candidates; the panel's third reply drawn by --designer mixed" in shown.output
     assert "| right | panel | 50.0% | 100.0% | 1/1 | 1/1 | 0 |" in shown.output
+
+
+def test_a_stress_run_whose_every_input_breaks_the_constraints_compares_nothing_and_verifies_nothing(
+    static_range_sum,  # noqa: F811
+    sandbox,
+):
+    invalid = Solution(language="python3", source="import sys\nn = int(sys.argv[1])\nprint(n, 1)\nprint(*[-1] * n)\n")
+    gate = input_gate(static_range_sum, static_range_sum.problem, sandbox)
+    assert gate is not None
+    suite = testgen.GeneratedSuite(
+        tests=GeneratedTests(tests=[], reason="none"), generator=invalid, brute=static_range_sum.brute
+    )
+    params = GateParams(tests=1, stress_runs=5, profile=False, ladder_seconds=0)
+    checks = ProblemChecks(static_range_sum, params, sandbox, suite=suite, strict=True, gate=gate)
+    found = run_candidate(checks, static_range_sum.spec.candidates[0])
+    assert found.passed["stress"] and "every stress input breaks the constraints" in found.unverified
+    assert not claimed(found, "panel")
