@@ -46,11 +46,9 @@ from cpbot.agents.llm_replies import (
     NotAChatCompletion,
     ReplyTooLarge,
     clipped_read,
-    deadline_transport,
     escaped_bytes,
     read_answer,
     read_body,
-    total_deadline,
     tries_usage,
     unusable,
     usage_of,
@@ -59,6 +57,7 @@ from cpbot.agents.llm_settings import LLMConfig, RequestSettings
 from cpbot.agents.reasoning import split_reply
 from cpbot.agents.structured import StructuredOutputError, read_structured
 from cpbot.agents.tracing import LLMCallEvent, LLMTry, NullTracer, Tracer
+from cpbot.core.http_deadline import DeadlineTransport, total_deadline
 
 # Names many modules imported from here before the split, still found here; new code imports them from
 # their homes (agents.chat, agents.llm_settings, agents.llm_failures, agents.structured).
@@ -100,9 +99,9 @@ class LLMClient:
         self._jitter = jitter
         self._probe_enabled = probe
         # retries are ours, so that waits are visible, testable and bounded by the budget; every socket
-        # operation respects the request's total deadline (llm_replies.total_deadline)
+        # operation respects the request's total deadline (cpbot.core.http_deadline)
         self._http = httpx.Client(
-            transport=deadline_transport(max(100, 2 * config.max_in_flight)),
+            transport=DeadlineTransport(max(100, 2 * config.max_in_flight)),
             headers={
                 "Authorization": f"Bearer {config.api_key.get_secret_value()}",
                 "Accept": "application/json",

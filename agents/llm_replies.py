@@ -1,8 +1,8 @@
 """Reading a model's reply where it enters, bounded in size, time and shape.
 
 - Time: every socket operation of a request (connect, send, each read, headers included) waits at
-  most what is left of the request's total deadline (`total_deadline`), so a server that drips one
-  byte a second is left when the deadline passes, not when it stops.
+  most what is left of the request's total deadline (`cpbot.core.http_deadline`), so a server that
+  drips one byte a second is left when the deadline passes, not when it stops.
 - Size: the body is read chunk by chunk and reading stops past `max_reply_bytes` (`read_body`);
   a compressed body is decompressed with the same bound.
 - Shape: `read_answer` takes the body apart into a `ChatAnswer` (answer, reasoning, finish reason,
@@ -16,98 +16,22 @@ from __future__ import annotations
 import json
 import math
 import reprlib
-import threading
-import time
 import zlib
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-import httpcore
 import httpx
 
 from cpbot.agents.budget import Usage
 from cpbot.agents.chat import LLMReply, Message
 from cpbot.agents.tracing import LLMCallEvent
+from cpbot.core.http_deadline import check_deadline
 from cpbot.core.terminal import quoted
 
 ERROR_BODY_BYTES = 64 * 1024  # of an error answer (4xx/5xx): its message is all cpbot needs
 SENT_CHARS = 300  # of an unusable reply, quoted in warnings and errors
 CHUNK_BYTES = 64 * 1024
-
-
-# ---- the total deadline of one request ------------------------------------------------------------
-
-_deadline = threading.local()
-
-
-@contextmanager
-def total_deadline(seconds: float) -> Iterator[None]:
-    """Every socket operation of this thread inside the block waits at most until `seconds` from now."""
-    previous = getattr(_deadline, "until", None)
-    _deadline.until = time.monotonic() + seconds
-    try:
-        yield
-    finally:
-        _deadline.until = previous
-
-
-def _left(timeout: float | None, error: type[Exception]) -> float | None:
-    """`timeout` cut to what is left of this thread's deadline; raises `error` when nothing is left."""
-    until = getattr(_deadline, "until", None)
-    if until is None:
-        return timeout
-    left = until - time.monotonic()
-    if left <= 0:
-        raise error("the request's total time ran out")
-    return left if timeout is None else min(timeout, left)
-
-
-class _DeadlineStream(httpcore.NetworkStream):
-    def __init__(self, inner: httpcore.NetworkStream) -> None:
-        self._inner = inner
-
-    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-        return self._inner.read(max_bytes, _left(timeout, httpcore.ReadTimeout))
-
-    def write(self, buffer: bytes, timeout: float | None = None) -> None:
-        self._inner.write(buffer, _left(timeout, httpcore.WriteTimeout))
-
-    def close(self) -> None:
-        self._inner.close()
-
-    def start_tls(self, ssl_context: Any, server_hostname: str | None = None, timeout: float | None = None) -> Any:
-        tls = self._inner.start_tls(ssl_context, server_hostname, _left(timeout, httpcore.ConnectTimeout))
-        return _DeadlineStream(tls)
-
-    def get_extra_info(self, info: str) -> Any:
-        return self._inner.get_extra_info(info)
-
-
-class _DeadlineBackend(httpcore.NetworkBackend):
-    def __init__(self, inner: httpcore.NetworkBackend) -> None:
-        self._inner = inner
-
-    def connect_tcp(self, host: str, port: int, timeout: float | None = None, **options: Any) -> Any:
-        stream = self._inner.connect_tcp(host, port, _left(timeout, httpcore.ConnectTimeout), **options)
-        return _DeadlineStream(stream)
-
-    def connect_unix_socket(self, path: str, timeout: float | None = None, **options: Any) -> Any:
-        stream = self._inner.connect_unix_socket(path, _left(timeout, httpcore.ConnectTimeout), **options)
-        return _DeadlineStream(stream)
-
-    def sleep(self, seconds: float) -> None:
-        self._inner.sleep(seconds)
-
-
-def deadline_transport(max_connections: int) -> httpx.HTTPTransport:
-    """An HTTP transport whose every socket operation respects `total_deadline`."""
-    transport = httpx.HTTPTransport(limits=httpx.Limits(max_connections=max_connections))
-    # httpx has no option for httpcore's network backend: the pool's is wrapped in place
-    pool = transport._pool
-    pool._network_backend = _DeadlineBackend(pool._network_backend)
-    return transport
 
 
 # ---- the body -------------------------------------------------------------------------------------
@@ -148,12 +72,10 @@ def read_body(response: httpx.Response, limit: int) -> bytearray:
     if length.isdigit() and int(length) > limit:
         raise ReplyTooLarge(limit, b"")
     body = bytearray()
-    until = getattr(_deadline, "until", None)
     try:
         for chunk in _decoded(response, limit):
             # the transport's sockets keep the deadline; this covers one that does not (a proxy from the environment)
-            if until is not None and time.monotonic() > until:
-                raise httpx.ReadTimeout("the request's total time ran out")
+            check_deadline()
             body += chunk
             if len(body) > limit:
                 raise ReplyTooLarge(limit, bytes(body[:SENT_CHARS]))

@@ -194,6 +194,11 @@ class HeuristicSpec(Model):
     # what an input scores when the output is invalid, the run crashes or times out: 0 where larger is
     # better; a problem where smaller is better states its own (worse than any valid output)
     failure_score: float = 0.0
+    # how many inputs the contest's system test has (the contest's total is about the mean times this);
+    # None: as many as `seeds`
+    system_inputs: int | None = Field(None, ge=1)
+    # where the contest's own tools can be downloaded (an AHC task page links a zip of them)
+    tools_url: str | None = None
 
     @model_validator(mode="after")
     def _failure_is_worst(self) -> HeuristicSpec:

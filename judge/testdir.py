@@ -109,9 +109,9 @@ def write_tests_dir(tests: list[TestCase], directory: Path, *, default_name: str
     return inputs
 
 
-def save_next_test(directory: Path, prefix: str, given: str, answer: str) -> Path:
-    """Write a test as the first free `PREFIX-NNN.in`/`.out` in `directory` (oj's `hack-000` style), never
-    replacing a file; returns the input's path."""
+def save_next_test(directory: Path, prefix: str, given: str, answer: str, answer_suffix: str = ".out") -> Path:
+    """Write a test as the first free `PREFIX-NNN.in`/`.out` (or `answer_suffix`: Kattis's `.ans`) in `directory`
+    (oj's `hack-000` style), never replacing a file; returns the input's path."""
     directory.mkdir(parents=True, exist_ok=True)
     for n in range(100_000):
         path = directory / f"{prefix}-{n:03d}.in"
@@ -120,6 +120,6 @@ def save_next_test(directory: Path, prefix: str, given: str, answer: str) -> Pat
                 f.write(given.encode("utf-8", "surrogateescape"))
         except FileExistsError:
             continue
-        write_inside(directory, path.with_suffix(".out").name, answer.encode("utf-8", "surrogateescape"))
+        write_inside(directory, path.with_suffix(answer_suffix).name, answer.encode("utf-8", "surrogateescape"))
         return path
     raise ConfigError(f"{directory} has no free {prefix}-NNN.in name left", hint="save into another folder")

@@ -21,6 +21,7 @@ import httpx
 from pydantic import BaseModel, ConfigDict
 
 from cpbot.core.errors import ConfigError
+from cpbot.core.http_deadline import DeadlineTransport
 from cpbot.core.registry import SITE_SPECS, site_spec
 from cpbot.scrapers.browser_settings import BrowserSettings
 from cpbot.scrapers.http import HttpClient
@@ -110,7 +111,7 @@ class RoutingTransport(httpx.BaseTransport):
     ):
         self.routes = {domain: httpx.URL(base) for domain, base in routes.items()}
         self.strict = strict
-        self.inner = inner or httpx.HTTPTransport()
+        self.inner = inner or DeadlineTransport()
         self.transports = dict(transports or {})  # site domain -> the site's own transport
 
     def target(self, url: httpx.URL) -> httpx.URL | None:

@@ -6,7 +6,8 @@ out. Errors that cannot heal by waiting (connection refused, no such host) fail 
 captcha page raises `BlockedError` with a hint on what the user can do. Cookies come from a jar,
 e.g. one loaded from a browser's cookies.txt by `scrapers.cookies`. A body is read as it streams in and no
 further than `max_page_mb` (`cpbot.core.bounds`), decompressed size, so an endless or a bomb page never
-sits in memory whole.
+sits in memory whole; and within `max_page_s` in all (`cpbot.core.http_deadline`: every read, the headers'
+included, waits only for what is left), so a server that sends a byte a second is left when that runs out.
 """
 
 from __future__ import annotations
@@ -15,16 +16,18 @@ import logging
 import random
 import socket
 import time
+import urllib.request
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from http.cookiejar import CookieJar
 from typing import Any, Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
 import httpx
 
-from cpbot.core.bounds import PAGE, inflate, read_capped
+from cpbot.core.bounds import PAGE, PAGE_TIME, inflate, read_capped
 from cpbot.core.errors import ConfigError, FetchError
+from cpbot.core.http_deadline import DeadlineTransport, TotalTimeout, check_deadline, total_deadline
 from cpbot.core.retry import retry_after_seconds
 from cpbot.scrapers.blocking import block_reason, blocked_error
 from cpbot.scrapers.ratelimit import RateLimiter
@@ -73,6 +76,9 @@ class HttpClient:
         self._wall_clock = wall_clock
         self._random = random.Random()
         self._transport = transport
+        if transport is None and not urllib.request.getproxies():
+            # httpx reads proxies from the environment only for its own transport: keep it for them
+            transport = DeadlineTransport()
         self._client = httpx.Client(
             headers={"User-Agent": user_agent, "Accept-Language": "en"},
             cookies=cookies,
@@ -119,6 +125,8 @@ class HttpClient:
             self.limiter.wait(host)
             try:
                 response = self._send_capped(method, url, **kwargs)
+            except TotalTimeout as e:  # a server this slow would be as slow again
+                raise PAGE_TIME.exceeded(f"the answer of {host} for {url}", FetchError) from e
             except (httpx.UnsupportedProtocol, httpx.TooManyRedirects) as e:
                 raise FetchError(f"cannot fetch {url}: {e}") from e
             except httpx.TransportError as e:
@@ -159,17 +167,18 @@ class HttpClient:
         """The response with its body read while it stays within `max_page_mb` (decompressed): reading
         stops at the bound, so a huge or endless body never sits in memory."""
         request = self._client.build_request(method, url, **kwargs)
-        response = self._client.send(request, stream=True)
-        host = urlsplit(url).hostname
-        # gzip, the usual encoding, is unpacked here a piece at a time (httpx unpacks a chunk whole)
-        gzipped = response.headers.get("content-encoding", "").strip().lower() in ("gzip", "x-gzip")
-        try:
-            chunks = inflate(response.iter_raw(), 31) if gzipped else response.iter_bytes()
-            body = read_capped(chunks, PAGE, f"the answer of {host} for {url}", FetchError)
-        except (zlib.error, httpx.DecodingError) as e:
-            raise FetchError(f"{host} answered {url} with a body that does not decode: {e}") from e
-        finally:
-            response.close()
+        with total_deadline(PAGE_TIME.value()):
+            response = self._client.send(request, stream=True)
+            host = urlsplit(url).hostname
+            # gzip, the usual encoding, is unpacked here a piece at a time (httpx unpacks a chunk whole)
+            gzipped = response.headers.get("content-encoding", "").strip().lower() in ("gzip", "x-gzip")
+            try:
+                chunks = inflate(response.iter_raw(), 31) if gzipped else response.iter_bytes()
+                body = read_capped(_in_time(chunks), PAGE, f"the answer of {host} for {url}", FetchError)
+            except (zlib.error, httpx.DecodingError) as e:
+                raise FetchError(f"{host} answered {url} with a body that does not decode: {e}") from e
+            finally:
+                response.close()
         # the body as read (decoded): the headers that described the encoded stream no longer apply
         headers = [(k, v) for k, v in response.headers.multi_items() if k.lower() not in _STREAM_HEADERS]
         capped = httpx.Response(
@@ -194,6 +203,14 @@ class HttpClient:
 
     def _retry_after(self, response: httpx.Response) -> float | None:
         return retry_after_seconds(response.headers, now=self._wall_clock())
+
+
+def _in_time(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """The chunks, stopping when the request's deadline has passed (a transport given from outside, or a
+    proxy's, may not keep it at its sockets)."""
+    for chunk in chunks:
+        check_deadline()
+        yield chunk
 
 
 def lasting_failure(error: BaseException) -> str | None:

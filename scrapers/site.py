@@ -19,10 +19,13 @@ from cpbot.judge.model import Problem
 from cpbot.scrapers.listing import Contest, ContestProblem
 
 if TYPE_CHECKING:  # imported by the methods that need them, so that the lookups stay cheap
+    from pathlib import Path
+
     import httpx
 
     from cpbot.scrapers.http import HttpClient
     from cpbot.scrapers.ranklist import Ranklist
+    from cpbot.scrapers.scored import Placing
     from cpbot.scrapers.submission import SubmitProtocol
 
 
@@ -152,9 +155,29 @@ class Site(ABC):
         return None
 
     def solvable(self, contest: Contest) -> bool:
-        """Whether cpbot works on this contest when watching (False: listed only, e.g. a heuristic contest
-        without exact verdicts)."""
+        """Whether cpbot works on this contest when watching (False: listed only)."""
         return True
+
+    # ---- score-based (heuristic) contests: `bot/watch/heuristic.py` asks these ----
+
+    def scored_contest(self, contest_id: str, name: str = "") -> bool:
+        """Whether the contest's problems are score-based (a heuristic contest): `cpbot watch` works on it with a
+        scored strategy until its end (`bot/watch/heuristic.py`) rather than problem by problem."""
+        return False
+
+    def fetch_tools(self, problem: Problem, folder: Path, client: HttpClient) -> Problem:
+        """`problem` with the contest's local tools (generator, scorer) downloaded into `folder` and named in its
+        `heuristic` spec, relative to `folder`."""
+        raise ConfigError(f"cpbot cannot fetch the tools of {self.title}'s contests")
+
+    def submit_interval_s(self, duration_s: float) -> float:
+        """The wait the site sets between two submissions in a score-based contest of this length."""
+        return 0.0
+
+    def place_score(self, contest_id: str, total: float, *, relative: bool, client: HttpClient) -> Placing | None:
+        """Where a total would rank in the contest's final standings and its performance; None while the
+        final standings are not out."""
+        raise ConfigError(f"cpbot cannot rank a score in {self.title}'s contests")
 
     def closed_to_ai(self, contest_id: str, name: str = "") -> str | None:
         """Why the site's rules close a live contest to AI-written code whatever the user lists (a sentence),

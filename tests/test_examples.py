@@ -25,7 +25,13 @@ EXPECTED = {
     "stress": [r"clean: no difference", r"WA after \d+ runs .*n=2", r"fit: O\("],
     "edit": [r"saved as \S*loop/tests/stress-000\.in", r"stress-000 +WA", r"judging wrong\.cpp on 1 test"],
     "bench": [r"maximum: WA, 2/3 cases", r"sum: AC, 3/3 cases", r"unverified: AC", r"local:example-sum"],
-    "verify": [r"validator-mutations", r"OK\s+wrong_answer/mod\.py\s+WA", r"PASSED"],
+    "verify": [
+        r"validator-mutations",
+        r"OK\s+wrong_answer/mod\.py\s+WA",
+        r"PASSED",
+        r"ERROR\s+direct#1\s+passes all 3 tests but is wrong: stress: WA",
+        r"saved as ai-hack-000\.in/\.ans",
+    ],
     "grade": [
         r"\| all \| 3 \| 6 \| 66\.7 \|",
         r"AC 4, WA 1, no code 1",

@@ -40,7 +40,7 @@ BOT_ALLOWED = {
     "cpbot.bot.report": {"cpbot.bot.store", "cpbot.bot.submit", "cpbot.bot.watch", "cpbot.bot.bench"},
     "cpbot.bot.lab": {"cpbot.bot.store", "cpbot.bot.cli", "cpbot.bot.bench", "cpbot.bot.report"},
     "cpbot.bot.app": {"cpbot.bot.store", "cpbot.bot.cli", "cpbot.bot.submit", "cpbot.bot.watch", "cpbot.bot.report"},
-    "cpbot.bot.verify": {"cpbot.bot.store", "cpbot.bot.cli", "cpbot.bot.report"},
+    "cpbot.bot.verify": {"cpbot.bot.store", "cpbot.bot.cli", "cpbot.bot.report", "cpbot.bot.lab"},
 }
 BOT_TOP = "cpbot.bot.commands"
 

@@ -12,6 +12,7 @@ solve always has a program to return; it runs until the budget (calls, tokens, s
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -108,6 +109,9 @@ class Ale:
     repeats: int = 3  # runs per seed of a program about to take the lead
     max_rounds: int = 100
     folder: str = ""  # the problem's folder, when its tools are named relative to it
+    # where the leader's program is kept: replaced (never half written) each time another version takes the
+    # lead, so a person can submit it by hand at any moment ("" keeps none)
+    best_file: str = ""
     tree: VersionTree | None = field(default=None, init=False, repr=False)
     leader: Version | None = field(default=None, init=False, repr=False)
 
@@ -224,10 +228,14 @@ class Ale:
                     "leader challenged", iteration=version.iteration, leader=leader.iteration, takes_lead=beats,
                     mean_diff=comparison.mean_diff, ci=[comparison.ci_low, comparison.ci_high],
                 )  # fmt: skip
-            self._emit(ctx, version, "repeat", best=beats)
             if not beats:
+                self._emit(ctx, version, "repeat", best=False)
                 return
         self.leader = version
+        if self.best_file:  # before the event that names the new leader: the file already holds it then
+            keep_best(Path(self.best_file), version.attempt.solution().source)
+        if self.repeats > 1 and version.report.seeds:
+            self._emit(ctx, version, "repeat", best=True)
         ctx.best = BestAttempt()
         tokens = ctx.tracker.snapshot().usage.total_tokens
         ctx.best.offer(
@@ -262,6 +270,15 @@ class Ale:
             f"{len(self.tree.versions)} versions; the best, #{self.leader.iteration}, "
             f"mean {self.leader.report.mean:,.1f} ({self.leader.idea or 'no idea stated'})"
         )
+
+
+def keep_best(path: Path, source: str) -> None:
+    """Write `source` to `path` through a file beside it and a rename: a reader sees the old program or the
+    new one, never a part."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(source, encoding="utf-8")
+    os.replace(partial, path)
 
 
 def _scores_text(report: ScoreReport) -> str:

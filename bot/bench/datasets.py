@@ -1,6 +1,6 @@
 """Benchmark datasets: where problems come from, and the split between what agents see and what judges them.
 
-Four layouts are read:
+Four layouts are read (and ALE-Bench's problem folders among cpbot's own, `ale_bench.py`):
 
 - `dir`: cpbot's own layout, as `cpbot fetch -o DIR` writes it: `problem.json` (statement, limits,
   samples) and `tests/NAME.in|.out`. The samples are `tests/sample-*`; every other test is hidden.
@@ -26,6 +26,8 @@ from typing import Literal, get_args
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from cpbot.bot.bench import livecodebench
+from cpbot.bot.bench.ale_bench import ale_problem, is_ale_problem
+from cpbot.bot.bench.standings import RecordedStandings, read_standings
 from cpbot.core import bounds
 from cpbot.core.bounds import TEST_FILE
 from cpbot.core.errors import ConfigError, first_problem
@@ -55,6 +57,8 @@ class BenchProblem(BaseModel):
     # cases in each hidden test: 1, or the number of `Case #i:` answers of a multi-case file
     case_counts: list[int]
     case_format: Literal["whole", "case_lines"] = "whole"
+    # score-based problems: the contest's final standings, when recorded (`standings.py`)
+    standings: RecordedStandings | None = None
 
     @property
     def total_cases(self) -> int:
@@ -89,9 +93,9 @@ class Dataset(BaseModel):
             )
         if self.kind == "leetcodedataset":
             return [row["task_id"] for row in iter_rows(self.path)]
-        if (self.path / "problem.json").is_file():
+        if (self.path / "problem.json").is_file() or is_ale_problem(self.path):
             return ["."]
-        return sorted(d.name for d in self.path.iterdir() if (d / "problem.json").is_file())
+        return sorted(d.name for d in self.path.iterdir() if (d / "problem.json").is_file() or is_ale_problem(d))
 
     def load(self, key: str) -> BenchProblem:
         """The problem `key` (see `problem_keys`)."""
@@ -103,6 +107,11 @@ class Dataset(BaseModel):
                     return leetcode_problem(row)
             raise ConfigError(f"no problem {key!r} in {self.path}", hint="keys are LeetCode slugs (task_id)")
         directory = self.path / key
+        if self.kind == "dir" and is_ale_problem(directory):
+            problem, seeds, standings = ale_problem(directory)
+            return BenchProblem(
+                key=key, problem=problem, hidden=[], case_counts=[], hidden_seeds=seeds, standings=standings
+            )
         if not (directory / "problem.json").is_file():
             raise ConfigError(f"no problem {key!r} in {self.path}", hint="keys are the problems' folder names")
         if self.kind == "kickstart":
@@ -140,6 +149,8 @@ def open_dataset(spec: str) -> Dataset:
         if path.name.endswith((".jsonl", ".jsonl.gz")):
             return Dataset(kind="leetcodedataset", path=path)
         raise ConfigError(f"{path} is not a dataset", hint="a dataset is a folder, or a LeetCodeDataset .jsonl.gz")
+    if is_ale_problem(path) or any(is_ale_problem(d) for d in sorted(path.iterdir()) if d.is_dir()):
+        return Dataset(kind="dir", path=path)  # ALE-Bench's problem folders (`ale_bench.py`)
     first = path / "problem.json"
     if not first.is_file():
         first = next((d / "problem.json" for d in sorted(path.iterdir()) if (d / "problem.json").is_file()), first)
@@ -223,7 +234,9 @@ def dir_problem(directory: Path, key: str) -> BenchProblem:
     if problem.heuristic is not None and problem_kind(problem.kind).scored:
         problem = tools_in(problem, directory).model_copy(update={"raw": None})
         seeds = list(range(HIDDEN_SEEDS_FROM, HIDDEN_SEEDS_FROM + problem.heuristic.seeds))
-        return BenchProblem(key=key, problem=problem, hidden=[], case_counts=[], hidden_seeds=seeds)
+        return BenchProblem(
+            key=key, problem=problem, hidden=[], case_counts=[], hidden_seeds=seeds, standings=read_standings(directory)
+        )
     tests = load_tests_dir(directory / "tests") if (directory / "tests").is_dir() else []
     hidden = [t for t in tests if not t.name.startswith("sample-")]
     if not hidden:

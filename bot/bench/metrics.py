@@ -65,6 +65,10 @@ class HiddenJudgement(BaseModel):
     mle: bool = False
     efficient: bool | None = None  # from the strategy's profile of this very program, when it made one
     mean_score: float | None = None  # score-based problems: the mean over the hidden seeds (tests: seeds)
+    # score-based problems with recorded final standings: where the program's total would have ranked
+    rank: int | None = None
+    participants: int | None = None
+    performance: int | None = None
 
     @property
     def accepted(self) -> bool:
@@ -146,6 +150,10 @@ class Metrics(BaseModel):
     pass_at: dict[str, float] = {}
     # score-based problems: the mean over problems of the returned program's mean score on the hidden seeds
     mean_score: float | None = None
+    # score-based problems with recorded standings: the mean rank (as a percentile, 100 = first) and the
+    # mean performance of the returned programs
+    mean_rank_percentile: float | None = None
+    mean_performance: float | None = None
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -185,7 +193,16 @@ def compute(outcomes: Sequence[ProblemOutcome], k: int = 3) -> Metrics:
         unverified_rate=_mean([float(o.status == "unverified") for o in outcomes]),
         pass_at=sampled_pass_at(outcomes),
         mean_score=_mean(scores) if (scores := [f.mean_score for f in finals if f.mean_score is not None]) else None,
+        mean_rank_percentile=_mean(ranks) if (ranks := [_percentile(f) for f in finals if f.rank]) else None,
+        mean_performance=_mean(perfs) if (perfs := [f.performance for f in finals if f.performance]) else None,
     )
+
+
+def _percentile(f: HiddenJudgement) -> float:
+    """The share of the participants at or behind the rank, cpbot counted among them, in percent."""
+    assert f.rank is not None
+    total = (f.participants or 0) + 1
+    return 100.0 * (total - f.rank + 1) / total
 
 
 def sampled_pass_at(outcomes: Sequence[ProblemOutcome]) -> dict[str, float]:

@@ -30,8 +30,9 @@ def _opt(x: float | None, fmt: str) -> str:
     return "-" if x is None else format(x, fmt)
 
 
-def _columns(k: int, timings: bool, lcb_ks: list[int], scored: bool = False) -> list[str]:
+def _columns(k: int, timings: bool, lcb_ks: list[int], scored: bool = False, ranked: bool = False) -> list[str]:
     cols = ["mean score"] if scored else []
+    cols += ["rank %ile", "perf"] if ranked else []
     cols += ["pass@1", *(f"SOLVED@<={j}" for j in range(2, k + 1)), "EFF@1", "AC", "wrong solved", "unverified"]
     cols += ["CPR", "wCPR", "CPS"]
     cols += [f"LCB pass@{j}" for j in lcb_ks]
@@ -43,8 +44,11 @@ def _columns(k: int, timings: bool, lcb_ks: list[int], scored: bool = False) -> 
     return cols
 
 
-def _cells(m: Metrics, k: int, timings: bool, lcb_ks: list[int], scored: bool = False) -> list[str]:
+def _cells(
+    m: Metrics, k: int, timings: bool, lcb_ks: list[int], scored: bool = False, ranked: bool = False
+) -> list[str]:
     cells = [_opt(m.mean_score, ",.1f")] if scored else []
+    cells += [_opt(m.mean_rank_percentile, ".1f"), _opt(m.mean_performance, ".0f")] if ranked else []
     cells += [_pct(m.pass_at_1), *(_pct(m.solved_at.get(j, 0.0)) for j in range(2, k + 1))]
     cells += [_pct(m.eff_at_1), _pct(m.ac_rate), _pct(m.wrong_solved_rate), _pct(m.unverified_rate)]
     cells += [_pct(m.case_pass_rate), _pct(m.weighted_case_pass_rate)]
@@ -66,6 +70,11 @@ def _scored(report: BenchReport) -> bool:
     return any(s.overall.mean_score is not None for s in report.strategies)
 
 
+def _ranked(report: BenchReport) -> bool:
+    """Whether some score-based problem had recorded standings: the rank and performance then follow the score."""
+    return any(s.overall.mean_rank_percentile is not None for s in report.strategies)
+
+
 def _row(cells: list[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
@@ -75,11 +84,13 @@ def metric_table(report: BenchReport, *, timings: bool = True, every_k: bool = T
     per problem (else LiveCodeBench's own 1, 5, 10)."""
     k = report.k
     lcb_ks = list(range(1, report.samples + 1)) if every_k else reportable_ks([report.samples])
-    scored = _scored(report)
-    rows = [["strategy", "difficulty", "n", *_columns(k, timings, lcb_ks, scored)]]
+    scored, ranked = _scored(report), _ranked(report)
+    rows = [["strategy", "difficulty", "n", *_columns(k, timings, lcb_ks, scored, ranked)]]
     for s in report.strategies:
         groups = [("all", s.overall), *s.by_difficulty.items()]
-        rows += [[s.strategy, name, str(m.problems), *_cells(m, k, timings, lcb_ks, scored)] for name, m in groups]
+        rows += [
+            [s.strategy, name, str(m.problems), *_cells(m, k, timings, lcb_ks, scored, ranked)] for name, m in groups
+        ]
     return MetricTable(columns=rows[0], rows=rows[1:])
 
 
@@ -100,8 +111,8 @@ def markdown(report: BenchReport, *, timings: bool = True) -> str:
     """
     k = report.k
     lcb_ks = reportable_ks([report.samples])
-    scored = _scored(report)
-    cols = _columns(k, timings, lcb_ks, scored)
+    scored, ranked = _scored(report), _ranked(report)
+    cols = _columns(k, timings, lcb_ks, scored, ranked)
     lines = [
         f"bench {report.run_id}: {report.dataset}, {report.problems} problems, model {report.model}, {report.language}",
         "",
@@ -109,17 +120,26 @@ def markdown(report: BenchReport, *, timings: bool = True) -> str:
         _row(["---"] * (len(cols) + 2)),
     ]
     for s in report.strategies:
-        lines.append(_row([s.strategy, str(s.overall.problems), *_cells(s.overall, k, timings, lcb_ks, scored)]))
+        cells = _cells(s.overall, k, timings, lcb_ks, scored, ranked)
+        lines.append(_row([s.strategy, str(s.overall.problems), *cells]))
     lines += ["", _row(["strategy", "difficulty", "n", *cols]), _row(["---"] * (len(cols) + 3))]
     for s in report.strategies:
         for difficulty, m in s.by_difficulty.items():
-            lines.append(_row([s.strategy, difficulty, str(m.problems), *_cells(m, k, timings, lcb_ks, scored)]))
+            cells = _cells(m, k, timings, lcb_ks, scored, ranked)
+            lines.append(_row([s.strategy, difficulty, str(m.problems), *cells]))
     lines += [
         "",
         "Rates in %. pass@1 and SOLVED@<=k judge the strategy's first k programs on the hidden tests; AC, CPR "
         "(case pass rate), wCPR (weighted), CPS (case pass score), TLE and MLE judge the program it returned. "
         "LCB pass@k is LiveCodeBench's unbiased estimate over the returned programs of "
         f"{report.samples} independent solve(s) per problem. "
-        "Tokens, calls and wall time are means per solve. Definitions: docs/bench.md.",
+        "Tokens, calls and wall time are means per solve. "
+        + (
+            "rank %ile: the returned program's total against the recorded final standings (100 = first), perf: "
+            "the performance it would have had, both means over the problems with standings. "
+            if ranked
+            else ""
+        )
+        + "Definitions: docs/bench.md.",
     ]
     return "\n".join(lines) + "\n"

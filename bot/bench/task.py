@@ -126,6 +126,11 @@ def _score_hidden(solution: Solution | None, item: BenchProblem, sandbox: Sandbo
     tools = ScoringTools.load(problem, None, sandbox)
     report = score_solution(solution, problem.id, tools, seeds, limits=problem.limits)
     scored = sum(s.verdict == Verdict.AC for s in report.seeds)
+    placing = None
+    if item.standings is not None and report.seeds:
+        by_seed = {s.seed: (s.score if s.verdict == Verdict.AC else None) for s in report.seeds}
+        relative = problem.heuristic.scoring == "relative"
+        placing = item.standings.place([by_seed.get(seed) for seed in seeds], relative)
     return HiddenJudgement(
         verdict=report.verdict,
         passed_tests=scored,
@@ -136,6 +141,9 @@ def _score_hidden(solution: Solution | None, item: BenchProblem, sandbox: Sandbo
         tle=any(s.verdict == Verdict.TLE for s in report.seeds),
         mle=any(s.verdict == Verdict.MLE for s in report.seeds),
         mean_score=report.mean if report.seeds else problem.heuristic.failure_score,
+        rank=placing.rank if placing is not None else None,
+        participants=placing.participants if placing is not None else None,
+        performance=placing.performance if placing is not None else None,
     )
 
 

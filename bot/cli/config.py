@@ -24,7 +24,7 @@ Precedence is command line > `CPBOT_*` environment > this file > built-in defaul
     python = "~/envs/contest/bin/python"
 
     [input]                    # bounds on what is read from outside (cpbot.core.bounds; CPBOT_MAX_* win)
-    max_page_mb = 32           # max_test_file_mb, max_decompressed_mb, max_json_depth,
+    max_page_mb = 32           # max_page_s, max_test_file_mb, max_decompressed_mb, max_json_depth,
                                # max_time_limit_s, max_memory_limit_mb
 
 Command tables become click's `default_map`, which click ranks below the command line and the

@@ -65,22 +65,12 @@ def lab(
     Prints per configuration (samples; + generated tests; + stress; + profile; + size ladder) the precision (share of
     the programs let through that are right on the hidden tests), the recall and seconds per candidate.
     """
-    from cpbot.agents.verification import GateParams
-    from cpbot.bot.lab.measure import CandidateResult, LabReport, merge, run_lab, summarize
+    from cpbot.bot.lab.measure import CandidateResult, LabReport, gate_params, merge, run_lab, summarize
     from cpbot.bot.lab.packages import load_lab
     from cpbot.bot.lab.table import report_text
     from cpbot.bot.report.live import LiveLine
-    from cpbot.core.errors import ConfigError
 
-    values: dict[str, str] = {}
-    for item in settings:
-        name, sep, value = item.partition("=")
-        if not sep or name not in GateParams.model_fields:
-            raise ConfigError(
-                f"--set {item!r}: not NAME=VALUE of a gate parameter", hint=", ".join(GateParams.model_fields)
-            )
-        values[name] = value
-    params = GateParams.model_validate(values)
+    params = gate_params(settings)
     problems = load_lab(directory, set(only) or None)
 
     live = LiveLine(enabled=False if as_json else None)

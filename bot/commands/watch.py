@@ -87,7 +87,7 @@ def watch(
 
     sites = chosen_sites(site_name)
     if contest_id is not None and len(sites) != 1:
-        raise ConfigError("--contest needs --site cf or --site lc")
+        raise ConfigError("--contest needs one site", hint="add --site cf, --site lc or --site ac")
     stop = threading.Event()
     list_failures: list[CpbotError] = []  # since the last listing that worked
     listed_once = threading.Event()  # some listing worked (with --contest: the contest was found)

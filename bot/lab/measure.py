@@ -33,7 +33,16 @@ from cpbot.core.errors import ConfigError, CpbotError
 from cpbot.judge.build import build_solution
 from cpbot.judge.generator import generate
 from cpbot.judge.kinds import problem_kind
-from cpbot.judge.model import SCHEMA_VERSION, JudgeReport, Problem, Solution, StressReport, Verdict
+from cpbot.judge.model import (
+    SCHEMA_VERSION,
+    JudgeReport,
+    Problem,
+    Solution,
+    StressFailure,
+    StressReport,
+    TestCase,
+    Verdict,
+)
 from cpbot.judge.runner import judge_problem
 from cpbot.judge.sandbox import Sandbox, default_sandbox
 from cpbot.judge.validator import InputGate
@@ -63,6 +72,8 @@ class CandidateResult(BaseModel):
     flaw: str = ""  # flaw mode (bot/lab/flawed.py): the flaw of the designer's reply ("right": none)
     # why passing every check is not a "solved" claim: the oracle it was checked against did not agree
     unverified: str = ""
+    # the smallest input a check found it wrong on, with the oracle's answer (stress, the ladder, a generated test)
+    breaking: StressFailure | None = None
 
 
 class Figures(BaseModel):
@@ -94,6 +105,19 @@ class LabReport(BaseModel):
     overall: list[Figures]
     slices: dict[str, list[Figures]]  # "oracle", "no oracle", "origin:<o>", "kind:<k>"
     label_mismatches: list[str] = []  # candidates whose hidden verdict disagrees with their label
+
+
+def gate_params(settings: Iterable[str]) -> GateParams:
+    """`--set NAME=VALUE` items (`cpbot lab`, `cpbot verify --ai`) as the gate's parameters."""
+    values: dict[str, str] = {}
+    for item in settings:
+        name, sep, value = item.partition("=")
+        if not sep or name not in GateParams.model_fields:
+            raise ConfigError(
+                f"--set {item!r}: not NAME=VALUE of a gate parameter", hint=", ".join(GateParams.model_fields)
+            )
+        values[name] = value
+    return GateParams.model_validate(values)
 
 
 def share(part: int, whole: int) -> float | None:
@@ -167,11 +191,13 @@ class ProblemChecks:
         panel: Sequence[Solution] = (),
         no_oracle: str = "",
         strict: bool = False,
+        hidden: list[TestCase] | None = None,
         gate: InputGate | None = None,
         judged_as: Problem | None = None,
     ) -> None:
         self.lab, self.params, self.sandbox = lab, params, sandbox
-        self.hidden = hidden_tests(lab, sandbox)
+        # hidden: the tests a program is judged right on, when not the lab problem's own (`cpbot verify --ai`)
+        self.hidden = hidden_tests(lab, sandbox) if hidden is None else hidden
         # the problem as the gate judges it (its checker may differ from the true one: the flaw `no_checker`);
         # the hidden tests always judge with lab.problem
         self.problem = judged_as or lab.problem
@@ -197,10 +223,11 @@ def _starved(report: JudgeReport, time_ms: int) -> bool:
     return first is not None and first.verdict == Verdict.TLE and first.cpu_ms < time_ms / 2
 
 
-def run_candidate(checks: ProblemChecks, candidate: LabCandidate) -> CandidateResult:
-    """Every configuration on one candidate; a check runs only if the ones before it passed."""
+def run_candidate(checks: ProblemChecks, candidate: LabCandidate, solution: Solution | None = None) -> CandidateResult:
+    """Every configuration on one candidate (its file's program, or `solution`: a model's); a check runs only if
+    the ones before it passed."""
     lab, params, sandbox = checks.lab, checks.params, checks.sandbox
-    solution = lab.program(candidate.file)
+    solution = solution or lab.program(candidate.file)
     problem, gate = checks.problem, checks.gate
     hidden = judge_problem(solution, lab.problem, checks.hidden, sandbox=sandbox, stop_on_failure=True)
     if _starved(hidden, problem.limits.time_ms):
@@ -208,6 +235,7 @@ def run_candidate(checks: ProblemChecks, candidate: LabCandidate) -> CandidateRe
     passed: dict[str, bool] = {}
     seconds: dict[str, float] = {}
     caught: str | None = None
+    breaking: StressFailure | None = None
     notes: list[str] = []
     spent = 0.0
 
@@ -246,7 +274,14 @@ def run_candidate(checks: ProblemChecks, candidate: LabCandidate) -> CandidateRe
             notes.append("no generated tests")
             return None
         report = judge_problem(solution, problem, [*problem.samples, *tests], sandbox=sandbox)
-        return None if report.verdict == Verdict.AC else f"generated: {report.verdict} {report.reason}".strip()
+        if report.verdict == Verdict.AC:
+            return None
+        found(failed_test(report, [*problem.samples, *tests]))
+        return f"generated: {report.verdict} {report.reason}".strip()
+
+    def found(failure: StressFailure | None) -> None:
+        nonlocal breaking
+        breaking = breaking or failure
 
     def oracle() -> tuple[Solution, Solution] | None:
         brute, generator = checks.suite.brute, checks.suite.generator
@@ -276,6 +311,7 @@ def run_candidate(checks: ProblemChecks, candidate: LabCandidate) -> CandidateRe
         if report.status == "clean":
             notes.append(f"stress clean after {report.runs} runs in {report.seconds:.1f} s")
             return None
+        found(report.failure)
         return f"stress: {report.reason}"
 
     def ladder() -> str | None:
@@ -296,6 +332,7 @@ def run_candidate(checks: ProblemChecks, candidate: LabCandidate) -> CandidateRe
         if report.status == "clean":
             notes.append(f"ladder: {report.reason}")
             return None
+        found(report.failure)
         return f"ladder: {report.reason}"
 
     def profile() -> str | None:
@@ -326,7 +363,18 @@ def run_candidate(checks: ProblemChecks, candidate: LabCandidate) -> CandidateRe
         caught_by=caught,
         detail="; ".join(notes),
         unverified="; ".join(unverified),
+        breaking=breaking,
     )
+
+
+def failed_test(report: JudgeReport, tests: list[TestCase]) -> StressFailure | None:
+    """The first test `report` failed, as a failure of its input (size and seed 0: a test, not a draw)."""
+    first = report.first_failure
+    if first is None or not 1 <= first.index <= len(tests) or first.verdict == Verdict.IE:
+        return None
+    test = tests[first.index - 1]
+    return StressFailure(size=0, seed=0, input=test.input, expected=test.output or "", got=first.stdout,
+                         verdict=first.verdict, message=first.checker_message)  # fmt: skip
 
 
 def run_problem(lab: LabProblem, params: GateParams, sandbox: Sandbox | None = None) -> list[CandidateResult]:

@@ -9,11 +9,9 @@ from pathlib import Path
 
 from cpbot.bot.lab.dataset import HiddenSpec, LabCandidate, LabProblem, LabSpec, load_dataset
 from cpbot.core.errors import ConfigError
-from cpbot.judge.model import Limits, Problem, TestCase
 from cpbot.judge.packages import is_package, read_package
 from cpbot.judge.packages.model import Expected, ProblemPackage
-
-DEFAULT_TIME_S = 2.0  # a package that sets its limit from its runs (Kattis) has none stated
+from cpbot.judge.packages.problem import package_problem
 
 
 def load_lab(root: Path, only: set[str] | None = None) -> list[LabProblem]:
@@ -52,28 +50,8 @@ def lab_problem(root: Path) -> LabProblem:
         ),
         candidates=candidates,
     )
-    return LabProblem(folder=package.root, spec=spec, problem=_problem(package))
+    return LabProblem(folder=package.root, spec=spec, problem=package_problem(package))
 
 
 def _relative(path: Path, package: ProblemPackage) -> str:
     return path.relative_to(package.root).as_posix()
-
-
-def _problem(package: ProblemPackage) -> Problem:
-    samples = [
-        TestCase(
-            input=t.input.read_text(encoding="utf-8", errors="replace"),
-            output=t.answer.read_text(encoding="utf-8", errors="replace"),
-            name=t.name,
-        )
-        for t in package.tests
-        if t.sample and t.answer is not None
-    ]
-    seconds = package.time.fixed_s or DEFAULT_TIME_S
-    return Problem(
-        id=f"package:{package.root.name}",
-        title=package.name,
-        limits=Limits(time_ms=round(seconds * 1000), memory_mb=package.memory_mb),
-        samples=samples,
-        checker=package.output_checker,
-    )

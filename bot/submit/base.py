@@ -67,9 +67,7 @@ class Submitter(Protocol):
 
     site: str
 
-    def submit(
-        self, problem: Problem, solution: Solution, *, confirm: Callable[[Post], None] | None = None
-    ) -> str:
+    def submit(self, problem: Problem, solution: Solution, *, confirm: Callable[[Post], None] | None = None) -> str:
         """Post `solution` for `problem` (through the ledger); return the site's submission id. `confirm`
         sees the prepared post before it is sent."""
         ...
@@ -147,9 +145,7 @@ class SiteSubmitter:
     def submission_url(self, problem: Problem, submission_id: str) -> str:
         return self.protocol.submission_url(problem, submission_id)
 
-    def submit(
-        self, problem: Problem, solution: Solution, *, confirm: Callable[[Post], None] | None = None
-    ) -> str:
+    def submit(self, problem: Problem, solution: Solution, *, confirm: Callable[[Post], None] | None = None) -> str:
         """Post `solution` for `problem`; the site's submission id. `confirm` sees the prepared post (the
         language option, the account) before anything is sent, and may abort."""
         self.reconcile()

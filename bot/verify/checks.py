@@ -9,7 +9,8 @@
 - time-limit: the limit from the slowest accepted test and the format's multipliers (or the one stated).
 - submissions: each submission gets the verdict its folder names, at the time limit (Kattis's first failing
   test decides); "OK with extra time" when only the limit with the TLE margin gives it, and "sensitive to the
-  time limit" when the two limits give different verdicts.
+  time limit" when the two limits give different verdicts. A `partially_accepted` one is judged on every test and
+  must pass some groups of data/secret and not all ("PAC": `group_verdict`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pathlib import Path
 from cpbot.bot.verify.bounds import bounds_findings
 from cpbot.bot.verify.generate import build_dirs, generate_tests
 from cpbot.bot.verify.mutations import mutation_findings
-from cpbot.bot.verify.report import Finding, Status, SubmissionVerdict, VerifyReport
+from cpbot.bot.verify.report import AiReport, Finding, Status, SubmissionVerdict, VerifyReport
 from cpbot.core.errors import ConfigError
 from cpbot.judge.build import build_program_file
 from cpbot.judge.checkers.base import CheckInput
@@ -52,6 +53,7 @@ REQUIRED = {
     Expected.TIME_LIMIT_EXCEEDED: "TLE",
     Expected.RUN_TIME_ERROR: "RTE",
     Expected.REJECTED: "not AC",
+    Expected.PARTIALLY_ACCEPTED: "PAC",  # some test groups of data/secret accepted, not all
 }
 REJECTED = REQUIRED[Expected.REJECTED]
 Say = Callable[[str], None]
@@ -63,13 +65,35 @@ def _read(path: Path) -> str:
     return path.read_text(encoding="utf-8", errors="replace")
 
 
-def verify_package(package: ProblemPackage, sandbox: Sandbox, say: Say = lambda _: None) -> VerifyReport:
-    """Every check on `package`; `say` gets a line as each part starts."""
+@dataclass(frozen=True)
+class Verified:
+    """What the checks settled, for a part run after them (`--ai`: bot/verify/ai.py): the package with its generated
+    tests, every test read, the time limit, the submissions' verdicts, and how a program is judged."""
+
+    package: ProblemPackage
+    tests: list[TestCase]
+    limit_s: float | None
+    submissions: list[SubmissionVerdict]
+    judging: Judging
+
+
+After = Callable[[Verified], tuple[AiReport, list[Finding]]]
+
+
+def verify_package(
+    package: ProblemPackage, sandbox: Sandbox, say: Say = lambda _: None, after: After | None = None
+) -> VerifyReport:
+    """Every check on `package`, then `after` (its report and findings join the report); `say` gets a line as each
+    part starts."""
     with tempfile.TemporaryDirectory(prefix="cpbot-verify-") as work:
-        return _verify(package, sandbox, say, Path(work))
+        report, verified = _verify(package, sandbox, say, Path(work))
+        if after is None or verified is None:
+            return report
+        ai, findings = after(verified)
+        return report.model_copy(update={"findings": [*report.findings, *findings], "ai": ai})
 
 
-def _verify(package: ProblemPackage, sandbox: Sandbox, say: Say, work: Path) -> VerifyReport:
+def _verify(package: ProblemPackage, sandbox: Sandbox, say: Say, work: Path) -> tuple[VerifyReport, Verified | None]:
     findings: list[Finding] = []
     include_dirs = build_dirs(package, work)
     if package.generated:
@@ -89,16 +113,17 @@ def _verify(package: ProblemPackage, sandbox: Sandbox, say: Say, work: Path) -> 
         say("interactor")
         interactor, failed = _build(package.output_validator, sandbox, "interactor", include_dirs)
         if interactor is None:
-            return _report(package, [*findings, failed], [], None)  # type: ignore[list-item]
+            return _report(package, [*findings, failed], [], None), None  # type: ignore[list-item]
     elif package.output_validator is not None:
         say("output validator")
         validator, found = _output_validator(package, package.output_validator, sandbox)
         findings += found
         checker = validator if validator is not None else checker
     say("submissions")
-    verdicts, limit_s, found = _submissions(package, tests, Judging(checker, interactor, sandbox, include_dirs), say)
+    judging = Judging(checker, interactor, sandbox, include_dirs)
+    verdicts, limit_s, found = _submissions(package, tests, judging, say)
     findings += found
-    return _report(package, findings, verdicts, limit_s)
+    return _report(package, findings, verdicts, limit_s), Verified(package, tests, limit_s, verdicts, judging)
 
 
 def _report(
@@ -223,6 +248,20 @@ def _judge(
     sub: PackageSubmission, tests: list[TestCase], limit_s: float, package: ProblemPackage, how: Judging
 ) -> JudgeReport:
     solution = Solution(language=sub.language, source=sub.path.read_text(encoding="utf-8", errors="replace"))  # type: ignore[arg-type]
+    partial = sub.expected is Expected.PARTIALLY_ACCEPTED  # every group judged, not only up to the first failure
+    return judge_program(solution, tests, limit_s, package, how, source_path=sub.path, stop_on_failure=not partial)
+
+
+def judge_program(
+    solution: Solution,
+    tests: list[TestCase],
+    limit_s: float,
+    package: ProblemPackage,
+    how: Judging,
+    source_path: Path | None = None,
+    stop_on_failure: bool = True,
+) -> JudgeReport:
+    """`solution` on the package's `tests` as its submissions are judged (by default up to the first failure)."""
     return judge_solution(
         solution,
         tests,
@@ -231,9 +270,25 @@ def _judge(
         interactor=how.interactor,
         interactor_protocol=KATTIS_PROTOCOL,
         sandbox=how.sandbox,
-        stop_on_failure=True,
-        build_options=BuildOptions(include_dirs=tuple(how.include_dirs), source_path=sub.path),
+        stop_on_failure=stop_on_failure,
+        build_options=BuildOptions(include_dirs=tuple(how.include_dirs), source_path=source_path),
     )
+
+
+def group_verdict(report: JudgeReport, limit_ms: float) -> str:
+    """The verdict of a run judged group by group (Kattis's `partially_accepted`): each folder of data/secret is a
+    group (data/secret itself for its loose tests), accepted when every test in it is AC within the limit; "PAC"
+    when some groups are accepted and some not, else as `verdict_at`. Scores are not weighed (every group counts
+    alike)."""
+    groups: dict[str, bool] = {}
+    for r in report.results:
+        group = r.name.rpartition("/")[0]
+        if group and not r.name.startswith("sample/"):
+            groups[group] = groups.get(group, True) and r.verdict is Verdict.AC and r.cpu_ms <= limit_ms
+    accepted = sum(groups.values())
+    if groups and 0 < accepted < len(groups):
+        return "PAC"
+    return verdict_at(report, limit_ms)
 
 
 def verdict_at(report: JudgeReport, limit_ms: float) -> str:
@@ -283,14 +338,14 @@ def _submissions(
     judged = [s for s in package.submissions if s.language is not None]
     for sub in package.submissions:
         if sub.language is None:
-            verdicts.append(SubmissionVerdict(path=_rel(sub, package), expected=sub.expected.value, at_limit=None,
-                                              at_margin=None))  # fmt: skip
+            verdicts.append(SubmissionVerdict(path=submission_name(sub, package), expected=sub.expected.value,
+                                              at_limit=None, at_margin=None))  # fmt: skip
     accepted = [s for s in judged if s.expected is Expected.ACCEPTED]
     rules = package.time
     first_limit = rules.fixed_s * rules.time_limit_to_tle if rules.fixed_s else CEILING_S
     reports: dict[Path, JudgeReport] = {}
     for sub in accepted:
-        say(f"  {_rel(sub, package)}")
+        say(f"  {submission_name(sub, package)}")
         reports[sub.path] = _judge(sub, tests, first_limit, package, how)
     slowest = [max((r.cpu_ms for r in rep.results), default=0.0) for rep in reports.values() if rep.accepted]
     if not accepted:
@@ -302,24 +357,16 @@ def _submissions(
     margin_s = limit_s * rules.time_limit_to_tle
     findings.append(limit_finding(max(slowest, default=0.0), limit_s, package))
     for sub in judged:
-        if sub.expected is Expected.PARTIALLY_ACCEPTED:
-            verdicts.append(SubmissionVerdict(path=_rel(sub, package), expected=sub.expected.value, at_limit=None,
-                                              at_margin=None))  # fmt: skip
-            why = "partially accepted: scoring is not judged by cpbot verify yet"
-            findings.append(
-                Finding(check="submissions", subject=_rel(sub, package), status=Status.SKIPPED, evidence=why)
-            )
-            continue
         report = reports.get(sub.path)
         if report is None or sub.expected is not Expected.ACCEPTED:
-            say(f"  {_rel(sub, package)}")
+            say(f"  {submission_name(sub, package)}")
             report = _judge(sub, tests, margin_s, package, how)
         verdicts.append(_verdict(sub, report, limit_s, margin_s, package))
         findings.append(_finding(verdicts[-1]))
     return verdicts, limit_s, findings
 
 
-def _rel(sub: PackageSubmission, package: ProblemPackage) -> str:
+def submission_name(sub: PackageSubmission, package: ProblemPackage) -> str:
     """Its path in the package (Kattis's without the `submissions/` every one has)."""
     folder = package.root / "submissions"
     return sub.path.relative_to(folder if sub.path.is_relative_to(folder) else package.root).as_posix()
@@ -328,11 +375,12 @@ def _rel(sub: PackageSubmission, package: ProblemPackage) -> str:
 def _verdict(
     sub: PackageSubmission, report: JudgeReport, limit_s: float, margin_s: float, package: ProblemPackage
 ) -> SubmissionVerdict:
+    verdict = group_verdict if sub.expected is Expected.PARTIALLY_ACCEPTED else verdict_at
     return SubmissionVerdict(
-        path=_rel(sub, package),
+        path=submission_name(sub, package),
         expected=sub.expected.value,
-        at_limit=verdict_at(report, limit_s * 1000),
-        at_margin=verdict_at(report, margin_s * 1000),
+        at_limit=verdict(report, limit_s * 1000),
+        at_margin=verdict(report, margin_s * 1000),
         slowest_ms=max((r.cpu_ms for r in report.results), default=None),
     )
 

@@ -1,5 +1,6 @@
-"""The tests a package makes rather than holds (Library Checker's `gen/*.cpp SEED`): each generator is run twice and
-must give the same bytes (check `generators`), and the reference solution's output is the answer."""
+"""The tests a package makes rather than holds (Library Checker's `gen/*.cpp SEED`, Polygon's `cmd`s): each
+generator is run twice and must give the same bytes (check `generators`), and the reference solution's output is
+the answer."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 
 from cpbot.bot.verify.report import Finding, Status
 from cpbot.core.errors import ConfigError
+from cpbot.core.safe_paths import component
 from cpbot.judge.build import build_program_file
 from cpbot.judge.execute import execute
 from cpbot.judge.languages import Program
@@ -67,7 +69,7 @@ def generate_tests(
             differing += 1
             why = f"{command} gives different bytes on two runs: not deterministic"
             findings.append(Finding(check=CHECK, subject=test.name, status=Status.ERROR, evidence=why))
-        given = folder / f"{test.name}.in"
+        given = folder / f"{component(test.name, 'test')}.in"  # Polygon's names hold a folder: tests/02
         given.write_bytes(first.stdout)
         answer = _answer(reference, given, sandbox, test.name, findings, folder)
         tests.append(PackageTest(name=test.name, input=given, answer=answer, sample=False))
@@ -98,6 +100,6 @@ def _answer(
         why = f"the reference solution fails on it: {run.verdict} {run.message}"
         findings.append(Finding(check=CHECK, subject=name, status=Status.ERROR, evidence=why))
         return None
-    answer = folder / f"{name}.ans"
+    answer = folder / f"{component(name, 'test')}.ans"
     answer.write_bytes(run.stdout)
     return answer

@@ -27,6 +27,7 @@ from cpbot.bot.submit.checks import CHECKS
 from cpbot.bot.submit.credentials import jar_secrets
 from cpbot.bot.submit.gate import GateConfig
 from cpbot.bot.watch.adapters import AgentSolver, ScrapedSite
+from cpbot.bot.watch.heuristic import HeuristicContest
 from cpbot.bot.watch.loop import ContestLoop
 from cpbot.bot.watch.ports import ContestBudget, LoopOptions, SubmitPort
 from cpbot.bot.watch.rules import normalise_allowed
@@ -38,6 +39,7 @@ from cpbot.judge.model import Problem
 from cpbot.judge.sandbox import Sandbox
 from cpbot.scrapers.cookies import load_cookies_txt
 from cpbot.scrapers.endpoints import Endpoints, site_client
+from cpbot.scrapers.sites import get_site
 
 
 class WatchOptions(BaseModel):
@@ -113,6 +115,11 @@ class LazySolver:
 
     def __call__(self, problem: Problem, budget: Budget, tracer: Tracer, knowledge: KnowledgePool) -> SolveResult:
         return self._built()(problem, budget, tracer, knowledge)
+
+    def for_strategy(self, strategy: str, options: dict[str, Any]) -> AgentSolver:
+        """A solver with the same model, language and sandbox and another strategy (a heuristic contest's)."""
+        base = self._built()
+        return AgentSolver(base.model, strategy=strategy, language=base.language, sandbox=base.sandbox, options=options)
 
 
 def gate_config(text: str) -> GateConfig:
@@ -203,7 +210,17 @@ class Session:
             )
 
     def run_contest(self, key: str) -> None:
-        """One contest's loop (called by the scheduler at the contest's start)."""
+        """One contest's loop (called by the scheduler at the contest's start); a heuristic contest's search."""
+        row = self.state.contest(key)
+        if get_site(row.site).scored_contest(row.contest_id, row.name):
+            try:
+                HeuristicContest(
+                    self.state, self.store, key, client=self.client, solver_for=self.solver.for_strategy,
+                    submitter=self.submitter, options=self.options, stop=self.stop, say=tell_user,
+                ).run()  # fmt: skip
+            except ModelMissing as e:
+                raise e.error from None
+            return
         loop = ContestLoop(
             self.state,
             self.store,

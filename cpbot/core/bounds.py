@@ -1,10 +1,11 @@
 """Bounds on what cpbot reads from outside, one setting each.
 
-Pages and site JSON, test files, decompressed data, JSON nesting, and the time and memory limits a
-problem states: each has a default here, an environment variable (`CPBOT_MAX_PAGE_MB`, ...) and an
-entry of the `[input]` table of config.toml (read by `bot.cli.config`, which calls `configure`); the
-environment wins over the file. A read stops at its bound (never buffers the whole and then refuses)
-with a `CpbotError` that names the setting and how to raise it.
+Pages and site JSON (their size, and the time they take to arrive), test files, decompressed data, JSON
+nesting, and the time and memory limits a problem states: each has a default here, an environment
+variable (`CPBOT_MAX_PAGE_MB`, ...) and an entry of the `[input]` table of config.toml (read by
+`bot.cli.config`, which calls `configure`); the environment wins over the file. A read stops at its
+bound (never buffers the whole and then refuses) with a `CpbotError` that names the setting and how to
+raise it.
 """
 
 from __future__ import annotations
@@ -72,6 +73,9 @@ class Bound:
 
 
 PAGE = Bound("max_page_mb", 32, "MB", "the largest page or site JSON read from a site")
+PAGE_TIME = Bound(
+    "max_page_s", 120, "s", "the longest one page or site answer may take to arrive, all its reads together"
+)
 TEST_FILE = Bound("max_test_file_mb", 256, "MB", "the largest test file read from a tests folder")
 DECOMPRESSED = Bound("max_decompressed_mb", 1024, "MB", "the most data one compressed payload may unpack to")
 JSON_DEPTH = Bound("max_json_depth", 100, "levels", "the deepest nesting of JSON read from outside")
@@ -79,7 +83,9 @@ TIME_LIMIT = Bound("max_time_limit_s", 600, "s", "the longest time limit a probl
 MEMORY_LIMIT = Bound(
     "max_memory_limit_mb", _machine_memory_mb(), "MB", "the largest memory limit judged (default: this machine's RAM)"
 )
-BOUNDS: dict[str, Bound] = {b.key: b for b in (PAGE, TEST_FILE, DECOMPRESSED, JSON_DEPTH, TIME_LIMIT, MEMORY_LIMIT)}
+BOUNDS: dict[str, Bound] = {
+    b.key: b for b in (PAGE, PAGE_TIME, TEST_FILE, DECOMPRESSED, JSON_DEPTH, TIME_LIMIT, MEMORY_LIMIT)
+}
 
 _configured: dict[str, int] = {}
 _lock = threading.Lock()

@@ -9,6 +9,18 @@ from cpbot.core.registry import LANGUAGE_BY_EXTENSION
 from cpbot.judge.packages.model import Expected, PackageSubmission
 
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".py")
+MAX_STATEMENT_BYTES = 1 << 18  # a statement is a few kB; more is cut here, where it enters
+
+
+def statement_text(root: Path, names: list[str]) -> str:
+    """The first of the statement files `names` (paths under `root`, in the format's order of preference) that
+    the package holds, cut at `MAX_STATEMENT_BYTES`; "" when it holds none."""
+    for name in names:
+        path = root / name
+        if path.is_file() and inside(path, root):
+            with path.open("rb") as f:
+                return f.read(MAX_STATEMENT_BYTES).decode("utf-8", errors="replace")
+    return ""
 
 
 def inside(path: Path, root: Path) -> bool:

@@ -13,10 +13,17 @@ from typing import Any
 import yaml
 
 from cpbot.core.errors import ConfigError
-from cpbot.judge.packages.files import SOURCE_SUFFIXES, inside, package_submission
+from cpbot.judge.packages.files import SOURCE_SUFFIXES, inside, package_submission, statement_text
 from cpbot.judge.packages.model import Expected, PackageSubmission, PackageTest, ProblemPackage, TimeRules, Validator
 
 MAX_YAML_BYTES = 1 << 20
+# the statement, English first: 2023-07 keeps it in statement/, legacy (and BAPCtools) in problem_statement/
+STATEMENTS = [
+    f"{folder}/problem.{lang}{ext}"
+    for folder in ("statement", "problem_statement")
+    for lang in ("en.", "")
+    for ext in ("md", "tex")
+]
 
 
 def is_kattis(root: Path) -> bool:
@@ -44,6 +51,7 @@ def read_kattis(root: Path) -> ProblemPackage:
         root=root,
         format="kattis-2023-07" if modern else "kattis-legacy",
         name=_name(meta.get("name"), root),
+        statement=statement_text(root, STATEMENTS),
         interactive=interactive,
         memory_mb=int(limits.get("memory", 1024)),
         time=_time_rules(limits, modern),

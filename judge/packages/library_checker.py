@@ -7,12 +7,13 @@ answers), `verifier.cpp` (a testlib validator) and `checker.cpp` (a testlib chec
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
 
 from cpbot.core.errors import ConfigError
-from cpbot.judge.packages.files import inside, package_submission
+from cpbot.judge.packages.files import inside, package_submission, statement_text
 from cpbot.judge.packages.model import (
     Expected,
     GeneratedTest,
@@ -52,6 +53,7 @@ def read_library_checker(root: Path) -> ProblemPackage:
         root=root,
         format="library-checker",
         name=str(info.get("title") or root.name),
+        statement=task_statement(statement_text(root, ["task.md"]), info.get("params") or {}),
         memory_mb=1024,
         time=TimeRules(
             ac_to_time_limit=SAFETY_FACTOR, time_limit_to_tle=1.0, fixed_s=float(info.get("timelimit", 2.0))
@@ -66,6 +68,16 @@ def read_library_checker(root: Path) -> ProblemPackage:
         submissions=_solutions(info, root, reference, notes),
         notes=notes,
     )
+
+
+def task_statement(task: str, params: dict[str, Any]) -> str:
+    """The English text of a task.md, its parameters and keywords filled in (`@{param.MAX_N}`, `@{keyword.input}`)
+    and its Japanese part and example markers left out."""
+    task = re.sub(r"@\{lang\.ja\}.*?(?=@\{lang\.(?:en|end)\}|\Z)", "", task, flags=re.S)
+    task = re.sub(r"@\{lang\.(?:en|end)\}\n?", "", task)
+    task = re.sub(r"@\{example\.\w+\}\n?", "", task)
+    task = re.sub(r"@\{param\.(\w+)\}", lambda m: str(params.get(m.group(1), m.group(0))), task)
+    return re.sub(r"@\{keyword\.(\w+)\}", lambda m: m.group(1).replace("_", " ").capitalize(), task).strip() + "\n"
 
 
 def _toml(path: Path) -> dict[str, Any]:

@@ -88,6 +88,7 @@ class ProblemPackage(BaseModel):
     root: Path
     format: Literal["kattis-legacy", "kattis-2023-07", "polygon", "library-checker"]
     name: str
+    statement: str = ""  # the statement's text as the package holds it (LaTeX or Markdown), "" when it has none
     interactive: bool = False
     memory_mb: int = 1024
     time: TimeRules

@@ -7,12 +7,21 @@ no margin for TLE solutions, so they must fail at the limit itself."""
 
 from __future__ import annotations
 
+import shlex
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from cpbot.core.errors import ConfigError
-from cpbot.judge.packages.files import SOURCE_SUFFIXES, inside, package_submission
-from cpbot.judge.packages.model import Expected, PackageSubmission, PackageTest, ProblemPackage, TimeRules, Validator
+from cpbot.judge.packages.files import SOURCE_SUFFIXES, inside, package_submission, statement_text
+from cpbot.judge.packages.model import (
+    Expected,
+    GeneratedTest,
+    PackageSubmission,
+    PackageTest,
+    ProblemPackage,
+    TimeRules,
+    Validator,
+)
 
 MAX_XML_BYTES = 4 << 20
 MAX_TESTS = 10_000
@@ -47,19 +56,32 @@ def read_polygon(root: Path) -> ProblemPackage:
     time_ms = _number(testset, "time-limit", xml)
     memory = _number(testset, "memory-limit", xml)
     names = tree.find("names/name")
+    tests, generated = _tests(testset, root, _generators(tree, root), notes)
+    submissions = _solutions(tree, root, notes)
     return ProblemPackage(
         root=root,
         format="polygon",
         name=(names.get("value") if names is not None else None) or tree.get("short-name") or root.name,
+        statement=_statement(root),
         interactive=tree.find("assets/interactor") is not None,
         memory_mb=max(1, memory >> 20),
         time=TimeRules(ac_to_time_limit=SAFETY_FACTOR, time_limit_to_tle=1.0, fixed_s=time_ms / 1000),
         output_checker=_checker(tree, root, notes),
         input_validators=[_validator(v, root) for v in tree.findall("assets/validators/validator")],
-        tests=_tests(testset, root, notes),
-        submissions=_solutions(tree, root, notes),
+        tests=tests,
+        generated=generated,
+        reference=_main(tree, root),
+        submissions=submissions,
         notes=notes,
     )
+
+
+def _statement(root: Path) -> str:
+    """The English statement: its sections (legend, input, output) when the package has them, else the whole."""
+    parts = ("legend", "input", "output")
+    sections = [statement_text(root, [f"statement-sections/english/{part}.tex"]) for part in parts]
+    joined = "\n\n".join(s.strip() for s in sections if s.strip())
+    return joined + "\n" if joined else statement_text(root, ["statements/english/problem.tex"])
 
 
 def _xml(path: Path) -> ET.Element:
@@ -111,15 +133,52 @@ def _validator(element: ET.Element, root: Path) -> Validator:
     return Validator(path=path, source=path, protocol="testlib")
 
 
-def _tests(testset: ET.Element, root: Path, notes: list[str]) -> list[PackageTest]:
+def _generators(tree: ET.Element, root: Path) -> dict[str, Path]:
+    """The package's executables with a source cpbot builds, by the name a test's `cmd` calls them (the file's
+    stem: `files/gen.cpp` is `gen`)."""
+    found = {}
+    for source in tree.findall("files/executables/executable/source"):
+        path = _file(root, source.get("path"))
+        if path is not None and path.suffix.lower() in SOURCE_SUFFIXES:
+            found[path.stem] = path
+    return found
+
+
+def _main(tree: ET.Element, root: Path) -> Path | None:
+    """The solution tagged main: its outputs answer the generated tests."""
+    for solution in tree.findall("assets/solutions/solution"):
+        source = solution.find("source")
+        if solution.get("tag") == "main" and source is not None:
+            return _file(root, source.get("path"))
+    return None
+
+
+def _generated(test: ET.Element, name: str, generators: dict[str, Path]) -> GeneratedTest | None:
+    """A test the package does not hold that its `cmd` makes with one of its generators (`gen 10 20`)."""
+    try:
+        words = shlex.split(test.get("cmd") or "")
+    except ValueError:
+        return None
+    if test.get("method") != "generated" or not words or words[0] not in generators or ">" in words:
+        return None
+    return GeneratedTest(name=name, generator=generators[words[0]], args=words[1:])
+
+
+def _tests(
+    testset: ET.Element, root: Path, generators: dict[str, Path], notes: list[str]
+) -> tuple[list[PackageTest], list[GeneratedTest]]:
     input_pattern = testset.findtext("input-path-pattern") or "tests/%02d"
     answer_pattern = testset.findtext("answer-path-pattern") or "tests/%02d.a"
     listed = testset.findall("tests/test")[:MAX_TESTS]
-    found, missing = [], []
+    found, generated, missing = [], [], []
     for number, test in enumerate(listed, start=1):
         given = _file(root, input_pattern % number)
         if given is None:
-            missing.append(f"{number} ({test.get('method', 'manual')})")
+            made = _generated(test, input_pattern % number, generators)
+            if made is not None:
+                generated.append(made)
+            else:
+                missing.append(f"{number} ({test.get('method', 'manual')})")
             continue
         found.append(
             PackageTest(
@@ -136,12 +195,12 @@ def _tests(testset: ET.Element, root: Path, notes: list[str]) -> list[PackageTes
     if crlf:
         notes.append(f"{crlf} tests have Windows line ends (CRLF), as in a package made for Windows: a testlib "
                      "validator on Linux rejects them (Polygon's Linux package has LF)")  # fmt: skip
-    if not found:
+    if not found and not generated:
         raise ConfigError(
-            f"{root}: none of the {len(listed)} tests of problem.xml is in the package",
-            hint="Polygon's full package holds the generated tests; a standard one needs doall.sh",
+            f"{root}: none of the {len(listed)} tests of problem.xml is in the package or made by its generators",
+            hint="Polygon's full package holds the generated tests; a standard one holds their generators",
         )
-    return found
+    return found, generated
 
 
 def _solutions(tree: ET.Element, root: Path, notes: list[str]) -> list[PackageSubmission]:

@@ -108,6 +108,9 @@ class RunResult(BaseModel):
     forks_refused: int | None = None  # process creations refused at the run's limit (cgroup only)
     waited_ms: float | None = None  # killed at the wall limit: time runnable but waiting for a CPU
     accounting: str = ""  # "cgroup" (every process, by the kernel), "sampled", or "" (program only)
+    sampling_ms: float = 0.0  # the launcher's CPU time sampling the run's processes (sampled only)
+    walks: int = 0  # of it, how many times it read every process's proportional set size
+    walks_ms: float = 0.0  # and the CPU time those took
 
     @property
     def ok(self) -> bool:
@@ -147,6 +150,9 @@ def parse_reply(text: str, wanted: Sequence[str] = ()) -> RunResult:
         forks_refused=refused if refused >= 0 else None,
         waited_ms=wait_us / 1000 if wait_us >= 0 else None,
         accounting=fields.get("acct", ""),
+        sampling_ms=int(fields.get("sampling_us", 0)) / 1000,
+        walks=int(fields.get("walks", 0)),
+        walks_ms=int(fields.get("walks_us", 0)) / 1000,
     )
 
 

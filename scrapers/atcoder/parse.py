@@ -25,6 +25,8 @@ from pydantic import ValidationError
 from cpbot.core.errors import ConfigError, ParseError, first_problem
 from cpbot.judge.checkers.tolerance import statement_tolerance
 from cpbot.judge.model import Limits, Problem, TestCase
+from cpbot.scrapers.atcoder.ahc_page import ahc_spec
+from cpbot.scrapers.atcoder.contests import ContestKind, contest_kind
 from cpbot.scrapers.atcoder.urls import ROOT, AtCoderRef, parse_atcoder_url, task_letter
 from cpbot.scrapers.htmltools import collapse, find_class, first_class, is_element, load_html
 from cpbot.scrapers.ids import local_id
@@ -82,6 +84,10 @@ def parse_task_page(html: bytes | str, url: str | None = None) -> Problem:
     sections = _sections(body, base, where)
     interactive = sections.interactive or any(w in collapse(body.text_content()).lower() for w in _INTERACTIVE_WORDS)
     samples = _samples(sections, where)
+    # an AHC task: a score per input, no right answer (its sample output is one valid output, not the answer)
+    heuristic = ref is not None and contest_kind(ref.contest) == ContestKind.AHC
+    if heuristic:
+        samples = [s.model_copy(update={"output": None}) for s in samples]
     statement = "\n\n".join(sections.statement)
     if not statement:
         raise ParseError(f"cannot parse {where}: missing the problem statement section", hint=_HINT)
@@ -104,7 +110,8 @@ def parse_task_page(html: bytes | str, url: str | None = None) -> Problem:
         notes="\n\n".join(sections.notes),
         limits=limits,
         samples=samples,
-        kind="interactive" if interactive else "stdio",
+        kind="heuristic" if heuristic else "interactive" if interactive else "stdio",
+        heuristic=ahc_spec(body, base) if heuristic else None,
         checker=statement_tolerance(f"{output_spec}\n{statement}") or "tokens",
         contest=contest,
         raw=text,

@@ -4,8 +4,9 @@
   ABC or an ARC Division 2 runs, for every participant, rated or not ("AtCoder生成AI対策ルール", the rule
   page of each contest links it). No list of allowed contests can lift that: `closed_to_ai` names it.
 - Since 2025-06-16 AtCoder Heuristic Contests restrict highly automated use (an AI system that submits by
-  itself); cpbot does not watch heuristic contests yet (their problems are judged and solved locally, as the
-  `heuristic` kind, from a folder with the contest's tools).
+  itself): cpbot watches an AHC in the shadow (it searches, keeps its best program on disk for a person to
+  submit by hand, and ranks it against the final standings); only a contest the user lists as allowing it
+  (`ai_allowed_contests`, having read its rules) is submitted to, one submission per the contest's interval.
 - Other contests (AGC, ARC Div. 1, sponsored ones) are taken part in the shadow like every live contest,
   unless the user lists one as allowing AI (`ai_allowed_contests`), having read its rules.
 """
@@ -27,11 +28,9 @@ def closed_to_ai(contest_id: str, name: str = "") -> str | None:
     kind = contest_kind(contest_id, name)
     if kind in CLOSED_KINDS:
         return f"{contest_id} is an {kind}: AtCoder's rule of 2024-12-06 forbids generative AI in it for everyone"
-    if kind == ContestKind.AHC:
-        return f"{contest_id} is an AHC: AtCoder restricts highly automated use there (2025-06-16)"
     return None
 
 
 def heuristic(contest_id: str, name: str = "") -> bool:
-    """AHC and other heuristic contests: listed, not watched (their problems are solved locally, see above)."""
+    """AHC and other heuristic contests: score-based problems, watched by `bot/watch/heuristic.py`."""
     return contest_kind(contest_id, name) == ContestKind.AHC

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from pathlib import Path
 from urllib.parse import urlsplit
 
-from cpbot.core.errors import ConfigError
+from cpbot.core.errors import ConfigError, ParseError
 from cpbot.core.registry import site_spec
 from cpbot.judge.model import Problem
-from cpbot.scrapers.atcoder import contests, rules
+from cpbot.scrapers.atcoder import ahc, contests, rules
+from cpbot.scrapers.atcoder.ahc_tools import download_tools, tools_spec, unpack_tools
 from cpbot.scrapers.atcoder.parse import is_task_page, parse_task_page
 from cpbot.scrapers.atcoder.performance import performance
 from cpbot.scrapers.atcoder.ranking import Standings, parse_standings
@@ -17,16 +19,12 @@ from cpbot.scrapers.atcoder.urls import ROOT, AtCoderRef, is_atcoder_host, parse
 from cpbot.scrapers.http import HttpClient
 from cpbot.scrapers.listing import Contest, ContestProblem, Phase, phase_at
 from cpbot.scrapers.ranklist import Ranklist, RanklistRow, Scoring
+from cpbot.scrapers.scored import Placing
 from cpbot.scrapers.site import ProblemName, Site
 from cpbot.scrapers.submission import SubmitProtocol
 
 # "A - Title", as the site (and Competitive Companion) names a task
 _SHOWN_NAME = re.compile(r"^(?P<index>[A-Za-z0-9]{1,3})\s+-\s+(?P<name>.+)$", re.DOTALL)
-_HEURISTIC_HINT = (
-    "cpbot does not fetch or watch heuristic contests yet; to work on one, save the statement and the contest's "
-    "tools in a folder with a problem.json of kind heuristic (docs/design.md, score-based problems), then "
-    "`cpbot judge` or `cpbot solve` it"
-)
 
 
 class AtCoderSite(Site):
@@ -63,8 +61,6 @@ class AtCoderSite(Site):
 
     def fetch_problems(self, url: str, client: HttpClient) -> list[Problem]:
         ref = parse_atcoder_url(url)
-        if rules.heuristic(ref.contest):
-            raise ConfigError(f"{url} is a task of a heuristic contest", hint=_HEURISTIC_HINT)
         if ref.task:
             return [self._fetch_task(ref, ref.task, client)]
         return [self._fetch_task(ref, p.problem_id.split(":", 1)[1], client) for p in self._tasks(ref.contest, client)]
@@ -129,16 +125,34 @@ class AtCoderSite(Site):
         return contests.parse_task_list(response.content, contest_id)
 
     def contest_problems(self, contest_id: str, client: HttpClient, now: datetime) -> list[ContestProblem]:
-        if rules.heuristic(contest_id):
-            raise ConfigError(f"{contest_id} is a heuristic contest", hint=_HEURISTIC_HINT)
         return self._tasks(contest_id, client)
 
     def practice_open(self, contest_id: str, client: HttpClient, now: datetime) -> bool:
         # the task pages take submissions as soon as the contest is over
         return self.find_contest(contest_id, client, now).phase == Phase.FINISHED
 
-    def solvable(self, contest: Contest) -> bool:
-        return not rules.heuristic(contest.id, contest.name)
+    def scored_contest(self, contest_id: str, name: str = "") -> bool:
+        return rules.heuristic(contest_id, name)
+
+    def fetch_tools(self, problem: Problem, folder: Path, client: HttpClient) -> Problem:
+        """The AHC tools zip the task page links, unpacked into `folder / tools` (`ahc_tools.py`)."""
+        spec = problem.heuristic
+        if spec is None or spec.tools_url is None:
+            raise ParseError(f"{problem.url or problem.id} links no tools (a Tools section with a zip)")
+        unpack_tools(download_tools(spec.tools_url, client), folder)
+        return problem.model_copy(update={"heuristic": tools_spec(spec, folder)})
+
+    def submit_interval_s(self, duration_s: float) -> float:
+        return float(ahc.submit_interval_s(duration_s))
+
+    def place_score(self, contest_id: str, total: float, *, relative: bool, client: HttpClient) -> Placing | None:
+        """Rank and performance against the final standings (`ahc.py`); None until they are fixed."""
+        standings = parse_standings(client.get(f"{ROOT}/contests/{contest_id}/standings/json").content)
+        if not standings.fixed:
+            return None
+        if relative:  # the standings hold relative totals only: no raw scores to recompute them from
+            return ahc.relative_placing([], None, "maximize", participants=len(standings.rows))
+        return ahc.ahc_performance(standings, total)
 
     def closed_to_ai(self, contest_id: str, name: str = "") -> str | None:
         return rules.closed_to_ai(contest_id, name)

@@ -26,6 +26,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from lc_generators import BRUTES, GENERATORS, HEAD
 
+from cpbot.judge.packages.library_checker import task_statement
+
 # problem folder in the snapshot -> the largest N its generator is run at for hidden tests
 PROBLEMS = {
     "data_structure/static_range_sum": 500_000,
@@ -66,15 +68,6 @@ HIDDEN_TOP = 200_000  # the largest hidden tests (Python generators are slow bey
 
 def git(repo: Path, *args: str) -> str:
     return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True).stdout
-
-
-def statement(task: str, params: dict[str, object]) -> str:
-    """The English text of a task.md with its parameters and keywords filled in."""
-    task = re.sub(r"@\{lang\.ja\}.*?(?=@\{lang\.(?:en|end)\}|\Z)", "", task, flags=re.S)
-    task = re.sub(r"@\{lang\.(?:en|end)\}\n?", "", task)
-    task = re.sub(r"@\{example\.\w+\}\n?", "", task)
-    task = re.sub(r"@\{param\.(\w+)\}", lambda m: str(params.get(m.group(1), m.group(0))), task)
-    return re.sub(r"@\{keyword\.(\w+)\}", lambda m: m.group(1).replace("_", " ").capitalize(), task).strip() + "\n"
 
 
 def run_cpp(source: str, inputs: list[str], workdir: Path) -> list[str]:
@@ -118,7 +111,7 @@ def import_problem(repo: Path, commit: str, where: str, max_n: int, out: Path) -
         "site": "local",
         "url": f"https://judge.yosupo.jp/problem/{name}",
         "title": info["title"],
-        "statement": statement(show(f"{where}/task.md"), info.get("params", {})),
+        "statement": task_statement(show(f"{where}/task.md"), info.get("params", {})),
         "limits": {"time_ms": round(float(info["timelimit"]) * 1000), "memory_mb": 1024},
         "samples": [
             {"input": i, "output": o, "origin": "sample", "name": f"example {k + 1}"}

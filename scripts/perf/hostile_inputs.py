@@ -32,6 +32,7 @@ REPO = Path(__file__).resolve().parents[2]
 KILL_RSS_MB = 3072
 KEY = "sk-live0123456789abcdefghijklmnop"
 ESC = "\x1b]0;pwned\x07\x1b[2J"
+TROJAN = "if (role != \u202e\u2066 admin\u2069\u2066) {\u200b"  # Trojan Source: bidi override, isolates
 
 
 @dataclass
@@ -112,6 +113,14 @@ class _Site(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         self.send_response(200)
         self.send_header("Content-Type", "text/html")
+        if "trickle" in self.path:
+            self.end_headers()
+            try:
+                while True:  # one byte a second, each well within a read timeout
+                    self.wfile.write(b"x")
+                    time.sleep(1.0)
+            except OSError:
+                return
         if "bomb" in self.path:
             body = _GZIP_BOMB
             self.send_header("Content-Encoding", "gzip")
@@ -188,33 +197,33 @@ def names_symlink(cpbot: str, work: Path, env: dict[str, str]) -> tuple[bool, Ra
     return precious.read_text() == "mine\n", ran
 
 
-def page_endless(cpbot: str, work: Path, env: dict[str, str]) -> tuple[bool, Ran]:
+def _fetch_from_site(cpbot: str, work: Path, env: dict[str, str], path: str, **more_env: str) -> Ran:
+    """`cpbot fetch` of a Codeforces problem whose site is the stand-in here, answering as `path` says."""
     url, server = serve(_Site)
     try:
-        ran = run(
+        return run(
             cpbot,
             ["fetch", "https://codeforces.com/contest/1/problem/A"],
-            {**env, "CPBOT_CODEFORCES_URL": url + "/endless"},
+            {**env, "CPBOT_CODEFORCES_URL": url + path, **more_env},
             work,
             timeout=90,
         )
     finally:
         server.shutdown()
+
+
+def page_endless(cpbot: str, work: Path, env: dict[str, str]) -> tuple[bool, Ran]:
+    ran = _fetch_from_site(cpbot, work, env, "/endless")
     return ran.code is not None and not ran.traceback and ran.peak_mb < 2 * 32 + 200, ran
 
 
+def page_trickle(cpbot: str, work: Path, env: dict[str, str]) -> tuple[bool, Ran]:
+    ran = _fetch_from_site(cpbot, work, env, "/trickle", CPBOT_MAX_PAGE_S="5")
+    return ran.code not in (None, 0) and not ran.traceback and "max_page_s" in ran.err, ran
+
+
 def page_gzip_bomb(cpbot: str, work: Path, env: dict[str, str]) -> tuple[bool, Ran]:
-    url, server = serve(_Site)
-    try:
-        ran = run(
-            cpbot,
-            ["fetch", "https://codeforces.com/contest/1/problem/A"],
-            {**env, "CPBOT_CODEFORCES_URL": url + "/bomb"},
-            work,
-            timeout=90,
-        )
-    finally:
-        server.shutdown()
+    ran = _fetch_from_site(cpbot, work, env, "/bomb")
     return ran.code is not None and not ran.traceback and ran.peak_mb < 2 * 32 + 200, ran
 
 
@@ -302,20 +311,24 @@ def limits_companion(cpbot: str, work: Path, env: dict[str, str]) -> tuple[bool,
     return ran.code not in (None, 0) and not ran.traceback, ran
 
 
-def terminal_transcripts(cpbot: str, work: Path, env: dict[str, str]) -> tuple[bool, Ran]:
+def terminal_transcripts(cpbot: str, work: Path, env: dict[str, str], sent: str = ESC) -> tuple[bool, Ran]:
     python = str(Path(cpbot).with_name("python"))
     record = (
         "from cpbot.bot.store.transcripts import TranscriptStore, default_db_path\n"
         "from cpbot.agents.tracing import LLMCallEvent\nfrom cpbot.agents.budget import Usage\n"
         "with TranscriptStore(default_db_path()) as s:\n"
         "    r = s.start_run('solve', problem_id='local:x')\n"
-        f"    s.tracer(r).emit(LLMCallEvent(call_id='c', role='coder', model='m', messages=[], reply={ESC!r},"
+        f"    s.tracer(r).emit(LLMCallEvent(call_id='c', role='coder', model='m', messages=[], reply={sent!r},"
         " usage=Usage(prompt_tokens=1, completion_tokens=1), latency_ms=1.0, attempts=1))\n"
         "    s.finish_run(r, 'failed', reason='x')\n"
     )
     subprocess.run([python, "-c", record], env={**os.environ, **env}, check=True)
     ran = run(cpbot, ["transcripts", "show", "last", "--full"], env, work)
-    return "\x1b" not in ran.out + ran.err, ran
+    return not any(c in ran.out + ran.err for c in "\x1b\u202e\u2066\u2069\u200b"), ran
+
+
+def terminal_trojan_source(cpbot: str, work: Path, env: dict[str, str]) -> tuple[bool, Ran]:
+    return terminal_transcripts(cpbot, work, env, TROJAN)
 
 
 def terminal_problem_name(cpbot: str, work: Path, env: dict[str, str]) -> tuple[bool, Ran]:
@@ -441,6 +454,7 @@ CASES = [
     Case("names", "sample named by an absolute path", names_absolute),
     Case("names", "problem.json a symlink out (fetch --force)", names_symlink),
     Case("pages", "endless page (fetch)", page_endless),
+    Case("pages", "page of a byte a second, max_page_s=5 (fetch)", page_trickle),
     Case("pages", "gzip bomb page, 1 GB (fetch)", page_gzip_bomb),
     Case("files", "test -> /dev/zero (judge)", files_dev_zero),
     *([Case("files", "test is /dev/zero's device node (judge)", files_zero_device)] if os.geteuid() == 0 else []),
@@ -452,6 +466,7 @@ CASES = [
     Case("json depth", "generations 100,000 deep (grade)", json_deep_generations),
     Case("limits", "Companion timeLimit 1e300 (fetch)", limits_companion),
     Case("terminal", "OSC/CSI in a reply (transcripts show)", terminal_transcripts),
+    Case("terminal", "Trojan Source in a reply (transcripts show)", terminal_trojan_source),
     Case("terminal", "ESC in a problem's name (fetch)", terminal_problem_name),
     Case("secrets", "401 echoing the key (solve -v)", secrets_401),
     Case("listener", "body shorter than Content-Length", listen_short_body),

@@ -160,7 +160,8 @@ def test_a_solve_that_fails_with_an_error_still_names_its_transcript(
     from tests.agents.support.scripted_server import HTTPFailure
 
     monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
-    with ScriptedServer([HTTPFailure(401, "invalid api key")]) as model:  # not retried: the solve fails at once
+    # a server refusing the key refuses every request; none is retried, so the solve fails at once
+    with ScriptedServer([], default=HTTPFailure(401, "invalid api key")) as model:
         args = ["solve", URL, "--lang", "python3", "--base-url", model.base_url, "--model", "m", "--api-key", KEY]
         rc = main([*args, "-o", str(tmp_path / "out")])
     err = capsys.readouterr().err

@@ -9,16 +9,23 @@ the submit form (`data.TaskScreenName`, `data.LanguageId` with the current judge
 the submission list (`WJ`, then `1/3`, then the final label) and submission pages. `/login` has the
 Turnstile widget the real login has. Time comes from `FakeAtCoder.clock`; verdicts come from `policy`
 (accepted unless the source holds `FAKE:WA`, `FAKE:TLE`, `FAKE:RE` or `FAKE:CE`).
+
+A heuristic contest (`heuristic=True`, an AHC): its task's `tools` are served as the zip its statement links
+(`https://img.atcoder.jp/CONTEST/tools.zip`, routed here like every atcoder.jp subdomain), its standings rank
+the entrants by `score` alone (ties share a rank, `Fixed` once the contest is over), and a second submission
+within `submit_interval_s` of the last is refused with the form's error, as AtCoder refuses it.
 """
 
 from __future__ import annotations
 
 import html
+import io
 import json
 import re
 import secrets
 import threading
 import time
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
@@ -51,6 +58,7 @@ class Task:
     letter: str
     statement: Statement
     points: int = 100
+    tools: dict[str, bytes] | None = None  # an AHC task's tools, served as the zip its statement links
 
     @property
     def id(self) -> str:
@@ -67,6 +75,7 @@ class Entrant:
     rating: int = 0
     competitions: int = 0
     rated: bool = True
+    score: float | None = None  # a heuristic contest's total score (then `solved` is ignored)
 
 
 @dataclass
@@ -79,6 +88,7 @@ class Contest:
     rated: str = " ~ 1999"
     heuristic: bool = False
     standings: list[Entrant] = field(default_factory=list)
+    submit_interval_s: int = 300  # a heuristic contest's wait between two submissions
 
     def running(self, now: float) -> bool:
         return self.start <= now < self.start + self.duration_s
@@ -141,9 +151,12 @@ class FakeAtCoder:
         return f"# Netscape HTTP Cookie File\n.atcoder.jp\tTRUE\t/\tTRUE\t4102444800\tREVEL_SESSION\t{self.session}\n"
 
 
+_TOOLS_PATH = re.compile(r"^/(?P<contest>[\w-]+)/tools\.zip$")  # img.atcoder.jp/CONTEST/... routed here
+
+
 def owns(path: str) -> bool:
     """Whether a request path is AtCoder's (the shared server routes it here)."""
-    return path == "/login" or path == "/contests" or path.startswith("/contests/")
+    return path == "/login" or path == "/contests" or path.startswith("/contests/") or bool(_TOOLS_PATH.match(path))
 
 
 def serve(site: FakeAtCoder, req: Request) -> Reply:
@@ -166,6 +179,9 @@ def _route(
         return Reply(200, _page("Past Contests", _table(ended)))
     if path == "/login":
         return Reply(200, LOGIN_PAGE)
+    tools = _TOOLS_PATH.match(path)
+    if tools:
+        return _tools_zip(site.contests.get(tools.group("contest")), now)
     m = re.match(r"^/contests/([\w-]+)(/.*)?$", path)
     contest = site.contests.get(m.group(1)) if m else None
     if contest is None:
@@ -188,7 +204,7 @@ def _route(
             ),
         )
     if rest == "/standings/json":
-        return Reply(200, json.dumps(_standings(contest)), "application/json")
+        return Reply(200, json.dumps(_standings(contest, now)), "application/json")
     if rest == "/submit":
         if not signed:
             return Reply.redirect(f"/login?continue={quote(path)}")
@@ -277,7 +293,20 @@ def _task_list(contest: Contest) -> str:
     return _contest_page(contest, "Tasks", f"<h2>Tasks</h2>{table}")
 
 
-def _standings(contest: Contest) -> dict[str, Any]:
+def _tools_zip(contest: Contest | None, now: float) -> Reply:
+    task = next((t for t in contest.tasks if t.tools), None) if contest is not None else None
+    if contest is None or task is None or task.tools is None or now < contest.start:
+        return Reply(404, "Not Found")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, data in task.tools.items():
+            archive.writestr(name, data)
+    return Reply(200, buffer.getvalue(), "application/zip")
+
+
+def _standings(contest: Contest, now: float) -> dict[str, Any]:
+    if contest.heuristic:
+        return _heuristic_standings(contest, now)
     info = [{"Assignment": t.letter, "TaskName": t.statement.title, "TaskScreenName": t.id} for t in contest.tasks]
     points = {e.handle: sum(t.points for t in contest.tasks if t.letter in e.solved) for e in contest.standings}
     ordered = sorted(contest.standings, key=lambda e: (-points[e.handle], e.elapsed_s))
@@ -343,6 +372,10 @@ def _submit(site: FakeAtCoder, contest: Contest, method: str, form: dict[str, st
         error = "The contest has not started"
     elif contest.task(form.get("data.TaskScreenName", "")) is None:
         error = "Choose a task"
+    elif contest.heuristic and any(
+        x.contest == contest.id and now - x.created < contest.submit_interval_s for x in site.submissions
+    ):
+        error = f"You cannot submit within {contest.submit_interval_s} seconds of your previous submission"
     elif form.get("data.LanguageId") not in LANGUAGES:
         error = "Choose a language"
     elif not form.get("sourceCode", "").strip():
@@ -412,3 +445,40 @@ def _my_submissions(site: FakeAtCoder, contest: Contest) -> str:
 
 def started_utc(contest: Contest) -> datetime:
     return datetime.fromtimestamp(contest.start, UTC)
+
+
+def _heuristic_standings(contest: Contest, now: float) -> dict[str, Any]:
+    """An AHC's standings JSON: one task, ranked by total score alone (ties share a rank), `Score` in
+    hundredths as in every AtCoder standings; `Fixed` once the contest is over (the system test's totals)."""
+    info = [{"Assignment": t.letter, "TaskName": t.statement.title, "TaskScreenName": t.id} for t in contest.tasks]
+    task = contest.tasks[0]
+    ordered = sorted(contest.standings, key=lambda e: -(e.score or 0.0))
+    rows = []
+    for i, e in enumerate(ordered):
+        mine = e.score or 0.0
+        rank = 1 + sum(1 for o in ordered if (o.score or 0.0) > mine)
+        result = {
+            "Count": 1,
+            "Failure": 0,
+            "Penalty": 0,
+            "Score": round(mine * 100),
+            "Elapsed": int(e.elapsed_s * 1e9),
+            "Status": 1,
+            "Pending": False,
+            "Frozen": False,
+            "Additional": None,
+        }
+        rows.append(
+            {
+                "Rank": rank, "Additional": None, "UserName": e.handle, "UserScreenName": e.handle,
+                "UserIsDeleted": False, "Affiliation": "", "Country": "JP", "Rating": e.rating, "OldRating": e.rating,
+                "IsRated": e.rated, "IsTeam": False, "Competitions": e.competitions, "AtCoderRank": i + 1,
+                "TaskResults": {task.id: result} if mine else {},
+                "TotalResult": {
+                    "Count": 1, "Accepted": 1 if mine else 0, "Penalty": 0, "Score": round(mine * 100),
+                    "Elapsed": int(e.elapsed_s * 1_000_000_000), "Frozen": False, "Additional": None,
+                },
+            }
+        )  # fmt: skip
+    fixed = now >= contest.start + contest.duration_s
+    return {"Fixed": fixed, "AdditionalColumns": None, "TaskInfo": info, "StandingsData": rows, "Translation": {}}

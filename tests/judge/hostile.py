@@ -345,6 +345,41 @@ int main() {
     printf("4\\n");
 }
 """
+# A correct program that keeps 100 forked children alive, all sharing the 64 MB it touched before forking:
+# the kernel holds those pages once (with the children's own, about 150 MB), where the summed resident
+# sizes of the processes come to 6.5 GB.
+PY_SHARED_CHILDREN = """
+import os, signal
+shared = bytearray(64 << 20)
+for i in range(0, len(shared), 4096):
+    shared[i] = 1
+ready_r, ready_w = os.pipe()
+for _ in range(100):
+    if os.fork() == 0:
+        os.write(ready_w, b'x')
+        signal.pause()
+for _ in range(100):
+    os.read(ready_r, 1)
+print(4)
+"""
+# The same sharing, then each child writes every shared page: 8 private copies of 16 MB, though no
+# process's resident size grows.
+PY_SHARED_THEN_WRITTEN = """
+import os, signal
+shared = bytearray(16 << 20)
+for i in range(0, len(shared), 4096):
+    shared[i] = 1
+ready_r, ready_w = os.pipe()
+for _ in range(8):
+    if os.fork() == 0:
+        for i in range(0, len(shared), 4096):
+            shared[i] = 2
+        os.write(ready_w, b'x')
+        signal.pause()
+for _ in range(8):
+    os.read(ready_r, 1)
+print(4)
+"""
 CPP_FORK_STORM = """#include <unistd.h>
 int main() {
     for (;;) {
@@ -486,6 +521,8 @@ except OSError as e:
 print('kept' if os.sched_getaffinity(0) == start and status == 0 else 'spread', elsewhere)
 """
 COUNT_LIMITS = Limits(time_ms=1000, memory_mb=64, output_mb=64)
+# 100 forks of a 70 MB Python take about a second of CPU on a loaded machine: a limit far from it
+SHARED_LIMITS = Limits(time_ms=10000, memory_mb=256, output_mb=64)
 
 LIMITS = Limits(time_ms=2000, memory_mb=256, output_mb=64)
 
@@ -548,12 +585,27 @@ def scenarios(p: Planted, sandbox: Sandbox) -> list[Outcome]:
     for name, lang, source in (
         ("py-orphan-cpu", "python3", PY_ORPHAN_CPU),
         ("cpp-orphan-cpu", "cpp17", CPP_ORPHAN_CPU),
-        ("py-children-memory", "python3", PY_CHILDREN_MEMORY),
-        ("cpp-children-memory", "cpp17", CPP_CHILDREN_MEMORY),
     ):
         outcomes.append(_judge(name, lang, source, four, sandbox, COUNT_LIMITS))
+    outcomes += memory_scenarios(sandbox)
     # a long limit: even starved by a loaded machine, the storm reaches the process limit
     outcomes.append(_judge("cpp-fork-storm", "cpp17", CPP_FORK_STORM, four, sandbox, Limits(time_ms=4000)))
+    return outcomes
+
+
+def memory_scenarios(sandbox: Sandbox) -> list[Outcome]:
+    """The memory of all a run's processes, each page counted once: children that hold memory of their own
+    or write what they share exceed the limit; children that only share do not."""
+    four = [TestCase(input="", output="4\n", name="four")]
+    outcomes = [
+        _judge(name, lang, source, four, sandbox, COUNT_LIMITS)
+        for name, lang, source in (
+            ("py-children-memory", "python3", PY_CHILDREN_MEMORY),
+            ("cpp-children-memory", "cpp17", CPP_CHILDREN_MEMORY),
+            ("py-shared-then-written", "python3", PY_SHARED_THEN_WRITTEN),
+        )
+    ]
+    outcomes.append(_judge("py-shared-children", "python3", PY_SHARED_CHILDREN, four, sandbox, SHARED_LIMITS))
     return outcomes
 
 

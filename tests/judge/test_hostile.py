@@ -68,11 +68,19 @@ def check(outcomes: dict[str, dict], secret: str, user: str) -> None:
     assert outcomes["py-locks"]["outputs"] == ["No locks available"]
     for name in ("py-orphan-cpu", "cpp-orphan-cpu"):  # the child's CPU time counts, waited for or not
         assert outcomes[name]["verdicts"] == ["TLE"], (name, outcomes[name]["outputs"])
-    for name in ("py-children-memory", "cpp-children-memory"):  # 8 x 24 MB > 64 MB, each alone under it
-        assert outcomes[name]["verdicts"] == ["MLE"], (name, outcomes[name]["outputs"])
+    check_memory(outcomes)
     storm = outcomes["cpp-fork-storm"]
     assert storm["verdicts"] == ["TLE"] and storm["outputs"][0].startswith("fork storm"), storm["outputs"]
     assert outcomes["cpp-locks"]["outputs"] == ["|".join(["No locks available"] * 3)]
+
+
+def check_memory(outcomes: dict[str, dict]) -> None:
+    """Each page of a run counted once: what children hold or copy counts, what they only share does not."""
+    for name in ("py-children-memory", "cpp-children-memory"):  # 8 x 24 MB > 64 MB, each alone under it
+        assert outcomes[name]["verdicts"] == ["MLE"], (name, outcomes[name]["outputs"])
+    assert outcomes["py-shared-then-written"]["verdicts"] == ["MLE"], outcomes["py-shared-then-written"]["outputs"]
+    # 101 processes sharing 64 MB: about 150 MB counted once, 6.5 GB summed per process
+    assert outcomes["py-shared-children"]["verdicts"] == ["AC"], outcomes["py-shared-children"]["outputs"]
 
 
 def host_shm_keys() -> set[int]:
@@ -93,6 +101,19 @@ def test_hostile_programs_are_contained_as_root(tmp_path: Path, monkeypatch):
     check(outcomes, planted.secret, "nobody")
     assert 0x5EED not in host_shm_keys()
     assert os.getpriority(os.PRIO_PROCESS, 0) == 0
+
+
+def test_memory_is_counted_once_when_sampled_as_root_without_cgroups(monkeypatch):
+    """As root with `cgroups=False` the launcher samples the run's processes as it does for a normal user."""
+    if os.geteuid() != 0:
+        pytest.skip("the normal-user run below samples")
+    from cpbot.judge.languages.python import default_warm_python
+    from cpbot.judge.sandbox import Sandbox
+
+    with Sandbox(1, cgroups=False, warm_python=default_warm_python()) as sandbox:
+        assert sandbox.isolation["accounting"] == "sampled(pid-namespace,no-cgroup)"
+        outcomes = {o.name: o.__dict__ for o in hostile.memory_scenarios(sandbox)}
+    check_memory(outcomes)
 
 
 @pytest.fixture

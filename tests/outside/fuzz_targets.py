@@ -17,6 +17,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from tests.fakes.atcoder_pages import statement, task_page
 from tests.paths import FIXTURES
 
 NOW = datetime(2024, 1, 1, tzinfo=UTC)
@@ -173,6 +174,43 @@ def _atcoder_standings(data: bytes, _: Path) -> object:
     return parse_standings(data)
 
 
+def _ahc_page(data: bytes, _: Path) -> object:
+    from cpbot.scrapers.atcoder.parse import parse_task_page
+
+    return parse_task_page(data, "https://atcoder.jp/contests/ahc001/tasks/ahc001_a")
+
+
+def _ahc_tools(data: bytes, folder: Path) -> object:
+    from cpbot.judge.model import HeuristicSpec
+    from cpbot.scrapers.atcoder.ahc_tools import tools_spec, unpack_tools
+
+    return unpack_tools(data, folder), tools_spec(HeuristicSpec(), folder)
+
+
+def _ale_bench(data: bytes, folder: Path) -> object:
+    """An ALE-Bench folder whose data.json is `data` (its standings and tools as recorded)."""
+    import shutil
+
+    from cpbot.bot.bench.ale_bench import ale_problem
+
+    problem = folder / "ale"
+    shutil.copytree(FIXTURES / "heuristic" / "ale_bench" / "ahc900", problem)
+    (problem / "tools").mkdir()
+    _write(problem / "tools", "gen.py", b"print(1)\n")
+    _write(problem / "tools", "score.py", b"print('Score = 1')\n")
+    _write(problem, "data.json", data)
+    return ale_problem(problem)
+
+
+def _standings_csv(data: bytes, folder: Path) -> object:
+    from cpbot.bot.bench.standings import read_standings
+
+    _write(folder, "standings_scores.csv", data)
+    _write(folder, "performance.csv", data)
+    _write(folder, "relative_results.csv", data)
+    return read_standings(folder)
+
+
 def _leetcode_question(data: bytes, _: Path) -> object:
     from cpbot.scrapers.leetcode.parse import parse_question
 
@@ -255,6 +293,17 @@ def _generations(data: bytes, folder: Path) -> object:
     return _load_items(_write(folder, "generations.json", data))
 
 
+def _zipped(files: dict[str, bytes]) -> bytes:
+    import io
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
 COMPANION = {
     "name": "A. Sum",
     "group": "Codeforces - Round 1",
@@ -284,6 +333,11 @@ def targets() -> tuple[Target, ...]:
     problems.append(json.dumps({"title": "T", "samples": [{"input": "1\n", "output": "1\n", "name": "s"}]}).encode())
     config = [b'[llm]\nbase_url = "http://127.0.0.1:1/v1"\nmodel = "m"\ntimeout_s = 30\n[llm.roles]\ncoder = "x"\n'
               b'[input]\nmax_page_mb = 4\n[judge]\npython = "python3"\n']  # fmt: skip
+    ahc = [task_page(statement("ahc001_a"), "A").encode()]
+    ahc_zip = [_zipped({"tools/gen.py": b"print(1)\n", "tools/vis.py": b"print('Score = 1')\n"})]
+    ale = [_read(FIXTURES / "heuristic" / "ale_bench" / "ahc900" / "data.json")]
+    ale_csv = [_read(FIXTURES / "heuristic" / "ale_bench" / "ahc900" / "standings_scores.csv"),
+               b"private_0,private_1\n100,200\n50,-1\n"]  # fmt: skip
     lcb = _lines(FIXTURES / "datasets" / "livecodebench" / "sample.jsonl", 3)
     lcd = _lines(FIXTURES / "datasets" / "leetcode" / "LeetCodeDataset-v0.3.1-test.jsonl.gz", 2)
     kickstart = [_read(p) for p in sorted((FIXTURES / "datasets" / "kickstart").glob("*/problem.json"))]
@@ -294,6 +348,10 @@ def targets() -> tuple[Target, ...]:
         Target("codeforces api", inputs(cf_api, _keys(cf_api)), _codeforces_api),
         Target("atcoder page", inputs(ac_pages, json_like=False), _atcoder_page),
         Target("atcoder standings", inputs(ac_standings, _keys(ac_standings)), _atcoder_standings),
+        Target("atcoder ahc page", inputs(ahc, json_like=False), _ahc_page),
+        Target("ahc tools zip", inputs(ahc_zip, json_like=False), _ahc_tools),
+        Target("ale-bench data.json", inputs(ale, _keys(ale)), _ale_bench),
+        Target("recorded standings csv", inputs(ale_csv, json_like=False), _standings_csv),
         Target("leetcode question", inputs(lc, _keys(lc)), _leetcode_question),
         Target("leetcode contests", inputs(lc_api, _keys(lc_api)), _leetcode_contests),
         Target("competitive companion", inputs(companion, _keys(companion)), _companion),

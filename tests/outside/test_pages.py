@@ -8,6 +8,7 @@ from __future__ import annotations
 import gzip
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -23,11 +24,17 @@ CHUNK = 64 * 1024
 
 
 class _Hostile(BaseHTTPRequestHandler):
-    """/endless: a body that never ends; /bomb: 64 MB of zeros gzipped to a few KB; /deep: deep JSON."""
+    """/endless: a body that never ends; /bomb: 64 MB of zeros gzipped to a few KB; /deep: deep JSON;
+    /trickle...: a body of one byte every 50 ms, without end; /drip: its headers so, without end."""
 
     sent = 0
+    requests = 0
 
     def do_GET(self) -> None:
+        type(self).requests += 1
+        if self.path.startswith(("/trickle", "/drip")):
+            self._trickle(b"HTTP/1.1 200 OK\r\n" if self.path == "/drip" else None)
+            return
         self.send_response(200)
         self.send_header("Content-Type", "application/json" if self.path == "/deep" else "text/html")
         if self.path == "/bomb":
@@ -54,6 +61,21 @@ class _Hostile(BaseHTTPRequestHandler):
             while True:
                 self.wfile.write(b"<p>" + b"x" * (CHUNK - 3))
                 type(self).sent += CHUNK
+        except OSError:
+            return
+
+    def _trickle(self, head: bytes | None) -> None:
+        """One byte at a time, each well within any read timeout: only a total deadline ends this."""
+        if head is None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+        else:
+            self.wfile.write(head)
+        try:
+            while True:
+                time.sleep(0.05)
+                self.wfile.write(b"X-Slow: 1\r\n" if head else b"x")
         except OSError:
             return
 
@@ -106,6 +128,24 @@ def test_cpbot_fetch_of_an_endless_page_is_a_one_line_error(hostile_site, monkey
     assert main(["fetch", "https://codeforces.com/contest/1/problem/A"]) != 0
     err = capsys.readouterr().err
     assert "max_page_mb = 1 MB" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("path", ["/trickle", "/drip"])
+def test_a_server_that_trickles_is_left_when_max_page_s_runs_out(hostile_site, monkeypatch, path):
+    monkeypatch.setenv("CPBOT_MAX_PAGE_S", "1")
+    _Hostile.requests = 0
+    with HttpClient(max_retries=3) as client, pytest.raises(FetchError, match="max_page_s = 1 s") as caught:
+        client.get(hostile_site + path)
+    assert "CPBOT_MAX_PAGE_S" in caught.value.hint
+    assert _Hostile.requests == 1  # as slow again if asked again: not retried
+
+
+def test_cpbot_fetch_of_a_trickling_page_is_a_one_line_error(hostile_site, monkeypatch, capsys):
+    monkeypatch.setenv("CPBOT_CODEFORCES_URL", hostile_site + "/trickle")
+    monkeypatch.setenv("CPBOT_MAX_PAGE_S", "1")
+    assert main(["fetch", "https://codeforces.com/contest/1/problem/A"]) != 0
+    err = capsys.readouterr().err
+    assert "max_page_s = 1 s" in err and "Traceback" not in err
 
 
 def test_deep_site_json_is_a_parse_error(hostile_site):

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
+import unicodedata
 
 import pytest
 from hypothesis import given, settings
@@ -19,11 +21,19 @@ from cpbot.core.terminal import printable, printable_line, shown
 from cpbot.testing.scripted_server import HTTPFailure, ScriptedServer
 
 HOSTILE = "\x1b]0;pwned\x07\x1b[2J\x1b[31mred\x9b1m\r\x08\x00"
+TROJAN = "if (role != \u202e\u2066 admin\u2069\u2066) {\u200b\ufeff\u061c\u200e\u200f"
 KEY = "sk-live0123456789abcdefghijklmnop"
 
 
 def _raw_controls(text: str) -> list[str]:
-    return [c for c in text if (ord(c) < 32 and c not in "\t\n") or 0x7F <= ord(c) <= 0x9F]
+    """Control characters but tab and newline, and format characters (bidi controls, zero-width ones)."""
+    return [c for c in text if (unicodedata.category(c) == "Cc" and c not in "\t\n") or unicodedata.category(c) == "Cf"]
+
+
+def test_every_format_character_of_this_pythons_unicode_is_escaped():
+    format_chars = [chr(c) for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) == "Cf"]
+    assert len(format_chars) > 150
+    assert _raw_controls(printable("".join(format_chars))) == []
 
 
 @given(st.text())
@@ -34,28 +44,29 @@ def test_printable_leaves_no_control_character_and_is_idempotent(text):
     assert "\n" not in printable_line(text)
 
 
-def test_transcripts_show_escapes_what_a_model_sent(capsys):
+@pytest.mark.parametrize("sent", [HOSTILE, TROJAN])
+def test_transcripts_show_escapes_what_a_model_sent(capsys, sent):
     with TranscriptStore(default_db_path()) as store:
-        run = store.start_run("solve", problem_id=f"local:{HOSTILE}")
+        run = store.start_run("solve", problem_id=f"local:{sent}")
         store.tracer(run).emit(
             LLMCallEvent(
                 call_id="c1",
                 role="coder",
                 model="m",
-                messages=[{"role": "user", "content": HOSTILE}],
-                reply=f"here {HOSTILE} code",
+                messages=[{"role": "user", "content": sent}],
+                reply=f"here {sent} code",
                 usage=Usage(prompt_tokens=1, completion_tokens=1),
                 latency_ms=1.0,
                 attempts=1,
             )
         )
-        store.finish_run(run, "failed", reason=HOSTILE)
+        store.finish_run(run, "failed", reason=sent)
     for args in (["transcripts", "show", "last", "--full"], ["transcripts", "show", "last"], ["transcripts", "list"]):
         assert main(args) == 0
         out = capsys.readouterr().out
         assert _raw_controls(out) == [], args
-        assert "\\x1b" in out
-    assert "\\x1b]0;pwned" in out or "pwned" not in out
+        assert ("\\x1b" if sent == HOSTILE else "\\u202e") in out
+    assert sent != HOSTILE or "\\x1b]0;pwned" in out or "pwned" not in out
 
 
 def test_a_problem_name_from_outside_is_escaped_on_fetch(tmp_path, capsys):

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cpbot.agents.tracing import InMemoryTracer, LLMCallEvent, NoteEvent
-from tests.agents.support.scripted_server import Reply
+from tests.agents.support.scripted_server import HTTPFailure, Reply
 
 RIGHT = "a, b = map(int, input().split())\nprint(a + b)\n"
 WRONG = "a, b = map(int, input().split())\nprint(a - b)\n"
@@ -45,9 +45,14 @@ def by_kind(**replies: list[Reply]) -> Callable[[dict], Reply]:
     left = {kind: list(queue) for kind, queue in replies.items()}
     lock = threading.Lock()
 
-    def answer(body: dict) -> Reply:
+    def answer(body: dict) -> Reply | HTTPFailure:
         kind = request_kind("\n".join(str(m.get("content") or "") for m in body["messages"]))
         with lock:
-            return left[kind].pop(0)
+            queue = left.get(kind)
+            if queue:
+                return queue.pop(0)
+        # a request the test scripted no reply for fails at once (a 400 is not retried), not after the
+        # client's backoff on a dropped connection
+        return HTTPFailure(400, f"no scripted reply for a {kind} request")
 
     return answer

@@ -179,3 +179,25 @@ def test_under_relative_scoring_versions_rank_by_their_scores_relative_to_the_be
         tree.versions += [Version(1, None, "a", attempt, a), Version(2, None, "b", attempt, b)]
         assert tree.ordered()[0].report is leader
         assert tree.better(leader, b if leader is a else a)
+
+
+def test_the_leader_is_kept_on_disk_whenever_it_changes(  # type: ignore[no-untyped-def]
+    scripted_server, make_client, tracer, sandbox, tmp_path
+) -> None:
+    pool = dial_pool()
+    best_file = tmp_path / "contest" / "best.py"
+    kept: list[str] = []
+    real_emit = tracer.emit
+
+    def emit(event):  # type: ignore[no-untyped-def]
+        real_emit(event)
+        if isinstance(event, ScoreEvent) and event.best:  # the file already holds the new leader
+            kept.append(best_file.read_text())
+
+    tracer.emit = emit
+    result = run_ale(scripted_server, make_client, tracer, sandbox, pool, calls=9, best_file=str(best_file))
+    assert result.solution is not None and best_file.read_text() == result.solution.source
+    qualities = [pool.quality_of(source) for source in kept]
+    assert len(kept) >= 2 and qualities[0] == pool.programs[0].quality
+    assert all(a < b for a, b in itertools.pairwise(qualities))  # type: ignore[operator]
+    assert not list(best_file.parent.glob(".*partial"))  # nothing half written left behind

@@ -46,3 +46,19 @@ def test_verify_html_writes_the_page_beside_the_terminal_table(tmp_path, capsys)
     assert "PASSED" in capsys.readouterr().out
     text = page.read_text(encoding="utf-8")
     assert 'class="badge ok">PASSED' in text and "wrong_answer/mod.py" in text
+
+
+def test_the_page_shows_the_model_programs_with_their_breaking_input_escaped():
+    from cpbot.bot.verify.report import AiReport, ModelProgram, StrategyRate
+    from cpbot.judge.model import StressFailure, Verdict
+
+    breaking = StressFailure(size=3, seed=11, input="3 1\n<b>9</b>\n", expected="27\n", got="-5\n", verdict=Verdict.WA)
+    wrong = ModelProgram(strategy="direct", run=1, status="unverified", on_tests="AC", gate="caught by stress",
+                         wrong=True, breaking=breaking, saved="ai-hack-000")  # fmt: skip
+    failing = ModelProgram(strategy="direct", run=2, status="best_effort", on_tests="WA", failed_test="secret/01")
+    rate = StrategyRate(strategy="direct", runs=2, passed_tests=1, wrong_past_tests=1, solved=0)
+    ai = AiReport(model="m", k=2, oracle=["accepted/a.py"], generators=1, programs=[wrong, failing], rates=[rate])
+    page = render_verify_html(_report().model_copy(update={"ai": ai}))
+    assert 'href="#model-programs"' in page and 'id="model-programs"' in page
+    assert "&lt;b&gt;9&lt;/b&gt;" in page and "<b>9" not in page
+    assert "ai-hack-000" in page and "caught by stress" in page and "secret/01" in page and "0%" in page

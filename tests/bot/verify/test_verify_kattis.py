@@ -167,3 +167,17 @@ def test_a_stated_time_limit_without_margin_is_a_warning(tmp_path):
     # a limit set from the runs has its margin by construction
     derived = _package(tmp_path / "q", tests={"sample/1": ("1 2\n", "3\n")}, submissions={"accepted/a.py": SUM})
     assert limit_finding(600.0, 3.0, read_package(derived)).status is Status.OK
+
+
+def test_a_partially_accepted_submission_must_pass_some_groups_of_secret_and_not_all(tmp_path, sandbox):
+    # small.py is right while a + b < 10: it passes the group of small tests, not the group of large ones
+    small = "a, b = map(int, input().split())\nprint(a + b if a + b < 10 else 0)\n"
+    tests = {"sample/1": ("1 2\n", "3\n"), "secret/small/1": ("2 3\n", "5\n"), "secret/large/1": ("50 60\n", "110\n")}
+    submissions = {"accepted/sum.py": SUM, "partially_accepted/small.py": small, "partially_accepted/all.py": SUM}
+    report = verify_package(read_package(_package(tmp_path / "p", tests=tests, submissions=submissions)), sandbox)
+    got = {s.path: (s.at_limit, s.at_margin) for s in report.submissions}
+    assert got["partially_accepted/small.py"] == ("PAC", "PAC")
+    assert got["partially_accepted/all.py"] == ("AC", "AC")
+    rows = {f.subject: (f.status, f.evidence) for f in report.findings if f.check == "submissions"}
+    assert rows["partially_accepted/small.py"][0] is Status.OK
+    assert rows["partially_accepted/all.py"] == (Status.ERROR, "got AC, expected PAC")

@@ -78,3 +78,9 @@ def test_a_bound_no_test_reaches_is_reported_from_the_testlib_validators_overvie
         ("verifier.cpp: a", Status.WARNING, "BOUND NOT REACHED: no test has a at its minimum"),
         ("verifier.cpp: a", Status.WARNING, "BOUND NOT REACHED: no test has a at its maximum"),
     ]
+
+
+def test_the_statement_is_task_md_in_english_with_its_parameters_filled_in():
+    statement = read_package(STATIC_RANGE_SUM).statement
+    assert "$1 \\leq N \\leq 500000$" in statement and "## Constraints" in statement
+    assert "@{" not in statement and "lang" not in statement

@@ -89,11 +89,17 @@ def test_competitive_companion_problems_get_atcoder_ids_and_folder_names() -> No
     assert problem_dirname(p) == "abc300_a"
 
 
-def test_a_heuristic_task_is_listed_but_not_solved(monkeypatch: pytest.MonkeyPatch) -> None:
-    from cpbot.core.errors import ConfigError
+def test_a_heuristic_task_is_fetched_as_a_score_based_problem(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cpbot.scrapers.endpoints import Endpoints, site_client
 
-    with pytest.raises(ConfigError, match="heuristic"):
-        get_site("atcoder").fetch_problems("https://atcoder.jp/contests/ahc045/tasks/ahc045_a", None)  # type: ignore[arg-type]
+    site = abc_site(start_in_s=-60)
+    site.add_contest(
+        "ahc900", "AtCoder Heuristic Contest 900", start_in_s=-60, duration_s=14400, tasks=[("A", "ahc900_a")],
+        heuristic=True,
+    )  # fmt: skip
+    with served(site) as server, site_client(Endpoints(bases={"atcoder": server.url})) as client:
+        (problem,) = get_site("atcoder").fetch_problems("https://atcoder.jp/contests/ahc900/tasks/ahc900_a", client)
+    assert problem.kind == "heuristic" and problem.heuristic is not None and problem.heuristic.system_inputs == 50
 
 
 def test_watch_of_a_live_abc_shadows_posts_practice_after_the_end_and_rates_the_result(
@@ -138,22 +144,3 @@ def test_watch_of_a_live_abc_shadows_posts_practice_after_the_end_and_rates_the_
     # 7 / (1 + 6^((X - 800)/400)) = 2 - 0.5  ->  X = 800 + 400 log_6(7/1.5 - 1) = 1090.1
     assert standing.performance == round(800 + 400 * math.log(7 / 1.5 - 1, 6)) == 1090
     assert any("APerf" in a for a in standing.assumptions)
-
-
-def test_watch_leaves_a_heuristic_contest_alone(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    site = abc_site(start_in_s=86400)  # the ABC is tomorrow; the AHC runs now
-    site.add_contest(
-        "ahc045", "AtCoder Heuristic Contest 045", start_in_s=-60, duration_s=14400, tasks=[], heuristic=True
-    )
-    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
-    with served(site) as server, ScriptedServer(default=model_answer) as model:
-        monkeypatch.setenv("CPBOT_ATCODER_URL", server.url)
-        args = [
-            "watch", "--site", "ac", "--strategy", "direct", "--lang", "python3", "--model", "m",
-            "--base-url", model.base_url, "--api-key", API_KEY, "--within", "1", "--poll", "0.5", "--once", "--json",
-        ]  # fmt: skip
-        assert main(args) == 0
-    assert json.loads(capsys.readouterr().out)["contests"] == []
-    assert not any(p.startswith("/contests/ahc045") for _, p in site.requests)

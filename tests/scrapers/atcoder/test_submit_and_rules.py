@@ -135,9 +135,18 @@ def test_an_ended_abc_is_practice() -> None:
     assert decide("atcoder", "abc400", running=False, gym=False, submit=True).participation is Participation.PRACTICE
 
 
-def test_an_ahc_is_closed_and_not_solved() -> None:
+def test_an_ahc_is_shadowed_unless_listed_and_watched_as_a_scored_contest() -> None:
     site = get_site("atcoder")
-    assert "2025-06-16" in (site.closed_to_ai("ahc045", "AtCoder Heuristic Contest 045") or "")
+    name = "AtCoder Heuristic Contest 045"
+    assert site.scored_contest("ahc045", name) and not site.scored_contest("abc300")
+    assert site.closed_to_ai("ahc045", name) is None  # restricted, not closed: a contest listed may be submitted
+    unlisted = decide("atcoder", "ahc045", running=True, gym=False, submit=True, name=name)
+    assert unlisted.participation is Participation.SHADOW and "2025-06-16" in " ".join(unlisted.reminders)
+    listed = decide(
+        "atcoder", "ahc045", running=True, gym=False, submit=True, allowed=normalise_allowed(["atcoder:ahc045"]),
+        name=name,
+    )  # fmt: skip
+    assert listed.participation is Participation.LIVE
 
 
 def test_the_ledger_refuses_the_same_source_twice_and_reconciles_a_crash(

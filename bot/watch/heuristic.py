@@ -1,0 +1,349 @@
+"""`cpbot watch` of a heuristic contest (an AtCoder Heuristic Contest): one search until the end, then the rank.
+
+A score-based contest has no verdict to wait for: cpbot fetches the task and the contest's tools into a folder
+of its own (`<data dir>/heuristic/<contest>/<task>/`: problem.json, tools/, best.<ext>), runs the scored
+strategy (`ale`, unless a scored one is named) until shortly before the end, and keeps the leader's program in
+`best.<ext>` at every moment (the strategy's `best_file`), which a person can submit by hand. The transcript
+holds every program's seeds and scores (the strategy's score events).
+
+- Shadow by default: AtCoder restricts highly automated use in AHC (2025-06-16). Only a contest the user lists
+  in `ai_allowed_contests` with `--submit` is submitted to, the leader each time it changed, never sooner
+  than the contest's interval after the last post (`SubmitPacer`; AHC: 5 minutes, 30 in long contests).
+- After the search the kept program is scored on fresh seeds; after the end the site's final standings rank
+  its estimated total (that mean times the system test's inputs) and give the performance it would have had
+  (`Site.place_score`, AtCoder's in `scrapers/atcoder/ahc.py`): the contest's standing in the state and a
+  `standing` event, and `result.json` beside the program. The last leader is not posted when it came within
+  the interval of the last post.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field
+
+from cpbot.agents.budget import Budget
+from cpbot.agents.strategies.base import KnowledgePool
+from cpbot.agents.tracing import ScoreEvent, TraceEvent, Tracer
+from cpbot.bot.store.transcripts import TranscriptStore
+from cpbot.bot.watch.events import ContestStateEvent, RulesEvent, StandingEvent
+from cpbot.bot.watch.ports import LoopOptions, Solver, SubmitPort
+from cpbot.bot.watch.rules import Participation, decide
+from cpbot.bot.watch.standing import Standing
+from cpbot.bot.watch.state import ContestRow, WatchState
+from cpbot.core.dirs import data_dir
+from cpbot.core.errors import CpbotError, ParseError
+from cpbot.core.registry import DEFAULT_SCORED_STRATEGY, language_spec, strategy_spec
+from cpbot.core.safe_paths import component, write_inside
+from cpbot.judge.model import SCHEMA_VERSION, Model, Problem, Solution
+from cpbot.judge.sandbox import default_sandbox
+from cpbot.judge.scorer import ScoringTools
+from cpbot.judge.scoring import ScoreReport, default_seeds, score_solution
+from cpbot.scrapers.http import HttpClient
+from cpbot.scrapers.ranklist import Scoring
+from cpbot.scrapers.scored import Placing
+from cpbot.scrapers.sites import fetch_url, get_site
+
+FRESH_SEEDS_FROM = 1_000_000  # the estimate's seeds: far from the search's own (0, 1, ...)
+MARGIN_S = 60.0  # the search stops this long before the end (less in short contests), for the last post
+STANDINGS_POLL_S = 5.0
+STANDINGS_WAIT_S = 6 * 3600.0  # how long after the end the final standings (the system test's) are waited for
+
+
+class HeuristicResult(Model):
+    """What a watched heuristic contest ended with (`result.json` beside the best program)."""
+
+    schema_version: int = SCHEMA_VERSION
+    contest_id: str
+    task: str
+    participation: Participation
+    best_file: str
+    search_mean: float | None = None  # the leader's mean on the seeds the search chose it on (biased upwards)
+    mean: float | None = None  # its mean on fresh seeds (`seeds`), which the estimate of the total uses
+    seeds: list[int] = Field(default_factory=list)
+    system_inputs: int = 0
+    estimated_total: float | None = None
+    posts: int = 0
+    placing: Placing | None = None
+    note: str = ""
+
+
+class SubmitPacer:
+    """When the next post may go: never sooner than `interval_s` after the last one."""
+
+    def __init__(self, interval_s: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.interval_s = interval_s
+        self.clock = clock
+        self.last: float | None = None
+
+    def due(self) -> bool:
+        return self.last is None or self.clock() - self.last >= self.interval_s
+
+    def posted(self) -> None:
+        self.last = self.clock()
+
+
+class LeaderWatch:
+    """A tracer that passes every event on and keeps the last score event that named a leader."""
+
+    def __init__(self, inner: Tracer) -> None:
+        self.inner = inner
+        self.leader: ScoreEvent | None = None
+
+    def emit(self, event: TraceEvent) -> None:
+        self.inner.emit(event)
+        if isinstance(event, ScoreEvent) and event.best:
+            self.leader = event
+
+
+class HeuristicContest:
+    """One heuristic contest, from its start to its ranked result."""
+
+    def __init__(
+        self,
+        state: WatchState,
+        store: TranscriptStore,
+        key: str,
+        *,
+        client: HttpClient,
+        solver_for: Callable[[str, dict[str, Any]], Solver],
+        submitter: SubmitPort | None,
+        options: LoopOptions,
+        stop: threading.Event,
+        say: Callable[[str], None],
+        root: Path | None = None,
+        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self.state, self.store, self.key = state, store, key
+        self.client, self.solver_for, self.submitter = client, solver_for, submitter
+        self.options, self.stop, self.say, self.now = options, stop, say, now
+        self.root = root or data_dir() / "heuristic"
+        self._searching_done = threading.Event()  # the poster's signal to make its last post and stop
+        self._post_error: CpbotError | None = None
+
+    def run(self) -> HeuristicResult:
+        contest = self.state.contest(self.key)
+        run_id = self.store.start_run(
+            "contest", problem_id=self.key, strategy=self._strategy(), model=self.options.model or None,
+            config={"contest": contest.model_dump(mode="json"), "options": self.options.model_dump(mode="json")},
+        )  # fmt: skip
+        self.state.set_contest(self.key, status="running", run_id=run_id)
+        try:
+            result = self._run(contest, run_id)
+        except CpbotError as e:
+            self.state.set_contest(self.key, status="done", detail=f"error: {e.message}")
+            self.store.finish_run(run_id, "error", reason=e.message)
+            raise
+        self.store.finish_run(run_id, "done", reason=self.state.contest(self.key).detail)
+        return result
+
+    def _strategy(self) -> str:
+        chosen = self.options.strategy
+        return chosen if strategy_spec(chosen).scored else DEFAULT_SCORED_STRATEGY
+
+    def _step(self, run_id: str, state: str, detail: str) -> None:
+        self.store.record(run_id, ContestStateEvent(contest_id=self.key, state=state, detail=detail))
+        self.state.set_contest(self.key, detail=detail)
+        self.say(f"{self.key}: {detail}")
+
+    def _run(self, contest: ContestRow, run_id: str) -> HeuristicResult:
+        running = contest.end is not None and self.now() < contest.end
+        decision = decide(
+            contest.site, contest.contest_id, running=running, gym=contest.gym, submit=self.options.submit,
+            allowed=self.options.ai_allowed, name=contest.name,
+        )  # fmt: skip
+        self.store.record(run_id, RulesEvent(**dict(decision)))
+        self.state.set_contest(self.key, participation=decision.participation)
+        for line in decision.reminders:
+            self.say(f"{self.key}: {line}")
+        live = decision.participation is Participation.LIVE and self.options.submit and self.submitter is not None
+        problem, folder = self._fetch(contest)
+        best = folder / f"best{language_spec(self.options.language).extension}"
+        if best.is_file():  # a search before a restart: its program is kept, the new search starts afresh
+            earlier = best.with_name(f"best-before-{int(time.time())}{best.suffix}")
+            best.rename(earlier)
+            self.say(f"{self.key}: the program of an earlier search is kept as {earlier}")
+        self._step(run_id, "solving", f"searching {problem.id}; the best program so far is kept in {best}")
+        leader, posts = self._search(contest, run_id, problem, folder, best, live)
+        result = HeuristicResult(
+            contest_id=contest.contest_id,
+            task=problem.id,
+            participation=decision.participation,
+            best_file=str(best),
+            posts=posts,
+        )
+        spec = problem.heuristic
+        assert spec is not None
+        if leader is not None and best.is_file():
+            result.search_mean = leader.report.mean
+            self._step(run_id, "estimating", f"the best program scored on {spec.seeds} seeds the search never used")
+            fresh = self._fresh_report(problem, folder, best)
+            result.seeds = [s.seed for s in fresh.seeds]
+            result.mean = fresh.mean if fresh.seeds else spec.failure_score
+            result.system_inputs = spec.system_inputs or spec.seeds
+            result.estimated_total = result.mean * result.system_inputs
+        if result.estimated_total is not None and running:
+            result.placing = self._placing(contest, run_id, result.estimated_total, spec.scoring == "relative")
+            if result.placing is None:
+                result.note = f"the final standings were not out {STANDINGS_WAIT_S / 3600:g} h after the end: no rank"
+        write_inside(folder, "result.json", result.model_dump_json(indent=2).encode())
+        self.state.set_contest(self.key, status="done", detail=_summary(result))
+        self.say(f"{self.key}: {_summary(result)}")
+        return result
+
+    def _fresh_report(self, problem: Problem, folder: Path, best: Path) -> ScoreReport:
+        """The best program scored on seeds no version was chosen on: the search's own mean is biased upwards
+        (the leader is the version that did best on those very seeds)."""
+        spec = problem.heuristic
+        assert spec is not None
+        tools = ScoringTools.load(problem, folder, default_sandbox())
+        seeds = default_seeds(spec, start=FRESH_SEEDS_FROM)
+        solution = Solution(language=self.options.language, source=best.read_text(encoding="utf-8"))
+        return score_solution(solution, problem.id, tools, seeds, limits=problem.limits)
+
+    def _fetch(self, contest: ContestRow) -> tuple[Problem, Path]:
+        """The contest's (first) task with its tools unpacked in the task's folder, and that folder."""
+        site = get_site(contest.site)
+        tasks = site.contest_problems(contest.contest_id, self.client, self.now())
+        if not tasks:
+            raise ParseError(f"{contest.url} lists no task yet")
+        problem = fetch_url(tasks[0].url, self.client)[0]
+        if problem.heuristic is None:
+            raise ParseError(f"{tasks[0].url} is not a score-based task")
+        folder = self.root / component(contest.contest_id, "contest") / component(problem.id.split(":")[-1], "task")
+        folder.mkdir(parents=True, exist_ok=True)
+        problem = site.fetch_tools(problem, folder, self.client)
+        write_inside(folder, "problem.json", problem.model_dump_json(indent=2, exclude={"raw"}).encode())
+        return problem, folder
+
+    def _search(
+        self, contest: ContestRow, run_id: str, problem: Problem, folder: Path, best: Path, live: bool
+    ) -> tuple[ScoreEvent | None, int]:
+        """The strategy's search until shortly before the end; with `live`, the leader posted as it changes."""
+        left = (contest.end - self.now()).total_seconds() if contest.end else None
+        margin = min(MARGIN_S, 0.1 * left) if left else 0.0
+        limits = self.options.budget
+        seconds = [s for s in (limits.seconds, (left - margin) if left else None) if s is not None]
+        budget = Budget(max_calls=limits.calls, max_tokens=limits.tokens, max_seconds=min(seconds) if seconds else None)
+        strategy = self._strategy()
+        options: dict[str, Any] = dict(self.options.strategy_options) if strategy == self.options.strategy else {}
+        options.update(folder=str(folder), best_file=str(best))
+        child = self.store.start_run(
+            "solve", problem_id=problem.id, strategy=strategy, model=self.options.model or None,
+            config={"language": self.options.language, "strategy_options": options, "budget": budget.model_dump()},
+            parent=run_id,
+        )  # fmt: skip
+        watch = LeaderWatch(self.store.tracer(child))
+        posts = [0]
+        poster = None
+        if live:
+            interval = get_site(contest.site).submit_interval_s(contest.duration_s)
+            poster = threading.Thread(
+                target=self._post_leader, args=(problem, best, SubmitPacer(interval), posts), daemon=True
+            )
+            poster.start()
+        solver = self.solver_for(strategy, options)
+        try:
+            result = solver(problem, budget, watch, KnowledgePool())
+        except CpbotError as e:
+            self.store.finish_run(child, "error", reason=e.message)
+            raise
+        finally:
+            self._searching_done.set()
+        self.store.finish_run(child, result.status, reason=result.reason)
+        if poster is not None:
+            poster.join()
+        if self._post_error is not None:
+            raise self._post_error
+        return watch.leader, posts[0]
+
+    def _post_leader(self, problem: Problem, best: Path, pacer: SubmitPacer, posts: list[int]) -> None:
+        """Post the leader whenever it changed and the contest's interval allows, until the search ends; a
+        failed post stops the posting and is raised once the search is over."""
+        try:
+            self._post_loop(problem, best, pacer, posts)
+        except CpbotError as e:
+            self._post_error = e
+
+    def _post_loop(self, problem: Problem, best: Path, pacer: SubmitPacer, posts: list[int]) -> None:
+        assert self.submitter is not None
+        posted = ""
+        while not self.stop.is_set():
+            finished = self._searching_done.is_set()
+            source = best.read_text(encoding="utf-8") if best.is_file() else ""
+            if source and source != posted and pacer.due():
+                self.submitter.submit(problem, Solution(language=self.options.language, source=source))
+                pacer.posted()
+                posted = source
+                posts[0] += 1
+            if finished:
+                return
+            self._searching_done.wait(0.2)
+
+    def _placing(self, contest: ContestRow, run_id: str, total: float, relative: bool) -> Placing | None:
+        """The leader's rank and performance once the final standings are out (None: never out in time)."""
+        assert contest.end is not None
+        self._step(run_id, "waiting", "waiting for the end of the contest and its final standings")
+        while self.now() < contest.end and not self.stop.is_set():
+            self.stop.wait(min(STANDINGS_POLL_S, max((contest.end - self.now()).total_seconds(), 0.01)))
+        site = get_site(contest.site)
+        deadline = time.monotonic() + STANDINGS_WAIT_S
+        placing = None
+        while not self.stop.is_set() and time.monotonic() < deadline:
+            placing = site.place_score(contest.contest_id, total, relative=relative, client=self.client)
+            if placing is not None:
+                break
+            self.stop.wait(STANDINGS_POLL_S)
+        standing = _standing(placing) if placing is not None else None
+        if standing is not None:
+            self.store.record(run_id, StandingEvent(**dict(standing)))
+            self.state.set_contest(self.key, standing=standing)
+        return placing
+
+
+def _standing(placing: Placing) -> Standing | None:
+    if placing.rank is None:
+        return None
+    behind = placing.participants - placing.rank + 1
+    return Standing(
+        scoring=Scoring.SCORE_TIME,
+        problems=[],
+        points=placing.score,
+        penalty=0.0,
+        rank=placing.rank,
+        participants=placing.participants,
+        percentile=100.0 * behind / max(placing.participants, 1),
+        performance=placing.performance,
+        performance_note=placing.note,
+        assumptions=[
+            *placing.assumptions,
+            "the total is the best program's mean score on fresh seeds times the system test's inputs",
+        ],
+    )
+
+
+def _summary(result: HeuristicResult) -> str:
+    if result.mean is None:
+        return f"no program scored; nothing kept in {result.best_file}"
+    text = (
+        f"best program's mean {result.mean:,.1f} on {len(result.seeds)} fresh seeds (in the search "
+        f"{result.search_mean or 0:,.1f}), about {result.estimated_total:,.0f} on the system test"
+    )
+    placing = result.placing
+    if placing is not None:
+        if placing.rank is None:
+            text += f"; {placing.note}"
+        else:
+            text += f"; rank {placing.rank} of {placing.participants}"
+            if placing.performance is not None:
+                text += f", performance {placing.performance}"
+    if result.note:
+        text += f"; {result.note}"
+    if result.posts:
+        text += f"; {result.posts} submitted"
+    return f"{text}; the program: {result.best_file}"
