@@ -10,9 +10,10 @@ turns into bound coverage.
 It is trusted only after a self-check built here from the samples and the parsed bounds, never from the
 model: it must accept every sample input and reject near-invalid variants of them (a value one past a
 bound, a negative value where every bound starts at 0 or more, a missing or an extra token, a leading
-zero, an empty input). A validator that fails is discarded with the first variant it got wrong; the solve
-then falls back to the shape check and says that its inputs were not validated. Only stdio problems get
-one (function problems' inputs are JSON lines checked by the harness's own reader).
+zero, an empty input; for a function problem, whose input is one JSON value per argument and line: an
+argument left out, an extra one, a number past every bound). A validator that fails is discarded with the
+first variant it got wrong; the solve then falls back to the shape check and says that its inputs were not
+validated. Problems that are stressed get one (stdio and function problems; not interactive ones).
 """
 
 from __future__ import annotations
@@ -54,9 +55,8 @@ class CheckedValidator(BaseModel):
 
 
 def applies(problem: Problem) -> bool:
-    """Whether a validator is asked for: stdio problems (not function or interactive ones)."""
-    kind = problem_kind(problem.kind)
-    return kind.stress_applies and not kind.wrapped
+    """Whether a validator is asked for: problems that are stressed (stdio and function ones)."""
+    return problem_kind(problem.kind).stress_applies
 
 
 def quantities(problem: Problem) -> str:
@@ -104,6 +104,9 @@ def mutations(problem: Problem) -> list[Mutation]:
     uppers = [v for v in bounds.upper.values() if abs(v) <= MAX_BOUND]
     out: list[Mutation] = [Mutation(what="an empty input", text="")]
     for text in samples[:MUTATED_SAMPLES]:
+        if problem_kind(problem.kind).wrapped:
+            out += _argument_mutations(text, uppers)
+            continue
         tokens = _tokens(text)
         if not numeric or not tokens:
             continue
@@ -153,6 +156,21 @@ def mutations(problem: Problem) -> list[Mutation]:
         if m.text not in seen and m.text not in unique:
             unique[m.text] = m
     return list(unique.values())
+
+
+def _argument_mutations(text: str, uppers: list[int]) -> list[Mutation]:
+    """Variants of a function problem's input (one JSON value per argument, a line each)."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    out = [Mutation(what="an extra argument", text="\n".join([*lines, "1"]) + "\n")]
+    if len(lines) > 1:
+        out.append(Mutation(what="the last argument left out", text="\n".join(lines[:-1]) + "\n"))
+    numbers = list(re.finditer(r"-?\d+", text))
+    if uppers and numbers:
+        top = max(uppers) + 1
+        out.append(
+            Mutation(what=f"the last number above every bound ({top})", text=_replace(text, numbers[-1], str(top)))
+        )
+    return out
 
 
 # ---- the self-check --------------------------------------------------------------------------------

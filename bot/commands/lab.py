@@ -40,6 +40,14 @@ _DIR = click.Path(exists=True, file_okay=False, path_type=Path)
 @click.option(
     "--flaw", "flaws", multiple=True, help="With --flaws: only this flaw (repeatable; 'right' is always run)."
 )
+@click.option(
+    "--designer",
+    type=click.Choice(["right", "flawed", "mixed"]),
+    default="right",
+    show_default=True,
+    help="With --flaws: how the panel's third reply is drawn, as the population model's --designer: a right one "
+    "(the panel is the flawed reply and a right one), a flawed one, or either, half the time.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the LabReport as JSON.")
 def lab(
     directory: Path,
@@ -49,6 +57,7 @@ def lab(
     jobs: int,
     flawed: bool,
     flaws: tuple[str, ...],
+    designer: str,
     as_json: bool,
 ) -> int:
     """Run the gate's configurations on the lab dataset in DIRECTORY (format: tests/fixtures/lab/README.md).
@@ -83,14 +92,26 @@ def lab(
             click.echo(f"  {result.problem}/{result.file}: caught by {result.caught_by or '-'}", err=True)
 
     if flawed:
-        from cpbot.bot.lab.flawed import flaw_table, run_flawed_lab
+        from cpbot.bot.lab.flawed import FlawReport, flaw_table, merge_flaw_reports, run_flawed_lab
 
         def flaw_progress(row: object) -> None:
             if not as_json:
                 r = row.result  # type: ignore[attr-defined]
                 click.echo(f"  {r.flaw} / {row.mode}: {r.problem}/{r.file}: caught by {r.caught_by or '-'}", err=True)  # type: ignore[attr-defined]
 
-        flaw_report = run_flawed_lab(problems, params, flaws=flaws, jobs=jobs, progress=flaw_progress)
+        if merged:
+            listed = {(lab.name, c.file) for lab in problems for c in lab.spec.candidates}
+            reports = [FlawReport.model_validate_json(path.read_text()) for path in merged]
+            flaw_report = merge_flaw_reports(reports, listed)
+        else:
+            flaw_report = run_flawed_lab(
+                problems,
+                params,
+                flaws=flaws,
+                designer=designer,
+                jobs=jobs,
+                progress=flaw_progress,  # type: ignore[arg-type]
+            )
         click.echo(flaw_report.model_dump_json(indent=2) if as_json else flaw_table(flaw_report))
         return 0
     if merged:

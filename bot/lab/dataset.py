@@ -126,6 +126,9 @@ def load_problem(folder: Path) -> LabProblem:
         raise ConfigError(
             f"{folder}/lab.json has schema_version {spec.schema_version}; this cpbot reads {FORMAT_VERSION}"
         )
+    checker = (folder / problem.checker).resolve()
+    if checker.is_file() and checker.is_relative_to(folder.resolve()):  # a checker program beside problem.json
+        problem = problem.model_copy(update={"checker": str(checker)})
     return LabProblem(folder=folder, spec=spec, problem=problem)
 
 

@@ -33,9 +33,19 @@ from cpbot.core.errors import ConfigError, CpbotError
 from cpbot.judge.build import build_solution
 from cpbot.judge.generator import generate
 from cpbot.judge.kinds import problem_kind
-from cpbot.judge.model import SCHEMA_VERSION, JudgeReport, Solution, StressFailure, StressReport, TestCase, Verdict
+from cpbot.judge.model import (
+    SCHEMA_VERSION,
+    JudgeReport,
+    Problem,
+    Solution,
+    StressFailure,
+    StressReport,
+    TestCase,
+    Verdict,
+)
 from cpbot.judge.runner import judge_problem
 from cpbot.judge.sandbox import Sandbox, default_sandbox
+from cpbot.judge.validator import InputGate
 
 Config = Literal["samples", "generated", "stress", "profile", "ladder"]
 CONFIGS: tuple[Config, ...] = ("samples", "generated", "stress", "profile", "ladder")
@@ -182,10 +192,16 @@ class ProblemChecks:
         no_oracle: str = "",
         strict: bool = False,
         hidden: list[TestCase] | None = None,
+        gate: InputGate | None = None,
+        judged_as: Problem | None = None,
     ) -> None:
         self.lab, self.params, self.sandbox = lab, params, sandbox
         # hidden: the tests a program is judged right on, when not the lab problem's own (`cpbot verify --ai`)
         self.hidden = hidden_tests(lab, sandbox) if hidden is None else hidden
+        # the problem as the gate judges it (its checker may differ from the true one: the flaw `no_checker`);
+        # the hidden tests always judge with lab.problem
+        self.problem = judged_as or lab.problem
+        self.gate = gate  # the validator's door for the stress, ladder and profile inputs (None: shape only)
         # strict: a candidate not stressed against an agreeing oracle (none, or stress inconclusive) is unverified
         self.panel, self.no_oracle, self.strict = list(panel), no_oracle, strict
         started = time.monotonic()
@@ -212,10 +228,10 @@ def run_candidate(checks: ProblemChecks, candidate: LabCandidate, solution: Solu
     the ones before it passed."""
     lab, params, sandbox = checks.lab, checks.params, checks.sandbox
     solution = solution or lab.program(candidate.file)
-    problem = lab.problem
-    hidden = judge_problem(solution, problem, checks.hidden, sandbox=sandbox, stop_on_failure=True)
+    problem, gate = checks.problem, checks.gate
+    hidden = judge_problem(solution, lab.problem, checks.hidden, sandbox=sandbox, stop_on_failure=True)
     if _starved(hidden, problem.limits.time_ms):
-        hidden = judge_problem(solution, problem, checks.hidden, sandbox=sandbox, stop_on_failure=True)
+        hidden = judge_problem(solution, lab.problem, checks.hidden, sandbox=sandbox, stop_on_failure=True)
     passed: dict[str, bool] = {}
     seconds: dict[str, float] = {}
     caught: str | None = None
@@ -281,13 +297,17 @@ def run_candidate(checks: ProblemChecks, candidate: LabCandidate, solution: Solu
             return None
         try:
             report = verification.small_stress(
-                solution, *programs, problem, params, seed=1, sandbox=sandbox, panel=checks.panel
+                solution, *programs, problem, params, seed=1, sandbox=sandbox, gate=gate, panel=checks.panel
             )
         except StressError as e:
             notes.append(f"stress inconclusive: {e.message}")
             unstressed(f"stress inconclusive: {e.message}")
             return None
         contested(report)
+        if report.runs and report.invalid >= report.runs:  # nothing compared (as the strategy's input_gate says)
+            notes.append("not stressed: every stress input breaks the constraints")
+            unstressed("every stress input breaks the constraints (the validator rejects them)")
+            return None
         if report.status == "clean":
             notes.append(f"stress clean after {report.runs} runs in {report.seconds:.1f} s")
             return None
@@ -300,7 +320,7 @@ def run_candidate(checks: ProblemChecks, candidate: LabCandidate, solution: Solu
             return None
         try:
             report = verification.ladder(
-                solution, *programs, problem, params, seed=1, sandbox=sandbox, panel=checks.panel
+                solution, *programs, problem, params, seed=1, sandbox=sandbox, gate=gate, panel=checks.panel
             )
         except StressError as e:
             notes.append(f"ladder inconclusive: {e.message}")
@@ -321,7 +341,7 @@ def run_candidate(checks: ProblemChecks, candidate: LabCandidate, solution: Solu
             notes.append("not profiled")
             return None
         try:
-            report = verification.profile(solution, generator, problem, params, sandbox=sandbox)
+            report = verification.profile(solution, generator, problem, params, sandbox=sandbox, gate=gate)
         except CpbotError as e:
             notes.append(f"not profiled: {e.message}")
             return None

@@ -42,9 +42,11 @@ _SEVERAL_ANSWERS_JA = re.compile(
     r"複数.{0,40}(?:場合|とき).{0,40}(?:いずれか|どれ(?:を出力して)?も)|どれを出力しても(?:正解|構いません|かまいません|よい)"
 )
 # "Returns a random element ... Each element must have the same probability of being returned."
-_RANDOM_ANSWER = re.compile(
-    r"\b(?:same|equal) probability\b|\bequally likely\b|\buniformly at random\b|\breturns? a random\b", re.I
-)
+_RANDOM_ANSWER = re.compile(r"\breturns? a random\b", re.I)
+# an equal chance said of the answer ("each index should have an equal probability of returning"), not of a random
+# process the statement describes ("a pair is chosen uniformly at random; print the probability that ...")
+_EQUAL_CHANCE = re.compile(r"\b(?:same|equal) probability\b|\bequally likely\b|\buniformly at random\b", re.I)
+_OF_THE_ANSWER = re.compile(r"\b(?:return|returns|returned|returning|output|outputs|picked)\b", re.I)
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 _EMPHASIS = re.compile(r"[*`]+")
 
@@ -170,7 +172,8 @@ def accepts_several_answers(text: str) -> bool:
     plain = _EMPHASIS.sub("", text)
     sentences = _SENTENCES.split(plain)
     patterns = (_SEVERAL_ANSWERS, _RANDOM_ANSWER, _SEVERAL_ANSWERS_JA)
-    return any(p.search(s) for s in sentences for p in patterns)
+    random_answer = any(_EQUAL_CHANCE.search(s) and _OF_THE_ANSWER.search(s) for s in sentences)
+    return random_answer or any(p.search(s) for s in sentences for p in patterns)
 
 
 def checker_for(problem: Problem) -> HarnessChecker:

@@ -132,6 +132,8 @@ def test_any_order_is_detected_only_when_it_is_about_the_answer(statement: str, 
             True,
         ),
         ("The text is formed by concatenating the placeholders randomly from the mapping.", "tokens", False),
+        ("Each index should have an equal probability of returning.", "tokens", True),
+        ("A pair is chosen uniformly at random. Return the probability that its sum is even.", "tokens", False),
     ],
 )
 def test_special_judge_detection(statement: str, checker: str, expected: bool) -> None:

@@ -11,7 +11,7 @@ from cpbot.judge.build import build_solution
 from cpbot.judge.generator import generate
 from cpbot.judge.model import Limits, Problem, Solution, TestCase
 from cpbot.judge.validator import InputGate
-from tests.agents.roles.helpers import leetcode, sum_problem
+from tests.agents.roles.helpers import sum_problem
 from tests.paths import FIXTURES
 
 # checks the sum problem's input token by token: 1 <= a, b <= 10^9, written plainly, one line, nothing more
@@ -88,9 +88,20 @@ def test_a_validator_that_fails_the_self_check_is_discarded_with_the_variant_it_
     assert strict.validator is None and strict.note.startswith("validator discarded: it rejects sample 2")
 
 
-def test_no_validator_is_asked_of_a_function_problem(sandbox):
-    checked = check_validator(py(STRICT), leetcode("lc_decode-ways_example_block"), sandbox)
-    assert checked.validator is None and "function problem" in checked.note
+def test_a_function_problem_s_validator_reads_one_json_argument_a_line_and_is_checked_on_their_variants(sandbox):
+    problem = Problem.model_validate_json((FIXTURES / "lab" / "lcb_3196" / "problem.json").read_text())
+    variants = [(m.what, m.text) for m in mutations(problem)]
+    assert ("the last argument left out", "[1,2,6,4]\n") in variants
+    assert ("an extra argument", "[1,2,6,4]\n3\n1\n") in variants
+    assert ("the last number above every bound (100000000000001)", "[1,2,6,4]\n100000000000001\n") in variants
+    lax = "import json, sys\nnums = json.loads(sys.stdin.readline())\nassert isinstance(nums, list)\n"
+    discarded = check_validator(py(lax), problem, sandbox)
+    assert discarded.validator is None and "it accepts a sample with an extra argument" in discarded.note
+    # a stdio validator reading the JSON lines as numbers rejects the samples themselves
+    assert check_validator(py(STRICT), problem, sandbox).validator is None
+    strict = (FIXTURES / "lab" / "lcb_3196" / "validator.py").read_text()
+    checked = check_validator(py(strict), problem, sandbox)
+    assert checked.validator is not None and checked.note == "validator accepts 2 samples and rejects 7 variants"
 
 
 def test_a_reply_s_validator_drops_invalid_inputs_and_they_are_counted(sandbox):

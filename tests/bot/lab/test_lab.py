@@ -133,7 +133,7 @@ def test_the_dataset_reads_and_every_candidate_file_exists():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["static_range_sum", "lca"])
+@pytest.mark.parametrize("name", ["static_range_sum", "lca", "closest_values"])
 def test_labels_hold_on_the_hidden_tests(name):
     check = subprocess.run(
         [sys.executable, str(ROOT / "scripts/lab/check_labels.py"), str(LAB), "--problem", name],
