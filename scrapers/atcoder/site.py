@@ -152,6 +152,11 @@ class AtCoderSite(Site):
             return None
         if relative:  # the standings hold relative totals only: no raw scores to recompute them from
             return ahc.relative_placing([], None, "maximize", participants=len(standings.rows))
+        # the published performances, once out, give the performance of a rank; until then, the APerf estimate
+        results = client.get(f"{ROOT}/contests/{contest_id}/results/json", accept=(404,))
+        table = ahc.parse_results(results.content) if results.status_code == 200 else []
+        if len({rank for rank, _ in table}) >= 2:
+            return ahc.table_placing(total, [r.points for r in standings.rows], table)
         return ahc.ahc_performance(standings, total)
 
     def closed_to_ai(self, contest_id: str, name: str = "") -> str | None:

@@ -13,7 +13,8 @@ Turnstile widget the real login has. Time comes from `FakeAtCoder.clock`; verdic
 A heuristic contest (`heuristic=True`, an AHC): its task's `tools` are served as the zip its statement links
 (`https://img.atcoder.jp/CONTEST/tools.zip`, routed here like every atcoder.jp subdomain), its standings rank
 the entrants by `score` alone (ties share a rank, `Fixed` once the contest is over), and a second submission
-within `submit_interval_s` of the last is refused with the form's error, as AtCoder refuses it.
+within `submit_interval_s` of the last is refused with the form's error, as AtCoder refuses it. After the end,
+`/contests/C/results/json` serves `Contest.results` (the published performances) when set, else 404 (not out).
 """
 
 from __future__ import annotations
@@ -89,6 +90,7 @@ class Contest:
     heuristic: bool = False
     standings: list[Entrant] = field(default_factory=list)
     submit_interval_s: int = 300  # a heuristic contest's wait between two submissions
+    results: list[dict[str, Any]] | None = None  # `/results/json` after the end (None: not published, 404)
 
     def running(self, now: float) -> bool:
         return self.start <= now < self.start + self.duration_s
@@ -205,6 +207,10 @@ def _route(
         )
     if rest == "/standings/json":
         return Reply(200, json.dumps(_standings(contest, now)), "application/json")
+    if rest == "/results/json":
+        if contest.results is None or now < contest.start + contest.duration_s:
+            return Reply(404, _page("404", "<h1>404</h1>"))
+        return Reply(200, json.dumps(contest.results), "application/json")
     if rest == "/submit":
         if not signed:
             return Reply.redirect(f"/login?continue={quote(path)}")

@@ -19,6 +19,7 @@ from cpbot.scrapers.atcoder.ahc import (
     LONG_INTERVAL_S,
     SHORT_INTERVAL_S,
     ahc_performance,
+    parse_results,
     relative_placing,
     relative_total,
     submit_interval_s,
@@ -207,3 +208,18 @@ def test_the_constructed_standings_keep_the_real_shape() -> None:
     assert set(data) == set(real)
     assert set(data["StandingsData"][0]) == set(real["StandingsData"][0])
     assert set(data["StandingsData"][0]["TotalResult"]) == set(real["StandingsData"][0]["TotalResult"])
+
+
+def test_the_results_json_gives_the_rated_participants_published_performances() -> None:
+    payload = json.dumps([
+        {"IsRated": True, "Place": 1, "OldRating": 0, "NewRating": 2200, "Performance": 3252,
+         "InnerPerformance": 3252, "ContestScreenName": "ahc001.contest.atcoder.jp", "UserScreenName": "a"},
+        {"IsRated": False, "Place": 2, "Performance": 2994, "UserScreenName": "b"},
+        {"IsRated": True, "Place": "3", "Performance": 2869},  # a place that is not a number is left out
+        {"IsRated": True, "Place": 4, "Performance": 2784, "UserScreenName": "d"},
+    ])  # fmt: skip
+    assert parse_results(payload) == [(1, 3252), (4, 2784)]
+    with pytest.raises(CpbotError, match="not a JSON list"):
+        parse_results(b"{}")
+    with pytest.raises(CpbotError, match="not JSON"):
+        parse_results(b"<html>")

@@ -102,6 +102,32 @@ def test_a_heuristic_task_is_fetched_as_a_score_based_problem(monkeypatch: pytes
     assert problem.kind == "heuristic" and problem.heuristic is not None and problem.heuristic.system_inputs == 50
 
 
+def test_an_ahc_ranks_through_its_published_results_once_they_are_out() -> None:
+    from cpbot.scrapers.endpoints import Endpoints, site_client
+
+    site = abc_site(start_in_s=-7200)
+    contest = site.add_contest(
+        "ahc900", "AtCoder Heuristic Contest 900", start_in_s=-7200, duration_s=3600, tasks=[("A", "ahc900_a")],
+        heuristic=True,
+    )  # fmt: skip
+    contest.standings = [Entrant(f"u{i}", (), 0.0, 1500, 3, True, score=1000.0 - 100 * i) for i in range(5)]
+    atcoder = get_site("atcoder")
+    with served(site) as server, site_client(Endpoints(bases={"atcoder": server.url})) as client:
+        estimate = atcoder.place_score("ahc900", 750.0, relative=False, client=client)  # results not out: 404
+        # AtCoder's results JSON, in its real shape: one participant unrated, so not in the table
+        contest.results = [
+            {"IsRated": i != 4, "Place": i + 1, "OldRating": 1500, "NewRating": 1500, "Performance": 2400 - 200 * i,
+             "InnerPerformance": 2400 - 200 * i, "ContestScreenName": "ahc900.contest.atcoder.jp",
+             "UserScreenName": f"u{i}"}
+            for i in range(5)
+        ]  # fmt: skip
+        published = atcoder.place_score("ahc900", 750.0, relative=False, client=client)
+    assert estimate is not None and estimate.method == "aperf" and estimate.rank == 4
+    # 750 ranks 4th (behind 1000, 900, 800; level with 700's place taken): between ranks 3 and 4, 2000 and 1800
+    assert published is not None and published.method == "table" and published.rank == 4
+    assert published.performance == 1800 and any("published" in a for a in published.assumptions)
+
+
 def test_watch_of_a_live_abc_shadows_posts_practice_after_the_end_and_rates_the_result(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
