@@ -20,40 +20,21 @@ import sys
 import tempfile
 from pathlib import Path
 
-from cpbot.judge.sandbox import RunLimits, Sandbox
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the hostile programs are the tests' own
 
-SHARED = """
-import os, signal
-shared = bytearray(64 << 20)
-for i in range(0, len(shared), 4096):
-    shared[i] = 1
-ready_r, ready_w = os.pipe()
-for _ in range(100):
-    if os.fork() == 0:
-        os.write(ready_w, b'x')
-        signal.pause()
-for _ in range(100):
-    os.read(ready_r, 1)
-"""
-GROWING = """
-import os, signal
-ready_r, ready_w = os.pipe()
-for _ in range(8):
-    if os.fork() == 0:
-        hoard = bytearray(24 << 20)
-        for i in range(0, len(hoard), 4096):
-            hoard[i] = 1
-        os.write(ready_w, b'x')
-        signal.pause()
-for _ in range(8):
-    os.read(ready_r, 1)
-"""
+from cpbot.judge.sandbox import RunLimits, Sandbox
+from tests.judge.hostile import PY_CHILDREN_MEMORY, PY_SHARED_CHILDREN
+
 LONE = """
 hoard = bytearray(256 << 20)
 for i in range(0, len(hoard), 4096):
     hoard[i] = 1
 """
-PROGRAMS = {"100 children sharing 64 MB": SHARED, "8 children, 24 MB each": GROWING, "one process, 256 MB": LONE}
+PROGRAMS = {
+    "100 children sharing 64 MB": PY_SHARED_CHILDREN,
+    "8 children, 24 MB each": PY_CHILDREN_MEMORY,
+    "one process, 256 MB": LONE,
+}
 
 
 def main() -> int:
