@@ -22,14 +22,11 @@
 from __future__ import annotations
 
 import itertools
-import json
 import math
 from collections.abc import Sequence
 
-from cpbot.core import bounds
-from cpbot.core.errors import ParseError
 from cpbot.scrapers.atcoder.performance import shown_performance, solve_performance
-from cpbot.scrapers.atcoder.ranking import Standings
+from cpbot.scrapers.atcoder.ranking import Standings, read_json
 from cpbot.scrapers.scored import Placing
 
 AHC_CENTRE = 1200.0
@@ -106,12 +103,7 @@ def parse_results(payload: bytes | str) -> list[tuple[int, int]]:
     """AtCoder's final results of a contest (`/contests/C/results/json`, published some time after the end: one
     object per participant with `Place`, `Performance`, `IsRated`) -> the (rank, performance) pairs of the rated
     participants, for `table_performance`."""
-    try:
-        data = bounds.loads(payload, "the AtCoder results")
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise ParseError(f"cannot parse the AtCoder results: not JSON ({e})") from e
-    if not isinstance(data, list):
-        raise ParseError("cannot parse the AtCoder results: not a JSON list")
+    data = read_json(payload, "the AtCoder results", list)
     table = []
     for row in data:
         if not isinstance(row, dict) or row.get("IsRated") is not True:

@@ -48,7 +48,7 @@ class Standings(BaseModel):
 
 def parse_standings(payload: bytes | str | dict[str, Any]) -> Standings:
     """The standings JSON -> participants best first, with their score, time (penalty included) and rating."""
-    data = payload if isinstance(payload, dict) else _json(payload)
+    data = payload if isinstance(payload, dict) else read_json(payload, "the AtCoder standings")
     rows_in, tasks_in = data.get("StandingsData"), data.get("TaskInfo")
     if not isinstance(rows_in, list) or not isinstance(tasks_in, list):
         raise ParseError("cannot parse the AtCoder standings: missing StandingsData or TaskInfo")
@@ -79,13 +79,14 @@ def parse_standings(payload: bytes | str | dict[str, Any]) -> Standings:
     return Standings(fixed=bool(data.get("Fixed")), tasks=tasks, max_points=best, rows=rows)
 
 
-def _json(payload: bytes | str) -> Any:
+def read_json(payload: bytes | str, what: str, shape: type[dict] | type[list] = dict) -> Any:
+    """AtCoder's JSON (`what`: "the AtCoder standings", ...), bounded in depth, as a JSON object (or list)."""
     try:
-        data = bounds.loads(payload, "the AtCoder standings")
+        data = bounds.loads(payload, what)
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise ParseError(f"cannot parse the AtCoder standings: not JSON ({e})") from e
-    if not isinstance(data, dict):
-        raise ParseError("cannot parse the AtCoder standings: not a JSON object")
+        raise ParseError(f"cannot parse {what}: not JSON ({e})") from e
+    if not isinstance(data, shape):
+        raise ParseError(f"cannot parse {what}: not a JSON {'object' if shape is dict else 'list'}")
     return data
 
 
