@@ -13,7 +13,10 @@ the panel. On one input (outputs already put in the problem checker's classes, `
 - otherwise no answer is believed: the input keeps no expected output (it still catches crashes and time-outs)
   and the solve records that it had no agreeing oracle there.
 A brute force whose answer loses loses its vote on that input. Candidates alone never make an answer: a
-group of candidates sharing one mistake is not evidence that the mistake is right.
+group of candidates sharing one mistake is not evidence that the mistake is right. Before any vote, an answer
+the problem's checker refutes is out: given it as the jury's, the checker finds another program's output better
+(testlib's FAIL), as a least difference one candidate beats. Two wrong brute forces printing different answers
+of one wrong value (which the checker groups) cannot then outvote a right one.
 
 Everything here is pure except `run_panel`, which runs the panel on inputs; the strategy weighs its probes
 with `weigh` (`agents/strategies/cpbot.py`) and the stress tester compares with the panel (`judge/stress.py`).
@@ -21,11 +24,11 @@ with `weigh` (`agents/strategies/cpbot.py`) and the stress tester compares with 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from cpbot.agents.selection import Accepts, Outcome, Probe, as_judged, normalize
+from cpbot.agents.selection import Accepts, Outcome, Probe, Refutes, as_judged, normalize
 from cpbot.judge.model import Limits, Problem, Solution
 from cpbot.judge.sandbox import Sandbox
 
@@ -44,6 +47,7 @@ class Consensus(BaseModel):
     crashed: list[int] = []  # of those, the ones that did not merely run out of time
     brutes_for: list[int] = []  # panel seats (indices) that print it
     outvoted: list[int] = []  # panel seats that answered otherwise and lost their vote
+    refuted: list[int] = []  # of those, the seats whose answer the checker showed wrong (another output beats it)
     candidates_for: int = 0  # distinct candidate programs that print it
     by: str = ""  # "brute forces" (they agree among themselves) or "brute force and candidates"
     reason: str = ""  # why no answer is believed ("" when one is)
@@ -58,10 +62,14 @@ class Consensus(BaseModel):
         return self.answer is None and self.answered > 1 and not self.outvoted
 
 
-def agree(brute_keys: Sequence[str | None], candidate_votes: Mapping[str, int]) -> Consensus:
+def agree(
+    brute_keys: Sequence[str | None], candidate_votes: Mapping[str, int], refuted: Collection[str] = ()
+) -> Consensus:
     """The believed answer on one input from the panel's outputs (`brute_keys`, one per seat: the output's key,
     "!VERDICT" for a failed run, None for a seat that did not run it) and the candidates' votes (output key ->
-    how many distinct candidate programs, not identical to a brute force, print it; failed runs left out)."""
+    how many distinct candidate programs, not identical to a brute force, print it; failed runs left out).
+    `refuted`: output keys the problem's checker shows wrong; they are neither believed nor a rival answer, and
+    the seats printing them lose their vote."""
     answers: dict[str, list[int]] = {}
     for seat, key in enumerate(brute_keys):
         if key is not None and not key.startswith("!"):
@@ -69,8 +77,20 @@ def agree(brute_keys: Sequence[str | None], candidate_votes: Mapping[str, int]) 
     seats = sorted(seat for seated in answers.values() for seat in seated)
     failed = [seat for seat, key in enumerate(brute_keys) if key is not None and key.startswith("!")]
     crashed = [seat for seat in failed if brute_keys[seat] != f"!{TIME_OUT}"]
-    return _consensus(answers, candidate_votes).model_copy(
-        update={"seats": seats, "failed": failed, "crashed": crashed}
+    wrong = sorted(seat for key, seated in answers.items() if key in refuted for seat in seated)
+    standing = {key: seated for key, seated in answers.items() if key not in refuted}
+    votes = {key: n for key, n in candidate_votes.items() if key not in refuted}
+    consensus = _consensus(standing, votes)
+    if wrong and not standing:
+        consensus = consensus.model_copy(update={"reason": "the checker shows every brute force's answer wrong"})
+    return consensus.model_copy(
+        update={
+            "seats": seats,
+            "failed": failed,
+            "crashed": crashed,
+            "outvoted": sorted({*consensus.outvoted, *wrong}),
+            "refuted": wrong,
+        }
     )
 
 
@@ -206,11 +226,13 @@ def weigh(
     sources: Mapping[int, str],
     brute_sources: Sequence[str],
     accepts: Accepts | None,
+    refutes: Refutes | None = None,
 ) -> tuple[list[Probe], list[Consensus]]:
     """Each probe with its believed answer as the oracle (`agree` over the panel's `answers` and the candidates'
     outcomes, compared as the problem's checker does), and the consensus behind it. `behaviours`: candidate
     iteration -> outcome per probe; `sources`: candidate iteration -> program key; `brute_sources`: the panel's
-    program keys (a candidate identical to a brute force is not an independent vote). A probe the arbiter
+    program keys (a candidate identical to a brute force is not an independent vote); `refutes`: whether the
+    checker shows an answer wrong by another output (`selection.CheckerComparison.refutes`). A probe the arbiter
     answered keeps its answer."""
     seats = len(brute_sources)
     bare = [p.model_copy(update={"oracle": None}) if p.oracle_from != "model" else p for p in probes]
@@ -227,7 +249,8 @@ def weigh(
         for it, outcomes in judged.items():
             if it >= 0 and not outcomes[i].failure and sources[it] not in brute_sources:
                 votes.setdefault(outcomes[i].key, set()).add(sources[it])
-        consensus = agree(keys, {key: len(programs) for key, programs in votes.items()})
+        refuted = _refuted(probe, keys, votes, refutes) if refutes is not None else set()
+        consensus = agree(keys, {key: len(programs) for key, programs in votes.items()}, refuted)
         consensuses.append(consensus)
         answer = consensus.answer
         weighed.append(
@@ -241,6 +264,14 @@ def weigh(
             )
         )
     return weighed, consensuses
+
+
+def _refuted(probe: Probe, keys: Sequence[str | None], votes: Mapping[str, object], refutes: Refutes) -> set[str]:
+    """The brute forces' answers (their class keys) that another answer on the probe, a brute force's or a
+    candidate's, shows wrong."""
+    answers = {key for key in keys if key is not None and not key.startswith("!")}
+    others = answers | set(votes)
+    return {key for key in answers if any(other != key and refutes(probe, other, key) for other in others)}
 
 
 def _seat(probe: Probe, seat: int) -> str | None:

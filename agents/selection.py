@@ -24,6 +24,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from cpbot.judge.checkers.base import Checker, CheckInput, CheckResult
 from cpbot.judge.model import Problem, Solution, TestCase, Verdict
 from cpbot.judge.sandbox import Sandbox
 
@@ -119,34 +120,47 @@ def normalize(text: str) -> str:
 
 # whether the problem's checker accepts an output (the second argument) with another (the third) as the answer
 Accepts = Callable[[Probe, str, str], bool]
+# whether an output (the second argument) shows another (the third) wrong, by the problem's checker
+Refutes = Callable[[Probe, str, str], bool]
 
 
 # checkers for which two outputs are the same answer only when their tokens are (selection compares tokens)
 TOKEN_CHECKERS = ("tokens", "exact", "lines")
 
 
-def checker_accepts(problem: Problem, sandbox: Sandbox) -> Accepts | None:
-    """The problem's checker as a comparison of two outputs on a probe, remembering its answers (the same pairs
-    come back at every ranking); None when outputs compare as their tokens. Raises `CpbotError` when the checker
-    cannot be made."""
-    from cpbot.judge.checkers import CheckInput
+class CheckerComparison:
+    """The problem's checker comparing two outputs on a probe, each pair checked once (the same pairs come back at
+    every ranking)."""
+
+    def __init__(self, checker: Checker) -> None:
+        self.checker = checker
+        self.known: dict[tuple[str, str, str], CheckResult] = {}
+
+    def _check(self, probe: Probe, output: str, answer: str) -> CheckResult:
+        key = (probe.input, output, answer)
+        if key not in self.known:
+            self.known[key] = self.checker.check(CheckInput(probe.input.encode(), output.encode(), answer.encode()))
+        return self.known[key]
+
+    def accepts(self, probe: Probe, output: str, answer: str) -> bool:
+        """Whether the checker accepts `output` with `answer` as the jury's."""
+        return self._check(probe, output, answer).verdict == Verdict.AC
+
+    def refutes(self, probe: Probe, output: str, answer: str) -> bool:
+        """Whether `output` shows `answer` wrong: given it as the jury's, the checker blames the jury (testlib's
+        FAIL, as when the output is better than the jury's answer)."""
+        return self._check(probe, output, answer).jury_fault
+
+
+def checker_comparison(problem: Problem, sandbox: Sandbox) -> CheckerComparison | None:
+    """The problem's checker as a comparison of two outputs; None when outputs compare as their tokens. Raises
+    `CpbotError` when the checker cannot be made."""
     from cpbot.judge.kinds import problem_kind
-    from cpbot.judge.model import Verdict
 
     spec = problem_kind(problem.kind).checker_spec(problem)
     if spec in TOKEN_CHECKERS:
         return None  # outputs are kept as their tokens: equal tokens are all such a checker accepts
-    checker = problem_kind(problem.kind).checker(problem, sandbox)
-    known: dict[tuple[str, str, str], bool] = {}
-
-    def accepts(probe: Probe, output: str, answer: str) -> bool:
-        key = (probe.input, output, answer)
-        if key not in known:
-            files = CheckInput(probe.input.encode(), output.encode(), answer.encode())
-            known[key] = checker.check(files).verdict == Verdict.AC
-        return known[key]
-
-    return accepts
+    return CheckerComparison(problem_kind(problem.kind).checker(problem, sandbox))
 
 
 def as_judged(

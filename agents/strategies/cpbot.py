@@ -114,8 +114,8 @@ class _Run:
     dismissed: set[int] = field(default_factory=set)  # panel seats that lost their vote: no stress against them
     confirmed: set[int] = field(default_factory=set)  # panel seats an independent program agreed with
     tiebreaker_asked: bool = False  # a brute force was asked for to break the panel's tie (once per solve)
-    accepts: selection.Accepts | None = None  # the problem's checker comparing two outputs (`_accepts`)
-    accepts_made: bool = False
+    comparison: selection.CheckerComparison | None = None  # the problem's checker comparing two outputs
+    comparison_made: bool = False
     weighed: bool = False  # the candidates' outputs were weighed against the panel (`_weigh_oracle`)
 
 
@@ -501,19 +501,27 @@ class Cpbot:
             behaviours[it] = list(seen[key])
         return behaviours
 
-    def _accepts(self, run: _Run) -> selection.Accepts | None:
-        """The problem's checker as a comparison of two outputs on a probe (`selection.checker_accepts`), made once
-        per solve; None when outputs compare as tokens or the checker cannot be made."""
-        if run.accepts_made:
-            return run.accepts
-        run.accepts_made = True
+    def _comparison(self, run: _Run) -> selection.CheckerComparison | None:
+        """The problem's checker as a comparison of two outputs on a probe (`selection.checker_comparison`), made
+        once per solve; None when outputs compare as tokens or the checker cannot be made."""
+        if run.comparison_made:
+            return run.comparison
+        run.comparison_made = True
         ctx = run.ctx
         assert ctx.sandbox is not None
         try:
-            run.accepts = selection.checker_accepts(ctx.problem, ctx.sandbox)
+            run.comparison = selection.checker_comparison(ctx.problem, ctx.sandbox)
         except CpbotError as e:
             ctx.note("outputs compared as tokens", why=f"the checker cannot be made: {e.message}")
-        return run.accepts
+        return run.comparison
+
+    def _accepts(self, run: _Run) -> selection.Accepts | None:
+        comparison = self._comparison(run)
+        return comparison.accepts if comparison is not None else None
+
+    def _refutes(self, run: _Run) -> selection.Refutes | None:
+        comparison = self._comparison(run)
+        return comparison.refutes if comparison is not None else None
 
     def _rank(
         self, run: _Run, drawn: dict[int, CodeAttempt], probes: Sequence[Probe], behaviours: dict[int, list[Outcome]]
@@ -546,7 +554,9 @@ class Cpbot:
         probes = oracle.run_panel(probes, brutes, ctx.problem, ctx.sandbox, ORACLE_LIMITS)
         sources = {it: source_key(drawn[it].solution()) for it in behaviours}
         panel_keys = [source_key(b) for b in brutes]
-        weighed, consensus = oracle.weigh(probes, behaviours, sources, panel_keys, self._accepts(run))
+        weighed, consensus = oracle.weigh(
+            probes, behaviours, sources, panel_keys, self._accepts(run), refutes=self._refutes(run)
+        )
         verdict = oracle.weigh_panel(consensus)
         if any(c.split for c in consensus) and self._ask_tiebreaker(run, "the brute forces disagree"):
             return self._weigh_oracle(run, drawn, probes, behaviours)

@@ -198,10 +198,13 @@ def panel_checks(lab: LabProblem, params: GateParams, sandbox: Sandbox, designs:
     behaviours = {i: selection.observe(s, problem, probes, sandbox) for i, s in candidates.items()}
     sources = {i: source_key(s) for i, s in candidates.items()}
     try:
-        accepts = selection.checker_accepts(problem, sandbox)
+        comparison = selection.checker_comparison(problem, sandbox)
     except CpbotError:
-        accepts = None
-    weighed, consensus = oracle.weigh(probes, behaviours, sources, [source_key(b) for b in brutes], accepts)
+        comparison = None
+    accepts, refutes = (comparison.accepts, comparison.refutes) if comparison is not None else (None, None)
+    weighed, consensus = oracle.weigh(
+        probes, behaviours, sources, [source_key(b) for b in brutes], accepts, refutes=refutes
+    )
     verdict = oracle.weigh_panel(consensus)
     kept = [b for seat, b in enumerate(brutes) if seat not in verdict.dismissed]
     # an input every brute force fails on is probably invalid, and dropped (as the test designer's suite does)

@@ -11,12 +11,14 @@ from cpbot.judge.model import Diff, Verdict
 
 @dataclass(frozen=True)
 class CheckResult:
-    """A checker's decision on one output: AC, WA, PE, or IE when the checker itself failed."""
+    """A checker's decision on one output: AC, WA, PE, or IE when the checker itself failed. `jury_fault`: the
+    checker blamed the jury's files (testlib's FAIL), e.g. it found the output better than the jury's answer."""
 
     verdict: Verdict
     message: str = ""
     diff: Diff | None = None
     points: float | None = None
+    jury_fault: bool = False
 
 
 OK = CheckResult(Verdict.AC, "ok")

@@ -28,7 +28,7 @@ def verdict_from_exit(result: RunResult, feedback: str, who: str = "checker") ->
     if code in EXIT_VERDICTS:
         return CheckResult(EXIT_VERDICTS[code], message or ("ok" if code == 0 else "rejected"))
     if code == 3:
-        return CheckResult(Verdict.IE, f"{who} reported FAIL: {message}")
+        return CheckResult(Verdict.IE, f"{who} reported FAIL: {message}", jury_fault=True)
     if code == 7:
         m = _POINTS.search(message)
         points = float(m.group(1)) if m else None

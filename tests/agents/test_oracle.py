@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from cpbot.agents.oracle import Consensus, agree, no_agreeing_oracle, weigh, weigh_panel
 from cpbot.agents.selection import Outcome, Probe
 
@@ -94,3 +96,40 @@ def test_a_brute_force_that_crashes_where_another_answers_leaves_the_panel_and_a
     assert weigh_panel([small, crashed]).dismissed == [0] and weigh_panel([small, slow]).dismissed == []
     # an input no brute force runs on is probably invalid: it costs none of them its seat
     assert weigh_panel([agree(["!RE", "!RE"], {}), agree(["7", "7"], {})]).dismissed == []
+
+
+def test_an_answer_the_checker_shows_wrong_is_out_and_its_seats_lose_their_vote():
+    # seats 0 and 1 print two pairs of one wrong difference (the checker groups them); seat 2's answer beats it
+    consensus = agree(["1 2", "1 2", "3 4"], {"3 4": 2, "1 2": 1}, refuted={"1 2"})
+    assert consensus.answer == "3 4" and consensus.by == "brute force and candidates"
+    assert consensus.outvoted == consensus.refuted == [0, 1]
+    every = agree(["1 2", "1 2"], {"3 4": 1}, refuted={"1 2"})
+    assert (
+        every.answer is None and every.outvoted == [0, 1] and "shows every brute force's answer wrong" in every.reason
+    )
+    assert weigh_panel([every]).dismissed == [0, 1]
+
+
+def test_weigh_asks_the_checker_whether_another_output_beats_the_brute_forces_answer(sandbox):
+    """On closest_values (a 'print any pair' problem with a testlib checker), two wrong brute forces printing
+    different pairs of one wrong difference would outvote the right one: the checker's FAIL (the output beats the
+    jury's) refutes their answer, and the right brute force with the candidates is believed."""
+    from cpbot.agents.selection import checker_comparison
+    from cpbot.judge.model import Problem
+
+    folder = Path(__file__).parents[1] / "fixtures" / "lab" / "closest_values"
+    problem = Problem.model_validate_json((folder / "problem.json").read_text())
+    problem = problem.model_copy(update={"checker": str(folder / problem.checker)})
+    comparison = checker_comparison(problem, sandbox)
+    assert comparison is not None
+    # least difference 2 (indices 3, 4); the wrong brute forces print two pairs of difference 3
+    probe = Probe(input="6\n1 4 10 12 20 23\n", origin="small", size=6, answers=["1 2\n", "5 6\n", "3 4\n"])
+    behaviours = {1: [Outcome(output="3 4")], 2: [Outcome(output="3 4")], 3: [Outcome(output="5 6")]}
+    sources = {1: "right", 2: "right too", 3: "wrong"}
+    trusting, before = weigh([probe], behaviours, sources, ["a", "b", "c"], comparison.accepts)
+    # without refutation the wrong difference wins (its class is named by its first output, seat 1's)
+    assert trusting[0].oracle == "5 6" and before[0].outvoted == [2]
+    weighed, after = weigh([probe], behaviours, sources, ["a", "b", "c"], comparison.accepts, comparison.refutes)
+    assert weighed[0].oracle == "3 4" and weighed[0].expected == "3 4\n"
+    assert after[0].refuted == after[0].outvoted == [0, 1]
+    assert comparison.refutes(probe, "3 4", "1 2") and not comparison.refutes(probe, "1 2", "3 4")

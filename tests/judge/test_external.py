@@ -141,7 +141,9 @@ int main() { long long lo = 1, hi; std::cin >> hi; while (true) { long long mid 
     ],
 )
 def test_testlib_exit_code_table(code, verdict):
-    assert verdict_from_exit(RunResult(status="exited", exit_code=code), "msg").verdict == verdict
+    result = verdict_from_exit(RunResult(status="exited", exit_code=code), "msg")
+    assert result.verdict == verdict
+    assert result.jury_fault == (code == 3)  # FAIL blames the jury's files; a crash or an unknown code does not
 
 
 def test_crashing_checker_is_an_internal_error():
