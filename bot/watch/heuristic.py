@@ -40,7 +40,13 @@ from cpbot.bot.watch.state import ContestRow, WatchState
 from cpbot.core.bounds import TEST_FILE
 from cpbot.core.dirs import data_dir
 from cpbot.core.errors import ConfigError, CpbotError, ParseError
-from cpbot.core.registry import DEFAULT_SCORED_STRATEGY, language_spec, strategy_spec
+from cpbot.core.registry import (
+    DEFAULT_SCORED_STRATEGY,
+    LANGUAGE_BY_EXTENSION,
+    language_for_path,
+    language_spec,
+    strategy_spec,
+)
 from cpbot.core.safe_paths import component, read_file, write_inside
 from cpbot.judge.model import Model, Problem, Solution
 from cpbot.judge.sandbox import default_sandbox
@@ -177,16 +183,21 @@ class HeuristicContest:
             later=self.later,
         )  # fmt: skip
 
+    def _folders(self, contest: ContestRow) -> list[Path]:
+        """The task folders of this contest's earlier searches."""
+        contest_folder = self.root / component(contest.contest_id, "contest")
+        return sorted(f for f in contest_folder.iterdir() if f.is_dir()) if contest_folder.is_dir() else []
+
     def _kept(self, contest: ContestRow) -> tuple[Path, HeuristicResult] | None:
         """The folder and `result.json` of an earlier search of this contest (the latest), if any."""
-        contest_folder = self.root / component(contest.contest_id, "contest")
-        folders = sorted(f for f in contest_folder.iterdir() if f.is_dir()) if contest_folder.is_dir() else []
-        found = [(f, r) for f in folders if (r := read_result(f)) is not None]
+        found = [(f, r) for f in self._folders(contest) if (r := read_result(f)) is not None]
         return max(found, key=lambda fr: (fr[0] / "result.json").stat().st_mtime) if found else None
 
     def _rank_only(self, contest: ContestRow, run_id: str) -> HeuristicResult:
         kept = self._kept(contest)
         if kept is None or kept[1].estimated_total is None:
+            kept = self._estimate_kept(contest, run_id)  # a search stopped before its estimate (the watch was killed)
+        if kept is None:
             raise ConfigError(
                 f"no program kept for {self.key} in {self.root / component(contest.contest_id, 'contest')}",
                 hint="cpbot watch --contest ID (without --rank-only) searches it first",
@@ -194,6 +205,38 @@ class HeuristicContest:
         folder, result = kept
         self._ranking(contest, run_id, folder, result).once()
         return result
+
+    def _estimate_kept(self, contest: ContestRow, run_id: str) -> tuple[Path, HeuristicResult] | None:
+        """A kept program without a `result.json` estimate, estimated now from its folder's problem.json."""
+        ext = language_spec(self.options.language).extension
+        for folder in self._folders(contest):
+            programs = [folder / f"best{ext}", *sorted(folder.glob("best.*"))]
+            best = next((b for b in programs if b.is_file() and b.suffix in LANGUAGE_BY_EXTENSION), None)
+            if best is None or not (folder / "problem.json").is_file():
+                continue
+            try:
+                problem = Problem.model_validate_json(read_file(folder / "problem.json", TEST_FILE))
+            except ValueError as e:
+                raise ParseError(f"{folder / 'problem.json'} is not a cpbot problem file: {e}") from None
+            participation = contest.participation or Participation.SHADOW
+            result = HeuristicResult(
+                contest_id=contest.contest_id, task=problem.id, participation=participation, best_file=str(best)
+            )
+            self._estimate(run_id, problem, folder, best, result)
+            return folder, result
+        return None
+
+    def _estimate(self, run_id: str, problem: Problem, folder: Path, best: Path, result: HeuristicResult) -> None:
+        """`result`'s estimate: the kept program's mean on fresh seeds times the system test's inputs."""
+        spec = problem.heuristic
+        assert spec is not None
+        self._step(run_id, "estimating", f"the best program scored on {spec.seeds} seeds the search never used")
+        fresh = self._fresh_report(problem, folder, best)
+        result.relative = spec.scoring == "relative"
+        result.seeds = [s.seed for s in fresh.seeds]
+        result.mean = fresh.mean if fresh.seeds else spec.failure_score
+        result.system_inputs = spec.system_inputs or spec.seeds
+        result.estimated_total = result.mean * result.system_inputs
 
     def _run(self, contest: ContestRow, run_id: str) -> HeuristicResult:
         running = contest.end is not None and self.now() < contest.end
@@ -234,12 +277,7 @@ class HeuristicContest:
             result.kept_mean_again = watch.first.report.mean if watch.first is not None else None
         if watch.leader is not None and best.is_file():
             result.search_mean = watch.leader.report.mean
-            self._step(run_id, "estimating", f"the best program scored on {spec.seeds} seeds the search never used")
-            fresh = self._fresh_report(problem, folder, best)
-            result.seeds = [s.seed for s in fresh.seeds]
-            result.mean = fresh.mean if fresh.seeds else spec.failure_score
-            result.system_inputs = spec.system_inputs or spec.seeds
-            result.estimated_total = result.mean * result.system_inputs
+            self._estimate(run_id, problem, folder, best, result)
         ranking = self._ranking(contest, run_id, folder, result)
         if result.estimated_total is not None and running:
             ranking.after_end()
@@ -256,7 +294,9 @@ class HeuristicContest:
         assert spec is not None
         tools = ScoringTools.load(problem, folder, default_sandbox())
         seeds = default_seeds(spec, start=FRESH_SEEDS_FROM)
-        solution = Solution(language=self.options.language, source=best.read_text(encoding="utf-8"))
+        chosen = self.options.language
+        language = chosen if language_spec(chosen).extension == best.suffix else language_for_path(best)
+        solution = Solution(language=language, source=best.read_text(encoding="utf-8"))
         return score_solution(solution, problem.id, tools, seeds, limits=problem.limits)
 
     def _fetch(self, contest: ContestRow) -> tuple[Problem, Path]:

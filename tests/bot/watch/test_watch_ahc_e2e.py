@@ -200,3 +200,11 @@ def test_a_restarted_watch_goes_on_from_the_kept_program_and_ranks_again_once_th
     (again,) = json.loads(capsys.readouterr().out)["contests"]
     assert again["contest"]["standing"]["performance"] == published.performance
     assert json.loads((folder / "result.json").read_text())["placing"]["rank"] == published.rank
+    # a search stopped before its estimate (the watch killed, no result.json): the kept program is estimated first
+    (folder / "result.json").unlink()
+    with served(site) as server:
+        monkeypatch.setenv("CPBOT_ATCODER_URL", server.url)
+        assert main(["watch", "--site", "atcoder", "--contest", CONTEST, "--rank-only", "--json"]) == 0
+    (estimated,) = json.loads(capsys.readouterr().out)["contests"]
+    assert estimated["contest"]["standing"]["performance"] == published.performance
+    assert json.loads((folder / "result.json").read_text())["estimated_total"] == result["estimated_total"]
