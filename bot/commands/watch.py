@@ -17,6 +17,12 @@ from cpbot.bot.cli.options import (
 from cpbot.bot.cli.site_option import ALL_SITES, chosen_sites, site_option
 from cpbot.bot.submit.checks import CHECKS
 
+RESULTS_POLL_HELP = (
+    "Heuristic contests: seconds after the final standings before the first look for AtCoder's results (each "
+    "later wait twice the last, at most 6 hours)."
+)
+RESULTS_WAIT_HELP = "Heuristic contests: hours the results are looked for (0: the estimated performance stands)."
+
 
 @click.command("watch")
 @python_option
@@ -64,21 +70,8 @@ from cpbot.bot.submit.checks import CHECKS
 @click.option(
     "--submit-interval", type=click.FloatRange(0), default=10.0, show_default=True, help="Min seconds between posts."
 )
-@click.option(
-    "--results-poll",
-    type=click.FloatRange(0.01),
-    default=600.0,
-    show_default=True,
-    help="Heuristic contests: seconds after the final standings before the first look for AtCoder's results "
-    "(each later wait twice the last, at most 6 hours).",
-)
-@click.option(
-    "--results-wait",
-    type=click.FloatRange(0),
-    default=48.0,
-    show_default=True,
-    help="Heuristic contests: hours the results are looked for (0: the estimated performance stands).",
-)
+@click.option("--results-poll", type=click.FloatRange(0.01), default=600.0, show_default=True, help=RESULTS_POLL_HELP)
+@click.option("--results-wait", type=click.FloatRange(0), default=48.0, show_default=True, help=RESULTS_WAIT_HELP)
 @click.option(
     "--rank-only",
     is_flag=True,
