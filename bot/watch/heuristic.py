@@ -48,7 +48,7 @@ from cpbot.core.registry import (
     strategy_spec,
 )
 from cpbot.core.safe_paths import component, read_file, write_inside
-from cpbot.judge.model import Model, Problem, Solution
+from cpbot.judge.model import SCHEMA_VERSION, Model, Problem, Solution
 from cpbot.judge.sandbox import default_sandbox
 from cpbot.judge.scorer import ScoringTools
 from cpbot.judge.scoring import ScoreReport, default_seeds, score_solution
@@ -63,6 +63,7 @@ BEST_RECORD = "best.json"
 class BestRecord(Model):
     """The leader's scores as the search last saw them (`best.json` beside the kept program)."""
 
+    schema_version: int = SCHEMA_VERSION
     iteration: int
     mean: float
     seeds: list[int]
@@ -107,7 +108,8 @@ class LeaderWatch:
 
 
 def read_best_record(path: Path) -> BestRecord | None:
-    """The `best.json` an earlier search left (None: none, or unreadable: the kept program is scored again)."""
+    """The `best.json` an earlier search left. None when there is none or it cannot be read: it only informs (the
+    kept program is scored again either way), so a damaged one does not stop the watch."""
     if not path.is_file():
         return None
     try:
