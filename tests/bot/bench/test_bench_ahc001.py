@@ -17,7 +17,7 @@ import pytest
 from cpbot.bot.bench.standings import read_final_standings, read_standings
 from cpbot.bot.cli.main import main
 from cpbot.core.errors import CpbotError
-from cpbot.testing.score_pool_server import PoolProgram, ScorePool
+from cpbot.testing.score_pool_server import ScorePool, file_pool
 from tests.agents.support.scripted_server import ScriptedServer
 from tests.paths import FIXTURES, HEURISTIC
 
@@ -130,9 +130,7 @@ def test_a_malformed_final_standings_file_is_a_clear_error(tmp_path: Path) -> No
 
 def ahc001_pool() -> ScorePool:
     """A stand-in model: the unit squares first, the greedy as the new method; an edit changes nothing."""
-    unit = PoolProgram((AHC001 / "solutions" / "unit.py").read_text(), 0.0, "1 x 1 squares")
-    greedy = PoolProgram((AHC001 / "solutions" / "greedy.py").read_text(), 1.0, "grow the rectangles in turn")
-    return ScorePool([unit, greedy], lambda parent, n: parent)
+    return file_pool([AHC001 / "solutions" / "unit.py", AHC001 / "solutions" / "greedy.py"])
 
 
 def test_bench_ranks_the_returned_program_against_the_real_ahc001_standings(
