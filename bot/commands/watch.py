@@ -21,7 +21,11 @@ RESULTS_POLL_HELP = (
     "Heuristic contests: seconds after the final standings before the first look for AtCoder's results (each "
     "later wait twice the last, at most 6 hours)."
 )
-RESULTS_WAIT_HELP = "Heuristic contests: hours the results are looked for (0: the estimated performance stands)."
+RESULTS_WAIT_HELP = (
+    "Heuristic contests: hours the results are looked for (0: the estimated performance stands; rank again later "
+    "with --rank-only). Default: 48, or 0 with --once, which exits when the contest ends."
+)
+DEFAULT_RESULTS_WAIT_H = 48.0
 
 
 @click.command("watch")
@@ -71,7 +75,7 @@ RESULTS_WAIT_HELP = "Heuristic contests: hours the results are looked for (0: th
     "--submit-interval", type=click.FloatRange(0), default=10.0, show_default=True, help="Min seconds between posts."
 )
 @click.option("--results-poll", type=click.FloatRange(0.01), default=600.0, show_default=True, help=RESULTS_POLL_HELP)
-@click.option("--results-wait", type=click.FloatRange(0), default=48.0, show_default=True, help=RESULTS_WAIT_HELP)
+@click.option("--results-wait", type=click.FloatRange(0), default=None, help=RESULTS_WAIT_HELP)
 @click.option(
     "--rank-only",
     is_flag=True,
@@ -115,6 +119,8 @@ def watch(
     list_failures: list[CpbotError] = []  # since the last listing that worked
     listed_once = threading.Event()  # some listing worked (with --contest: the contest was found)
     with ExitStack() as stack, stop_on_signals(stop):
+        if opts["results_wait"] is None:
+            opts["results_wait"] = 0.0 if once else DEFAULT_RESULTS_WAIT_H
         items = with_candidates(opts.pop("strategy_option"), opts.pop("candidates"))
         strategy_options = parse_strategy_options(opts["strategy"], items)
         session = Session(stack, WatchOptions(**opts, strategy_options=strategy_options), stop)

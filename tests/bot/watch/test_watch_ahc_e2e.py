@@ -66,7 +66,7 @@ def watch_args(model_url: str, *extra: str) -> list[str]:
         "watch", "--site", "atcoder", "--contest", CONTEST, "--strategy", "ale", "--lang", "python3",
         "--strategy-option", "seeds=5", "--strategy-option", "repeats=2", "--budget", "calls=9",
         "--model", "score-pool", "--base-url", model_url, "--api-key", API_KEY,
-        "--within", "1", "--poll", "0.5", "--once", "--json", "--results-wait", "0", *extra,
+        "--within", "1", "--poll", "0.5", "--once", "--json", *extra,  # --once: the results are not waited for
     ]  # fmt: skip
 
 
