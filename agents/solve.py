@@ -345,19 +345,23 @@ def missing_evidence(ctx: SolveContext, solution: Solution | None, reason: str) 
     """What the gate's evidence lacks about `solution`, an answer that passed every test it was judged on: it is
     called solved only when it was tested beyond the samples, stressed against a brute force, profiled at the
     statement's bound, and (when several candidates passed the samples) chosen among them by behaviour. One
-    line per gap; none means solved. A part the problem's kind cannot have (an interactive problem's stress)
-    is a gap too: the answer is not called solved on less evidence."""
+    line per gap; none means solved. An interactive problem is stressed and profiled through its interactor on
+    generated hidden data: without an interactor or a generator of that data, the gap says which is missing (the
+    answer is not called solved on less evidence)."""
     evidence, kind = ctx.evidence, problem_kind(ctx.problem.kind)
     if solution is None or kind.scored:
         return []  # a score-based problem has no right answer to stress against: its score is its evidence
     key = source_key(solution)
     skipped = evidence.skipped
+    no_hidden_data = _no_hidden_data(ctx) if kind.needs_interactor else ""
     gaps = []
     if kind.stress_applies and not evidence.tests:
         gaps.append("no generated tests: judged on the samples only")
     stress = evidence.stress.get(key)
     if stress is not None and stress.runs - stress.starved <= 0:
         gaps.append("not stressed: no stress run compared it with the brute force (starved of CPU)")
+    elif stress is None and kind.needs_interactor:
+        gaps.append(f"not stressed: {no_hidden_data or skipped.get('stress', 'the gate did not reach it')}")
     elif stress is None and not kind.stress_applies:
         gaps.append(f"not stressed: {skipped.get('stress', kind.why_not_stressed)}")
     elif stress is None and (evidence.brute is None or evidence.generator is None):
@@ -367,6 +371,8 @@ def missing_evidence(ctx: SolveContext, solution: Solution | None, reason: str) 
     profile = evidence.profiles.get(key)
     if profile is None and not kind.profile_applies:
         gaps.append(f"not profiled: a {ctx.problem.kind} problem is not profiled")
+    elif profile is None and kind.needs_interactor:
+        gaps.append(f"not profiled: {no_hidden_data or skipped.get('profile', 'the gate did not reach it')}")
     elif profile is None:
         why = "no generator was written" if evidence.generator is None else "the gate did not reach it"
         gaps.append(f"not profiled: {skipped.get('profile', why)}")
@@ -381,6 +387,19 @@ def missing_evidence(ctx: SolveContext, solution: Solution | None, reason: str) 
     if gaps and reason.startswith("budget exhausted"):
         gaps.insert(0, "the budget ran out before the gate finished")
     return gaps
+
+
+def _no_hidden_data(ctx: SolveContext) -> str:
+    """Why an interactive problem has no generated hidden data to stress and profile its programs on, through its
+    interactor ("" when it has: the test designer wrote the interactor with a generator that works)."""
+    written = ctx.evidence.interactor
+    if ctx.problem.interactor is None:
+        return "no interactor: the problem names none and the test designer wrote none that takes the sample dialogues"
+    if written is None:
+        return "the problem's interactor comes with no generator of its hidden data"
+    if written.generator is None:
+        return "the test designer's interactor came without a working generator of its hidden data"
+    return ""
 
 
 def _report_on(ctx: SolveContext, solution: Solution, tests: list[TestCase], iteration: int) -> JudgeReport:

@@ -7,12 +7,14 @@ from __future__ import annotations
 import os
 import signal
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from cpbot.core.errors import JudgeError
 from cpbot.judge.checkers.base import CheckResult
 from cpbot.judge.checkers.kattis import kattis_verdict
 from cpbot.judge.checkers.testlib import verdict_from_exit
+from cpbot.judge.execute import Execution
 from cpbot.judge.languages import Program
 from cpbot.judge.model import Limits, Verdict
 from cpbot.judge.sandbox import RunLimits, RunResult, Sandbox
@@ -55,6 +57,16 @@ class InteractiveRun:
     check: CheckResult | None
     stderr: str
     transcript: bytes  # what the interactor wrote to its output file (testlib's tout, Kattis's judgemessage)
+
+    def outcome(self) -> tuple[Verdict, str]:
+        """The test's verdict and message: the solution's own failure first, then the interactor's verdict; a
+        dialogue the interactor accepts after which the solution exited abnormally is RE."""
+        if self.verdict is not None or self.check is None:
+            return self.verdict or Verdict.AC, self.message
+        verdict, message = self.check.verdict, self.check.message
+        if verdict == Verdict.AC and (self.run.signal or self.run.exit_code):
+            return Verdict.RE, f"interactor accepted but the solution exited abnormally ({message})"
+        return verdict, message
 
 
 def run_interactive(
@@ -133,3 +145,26 @@ def idleness_message(run: RunResult) -> str:
         "interactor never saw; flush after every line you print (C++: cout << endl or fflush(stdout); "
         "Python: print(..., flush=True) or sys.stdout.flush())"
     )
+
+
+@dataclass(frozen=True)
+class ThroughInteractor:
+    """A program run on one input through `interactor`, which reads the input as its hidden data (the profile
+    of an interactive problem): the program's own CPU time and memory are measured, never the interactor's, and
+    a dialogue the interactor rejects is the program's failure."""
+
+    interactor: Program
+    sandbox: Sandbox
+    protocol: InteractorProtocol = TESTLIB
+    # the program cannot run alone on hidden data: its instructions are not counted (the class comes from time)
+    counts_instructions: bool = field(default=False, init=False)
+
+    def __call__(self, program: Program, data: bytes, limits: Limits) -> Execution:
+        ran = run_interactive(program, self.interactor, data, None, limits, self.sandbox, self.protocol)
+        verdict, message = ran.outcome()
+        if verdict == Verdict.IE:
+            raise JudgeError(
+                f"the interactor failed on generated hidden data: {message[:300]}",
+                hint="a profile through a failing interactor says nothing about the program",
+            )
+        return Execution(ran.run, ran.transcript, ran.stderr, None if verdict == Verdict.AC else verdict, message)

@@ -10,6 +10,11 @@ Where valgrind is installed, the class is read from executed-instruction counts 
 (judge/counting.py): counts are exact and blind to caches, so memory-bound programs keep their class.
 The sizes that ran quickly natively are counted, in parallel on the sandbox's slots; time still
 decides how long the program will take at the maximum n.
+
+How a program runs on an input is its problem kind's to say (`ProblemKind.input_runner`, an `InputRunner`):
+alone, reading it, or through an interactor that reads it as hidden data (an interactive problem: the
+program's own CPU time is measured, an answer the interactor rejects is a failed point, and nothing is
+counted, since the program cannot run alone on the data).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from cpbot.judge.complexity import COUNT_NOISE, choose, fit_class
 from cpbot.judge.counting import count_instructions, find_valgrind
-from cpbot.judge.execute import execute
+from cpbot.judge.execute import Alone, InputRunner
 from cpbot.judge.generator import GENERATOR_TIME_MS, GeneratorError, IgnoresN, generate
 from cpbot.judge.languages import Program
 from cpbot.judge.model import Limits, ProfilePoint, ProfileReport, Verdict
@@ -58,7 +63,8 @@ def size_schedule(max_n: int, count: int = 10) -> list[int]:
 
 
 def _status(verdict: Verdict | None) -> str:
-    return {None: "ok", Verdict.TLE: "tle", Verdict.MLE: "mle"}.get(verdict, "crash")
+    named = {None: "ok", Verdict.TLE: "tle", Verdict.MLE: "mle", Verdict.WA: "wrong", Verdict.PE: "wrong"}
+    return named.get(verdict, "crash")  # WA and PE only through an interactor: no output is checked otherwise
 
 
 class _Profiler:
@@ -73,8 +79,10 @@ class _Profiler:
         progress: Progress | None,
         generator_time_ms: int,
         gate: InputGate | None = None,
+        runner: InputRunner | None = None,
     ) -> None:
         self.gate = gate
+        self.runner = runner or Alone(sandbox)
         self.generator_time_ms = generator_time_ms
         self.program, self.generator, self.limits = program, generator, limits
         self.sandbox, self.seed, self.repeats, self.progress = sandbox, seed, repeats, progress
@@ -118,11 +126,11 @@ class _Profiler:
     def _run(self, n: int, data: bytes) -> ProfilePoint:
         cpu, peak, status = math.inf, 0, "ok"
         for _ in range(self.repeats):
-            ex = execute(self.program, data, self.sandbox, limits=self.limits)
+            ex = self.runner(self.program, data, self.limits)
             for _ in range(STARVED_RETRIES):  # a busy machine's starving is not the program's time
                 if not is_starved(ex.run):
                     break
-                ex = execute(self.program, data, self.sandbox, limits=self.limits)
+                ex = self.runner(self.program, data, self.limits)
             cpu, peak = min(cpu, ex.run.cpu_ms), max(peak, ex.run.peak_kb)
             status = _status(ex.verdict)
             if status != "ok":  # a failing run is not repeated: it says what it has to say
@@ -181,15 +189,18 @@ def profile_program(
     count: bool = True,
     largest_seeds: int = 1,
     gate: InputGate | None = None,
+    runner: InputRunner | None = None,
 ) -> ProfileReport:
     """Profile a built program; a crash or a TLE at some size is a marked point, not an abort. An input the
     `gate` drops raises `GeneratorError`: no profile rests on inputs that break the constraints.
 
-    `count=False` (or no valgrind) reads the class from CPU time alone. The largest size runs on
-    `largest_seeds` inputs (seeds `seed`, `seed + 1`, ...) and keeps the slowest.
+    `runner` runs the program on each input (default: alone, reading it; an interactive problem's kind gives
+    one through its interactor). `count=False` (or no valgrind, or a runner that cannot run the program alone)
+    reads the class from CPU time alone. The largest size runs on `largest_seeds` inputs (seeds `seed`,
+    `seed + 1`, ...) and keeps the slowest.
     """
     schedule = sizes or size_schedule(max_n)
-    prof = _Profiler(program, generator, limits, sandbox, seed, repeats, progress, generator_time_ms, gate)
+    prof = _Profiler(program, generator, limits, sandbox, seed, repeats, progress, generator_time_ms, gate, runner)
     baseline = prof.measure(1)
     points: list[ProfilePoint] = []
     for n in schedule:
@@ -203,7 +214,7 @@ def profile_program(
         if len(usable_points(points, baseline)) >= MIN_POINTS:
             break
         points = _refine(points, baseline, prof)
-    valgrind = find_valgrind() if count else None
+    valgrind = find_valgrind() if count and prof.runner.counts_instructions else None
     if valgrind:
         points = _extend_down(points, prof)
         baseline, *points = prof.count([baseline, *points], valgrind)

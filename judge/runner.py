@@ -142,19 +142,12 @@ class _Judging:
         ir = run_interactive(
             self.program, self.interactor, test.input, test.answer, self.limits, self.sandbox, self.protocol
         )
-        verdict, message = ir.verdict, ir.message
-        if verdict is None and ir.check is not None:
-            verdict, message = ir.check.verdict, ir.check.message
-            if verdict == Verdict.AC and (ir.run.signal or ir.run.exit_code):
-                verdict, message = (
-                    Verdict.RE,
-                    f"interactor accepted but the solution exited abnormally ({message})",
-                )
+        verdict, message = ir.outcome()
         return (
             TestResult(
                 index=test.index,
                 name=test.name,
-                verdict=verdict or Verdict.AC,
+                verdict=verdict,
                 cpu_ms=round(ir.run.cpu_ms, 3),
                 wall_ms=round(ir.run.wall_ms, 3),
                 peak_kb=ir.run.peak_kb,

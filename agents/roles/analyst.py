@@ -25,6 +25,7 @@ from cpbot.agents.roles.constraints import problem_bounds
 from cpbot.agents.roles.pruner import ComplexityParseError, evaluate, find_big_o
 from cpbot.agents.roles.stresser import runnable
 from cpbot.judge.build import build_solution
+from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import Problem, ProfileReport, Solution
 from cpbot.judge.profile import profile_program
 from cpbot.judge.sandbox import Sandbox, default_sandbox
@@ -205,7 +206,8 @@ def profile_attempt(
     largest_seeds: int = 1,
     gate: InputGate | None = None,
 ) -> ProfileReport:
-    """Build `attempt` and the input `generator` (run as `GENERATOR N SEED`) and profile the attempt up to
+    """Build `attempt` and the input `generator` (run as `GENERATOR N SEED`; an interactive problem's generator
+    prints its interactor's hidden data, and the attempt runs through the interactor) and profile it up to
     `max_n` (by default the statement's largest size bound); `count=False` reads growth from CPU time
     only, without counting instructions (much quicker, noisier); the largest size runs on
     `largest_seeds` inputs and keeps the slowest."""
@@ -219,6 +221,7 @@ def profile_attempt(
     built = build_solution(generator, sandbox)
     if built.program is None:
         raise RoleError(f"the input generator does not compile: {built.log.strip()[:500]}")
+    runner = problem_kind(problem.kind).input_runner(problem, sandbox)  # an interactive one: through its interactor
     return profile_program(
         program.program,
         built.program,
@@ -230,4 +233,5 @@ def profile_attempt(
         count=count,
         largest_seeds=largest_seeds,
         gate=gate,
+        runner=runner,
     )

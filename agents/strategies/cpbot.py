@@ -335,9 +335,10 @@ class Cpbot:
     def _profile(
         self, run: _Run, attempt: CodeAttempt, iteration: int, plan: Plan | None, phase: str
     ) -> tuple[ProfileReport, analyst.Analysis] | None:
-        """Profile and analyse a program (once per program); None when it cannot be profiled."""
+        """Profile and analyse a program (once per program); None when it cannot be profiled. An interactive
+        problem's program is profiled through the interactor on its writer's hidden data."""
         ctx = run.ctx
-        generator = ctx.evidence.inputs.slow_generator or ctx.evidence.generator
+        generator = _hidden_data_generator(ctx) or ctx.evidence.inputs.slow_generator or ctx.evidence.generator
         key = source_key(attempt.solution())
         if key in run.profiled:
             return run.profiled[key]

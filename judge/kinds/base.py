@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from cpbot.judge.checkers import Checker
+    from cpbot.judge.execute import InputRunner
     from cpbot.judge.languages import Program
     from cpbot.judge.model import Problem, Solution, TestCase
     from cpbot.judge.sandbox import Sandbox
@@ -26,9 +27,10 @@ class ProblemKind:
     wrapped: bool = False
     # a test needs an interactor program talking to the solution
     needs_interactor: bool = False
-    # generated tests, stress tests against a brute force and behaviour probes can judge it
+    # generated test files, stress tests against a brute force and behaviour probes can judge it (an interactive
+    # problem is stressed and probed too, through its interactor on generated hidden data: agents/interactive_checks.py)
     stress_applies: bool = True
-    # a generator's inputs of growing size can profile it
+    # a generator's inputs of growing size can profile it (run on each as `input_runner` says)
     profile_applies: bool = True
     # why stress and generated tests do not apply, for the notes of a run
     why_not_stressed: str = ""
@@ -75,3 +77,9 @@ class ProblemKind:
         """The interactor program a test of `problem` runs against, built (None: the kind needs none, or the
         problem names none)."""
         return None
+
+    def input_runner(self, problem: Problem, sandbox: Sandbox) -> InputRunner:
+        """How a program runs on one generated input, for the profiler: alone, reading it from stdin."""
+        from cpbot.judge.execute import Alone
+
+        return Alone(sandbox)

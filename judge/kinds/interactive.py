@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from cpbot.judge.kinds.base import ProblemKind
 
 if TYPE_CHECKING:
+    from cpbot.judge.execute import InputRunner
     from cpbot.judge.languages import Program
     from cpbot.judge.model import Problem
     from cpbot.judge.sandbox import Sandbox
@@ -42,13 +43,30 @@ class Interactive(ProblemKind):
             raise JudgeError(f"the problem's interactor does not build: {build.log.strip()[:500]}")
         return build.program
 
+    def input_runner(self, problem: Problem, sandbox: Sandbox) -> InputRunner:
+        """Through the problem's interactor, which reads each generated input as its hidden data."""
+        from cpbot.core.errors import JudgeError
+        from cpbot.judge.interactive import ThroughInteractor
 
+        interactor = self.interactor(problem, sandbox)
+        if interactor is None:
+            raise JudgeError(
+                f"{problem.id} is interactive and has no interactor to run a program through",
+                hint="name one in problem.json (or pass --interactor PATH)",
+            )
+        return ThroughInteractor(interactor, sandbox)
+
+
+# stress against a brute force does not apply (there is no output to compare): an interactive problem is stressed
+# and grouped through its interactor on generated hidden data instead (agents/interactive_checks.py), and profiled
+# through it (`input_runner`)
 KIND = Interactive(
     name="interactive",
     needs_interactor=True,
     stress_applies=False,
-    profile_applies=False,
-    why_not_stressed="interactive problems need an interactor",
+    profile_applies=True,
+    why_not_stressed="an interactive problem has no output to compare with a brute force: it is stressed through its "
+    "interactor on generated hidden data",
     checks_output_text=False,
     io_note="This is an interactive problem: flush the output after every line you print.",
 )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from cpbot.core.errors import ConfigError
@@ -48,10 +50,25 @@ def test_the_io_section_of_the_prompt_comes_from_the_kind() -> None:
     assert FUNCTION.io_section(function) == "Implement class Solution with: add."
 
 
-def test_stress_and_profile_apply_unless_an_interactor_is_needed() -> None:
+def test_stress_against_a_brute_force_needs_an_output_and_every_kind_with_a_verdict_is_profiled() -> None:
     assert [k.stress_applies for k in (STDIO, FUNCTION, INTERACTIVE)] == [True, True, False]
-    assert [k.profile_applies for k in (STDIO, FUNCTION, INTERACTIVE)] == [True, True, False]
-    assert INTERACTIVE.needs_interactor and INTERACTIVE.why_not_stressed
+    assert [k.profile_applies for k in (STDIO, FUNCTION, INTERACTIVE)] == [True, True, True]
+    assert INTERACTIVE.needs_interactor and "through its interactor" in INTERACTIVE.why_not_stressed
+
+
+def test_the_kind_says_how_a_program_runs_on_a_generated_input(sandbox) -> None:
+    from cpbot.core.errors import JudgeError
+    from cpbot.judge.execute import Alone
+    from cpbot.judge.interactive import ThroughInteractor
+
+    data = Path(__file__).parent / "data"
+    alone = STDIO.input_runner(Problem(id="cf"), sandbox)
+    assert isinstance(alone, Alone) and alone.counts_instructions
+    guess = Problem(id="cf", kind="interactive", interactor=str(data / "guess_interactor.py"))
+    through = INTERACTIVE.input_runner(guess, sandbox)
+    assert isinstance(through, ThroughInteractor) and not through.counts_instructions
+    with pytest.raises(JudgeError, match="no interactor to run a program through"):
+        INTERACTIVE.input_runner(Problem(id="cf", kind="interactive"), sandbox)
 
 
 def test_an_unknown_kind_is_a_config_error_naming_the_known_ones() -> None:

@@ -165,3 +165,49 @@ def test_the_largest_size_is_counted_on_the_input_that_was_kept(sandbox, monkeyp
     assert report.points[-1].size == 2000 and report.points[-1].cpu_ms == 1.0 + 2000 / 40
     assert counted[2000].split()[:2] == [b"2000", b"1"], "counted on seed 3's input, the one kept"
     assert all(data.split()[1] == b"0" for n, data in counted.items() if n != 2000)
+
+
+# ---- an interactive problem: the program runs through its interactor on the hidden data a generator makes ----
+
+DATA = Path(__file__).parent / "data"
+
+
+def profile_through_interactor(program_file: str | Path, sandbox, max_n: int = 10_000, tl: int = 500, **kw):
+    """Profile a program of the inversions problem (tests/judge/data) through its interactor, as an interactive
+    problem's kind runs it (`ProblemKind.input_runner`)."""
+    from cpbot.judge.interactive import ThroughInteractor
+
+    program = build_program_file(DATA / program_file, sandbox, role="solution")
+    gen = build_program_file(DATA / "gen_permutation.py", sandbox, role="generator")
+    interactor = build_program_file(DATA / "inversions_interactor.py", sandbox, role="interactor")
+    limits = Limits(time_ms=tl, memory_mb=256)
+    runner = ThroughInteractor(interactor, sandbox)
+    return profile_program(program, gen, max_n=max_n, limits=limits, sandbox=sandbox, runner=runner, **kw)
+
+
+def test_an_interactive_program_is_profiled_through_its_interactor_up_to_the_bound(sandbox):
+    report = profile_through_interactor("inversions_bit.py", sandbox, repeats=1)
+    assert all(p.status == "ok" for p in report.points), report.reason
+    assert report.points[-1].size == 10_000, "the hidden data reaches the bound"
+    assert report.efficient is True, report.reason
+    # the program cannot run alone on hidden data: nothing is counted, the class comes from its CPU time
+    assert report.metric == "cpu_time" and all(p.instructions is None for p in report.points)
+
+
+def test_an_interactive_program_too_slow_at_the_bound_is_caught(sandbox):
+    # right on every small input (the interactor accepts its count), O(n^2): far past 500 ms at n = 10^4
+    report = profile_through_interactor("inversions_pairs.py", sandbox, repeats=1, count=False)
+    assert report.efficient is False
+    assert report.points[-1].status == "tle" and "TLE at n=" in report.reason
+    assert all(p.status == "ok" for p in report.points[:-1]), "it is right, only slow"
+
+
+def test_a_program_that_never_flushes_fails_its_profile_through_the_interactor(sandbox):
+    report = profile_through_interactor("inversions_silent.py", sandbox, max_n=64, repeats=1, count=False)
+    assert report.efficient is False and report.points[1].status == "tle", "its question never reaches the interactor"
+
+
+def test_an_answer_the_interactor_rejects_is_a_wrong_point_not_a_time(sandbox, tmp_path):
+    (tmp_path / "zero.py").write_text('n = int(input())\nprint("! 0", flush=True)\n')
+    report = profile_through_interactor(tmp_path / "zero.py", sandbox, max_n=64, repeats=1, count=False)
+    assert report.efficient is False and report.points[1].status == "wrong" and "WRONG at n=" in report.reason

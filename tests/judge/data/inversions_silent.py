@@ -1,0 +1,19 @@
+# The Fenwick tree program whose question stays in its output buffer: nobody ever answers it.
+import sys
+
+n = int(input())
+print("?", 1, n)
+p = list(map(int, sys.stdin.readline().split()))
+tree = [0] * (n + 1)
+count = 0
+for seen, v in enumerate(p):
+    i = v
+    while i > 0:
+        count -= tree[i]
+        i -= i & -i
+    count += seen
+    i = v
+    while i <= n:
+        tree[i] += 1
+        i += i & -i
+print("!", count, flush=True)
