@@ -154,10 +154,10 @@ def test_candidates_are_grouped_and_stressed_through_the_interactor_on_generated
     assert best.failures == 0 and other.failures > 0 and len(other.members) == 2
     assert result.solution is not None and result.solution.source.strip() == UPPER_MIDDLE.strip()
     assert result.stress is not None and result.stress.status == "clean" and result.stress.runs > 0
-    # grouped and stressed through the interactor; an interactive problem has no profile, which the gate counts
-    # as missing evidence (agents.solve.missing_evidence): the answer is unverified for that alone
-    assert result.status == "unverified", result.reason
-    assert result.missing_evidence == ["not profiled: a interactive problem is not profiled"]
+    # grouped, stressed and profiled through the interactor (the statement gives n no bound: up to the max_n given)
+    assert result.profile is not None and result.profile.points[-1].size == FAST["max_n"]
+    assert result.status == "solved", result.reason
+    assert result.missing_evidence == []
 
 
 def test_stress_through_the_interactor_finds_the_secret_a_program_gets_wrong(sandbox):

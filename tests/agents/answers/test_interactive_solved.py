@@ -1,0 +1,92 @@
+"""An interactive problem is called solved on the same kind of evidence as a stdio one: its candidates judged,
+grouped and stressed through the interactor the test designer wrote, and the answer profiled through it on the
+hidden data its generator makes, up to the statement's bound. A program too slow at the bound, or one that never
+flushes, is not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cpbot.agents.solve import solve
+from cpbot.agents.tracing import NoteEvent, SelectionEvent
+from cpbot.judge.model import Limits, Problem, TestCase
+from tests.agents.strategies.support import by_kind, code
+from tests.agents.support.scripted_server import Reply
+
+DATA = Path(__file__).parents[2] / "judge" / "data"
+INTERACTOR = (DATA / "inversions_interactor.py").read_text()
+GENERATOR = (DATA / "gen_permutation.py").read_text()
+RIGHT = (DATA / "inversions_bit.py").read_text()  # O(n log n)
+SLOW = (DATA / "inversions_pairs.py").read_text()  # right, O(n^2): far too slow at n = 10^4
+NEVER_FLUSHES = (DATA / "inversions_silent.py").read_text()
+HIDDEN = ["3\n2 3 1\n", "1\n1\n", "5\n5 4 3 2 1\n", "6\n1 2 3 4 5 6\n"]  # the sample's data first
+# quick settings for a test; the profile still climbs to the statement's bound (no max_n)
+QUICK = {"repeats": 1, "stress_runs": 10, "stress_size": 4, "stress_seconds": 30.0, "aimed": 0}
+
+
+def inversions_problem() -> Problem:
+    return Problem(
+        id="local:inversions",
+        title="Hidden Inversions",
+        kind="interactive",
+        statement="The judge holds a hidden permutation p of 1..n, where 1 <= n <= 10000. First read n. You may ask "
+        "`? l r` (1 <= l <= r <= n) to hear p_l, ..., p_r on one line; the lengths of your questions may add up to "
+        "at most n. Then print `! c`, the number of pairs i < j with p_i > p_j.",
+        limits=Limits(time_ms=500, memory_mb=256),
+        samples=[TestCase(input="3\n2 3 1\n", output="? 1 3\n! 2\n")],
+    )
+
+
+def designer_reply() -> Reply:
+    blocks = "\n".join(f"```text\n{t}```" for t in HIDDEN)
+    return Reply(
+        f"## Interactor\n```python\n{INTERACTOR}```\n\n## Tests\n{blocks}\n\n## Generator\n```python\n{GENERATOR}```\n"
+    )
+
+
+def test_an_interactive_answer_profiled_through_the_interactor_is_solved(
+    scripted_server, make_client, tracer, sandbox
+):
+    model = by_kind(program=[code(NEVER_FLUSHES), code(RIGHT)], interactor_writer=[designer_reply()])
+    result = solve(
+        inversions_problem(), language="python3", model=make_client(scripted_server([], default=model)),
+        tracer=tracer, sandbox=sandbox, options={**QUICK, "candidates": 2},
+    )  # fmt: skip
+    assert result.solution is not None and result.solution.source.strip() == RIGHT.strip()
+    assert result.status == "solved", (result.reason, result.missing_evidence)
+    assert result.missing_evidence == []
+    assert result.stress is not None and result.stress.status == "clean" and result.stress.runs > 0
+    profile = result.profile
+    assert profile is not None and profile.efficient is True, profile
+    assert profile.points[-1].size == 10_000, "profiled on hidden data at the statement's bound"
+    # the profile is in the transcript: the profiler and the analyst ran on the chosen program
+    routed = [e.data["to"] for e in tracer.of_kind(NoteEvent) if e.message == "route"]
+    assert "profiler" in routed and "analyst" in routed
+    # the program that never flushes was judged through the interactor and failed there (its question never left)
+    filtered = next(e for e in tracer.of_kind(SelectionEvent) if e.step == "filtered")
+    assert filtered.candidates == [2] and filtered.rejected[1].startswith("TLE")
+
+
+def test_an_interactive_program_too_slow_at_the_bound_is_not_solved(scripted_server, make_client, tracer, sandbox):
+    model = by_kind(program=[code(SLOW)], interactor_writer=[designer_reply()])
+    result = solve(
+        inversions_problem(), language="python3", model=make_client(scripted_server([], default=model)),
+        tracer=tracer, sandbox=sandbox, options={**QUICK, "candidates": 1, "plans": 0, "optimizes": 0},
+    )  # fmt: skip
+    assert result.stress is not None and result.stress.status == "clean", "right on every small input"
+    assert result.profile is not None and result.profile.efficient is False
+    assert "TLE at n=" in result.profile.reason
+    assert result.status == "best_effort" and "too slow" in result.reason
+
+
+def test_without_a_hidden_data_generator_the_gap_is_named(scripted_server, make_client, tracer, sandbox):
+    without = designer_reply().text.partition("## Generator")[0]
+    model = by_kind(program=[code(RIGHT)], interactor_writer=[Reply(without)])
+    result = solve(
+        inversions_problem(), language="python3", model=make_client(scripted_server([], default=model)),
+        tracer=tracer, sandbox=sandbox, options={**QUICK, "candidates": 1},
+    )  # fmt: skip
+    assert result.report is not None and result.report.accepted
+    gap = "the test designer's interactor came without a working generator of its hidden data"
+    assert result.status == "unverified"
+    assert result.missing_evidence == [f"not stressed: {gap}", f"not profiled: {gap}"]
