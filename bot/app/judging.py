@@ -77,20 +77,22 @@ def _with_problem(problem_path: Path, tests_dir: Path | None) -> FoundTests:
     return FoundTests(list(problem.samples), problem, f"the samples of {problem_path}")
 
 
+def problem_file(path: Path) -> Path:
+    """`--problem`: a problem.json, or the folder holding one."""
+    if not path.is_dir():
+        return path
+    if not (path / PROBLEM_FILE).is_file():
+        raise ConfigError(f"{path} has no {PROBLEM_FILE}", hint="pass the folder `cpbot fetch` wrote, or --tests DIR")
+    return path / PROBLEM_FILE
+
+
 def find_tests(solution: Path, *, tests_dir: Path | None, problem_path: Path | None) -> FoundTests:
     """The tests for `solution`: `--tests DIR`, `--problem` (a problem.json, or the folder holding one),
     else what lies beside the solution, first found first: a problem.json (its tests/ folder, else its
     samples), a `tests/` or `test/` folder (NAME.in/NAME.out, oj's sample-1.in/.out), cf-tool's
     in1.txt/ans1.txt."""
-    if problem_path is not None and problem_path.is_dir():
-        folder = problem_path
-        problem_path = folder / PROBLEM_FILE
-        if not problem_path.is_file():
-            raise ConfigError(
-                f"{folder} has no {PROBLEM_FILE}", hint="pass the folder `cpbot fetch` wrote, or --tests DIR"
-            )
     if problem_path is not None:
-        return _with_problem(problem_path, tests_dir)
+        return _with_problem(problem_file(problem_path), tests_dir)
     if tests_dir is not None:
         return FoundTests(_tests_in(tests_dir), None, f"tests from {tests_dir}")
     here = solution.parent

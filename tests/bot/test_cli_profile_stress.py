@@ -119,7 +119,7 @@ def test_stress_and_profile_take_include_dirs_for_every_source_they_build(capsys
     solution.write_text(
         '#include <cstdio>\n#include "params.h"\n'
         'int main() { int n; long long s = 0, x; scanf("%d", &n);\n'
-        "  for (int i = 0; i < n; i++) { scanf(\"%lld\", &x); s += x < MAX_A ? x : MAX_A; }\n"
+        '  for (int i = 0; i < n; i++) { scanf("%lld", &x); s += x < MAX_A ? x : MAX_A; }\n'
         '  printf("%lld\\n", s); }\n'
     )
     brute = work / "brute.py"
@@ -142,3 +142,37 @@ def test_stress_and_profile_take_include_dirs_for_every_source_they_build(capsys
     code = main(["stress", str(solution), "--brute", str(brute), "--gen", str(generator)])
     assert code == 2
     assert "params.h" in capsys.readouterr().err
+
+
+# ---- an interactive problem: the solution runs through the interactor, GEN printing the hidden data it reads ----
+
+DATA = TESTS / "data"
+
+
+def test_profile_runs_an_interactive_solution_through_the_interactor(capsys):
+    args = ["--gen", str(DATA / "gen_permutation.py"), "--interactor", str(DATA / "inversions_interactor.py")]
+    code = main(["profile", str(DATA / "inversions_bit.py"), *args, "--max-n", "4000", "--tl", "0.5", "--json"])
+    report = ProfileReport.model_validate_json(capsys.readouterr().out)
+    assert code == 0 and report.efficient is True
+    assert report.points[-1].size == 4000 and all(p.status == "ok" for p in report.points)
+    assert report.metric == "cpu_time", "a program that talks to an interactor is not counted alone"
+
+
+def test_profile_takes_an_interactive_problem_its_interactor_limits_and_bound(capsys, tmp_path):
+    from tests.agents.answers.test_interactive_solved import inversions_problem
+
+    (tmp_path / "interactor.py").write_text((DATA / "inversions_interactor.py").read_text())
+    problem = inversions_problem().model_copy(update={"interactor": "interactor.py"})  # relative to its folder
+    (tmp_path / "problem.json").write_text(problem.model_dump_json())
+    gen = ["--gen", str(DATA / "gen_permutation.py")]
+    code = main(
+        ["profile", str(DATA / "inversions_pairs.py"), *gen, "--problem", str(tmp_path), "--no-count", "--json"]
+    )
+    report = ProfileReport.model_validate_json(capsys.readouterr().out)
+    # the problem's 500 ms and its bound n <= 10^4: the O(n^2) count is caught before the bound
+    assert code == 1 and report.efficient is False and "TLE at n=" in report.reason
+
+    (tmp_path / "problem.json").write_text(problem.model_copy(update={"interactor": None}).model_dump_json())
+    code = main(["profile", str(DATA / "inversions_bit.py"), *gen, "--problem", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert code != 0 and "has no interactor to run a program through" in err and "hint:" in err

@@ -44,9 +44,7 @@ def designer_reply() -> Reply:
     )
 
 
-def test_an_interactive_answer_profiled_through_the_interactor_is_solved(
-    scripted_server, make_client, tracer, sandbox
-):
+def test_an_interactive_answer_profiled_through_the_interactor_is_solved(scripted_server, make_client, tracer, sandbox):
     model = by_kind(program=[code(NEVER_FLUSHES), code(RIGHT)], interactor_writer=[designer_reply()])
     result = solve(
         inversions_problem(), language="python3", model=make_client(scripted_server([], default=model)),
