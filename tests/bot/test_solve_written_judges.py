@@ -100,3 +100,32 @@ def test_a_problem_file_of_the_first_layout_still_reads(tmp_path: Path) -> None:
     (tmp_path / "problem.json").write_text(json.dumps(old))
     problem = load_problem(tmp_path / "problem.json")
     assert problem.checker == "float:1e-6" and problem.interactor is None and problem.schema_version == 1
+
+
+def test_cpbot_solve_calls_an_interactive_answer_solved_with_its_profile_through_the_interactor(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.agents.answers.test_interactive_solved import RIGHT, designer_reply, inversions_problem
+
+    monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
+    source = tmp_path / "inversions.json"
+    source.write_text(inversions_problem().model_dump_json())
+    model = by_kind(program=[code(RIGHT)], interactor_writer=[designer_reply()])
+    out = tmp_path / "out"
+    with ScriptedServer([], default=model) as server:
+        args = [str(source), "--lang", "python3", "--base-url", server.base_url, "--model", "m", "--api-key", "k"]
+        args += ["-o", str(out), "--json", "--candidates", "1"]
+        for option in ("repeats=1", "stress_runs=10", "stress_size=4", "aimed=0"):
+            args += ["--strategy-option", option]
+        rc = solve_module.solve.main(args, prog_name="cpbot solve", standalone_mode=False)
+    captured = capsys.readouterr()
+    result = SolveResult.model_validate_json(captured.out)
+    assert rc == 0 and result.status == "solved", (result.reason, result.missing_evidence)
+    assert result.profile is not None and result.profile.points[-1].size == 10_000
+    assert (out / "interactor.py").is_file() and load_problem(out / "problem.json").interactor is not None
+
+    with TranscriptStore() as store:
+        run_id = captured.err.strip().splitlines()[-1].removeprefix("transcript: ")
+        events = store.events(run_id)
+    profiles = [e.payload for e in events if e.kind == "report" and e.payload.get("report_kind") == "profile"]
+    assert profiles and profiles[-1]["report"]["efficient"] is True

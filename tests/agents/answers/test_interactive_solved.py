@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cpbot.agents.solve import solve
-from cpbot.agents.tracing import NoteEvent, SelectionEvent
+from cpbot.agents.tracing import NoteEvent, ReportEvent, SelectionEvent
 from cpbot.judge.model import Limits, Problem, TestCase
 from tests.agents.strategies.support import by_kind, code
 from tests.agents.support.scripted_server import Reply
@@ -57,7 +57,9 @@ def test_an_interactive_answer_profiled_through_the_interactor_is_solved(scripte
     profile = result.profile
     assert profile is not None and profile.efficient is True, profile
     assert profile.points[-1].size == 10_000, "profiled on hidden data at the statement's bound"
-    # the profile is in the transcript: the profiler and the analyst ran on the chosen program
+    # the profile is in the transcript: the profiler's report, and the analyst's verdict on the chosen program
+    profiles = [e.report for e in tracer.of_kind(ReportEvent) if e.report_kind == "profile"]
+    assert profiles and profiles[-1]["points"][-1]["size"] == 10_000 and profiles[-1]["efficient"] is True
     routed = [e.data["to"] for e in tracer.of_kind(NoteEvent) if e.message == "route"]
     assert "profiler" in routed and "analyst" in routed
     # the program that never flushes was judged through the interactor and failed there (its question never left)
