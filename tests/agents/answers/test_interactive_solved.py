@@ -9,7 +9,7 @@ from pathlib import Path
 
 from cpbot.agents.solve import solve
 from cpbot.agents.tracing import NoteEvent, ReportEvent, SelectionEvent
-from cpbot.judge.model import Limits, Problem, TestCase
+from cpbot.judge.model import Problem
 from tests.agents.strategies.support import by_kind, code
 from tests.agents.support.scripted_server import Reply
 
@@ -25,16 +25,8 @@ QUICK = {"repeats": 1, "stress_runs": 10, "stress_size": 4, "stress_seconds": 30
 
 
 def inversions_problem() -> Problem:
-    return Problem(
-        id="local:inversions",
-        title="Hidden Inversions",
-        kind="interactive",
-        statement="The judge holds a hidden permutation p of 1..n, where 1 <= n <= 10000. First read n. You may ask "
-        "`? l r` (1 <= l <= r <= n) to hear p_l, ..., p_r on one line; the lengths of your questions may add up to "
-        "at most n. Then print `! c`, the number of pairs i < j with p_i > p_j.",
-        limits=Limits(time_ms=500, memory_mb=256),
-        samples=[TestCase(input="3\n2 3 1\n", output="? 1 3\n! 2\n")],
-    )
+    """Count the inversions of a hidden permutation, n <= 10^4, 500 ms (`scripts/perf/interactive_solve.py` too)."""
+    return Problem.model_validate_json((DATA / "inversions_problem.json").read_text())
 
 
 def designer_reply() -> Reply:
