@@ -163,7 +163,8 @@ def solve(
     if best is not None and best.refuted:
         reason = f"{reason}; not solved: {best.refuted}"
     final = ctx.best.final_answer(reason, tracker=tracker)
-    missing = missing_evidence(ctx, final.solution, reason) if final.status == "solved" else []
+    generated = generated_tests(ctx, len(problem.samples))
+    missing = missing_evidence(ctx, final.solution, reason, generated) if final.status == "solved" else []
     if missing:
         reason = f"{reason}; unverified: {'; '.join(missing)}"
         final = final.model_copy(update={"status": "unverified", "reason": reason})
@@ -186,8 +187,8 @@ def solve(
         solution=final.solution,
         report=final.report,
         profile=evidence.profiles.get(key, final.profile),
-        generated_tests=list(evidence.tests),
-        generated_report=_generated_report(ctx, final.solution),
+        generated_tests=generated,
+        generated_report=_generated_report(ctx, final.solution, generated),
         stress=evidence.stress.get(key),
         generator=evidence.generator,
         brute=evidence.brute,
@@ -341,7 +342,17 @@ def _refute_unsupported(ctx: SolveContext) -> None:
         ctx.best.offer(best.model_copy(update={"refuted": why}))
 
 
-def missing_evidence(ctx: SolveContext, solution: Solution | None, reason: str) -> list[str]:
+def generated_tests(ctx: SolveContext, dialogues: int) -> list[TestCase]:
+    """The solve's tests beyond the samples: generated ones, then stress counterexamples. An interactive problem
+    judged through the interactor the test designer wrote has the hidden data it wrote past the `dialogues`
+    (the statement's sample dialogues) first: the designer's tests, as a stdio problem's generated inputs are."""
+    designed = ctx.problem.samples[dialogues:] if ctx.evidence.interactor is not None else []
+    return [*designed, *ctx.evidence.tests]
+
+
+def missing_evidence(
+    ctx: SolveContext, solution: Solution | None, reason: str, generated: Sequence[TestCase] | None = None
+) -> list[str]:
     """What the gate's evidence lacks about `solution`, an answer that passed every test it was judged on: it is
     called solved only when it was tested beyond the samples, stressed against a brute force, profiled at the
     statement's bound, and (when several candidates passed the samples) chosen among them by behaviour. One
@@ -349,13 +360,14 @@ def missing_evidence(ctx: SolveContext, solution: Solution | None, reason: str) 
     generated hidden data: without an interactor or a generator of that data, the gap says which is missing (the
     answer is not called solved on less evidence)."""
     evidence, kind = ctx.evidence, problem_kind(ctx.problem.kind)
+    generated = evidence.tests if generated is None else generated  # see `generated_tests`
     if solution is None or kind.scored:
         return []  # a score-based problem has no right answer to stress against: its score is its evidence
     key = source_key(solution)
     skipped = evidence.skipped
     no_hidden_data = _no_hidden_data(ctx) if kind.needs_interactor else ""
     gaps = []
-    if kind.stress_applies and not evidence.tests:
+    if (kind.stress_applies or kind.needs_interactor) and not generated:
         gaps.append("no generated tests: judged on the samples only")
     stress = evidence.stress.get(key)
     if stress is not None and stress.runs - stress.starved <= 0:
@@ -412,16 +424,15 @@ def _report_on(ctx: SolveContext, solution: Solution, tests: list[TestCase], ite
     return report
 
 
-def _generated_report(ctx: SolveContext, solution: Solution | None) -> JudgeReport | None:
-    """`solution` judged on the generated tests: cut from the strategy's own report on the samples plus
-    those tests when it made one, else a new judge run."""
-    tests = ctx.evidence.tests
+def _generated_report(ctx: SolveContext, solution: Solution | None, tests: list[TestCase]) -> JudgeReport | None:
+    """`solution` judged on the generated `tests` (`generated_tests`): cut from the strategy's own report on the
+    problem's tests plus the solve's when it made one, else a new judge run."""
     if solution is None or not tests:
         return None
     report = ctx.evidence.report_for(solution, tests)
     if report is not None:
         return report
-    samples = list(ctx.problem.samples)
+    samples = [t for t in ctx.problem.samples if t not in tests]  # an interactive problem's: its dialogues' data
     combined = ctx.evidence.report_for(solution, [*samples, *tests])
     if combined is not None and combined.verdict not in (Verdict.CE, Verdict.IE):
         return tail_report(combined, len(samples))

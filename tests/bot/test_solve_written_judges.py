@@ -105,6 +105,7 @@ def test_a_problem_file_of_the_first_layout_still_reads(tmp_path: Path) -> None:
 def test_cpbot_solve_calls_an_interactive_answer_solved_with_its_profile_through_the_interactor(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    from cpbot.bot.submit.gate import GateEvidence, gate
     from tests.agents.answers.test_interactive_solved import RIGHT, designer_reply, inversions_problem
 
     monkeypatch.setenv("CPBOT_DATA_DIR", str(tmp_path / "data"))
@@ -123,6 +124,10 @@ def test_cpbot_solve_calls_an_interactive_answer_solved_with_its_profile_through
     assert rc == 0 and result.status == "solved", (result.reason, result.missing_evidence)
     assert result.profile is not None and result.profile.points[-1].size == 10_000
     assert (out / "interactor.py").is_file() and load_problem(out / "problem.json").interactor is not None
+    # the submit gate's default rule (samples, generated tests, stress, profile) lets it through: `watch --submit`
+    # posts it
+    decision = gate(inversions_problem(), result.solution, GateEvidence.from_solve_result(result))
+    assert decision.allowed, decision.reasons
 
     with TranscriptStore() as store:
         run_id = captured.err.strip().splitlines()[-1].removeprefix("transcript: ")

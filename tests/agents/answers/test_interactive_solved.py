@@ -54,6 +54,9 @@ def test_an_interactive_answer_profiled_through_the_interactor_is_solved(scripte
     assert profiles and profiles[-1]["points"][-1]["size"] == 10_000 and profiles[-1]["efficient"] is True
     routed = [e.data["to"] for e in tracer.of_kind(NoteEvent) if e.message == "route"]
     assert "profiler" in routed and "analyst" in routed
+    # the designer's hidden data past the sample dialogue are its generated tests (the submit gate asks for them)
+    assert [t.input for t in result.generated_tests] == HIDDEN[1:]
+    assert result.generated_report is not None and result.generated_report.passed == len(HIDDEN) - 1
     # the program that never flushes was judged through the interactor and failed there (its question never left)
     filtered = next(e for e in tracer.of_kind(SelectionEvent) if e.step == "filtered")
     assert filtered.candidates == [2] and filtered.rejected[1].startswith("TLE")
@@ -80,5 +83,5 @@ def test_without_a_hidden_data_generator_the_gap_is_named(scripted_server, make_
     )  # fmt: skip
     assert result.report is not None and result.report.accepted
     gap = "the test designer's interactor came without a working generator of its hidden data"
-    assert result.status == "unverified"
+    assert result.status == "unverified" and result.generated_report is not None
     assert result.missing_evidence == [f"not stressed: {gap}", f"not profiled: {gap}"]
