@@ -4,7 +4,9 @@ judges the solve and is written into the problem's folder, named by problem.json
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,6 +20,22 @@ from tests.agents.strategies.support import by_kind, code
 from tests.agents.support.scripted_server import ScriptedServer
 
 
+def solve_cli(problem_file: Path, model: Callable[[dict], Any], out: Path, options: list[str], candidates: str) -> int:
+    """`cpbot solve PROBLEM -o OUT --json` against a scripted model, with a `--strategy-option` per `options`."""
+    with ScriptedServer([], default=model) as server:
+        args = [str(problem_file), "--lang", "python3", "--base-url", server.base_url, "--model", "m"]
+        args += ["--api-key", "k", "-o", str(out), "--json", "--candidates", candidates]
+        for option in options:
+            args += ["--strategy-option", option]
+        return solve_module.solve.main(args, prog_name="cpbot solve", standalone_mode=False)
+
+
+def transcript_events(err: str) -> list[Any]:
+    """The events of the transcript whose id `cpbot solve` printed last on stderr."""
+    with TranscriptStore() as store:
+        return store.events(err.strip().splitlines()[-1].removeprefix("transcript: "))
+
+
 def test_solve_writes_the_vetted_checker_beside_the_solution(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -27,12 +45,8 @@ def test_solve_writes_the_vetted_checker_beside_the_solution(
     first, last = program("candidates/right_first_pair.py"), program("candidates/right_last_pair.py")
     model = by_kind(program=[code(last), code(first)], tests=[suite()], checker_writer=[checker_reply(CHECKER)])
     out = tmp_path / "out"
-    with ScriptedServer([], default=model) as server:
-        args = [str(source), "--lang", "python3", "--base-url", server.base_url, "--model", "m", "--api-key", "k"]
-        args += ["-o", str(out), "--json", "--candidates", "2", "--strategy-option", "max_n=24"]
-        for option in ("stress_runs=20", "ladder_seconds=0", "count=false"):  # the checker is tested, not the gate
-            args += ["--strategy-option", option]
-        rc = solve_module.solve.main(args, prog_name="cpbot solve", standalone_mode=False)
+    # the checker is tested, not the gate
+    rc = solve_cli(source, model, out, ["max_n=24", "stress_runs=20", "ladder_seconds=0", "count=false"], "2")
     captured = capsys.readouterr()
     result = SolveResult.model_validate_json(captured.out)
     assert rc == 0 and result.status == "solved" and result.judged_with == "written"
@@ -48,10 +62,7 @@ def test_solve_writes_the_vetted_checker_beside_the_solution(
     solution.write_text("print(1, 3)\n")  # indices 1 and 3 hold 2 and 11: not 9
     assert not judge_file(solution, find_tests(solution, tests_dir=None, problem_path=None))[0].accepted
 
-    with TranscriptStore() as store:
-        run_id = captured.err.strip().splitlines()[-1].removeprefix("transcript: ")
-        events = store.events(run_id)
-    messages = [e.payload.get("message") for e in events if e.kind == "note"]
+    messages = [e.payload.get("message") for e in transcript_events(captured.err) if e.kind == "note"]
     assert "checker accepted" in messages
 
 
@@ -113,12 +124,7 @@ def test_cpbot_solve_calls_an_interactive_answer_solved_with_its_profile_through
     source.write_text(inversions_problem().model_dump_json())
     model = by_kind(program=[code(RIGHT)], interactor_writer=[designer_reply()])
     out = tmp_path / "out"
-    with ScriptedServer([], default=model) as server:
-        args = [str(source), "--lang", "python3", "--base-url", server.base_url, "--model", "m", "--api-key", "k"]
-        args += ["-o", str(out), "--json", "--candidates", "1"]
-        for option in ("repeats=1", "stress_runs=10", "stress_size=4", "aimed=0"):
-            args += ["--strategy-option", option]
-        rc = solve_module.solve.main(args, prog_name="cpbot solve", standalone_mode=False)
+    rc = solve_cli(source, model, out, ["repeats=1", "stress_runs=10", "stress_size=4", "aimed=0"], "1")
     captured = capsys.readouterr()
     result = SolveResult.model_validate_json(captured.out)
     assert rc == 0 and result.status == "solved", (result.reason, result.missing_evidence)
@@ -129,8 +135,6 @@ def test_cpbot_solve_calls_an_interactive_answer_solved_with_its_profile_through
     decision = gate(inversions_problem(), result.solution, GateEvidence.from_solve_result(result))
     assert decision.allowed, decision.reasons
 
-    with TranscriptStore() as store:
-        run_id = captured.err.strip().splitlines()[-1].removeprefix("transcript: ")
-        events = store.events(run_id)
+    events = transcript_events(captured.err)
     profiles = [e.payload for e in events if e.kind == "report" and e.payload.get("report_kind") == "profile"]
     assert profiles and profiles[-1]["report"]["efficient"] is True

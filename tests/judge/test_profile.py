@@ -202,8 +202,11 @@ def test_an_interactive_program_too_slow_at_the_bound_is_caught(sandbox):
     assert all(p.status == "ok" for p in report.points[:-1]), "it is right, only slow"
 
 
-def test_a_program_that_never_flushes_fails_its_profile_through_the_interactor(sandbox):
-    report = profile_through_interactor("inversions_silent.py", sandbox, max_n=64, repeats=1, count=False)
+def test_a_program_that_never_flushes_fails_its_profile_through_the_interactor(sandbox, tmp_path):
+    silent = (DATA / "inversions_bit.py").read_text().replace('print("?", 1, n, flush=True)', 'print("?", 1, n)')
+    assert 'print("?", 1, n)\n' in silent
+    (tmp_path / "silent.py").write_text(silent)
+    report = profile_through_interactor(tmp_path / "silent.py", sandbox, max_n=64, repeats=1, count=False)
     assert report.efficient is False and report.points[1].status == "tle", "its question never reaches the interactor"
 
 

@@ -18,7 +18,8 @@ INTERACTOR = (DATA / "inversions_interactor.py").read_text()
 GENERATOR = (DATA / "gen_permutation.py").read_text()
 RIGHT = (DATA / "inversions_bit.py").read_text()  # O(n log n)
 SLOW = (DATA / "inversions_pairs.py").read_text()  # right, O(n^2): far too slow at n = 10^4
-NEVER_FLUSHES = (DATA / "inversions_silent.py").read_text()
+# its question stays in its output buffer, so nobody ever answers it
+NEVER_FLUSHES = RIGHT.replace('print("?", 1, n, flush=True)', 'print("?", 1, n)')
 HIDDEN = ["3\n2 3 1\n", "1\n1\n", "5\n5 4 3 2 1\n", "6\n1 2 3 4 5 6\n"]  # the sample's data first
 # quick settings for a test; the profile still climbs to the statement's bound (no max_n)
 QUICK = {"repeats": 1, "stress_runs": 10, "stress_size": 4, "stress_seconds": 30.0, "aimed": 0}

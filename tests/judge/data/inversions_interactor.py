@@ -4,22 +4,16 @@ The input file holds n and the permutation p. It says n; the solution may ask `?
 lengths of its questions adding up to at most n), then answers `! c`, the number of pairs i < j with p_i > p_j.
 """
 
+import bisect
 import sys
 
 
 def inversions(values):
-    tree = [0] * (len(values) + 1)
-    count = 0
-    for seen, v in enumerate(values):
-        i = v
-        while i > 0:
-            count -= tree[i]
-            i -= i & -i
-        count += seen
-        i = v
-        while i < len(tree):
-            tree[i] += 1
-            i += i & -i
+    """Pairs i < j with values[i] > values[j]: each value counts the larger ones seen before it."""
+    seen, count = [], 0
+    for v in values:
+        count += len(seen) - bisect.bisect(seen, v)
+        bisect.insort(seen, v)
     return count
 
 
