@@ -22,6 +22,7 @@ from cpbot.agents.roles.common import RoleError
 from cpbot.agents.strategies.base import SolveContext
 from cpbot.core.errors import CpbotError
 from cpbot.judge.generator import IgnoresN
+from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import ProfileReport, Solution, StressReport, TestCase
 
 
@@ -92,8 +93,8 @@ def aimed_case(
     join the evidence and `tests`; the last is returned for the settling loop to judge with the rest (None when
     there is none, or the request was made already or failed)."""
     inputs = ctx.evidence.inputs
-    if not count or inputs.aimed:
-        return None
+    if not count or inputs.aimed or not problem_kind(ctx.problem.kind).stress_applies:
+        return None  # an interactive problem's inputs are its interactor's hidden data, never run by a program alone
     ctx.route("aimed", size=size)
     try:
         draft = aimed.ask(ctx.model, ctx.problem, attempt.solution(), count=count)

@@ -41,7 +41,7 @@ def test_an_interactive_answer_profiled_through_the_interactor_is_solved(scripte
     model = by_kind(program=[code(NEVER_FLUSHES), code(RIGHT)], interactor_writer=[designer_reply()])
     result = solve(
         inversions_problem(), language="python3", model=make_client(scripted_server([], default=model)),
-        tracer=tracer, sandbox=sandbox, options={**QUICK, "candidates": 2},
+        tracer=tracer, sandbox=sandbox, options={**QUICK, "candidates": 2, "aimed": 4},
     )  # fmt: skip
     assert result.solution is not None and result.solution.source.strip() == RIGHT.strip()
     assert result.status == "solved", (result.reason, result.missing_evidence)
@@ -55,6 +55,8 @@ def test_an_interactive_answer_profiled_through_the_interactor_is_solved(scripte
     assert profiles and profiles[-1]["points"][-1]["size"] == 10_000 and profiles[-1]["efficient"] is True
     routed = [e.data["to"] for e in tracer.of_kind(NoteEvent) if e.message == "route"]
     assert "profiler" in routed and "analyst" in routed
+    # no inputs are aimed at it: an aimed input is run by the program alone, and hidden data is only the interactor's
+    assert "aimed" not in routed
     # the designer's hidden data past the sample dialogue are its generated tests (the submit gate asks for them)
     assert [t.input for t in result.generated_tests] == HIDDEN[1:]
     assert result.generated_report is not None and result.generated_report.passed == len(HIDDEN) - 1
