@@ -38,6 +38,7 @@ from cpbot.judge.scoring import ScoreReport, best_per_seed, default_seeds, relat
 
 Purpose = Literal["candidate", "repeat"]
 COMPILE_LOG_CHARS = 1500  # of a version that did not build, shown to the request that improves it
+KEPT_IDEA = "the best program of an earlier search, kept on disk"
 
 
 @dataclass
@@ -112,6 +113,9 @@ class Ale:
     # where the leader's program is kept: replaced (never half written) each time another version takes the
     # lead, so a person can submit it by hand at any moment ("" keeps none)
     best_file: str = ""
+    # a program file to start from instead of asking for a first one (a restarted search continues from the
+    # best program the earlier one kept): scored on the same seeds, it is the first version
+    start_from: str = ""
     tree: VersionTree | None = field(default=None, init=False, repr=False)
     leader: Version | None = field(default=None, init=False, repr=False)
 
@@ -143,8 +147,15 @@ class Ale:
                 self._emit(ctx, version, "candidate")
             return version
 
-        ctx.route(writer.ROLE, why="a first greedy program")
-        score(writer.first_program(ctx.model, ctx.problem, language=ctx.language), None)
+        kept = Path(self.start_from) if self.start_from else None
+        first: Version | None = None
+        if kept is not None and kept.is_file():
+            ctx.route(writer.ROLE, why="the program an earlier search kept", file=str(kept))
+            attempt = CodeAttempt(language=ctx.language, source=kept.read_text(encoding="utf-8"), notes=KEPT_IDEA)
+            first = score(writer.Written(attempt, KEPT_IDEA), None)
+        if first is None or not first.report.seeds:  # none kept, or it no longer scores
+            ctx.route(writer.ROLE, why="a first greedy program")
+            score(writer.first_program(ctx.model, ctx.problem, language=ctx.language), None)
         round_seconds = 0.0
         for number in range(1, self.max_rounds + 1):
             left = ctx.tracker.exhausted()

@@ -69,6 +69,7 @@ class HiddenJudgement(BaseModel):
     rank: int | None = None
     participants: int | None = None
     performance: int | None = None
+    placing_notes: list[str] = []  # how the rank and performance were reached (a scaled total, the method)
 
     @property
     def accepted(self) -> bool:

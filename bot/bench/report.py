@@ -142,4 +142,20 @@ def markdown(report: BenchReport, *, timings: bool = True) -> str:
         )
         + "Definitions: docs/bench.md.",
     ]
+    lines += _placings(report)
     return "\n".join(lines) + "\n"
+
+
+def _placings(report: BenchReport) -> list[str]:
+    """Each ranked problem's rank and performance per strategy, with how they were reached (a total scaled from
+    local seeds to the system test, the performance method)."""
+    ranked = [o for o in report.outcomes if o.final.rank is not None]
+    if not ranked:
+        return []
+    lines = ["", "Placings against the recorded final standings:"]
+    for o in ranked:
+        final = o.final
+        perf = f", performance {final.performance}" if final.performance is not None else ""
+        lines.append(f"- {o.key} ({o.strategy}): rank {final.rank} of {final.participants}{perf}")
+        lines += [f"  - {note}" for note in final.placing_notes]
+    return lines

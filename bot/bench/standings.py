@@ -1,15 +1,20 @@
 """Recorded final standings of a score-based contest, for `cpbot bench`: where a strategy's program would have
 ranked, and the performance it would have had, next to its mean score.
 
-Read from a bench problem's folder, one reader here for both layouts:
+Read from a bench problem's folder, one reader here for the three layouts:
 - cpbot's: `standings.json`, the contest's AtCoder `/standings/json` (totals, and ratings for AtCoder's
   performance method), and optionally `performance.csv` (`rank,performance`, the published performance of
   each rank, which is then used instead);
+- `final_standings.json`, a community save of a contest's final standings joined with its results (a JSON list
+  of rows with `Rank`, `Score`: the standings' total in hundredths as AtCoder's JSON gives it, and
+  `Performance`: the results' published performance of that participant), e.g. tests/fixtures/heuristic/ahc001;
 - ALE-Bench's (`bot/bench/ale_bench.py`): `standings_scores.csv` (`rank,score`), `performance.csv`, and for
   relative-scored contests `relative_results.csv` (each participant's raw score per system-test input,
   columns `private_0`, ...; -1 for a rejected output).
-A total is larger-is-better as the standings show it. The program's total is its mean over the hidden seeds
-times their number (the bench scores it on the contest's system-test seeds where they are known).
+A total is larger-is-better as the standings show it. The program's total is its sum over the hidden seeds when
+they are the contest's system test (ALE-Bench's private seeds); when the bench scored fewer local seeds than the
+system test has inputs (`system_inputs`), it is the mean over those seeds times the system test's count, and the
+placing says so.
 """
 
 from __future__ import annotations
@@ -21,14 +26,16 @@ import re
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cpbot.core.bounds import TEST_FILE
-from cpbot.core.errors import ConfigError
+from cpbot.core.errors import ConfigError, first_problem
 from cpbot.core.safe_paths import read_file
 from cpbot.scrapers.atcoder.ahc import ahc_performance, relative_placing, table_performance
-from cpbot.scrapers.atcoder.ranking import Standings, parse_standings
+from cpbot.scrapers.atcoder.ranking import Standings, parse_standings, read_json
 from cpbot.scrapers.scored import Placing
+
+SCORE_UNIT = 100  # AtCoder's standings JSON gives a total in hundredths of a point
 
 
 class RecordedStandings(BaseModel):
@@ -48,8 +55,10 @@ class RecordedStandings(BaseModel):
         at_or_below = [r for r, t in self.ranked if t <= total]
         return min(at_or_below) if at_or_below else max((r for r, _ in self.ranked), default=0) + 1
 
-    def place(self, seed_scores: list[float | None], relative: bool) -> Placing:
-        """Where a program scoring `seed_scores` (None: a failed input) on the system-test inputs would stand."""
+    def place(self, seed_scores: list[float | None], relative: bool, system_inputs: int | None = None) -> Placing:
+        """Where a program scoring `seed_scores` (None: a failed input, 0) would stand. The scores are the system
+        test's own inputs when `system_inputs` is None or their number; else a sample of local seeds, whose
+        mean times `system_inputs` is the estimated total."""
         if relative:
             placing = relative_placing(seed_scores, self.raw, self.objective, len(self.ranked), self.unit)
             if placing.rank is not None and self.performance:
@@ -57,6 +66,18 @@ class RecordedStandings(BaseModel):
                 placing.method = "table"
             return placing
         total = sum(s for s in seed_scores if s is not None)
+        scaled = system_inputs is not None and system_inputs != len(seed_scores) and seed_scores
+        if scaled:
+            total = total / len(seed_scores) * system_inputs
+        placing = self._place_total(total)
+        if scaled:
+            placing.assumptions.append(
+                f"the total is the mean over {len(seed_scores)} local seeds times the system test's {system_inputs} "
+                "inputs (the standings' totals are over the system test)"
+            )
+        return placing
+
+    def _place_total(self, total: float) -> Placing:
         if self.atcoder is not None and not self.performance:
             return ahc_performance(self.atcoder, total)
         rank = self.rank_of(total)
@@ -95,8 +116,35 @@ def read_performance(path: Path) -> list[tuple[int, int]]:
         raise ConfigError(f"{path}: not rank,performance rows ({e})") from None
 
 
+class _FinalRow(BaseModel):
+    """One participant of a `final_standings.json` (other keys are ignored)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    Rank: int = Field(ge=1)
+    Score: float = Field(ge=0, allow_inf_nan=False)  # the total in hundredths, as AtCoder's standings JSON has it
+    Performance: int | None = None
+
+
+def read_final_standings(path: Path) -> RecordedStandings:
+    """A `final_standings.json`: rows of `Rank`, `Score` (hundredths) and `Performance` -> the totals in points
+    and the published performance of each rank."""
+    data = read_json(read_file(path, TEST_FILE), f"{path.name} (final standings rows)", list)
+    try:
+        rows = [_FinalRow.model_validate(row) for row in data]
+    except ValidationError as e:
+        raise ConfigError(f"{path}: {first_problem(e)}", hint="rows of Rank, Score (hundredths), Performance") from None
+    if not rows:
+        raise ConfigError(f"{path}: no participant")
+    ranked = sorted((r.Rank, r.Score / SCORE_UNIT) for r in rows)
+    table = [(r.Rank, r.Performance) for r in rows if r.Performance is not None]
+    return RecordedStandings(ranked=ranked, performance=table)
+
+
 def read_standings(directory: Path, *, objective: str = "maximize", unit: float = 1e9) -> RecordedStandings | None:
-    """The recorded standings in a bench problem's folder, in either layout; None when it has none."""
+    """The recorded standings in a bench problem's folder, in any of the layouts; None when it has none."""
+    if (directory / "final_standings.json").is_file():
+        return read_final_standings(directory / "final_standings.json")
     table = read_performance(directory / "performance.csv") if (directory / "performance.csv").is_file() else []
     if (directory / "standings.json").is_file():
         atcoder = parse_standings(read_file(directory / "standings.json", TEST_FILE))

@@ -130,7 +130,8 @@ def _score_hidden(solution: Solution | None, item: BenchProblem, sandbox: Sandbo
     if item.standings is not None and report.seeds:
         by_seed = {s.seed: (s.score if s.verdict == Verdict.AC else None) for s in report.seeds}
         relative = problem.heuristic.scoring == "relative"
-        placing = item.standings.place([by_seed.get(seed) for seed in seeds], relative)
+        scores = [by_seed.get(seed) for seed in seeds]
+        placing = item.standings.place(scores, relative, problem.heuristic.system_inputs)
     return HiddenJudgement(
         verdict=report.verdict,
         passed_tests=scored,
@@ -144,6 +145,7 @@ def _score_hidden(solution: Solution | None, item: BenchProblem, sandbox: Sandbo
         rank=placing.rank if placing is not None else None,
         participants=placing.participants if placing is not None else None,
         performance=placing.performance if placing is not None else None,
+        placing_notes=placing.assumptions if placing is not None else [],
     )
 
 

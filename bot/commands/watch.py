@@ -17,6 +17,16 @@ from cpbot.bot.cli.options import (
 from cpbot.bot.cli.site_option import ALL_SITES, chosen_sites, site_option
 from cpbot.bot.submit.checks import CHECKS
 
+RESULTS_POLL_HELP = (
+    "Heuristic contests: seconds after the final standings before the first look for AtCoder's results (each "
+    "later wait twice the last, at most 6 hours)."
+)
+RESULTS_WAIT_HELP = (
+    "Heuristic contests: hours the results are looked for (0: the estimated performance stands; rank again later "
+    "with --rank-only). Default: 48, or 0 with --once, which exits when the contest ends."
+)
+DEFAULT_RESULTS_WAIT_H = 48.0
+
 
 @click.command("watch")
 @python_option
@@ -64,12 +74,27 @@ from cpbot.bot.submit.checks import CHECKS
 @click.option(
     "--submit-interval", type=click.FloatRange(0), default=10.0, show_default=True, help="Min seconds between posts."
 )
+@click.option("--results-poll", type=click.FloatRange(0.01), default=600.0, show_default=True, help=RESULTS_POLL_HELP)
+@click.option("--results-wait", type=click.FloatRange(0), default=None, help=RESULTS_WAIT_HELP)
+@click.option(
+    "--rank-only",
+    is_flag=True,
+    help="With --contest (a heuristic contest): rank the program its search kept against the final standings "
+    "and results now, without searching.",
+)
 @click.option("--once", is_flag=True, help="Exit when the contests found (or --contest) are done.")
 @cookies_option
 @click.option("--json", "as_json", is_flag=True, help="At exit, print the contests and problems as JSON.")
 @browser_option
 def watch(
-    site_name: str, contest_id: str | None, once: bool, as_json: bool, within: float, poll: float, **opts: Any
+    site_name: str,
+    contest_id: str | None,
+    once: bool,
+    as_json: bool,
+    within: float,
+    poll: float,
+    rank_only: bool,
+    **opts: Any,
 ) -> int:
     """Watch contests: at each start fetch, solve, gate and (with --submit) submit every problem."""
     import threading
@@ -88,10 +113,14 @@ def watch(
     sites = chosen_sites(site_name)
     if contest_id is not None and len(sites) != 1:
         raise ConfigError("--contest needs one site", hint="add --site cf, --site lc or --site ac")
+    if rank_only and contest_id is None:
+        raise ConfigError("--rank-only needs --contest", hint="e.g. cpbot watch --site ac --contest ahc001 --rank-only")
     stop = threading.Event()
     list_failures: list[CpbotError] = []  # since the last listing that worked
     listed_once = threading.Event()  # some listing worked (with --contest: the contest was found)
     with ExitStack() as stack, stop_on_signals(stop):
+        if opts["results_wait"] is None:
+            opts["results_wait"] = 0.0 if once else DEFAULT_RESULTS_WAIT_H
         items = with_candidates(opts.pop("strategy_option"), opts.pop("candidates"))
         strategy_options = parse_strategy_options(opts["strategy"], items)
         session = Session(stack, WatchOptions(**opts, strategy_options=strategy_options), stop)
@@ -112,6 +141,14 @@ def watch(
                 row = session.state.set_contest(target, status="running")  # e.g. a dry run, now with --submit
 
             listed_once.set()
+            if rank_only:
+                session.rank_only(target)
+                final = report(session.state, [target], store=session.store)
+                if as_json:
+                    click.echo(final.model_dump_json(indent=2))
+                else:
+                    print_final(final, within_h=None)
+                return 0
 
             def lister() -> list[Contest]:
                 return [contest]
@@ -145,6 +182,7 @@ def watch(
             keep=lambda r: r.site in sites and (contest_id is None or r.key == contest_key(sites[0], contest_id)),
             poll_s=poll,
         )
+        session.later = watcher.later
         watcher.start()
         try:
             follow(watcher, session.state, session.store, once=once, stop=stop, live=not as_json)

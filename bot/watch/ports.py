@@ -132,3 +132,9 @@ class LoopOptions(BaseModel):
     ai_allowed: frozenset[str] = frozenset()
     practice_per_problem: int = Field(3, ge=1)  # practice posts per problem after the round, at most
     fetch_timeout_s: float = Field(1800.0, gt=0)  # give up fetching after this long (virtual contests)
+    # a heuristic contest after its end: AtCoder publishes the results (each rank's performance) some time after
+    # the final standings; looked for first this long after them, each wait twice the last (at most
+    # `results_poll_max_s`), for `results_wait_s` in all (0: not looked for; the estimate stands)
+    results_poll_s: float = Field(600.0, gt=0)
+    results_poll_max_s: float = Field(6 * 3600.0, gt=0)
+    results_wait_s: float = Field(48 * 3600.0, ge=0)

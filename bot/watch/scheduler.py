@@ -71,6 +71,7 @@ class Watcher:
         self._lock = threading.Lock()
         self._active: set[str] = set()
         self._watched: set[str] = set()
+        self._waiting: set[str] = set()  # contests with a job to come (`later`)
 
     def start(self, *, poll: bool = True) -> None:
         """Start the scheduler, schedule what the state holds, and (with `poll`) poll now and then regularly."""
@@ -110,13 +111,32 @@ class Watcher:
         """(Re)schedule one contest's loop at its start (at once when it has begun); idempotent."""
         with self._lock:
             self._watched.add(row.key)
-            if row.status == "done" or row.key in self._active:
+            if row.status == "done" or row.key in self._active or row.key in self._waiting:
                 return
         start = row.start if row.start is not None and row.mode == "live" else None
         when = max(start, self.now()) if start is not None else self.now()
         self.scheduler.add_job(
             self._run, "date", run_date=when, args=[row.key], id=f"contest:{row.key}", replace_existing=True
         )
+
+    def later(self, delay_s: float, job: Callable[[], None], key: str) -> None:
+        """Run `job` once, `delay_s` seconds from now, for contest `key` (a heuristic contest's next look for its
+        results): until it runs, the contest is not started again though it is not done."""
+        with self._lock:
+            self._waiting.add(key)
+
+        def run() -> None:
+            with self._lock:
+                self._waiting.discard(key)
+            try:
+                job()
+            except BaseException as e:
+                _log.error("contest %s: %s", key, e)
+                self.errors.append(e)
+            finally:
+                self.changed.set()
+
+        self.scheduler.add_job(run, "date", run_date=self.now() + timedelta(seconds=delay_s))
 
     def _run(self, key: str) -> None:
         with self._lock:

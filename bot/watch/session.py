@@ -7,7 +7,7 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,7 @@ from cpbot.bot.submit.credentials import jar_secrets
 from cpbot.bot.submit.gate import GateConfig
 from cpbot.bot.watch.adapters import AgentSolver, ScrapedSite
 from cpbot.bot.watch.heuristic import HeuristicContest
+from cpbot.bot.watch.heuristic_rank import Later
 from cpbot.bot.watch.loop import ContestLoop
 from cpbot.bot.watch.ports import ContestBudget, LoopOptions, SubmitPort
 from cpbot.bot.watch.rules import normalise_allowed
@@ -65,6 +66,8 @@ class WatchOptions(BaseModel):
     verdict_poll: float = 2.0
     submit_interval: float = 10.0
     ai_allowed_contests: tuple[str, ...] = ()
+    results_poll: float = 600.0  # seconds before the first look for a heuristic contest's results (then doubled)
+    results_wait: float = 48.0  # hours the results are looked for after the final standings
 
 
 class ListingError(CpbotError):
@@ -190,7 +193,11 @@ class Session:
             gate=gate_config(opts.gate).model_copy(update={"allow_unverified": opts.allow_unverified}),
             fetch_retry_s=opts.fetch_retry,
             ai_allowed=normalise_allowed(opts.ai_allowed_contests),
+            results_poll_s=opts.results_poll,
+            results_wait_s=opts.results_wait * 3600.0,
         )
+        # the watcher's scheduler, once there is one (a heuristic contest's looks for its results): (delay, job, key)
+        self.later: Callable[[float, Callable[[], None], str], None] | None = None
         for key in sorted(self.options.ai_allowed):
             tell_user(
                 f"{key} is listed as allowing AI-written code: it is submitted to live where its site's rules "
@@ -214,10 +221,7 @@ class Session:
         row = self.state.contest(key)
         if get_site(row.site).scored_contest(row.contest_id, row.name):
             try:
-                HeuristicContest(
-                    self.state, self.store, key, client=self.client, solver_for=self.solver.for_strategy,
-                    submitter=self.submitter, options=self.options, stop=self.stop, say=tell_user,
-                ).run()  # fmt: skip
+                self._heuristic(key).run()
             except ModelMissing as e:
                 raise e.error from None
             return
@@ -236,6 +240,21 @@ class Session:
             loop.run()
         except ModelMissing as e:
             raise e.error from None  # the CLI shows its message and hint
+
+    def rank_only(self, key: str) -> None:
+        """`--rank-only`: the program a heuristic contest's search kept, ranked now (no search)."""
+        row = self.state.contest(key)
+        if not get_site(row.site).scored_contest(row.contest_id, row.name):
+            raise ConfigError(f"{key} is not a score-based contest", hint="--rank-only ranks a heuristic contest")
+        self._heuristic(key).rank_only()
+
+    def _heuristic(self, key: str) -> HeuristicContest:
+        scheduler = self.later
+        later: Later | None = None if scheduler is None else (lambda delay_s, job: scheduler(delay_s, job, key))
+        return HeuristicContest(
+            self.state, self.store, key, client=self.client, solver_for=self.solver.for_strategy,
+            submitter=self.submitter, options=self.options, stop=self.stop, say=tell_user, later=later,
+        )  # fmt: skip
 
 
 def plan_line(session: Session) -> str:

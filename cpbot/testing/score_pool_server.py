@@ -23,6 +23,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from cpbot.testing.scripted_server import COMMAND_HELP, Reply, ScriptedServer, run_with_server, split_command
@@ -120,6 +121,14 @@ def dial_pool(dials: Sequence[int] = (100, 160, 90, 240, 130)) -> ScorePool:
         return dial_program(dial, f"move the dial by {step:+d} to {dial}")
 
     return ScorePool([dial_program(d) for d in dials], edit)
+
+
+def file_pool(paths: Sequence[Path]) -> ScorePool:
+    """A pool of the programs in `paths`, in order (the first is the first program, the others the new methods;
+    a program's quality is its place in the list), where an edit gives the program back unchanged: for a real
+    problem's programs (e.g. tests/fixtures/heuristic/ahc001/solutions/), whose scores only its scorer knows."""
+    programs = [PoolProgram(path.read_text(encoding="utf-8"), float(i), path.stem) for i, path in enumerate(paths)]
+    return ScorePool(programs, lambda parent, n: parent)
 
 
 def main(argv: list[str] | None = None) -> int:

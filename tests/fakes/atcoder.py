@@ -14,7 +14,8 @@ A heuristic contest (`heuristic=True`, an AHC): its task's `tools` are served as
 (`https://img.atcoder.jp/CONTEST/tools.zip`, routed here like every atcoder.jp subdomain), its standings rank
 the entrants by `score` alone (ties share a rank, `Fixed` once the contest is over), and a second submission
 within `submit_interval_s` of the last is refused with the form's error, as AtCoder refuses it. After the end,
-`/contests/C/results/json` serves `Contest.results` (the published performances) when set, else 404 (not out).
+`/contests/C/results/json` serves `Contest.results` (the published performances) when set, else 404 (not out);
+`Contest.results_after` makes the first looks after the end 404 too (the results come out later).
 """
 
 from __future__ import annotations
@@ -91,6 +92,8 @@ class Contest:
     standings: list[Entrant] = field(default_factory=list)
     submit_interval_s: int = 300  # a heuristic contest's wait between two submissions
     results: list[dict[str, Any]] | None = None  # `/results/json` after the end (None: not published, 404)
+    results_after: int = 0  # how many looks at `/results/json` after the end still get 404 (published later)
+    results_looks: int = 0
 
     def running(self, now: float) -> bool:
         return self.start <= now < self.start + self.duration_s
@@ -209,6 +212,9 @@ def _route(
         return Reply(200, json.dumps(_standings(contest, now)), "application/json")
     if rest == "/results/json":
         if contest.results is None or now < contest.start + contest.duration_s:
+            return Reply(404, _page("404", "<h1>404</h1>"))
+        contest.results_looks += 1
+        if contest.results_looks <= contest.results_after:  # AtCoder publishes them some time after the end
             return Reply(404, _page("404", "<h1>404</h1>"))
         return Reply(200, json.dumps(contest.results), "application/json")
     if rest == "/submit":

@@ -9,6 +9,7 @@ import pytest
 
 from cpbot.agents.budget import Budget
 from cpbot.agents.solve import solve
+from cpbot.agents.strategies.ale import KEPT_IDEA
 from cpbot.agents.tracing import ScoreEvent, load_event
 from cpbot.core.errors import ConfigError
 from cpbot.judge.model import Problem, Solution, Verdict
@@ -201,3 +202,31 @@ def test_the_leader_is_kept_on_disk_whenever_it_changes(  # type: ignore[no-unty
     assert len(kept) >= 2 and qualities[0] == pool.programs[0].quality
     assert all(a < b for a, b in itertools.pairwise(qualities))  # type: ignore[operator]
     assert not list(best_file.parent.glob(".*partial"))  # nothing half written left behind
+
+
+@pytest.mark.parametrize(("kept_source", "first_asked"), [("input()\nprint(300)\n", False), ("print(\n", True)])
+def test_a_kept_program_is_scored_again_and_the_search_starts_from_it(  # type: ignore[no-untyped-def]
+    scripted_server, make_client, tracer, sandbox, tmp_path, kept_source: str, first_asked: bool
+) -> None:
+    """`start_from` (a restarted watch): the kept program is the first version, scored on the same seeds, and no
+    first program is asked for; one that no longer scores (here it does not even parse) is replaced by one."""
+    kept = tmp_path / "best.py"
+    kept.write_text(kept_source)
+    pool = dial_pool()
+    requests: list[str] = []
+    server = scripted_server(
+        default=lambda body: (requests.append(request_kind("\n".join(m["content"] for m in body["messages"]))),
+                              pool.answer(body))[1]
+    )  # fmt: skip
+    result = solve(
+        dial_problem(), strategy="ale", language="python3", model=make_client(server), tracer=tracer, sandbox=sandbox,
+        budget=Budget(max_calls=5), options={"folder": str(DIAL), "seeds": 4, "repeats": 1, "start_from": str(kept)},
+    )  # fmt: skip
+    first = tracer.of_kind(ScoreEvent)[0]
+    assert first.idea == KEPT_IDEA and [s.seed for s in first.report.seeds] == (
+        default_seeds(dial_problem().heuristic, 4) if not first_asked else []  # type: ignore[arg-type]
+    )
+    assert ("first" in requests) is first_asked
+    assert result.solution is not None
+    if not first_asked:  # the kept dial (300) beats everything the pool serves within these calls
+        assert result.solution.source == kept_source

@@ -14,12 +14,13 @@ from random import Random
 
 import pytest
 
+from cpbot.agents.strategies.ale import KEPT_IDEA
 from cpbot.bot.cli.main import main
 from cpbot.bot.store.transcripts import TranscriptStore
 from cpbot.bot.watch.state import WatchState
-from cpbot.scrapers.atcoder.ahc import ahc_performance
+from cpbot.scrapers.atcoder.ahc import ahc_performance, table_placing
 from cpbot.scrapers.atcoder.ranking import parse_standings
-from cpbot.testing.score_pool_server import ScorePool, dial_pool
+from cpbot.testing.score_pool_server import ScorePool, dial_pool, dial_program
 from cpbot.testing.scripted_server import ScriptedServer
 from tests.fakes.atcoder import Entrant, FakeAtCoder
 from tests.paths import FIXTURES, HEURISTIC
@@ -65,7 +66,7 @@ def watch_args(model_url: str, *extra: str) -> list[str]:
         "watch", "--site", "atcoder", "--contest", CONTEST, "--strategy", "ale", "--lang", "python3",
         "--strategy-option", "seeds=5", "--strategy-option", "repeats=2", "--budget", "calls=9",
         "--model", "score-pool", "--base-url", model_url, "--api-key", API_KEY,
-        "--within", "1", "--poll", "0.5", "--once", "--json", *extra,
+        "--within", "1", "--poll", "0.5", "--once", "--json", *extra,  # --once: the results are not waited for
     ]  # fmt: skip
 
 
@@ -136,3 +137,74 @@ def test_a_listed_ahc_posts_the_leader_no_sooner_than_the_contest_interval(
     assert len(leaders) >= 2
     (posted,) = site.submissions
     assert posted.contest == CONTEST and posted.created >= started and pool.quality_of(posted.source) is not None
+
+
+def test_a_restarted_watch_goes_on_from_the_kept_program_and_ranks_again_once_the_results_are_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The restart is an earlier search's files in the contest's folder (its kept program, a Dial setting 300,
+    better than anything the pool serves first, and its `best.json`): the new search scores that program again on
+    the same seeds and starts from it, never asking for a first program. After the end AtCoder's results 404 once,
+    then are out: the contest is ranked with the estimate, then again on the published performances; and
+    `--rank-only` ranks the kept program again later without searching."""
+    site, pool = ahc_site(duration_s=12), dial_pool()
+    contest = site.contests[CONTEST]
+    data = json.loads(STANDINGS.read_text())["StandingsData"]
+    contest.results = [
+        {
+            "IsRated": r["IsRated"],
+            "Place": r["Rank"],
+            "Performance": 3000 - 100 * i,
+            "UserScreenName": r["UserScreenName"],
+        }
+        for i, r in enumerate(data)
+    ]
+    contest.results_after = 1
+    folder = tmp_path / "data" / "heuristic" / CONTEST / "ahc900_a"
+    folder.mkdir(parents=True)
+    kept = dial_program(300)
+    (folder / "best.py").write_text(kept.source)
+    (folder / "best.json").write_text(json.dumps({"iteration": 7, "mean": 150_000.0, "seeds": [0, 1, 2, 3, 4]}))
+    watch(site, pool, tmp_path, monkeypatch, "--results-wait", "1", "--results-poll", "0.2")
+    out, err = capsys.readouterr()
+    assert "going on from the program an earlier search kept" in err and "mean 150,000.0" in err
+
+    result = json.loads((folder / "result.json").read_text())
+    weights = [Random(s).randint(1, 1000) for s in range(5)]
+    assert result["kept_mean_before"] == 150_000.0
+    assert result["kept_mean_again"] == pytest.approx(300 * sum(weights) / 5)  # the same seeds 0..4, scored again
+    best_dial = int((folder / "best.py").read_text().split("print(")[1].split(")")[0])
+    assert best_dial >= 300  # the search started from the kept program: nothing worse replaced it
+    with TranscriptStore() as store:
+        run = next(r for r in store.list_runs(limit=None, kind="contest") if r.problem_id == KEY)
+        (child,) = store.list_runs(limit=None, kind="solve", parent=run.id)
+        scores = [e for e in store.events(child.id) if e.kind == "score"]
+        standings = [e.payload for e in store.events(run.id) if e.kind == "standing"]
+    assert scores[0].payload["idea"] == KEPT_IDEA
+    # ranked twice: the estimate (AtCoder's equation), then the published performance of its rank
+    table = [(r["Place"], r["Performance"]) for r in contest.results if r["IsRated"]]
+    totals = [r["TotalResult"]["Score"] / 100 for r in data]
+    published = table_placing(result["estimated_total"], totals, table)
+    assert len(standings) == 2 and standings[-1]["performance"] == published.performance
+    assert result["placing"]["method"] == "table" and result["placing"]["performance"] == published.performance
+    (watched,) = json.loads(out)["contests"]
+    assert watched["contest"]["status"] == "done" and watched["contest"]["standing"]["performance"] == (
+        published.performance
+    )
+
+    # later, by hand: rank the kept program again (no model is needed: nothing is searched)
+    contest.results_after = 0  # out since
+    with served(site) as server:
+        monkeypatch.setenv("CPBOT_ATCODER_URL", server.url)
+        assert main(["watch", "--site", "atcoder", "--contest", CONTEST, "--rank-only", "--json"]) == 0
+    (again,) = json.loads(capsys.readouterr().out)["contests"]
+    assert again["contest"]["standing"]["performance"] == published.performance
+    assert json.loads((folder / "result.json").read_text())["placing"]["rank"] == published.rank
+    # a search stopped before its estimate (the watch killed, no result.json): the kept program is estimated first
+    (folder / "result.json").unlink()
+    with served(site) as server:
+        monkeypatch.setenv("CPBOT_ATCODER_URL", server.url)
+        assert main(["watch", "--site", "atcoder", "--contest", CONTEST, "--rank-only", "--json"]) == 0
+    (estimated,) = json.loads(capsys.readouterr().out)["contests"]
+    assert estimated["contest"]["standing"]["performance"] == published.performance
+    assert json.loads((folder / "result.json").read_text())["estimated_total"] == result["estimated_total"]
