@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from cpbot.agents import interactive_checks, oracle, selection, verification
 from cpbot.agents.envelopes import CodeAttempt
+from cpbot.agents.parallel import gather, values
 from cpbot.agents.roles import distinguisher, testgen
 from cpbot.agents.selection import Group, Outcome, Probe
 from cpbot.agents.strategies import input_gate
@@ -133,20 +135,17 @@ class Chooser:
     def _observe(
         self, run: SolveRun, drawn: dict[int, CodeAttempt], members: Sequence[int], probes: Sequence[Probe]
     ) -> dict[int, list[Outcome]]:
-        """Each candidate's outcomes on `probes`; a program drawn twice runs once."""
+        """Each candidate's outcomes on `probes`; a program drawn twice runs once. Distinct programs run side by side,
+        one per sandbox slot (an interactive run takes two slots: those run one at a time)."""
         ctx = run.ctx
-        seen: dict[str, list[Outcome]] = {}
-        behaviours = {}
         # through the interactor an outcome is its verdict; else the output, compared as the checker judges
-        observe = interactive_checks.observe if hidden_data_generator(ctx) is not None else selection.observe
-        for it in members:
-            solution = drawn[it].solution()
-            key = source_key(solution)
-            if key not in seen:
-                seen[key] = observe(solution, ctx.problem, probes, ctx.sandbox)
-            behaviours[it] = list(seen[key])
-        return behaviours
-
+        interactive = hidden_data_generator(ctx) is not None
+        observe = interactive_checks.observe if interactive else selection.observe
+        programs = {source_key(drawn[it].solution()): drawn[it].solution() for it in members}
+        workers = 1 if interactive or ctx.sandbox is None else ctx.sandbox.size
+        calls = [partial(observe, solution, ctx.problem, probes, ctx.sandbox) for solution in programs.values()]
+        seen = dict(zip(programs, values(gather(calls, max_workers=workers)), strict=True))
+        return {it: list(seen[source_key(drawn[it].solution())]) for it in members}
 
     def _rank(
         self,
@@ -160,7 +159,6 @@ class Chooser:
         sources = {it: source_key(drawn[it].solution()) for it in behaviours}
         judged = selection.as_judged(probes, behaviours, self.panel.accepts(run))
         return selection.rank_groups(selection.group_by_behaviour(judged, sources), probes)
-
 
     def _distinguish(
         self,
@@ -244,4 +242,3 @@ class Chooser:
         if adopted:
             run.ctx.adopt_tests(adopted)
             run.tests.extend(adopted)
-
