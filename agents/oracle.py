@@ -19,7 +19,7 @@ the problem's checker refutes is out: given it as the jury's, the checker finds 
 of one wrong value (which the checker groups) cannot then outvote a right one.
 
 Everything here is pure except `run_panel`, which runs the panel on inputs; the strategy weighs its probes
-with `weigh` (`agents/strategies/cpbot.py`) and the stress tester compares with the panel (`judge/stress.py`).
+with `weigh` (`agents/strategies/panel.py`) and the stress tester compares with the panel (`judge/stress.py`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """`cpbot` (the default): a fast path, checker-routed guarded debugging, verification beyond the samples,
 and planning with selection and knowledge when the fast program cannot be made right.
 
-1. Fast path: one program from the statement alone.
+1. Fast path: one program from the statement alone; with `candidates` > 1, that many drawn at once and chosen
+   among by behaviour (`agents/strategies/choosing.py`, with the panel of brute forces as the oracle:
+   `agents/strategies/panel.py`), the chosen group's programs then settled.
 2. Settling a program (the fast one, then each planned one) is one loop over the tests known so far:
    - A failing program goes to the error checker (MAS-Algorithm): FIX sends it to the debug block that
      fits the first failure (`debugger.choose_block`), RETHINK abandons it for the planner. A fix that
@@ -32,23 +34,19 @@ evidence, so the result carries them for the submit gate. Every accepted fix add
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from cpbot.agents import interactive_checks, oracle, selection, verification
-from cpbot.agents.budget import BudgetExhausted
+from cpbot.agents import interactive_checks, selection, verification
 from cpbot.agents.envelopes import CheckerDecision, CodeAttempt, JudgeFeedback, Payload, Plan, StressFeedback
-from cpbot.agents.extract import ExtractionError
-from cpbot.agents.llm_failures import LLMError
 from cpbot.agents.parallel import gather
 from cpbot.agents.roles import (
     analyst,
     checker,
     coder,
     debugger,
-    distinguisher,
     knowledge,
     optimizer,
     planner,
@@ -58,14 +56,13 @@ from cpbot.agents.roles import (
 from cpbot.agents.roles.common import RoleError, feedback_text
 from cpbot.agents.roles.knowledge import Note
 from cpbot.agents.roles.stdio import skeleton_for
-from cpbot.agents.selection import Group, Outcome, Probe
-from cpbot.agents.strategies import fallbacks, input_gate
+from cpbot.agents.strategies import choosing, fallbacks, input_gate
 from cpbot.agents.strategies.base import Lesson, SolveContext, regressions, source_key, verdict_line
-from cpbot.agents.tracing import SelectionEvent
+from cpbot.agents.strategies.choosing import Chooser
+from cpbot.agents.strategies.panel import Panel
+from cpbot.agents.strategies.solve_run import UNUSABLE, SolveRun, emit, hidden_data_generator
 from cpbot.agents.verification import GateParams
 from cpbot.core.errors import CpbotError
-from cpbot.judge.build import build_solution
-from cpbot.judge.generator import generate
 from cpbot.judge.kinds import problem_kind
 from cpbot.judge.model import JudgeReport, Limits, Problem, ProfileReport, Solution, TestCase, Verdict
 
@@ -90,33 +87,8 @@ def _symptom(report: JudgeReport) -> str:
     return verdict_line(report)
 
 
-# a concurrent call of the draw that failed alone: the others go on (all of them failing ends the solve with the first)
-_UNUSABLE = (ExtractionError, RoleError, BudgetExhausted, LLMError)
-
-# generator sizes every candidate runs on: small enough for most brute forces, then the statement's bound
-PROBE_SIZES = (2, 4, 8, 16, 32, 128, 512)
-PROBE_SEEDS = (1, 2)
-ORACLE_LIMITS = Limits(time_ms=2000, memory_mb=512)  # a brute force slower than this answers no larger size
-ARBITER_MAX_CHARS = 2000  # a longer input is beyond what a model can work out by hand
-
-
-@dataclass
-class _Run:
-    """The state of one solve: the tests known so far and what verification has used up."""
-
-    ctx: SolveContext
-    tests: list[TestCase]
-    generated: bool = False
-    stress_runs: int = 0
-    optimizes: int = 0
-    profiled: dict[str, tuple[ProfileReport, analyst.Analysis]] = field(default_factory=dict)
-    previous_profile: ProfileReport | None = None
-    dismissed: set[int] = field(default_factory=set)  # panel seats that lost their vote: no stress against them
-    confirmed: set[int] = field(default_factory=set)  # panel seats an independent program agreed with
-    tiebreaker_asked: bool = False  # a brute force was asked for to break the panel's tie (once per solve)
-    comparison: selection.CheckerComparison | None = None  # the problem's checker comparing two outputs
-    comparison_made: bool = False
-    weighed: bool = False  # the candidates' outputs were weighed against the panel (`_weigh_oracle`)
+# a brute force slower than this answers no larger size (the panel's `limits`)
+ORACLE_LIMITS = Limits(time_ms=2000, memory_mb=512)
 
 
 @dataclass
@@ -147,9 +119,19 @@ class Cpbot:
     brutes: int = 2
     name: str = "cpbot"
 
+    @property
+    def _panel(self) -> Panel:
+        """The panel of brute forces as the solve's oracle (`agents/strategies/panel.py`)."""
+        return Panel(brutes=self.brutes, limits=ORACLE_LIMITS, ask_tests=self._ask_tests)
+
+    @property
+    def _chooser(self) -> Chooser:
+        """The choice among candidates by behaviour (`agents/strategies/choosing.py`)."""
+        return Chooser(panel=self._panel, gate=self.gate)
+
     # ---- the settling loop ----------------------------------------------------------------------
 
-    def _settle(self, run: _Run, attempt: CodeAttempt, iteration: int, plan: Plan | None, phase: str) -> _Outcome:
+    def _settle(self, run: SolveRun, attempt: CodeAttempt, iteration: int, plan: Plan | None, phase: str) -> _Outcome:
         ctx = run.ctx
         report = ctx.judge(attempt, iteration, run.tests, branch=phase)
         steps = run_failures = 0
@@ -213,7 +195,7 @@ class Cpbot:
             return _Outcome(False, f"the program is too slow: {profile.reason}", patch)
 
     def _check(
-        self, run: _Run, attempt: CodeAttempt, report: JudgeReport, plan: Plan | None, phase: str
+        self, run: SolveRun, attempt: CodeAttempt, report: JudgeReport, plan: Plan | None, phase: str
     ) -> CheckerDecision:
         ctx = run.ctx
         ctx.route("checker", phase=phase)
@@ -227,7 +209,7 @@ class Cpbot:
 
     # ---- verification beyond the samples --------------------------------------------------------
 
-    def _generate(self, run: _Run, phase: str) -> bool:
+    def _generate(self, run: SolveRun, phase: str) -> bool:
         """Generate and validate tests once per solve; True when any joined the tests."""
         ctx = run.ctx
         kind = problem_kind(ctx.problem.kind)
@@ -238,17 +220,17 @@ class Cpbot:
         suites = gather([partial(self._ask_tests, ctx)] * max(1, self.brutes))
         usable = [s for s in suites if isinstance(s, testgen.GeneratedSuite)]
         for failure in (s for s in suites if isinstance(s, Exception)):
-            if not usable or not isinstance(failure, _UNUSABLE):
+            if not usable or not isinstance(failure, UNUSABLE):
                 raise failure
             ctx.note("generated tests not usable", error=failure.message)
         adopted = [self._adopt_suite(run, suite) for suite in usable]
-        self._answer_tests(run)
+        self._panel.answer_tests(run)
         return any(adopted)
 
     def _ask_tests(self, ctx: SolveContext) -> testgen.GeneratedSuite:
         return testgen.generate_tests(ctx.model, ctx.problem, count=self.gate.tests, sandbox=ctx.sandbox)
 
-    def _adopt_suite(self, run: _Run, suite: testgen.GeneratedSuite) -> bool:
+    def _adopt_suite(self, run: SolveRun, suite: testgen.GeneratedSuite) -> bool:
         """The checked tests, generator and brute force join the solve's evidence, and the checked validator
         opens the solve's input gate (`agents/inputs.py`); True when any test joined."""
         ctx = run.ctx
@@ -260,11 +242,11 @@ class Cpbot:
         run.tests.extend(suite.tests.tests)
         return bool(suite.tests.tests)
 
-    def _stress(self, run: _Run, attempt: CodeAttempt, iteration: int, phase: str) -> TestCase | None:
+    def _stress(self, run: SolveRun, attempt: CodeAttempt, iteration: int, phase: str) -> TestCase | None:
         """Stress a program not stressed yet; the counterexample as a new test, or None."""
         ctx = run.ctx
         evidence = ctx.evidence
-        hidden = _hidden_data_generator(ctx)
+        hidden = hidden_data_generator(ctx)
         if hidden is None and (evidence.generator is None or not problem_kind(ctx.problem.kind).stress_applies):
             return None
         if source_key(attempt.solution()) in evidence.stress:
@@ -278,7 +260,7 @@ class Cpbot:
         if hidden is None:
             if not evidence.brutes:
                 if self.brutes > 1:
-                    self._no_oracle(run, "no brute force passed the samples")
+                    self._panel.no_oracle(run, "no brute force passed the samples")
                 return None
             if not panel:
                 ctx.skip("stress", "every brute force lost its vote", phase=phase)
@@ -286,7 +268,9 @@ class Cpbot:
             kept = [seat for seat in range(len(evidence.brutes)) if seat not in run.dismissed]
             if len(panel) == 1 and self.brutes > 1 and kept[0] not in run.confirmed:
                 # a second brute force was asked for and none agrees with this one: nothing confirms its answers
-                self._no_oracle(run, "one brute force, with no second one or independent program agreeing with it")
+                self._panel.no_oracle(
+                    run, "one brute force, with no second one or independent program agreeing with it"
+                )
             if len(panel) == 1 and run.weighed and evidence.no_agreeing_oracle:
                 # weighed against the candidates, its answers were not confirmed everywhere: a counterexample of its
                 # would only teach the debugger its mistake
@@ -309,7 +293,9 @@ class Cpbot:
             return None
         ctx.record_stress(attempt, report, iteration)
         if report.contested:
-            self._no_oracle(run, f"the brute forces disagreed with no majority on {report.contested} stress inputs")
+            self._panel.no_oracle(
+                run, f"the brute forces disagreed with no majority on {report.contested} stress inputs"
+            )
         failure = report.failure
         ctx.send(
             StressFeedback(
@@ -333,12 +319,12 @@ class Cpbot:
         return ctx.add_stress_case(failure)
 
     def _profile(
-        self, run: _Run, attempt: CodeAttempt, iteration: int, plan: Plan | None, phase: str
+        self, run: SolveRun, attempt: CodeAttempt, iteration: int, plan: Plan | None, phase: str
     ) -> tuple[ProfileReport, analyst.Analysis] | None:
         """Profile and analyse a program (once per program); None when it cannot be profiled. An interactive
         problem's program is profiled through the interactor on its writer's hidden data."""
         ctx = run.ctx
-        generator = _hidden_data_generator(ctx) or ctx.evidence.inputs.slow_generator or ctx.evidence.generator
+        generator = hidden_data_generator(ctx) or ctx.evidence.inputs.slow_generator or ctx.evidence.generator
         key = source_key(attempt.solution())
         if key in run.profiled:
             return run.profiled[key]
@@ -373,7 +359,7 @@ class Cpbot:
         return profile, analysis
 
     def _optimize(
-        self, run: _Run, attempt: CodeAttempt, profile: ProfileReport, phase: str
+        self, run: SolveRun, attempt: CodeAttempt, profile: ProfileReport, phase: str
     ) -> tuple[CodeAttempt, int, JudgeReport] | None:
         """A faster version that still passes every test, or None (the change is dropped)."""
         ctx = run.ctx
@@ -393,7 +379,7 @@ class Cpbot:
             return None
         return candidate, candidate_it, outcome.report
 
-    def _summary(self, run: _Run, attempt: CodeAttempt, profile: ProfileReport | None) -> str:
+    def _summary(self, run: SolveRun, attempt: CodeAttempt, profile: ProfileReport | None) -> str:
         evidence = run.ctx.evidence
         parts = [f"accepted on {_count(len(run.ctx.problem.samples), 'sample')}"]
         if evidence.tests:
@@ -405,10 +391,7 @@ class Cpbot:
 
     # ---- selection among candidates -------------------------------------------------------------
 
-    def _emit(self, ctx: SolveContext, step: str, **fields: Any) -> None:
-        ctx.tracer.emit(SelectionEvent(task_id=ctx.task_id, step=step, **fields))
-
-    def _draw(self, run: _Run, lessons: list[Note]) -> dict[int, CodeAttempt]:
+    def _draw(self, run: SolveRun, lessons: list[Note]) -> dict[int, CodeAttempt]:
         """`candidates` programs from the statement alone, asked for at once, with the test designer's inputs,
         generator and brute force (which do not depend on the programs); by code iteration."""
         ctx = run.ctx
@@ -425,23 +408,23 @@ class Cpbot:
             if isinstance(suite, testgen.GeneratedSuite):
                 run.generated = True
                 self._adopt_suite(run, suite)
-            elif isinstance(suite, _UNUSABLE):
+            elif isinstance(suite, UNUSABLE):
                 ctx.note("generated tests not usable yet", error=suite.message)  # asked again when settling
             else:
                 raise suite
         if run.generated:
-            self._answer_tests(run)
+            self._panel.answer_tests(run)
         drawn: dict[int, CodeAttempt] = {}
         failed: list[Exception] = []
         for result in results[: self.candidates]:
-            if isinstance(result, _UNUSABLE):
+            if isinstance(result, UNUSABLE):
                 failed.append(result)
             elif isinstance(result, Exception):
                 raise result
             else:
                 attempt, iteration = ctx.code(result, sender=coder.ROLE)
                 drawn[iteration] = attempt
-        self._emit(
+        emit(
             ctx,
             "drawn",
             candidates=list(drawn),
@@ -452,375 +435,24 @@ class Cpbot:
             raise failed[0]
         return drawn
 
-    def _probes(self, run: _Run) -> list[Probe]:
-        """The inputs candidates are compared on: the generated tests, then generator inputs of growing
-        size (answered by the brute force while it keeps up), then the statement's largest size."""
-        ctx = run.ctx
-        evidence, problem, sandbox = ctx.evidence, ctx.problem, ctx.sandbox
-        hidden = _hidden_data_generator(ctx)
-        if hidden is not None and sandbox is not None:
-            return interactive_checks.probes(hidden, sandbox)
-        probes = [selection.probe_of(t, "generated") for t in evidence.tests]
-        if evidence.generator is None:
-            return probes
-        generator = build_solution(evidence.generator, sandbox).program
-        if generator is None:
-            return probes
-        largest = verification.profile_size(problem, self.gate)
-        sizes = [(n, "small") for n in PROBE_SIZES if largest is None or n < largest]
-        sizes += [(largest, "large")] if largest else []
-        for size, origin in sizes:
-            for seed in PROBE_SEEDS:
-                data = None
-                # a generator too slow at the largest size (a busy machine) still gives a tenth of it
-                for n in (size, size // 10) if origin == "large" else (size,):
-                    try:
-                        data, size = generate(generator, n, seed, sandbox), n
-                        break
-                    except CpbotError as e:
-                        ctx.note("probe not generated", size=n, seed=seed, error=e.message)
-                if data is None or not input_gate.admitted(ctx, data, "probe"):
-                    continue
-                probes.append(Probe(input=data.decode(errors="replace"), origin=origin, size=size))  # type: ignore[arg-type]
-        # the panel of brute forces answers the small ones (agents/oracle.py); `_weigh_oracle` says which to believe
-        return oracle.run_panel(probes, evidence.brutes, problem, sandbox, ORACLE_LIMITS)
-
-    def _observe(
-        self, run: _Run, drawn: dict[int, CodeAttempt], members: Sequence[int], probes: Sequence[Probe]
-    ) -> dict[int, list[Outcome]]:
-        """Each candidate's outcomes on `probes`; a program drawn twice runs once."""
-        ctx = run.ctx
-        seen: dict[str, list[Outcome]] = {}
-        behaviours = {}
-        # through the interactor an outcome is its verdict; else the output, compared as the checker judges
-        observe = interactive_checks.observe if _hidden_data_generator(ctx) is not None else selection.observe
-        for it in members:
-            solution = drawn[it].solution()
-            key = source_key(solution)
-            if key not in seen:
-                seen[key] = observe(solution, ctx.problem, probes, ctx.sandbox)
-            behaviours[it] = list(seen[key])
-        return behaviours
-
-    def _comparison(self, run: _Run) -> selection.CheckerComparison | None:
-        """The problem's checker as a comparison of two outputs on a probe (`selection.checker_comparison`), made
-        once per solve; None when outputs compare as tokens or the checker cannot be made."""
-        if run.comparison_made:
-            return run.comparison
-        run.comparison_made = True
-        ctx = run.ctx
-        assert ctx.sandbox is not None
-        try:
-            run.comparison = selection.checker_comparison(ctx.problem, ctx.sandbox)
-        except CpbotError as e:
-            ctx.note("outputs compared as tokens", why=f"the checker cannot be made: {e.message}")
-        return run.comparison
-
-    def _accepts(self, run: _Run) -> selection.Accepts | None:
-        comparison = self._comparison(run)
-        return comparison.accepts if comparison is not None else None
-
-    def _refutes(self, run: _Run) -> selection.Refutes | None:
-        comparison = self._comparison(run)
-        return comparison.refutes if comparison is not None else None
-
-    def _rank(
-        self, run: _Run, drawn: dict[int, CodeAttempt], probes: Sequence[Probe], behaviours: dict[int, list[Outcome]]
-    ) -> list[Group]:
-        """The candidates grouped by their answers as the checker judges them, and ranked (a program drawn twice
-        counts once as a vote)."""
-        sources = {it: source_key(drawn[it].solution()) for it in behaviours}
-        judged = selection.as_judged(probes, behaviours, self._accepts(run))
-        return selection.rank_groups(selection.group_by_behaviour(judged, sources), probes)
-
-    def _weigh_oracle(
-        self, run: _Run, drawn: dict[int, CodeAttempt], probes: list[Probe], behaviours: dict[int, list[Outcome]]
-    ) -> list[Probe]:
-        """The probes with the answers believed (`oracle.weigh`: the panel of brute forces, weighed with the
-        candidates' outputs) as their oracle. A brute force that loses its vote is not stressed against, and the
-        transcript says so; the generated tests keep the believed answers (none where none is believed: they
-        still catch crashes and time-outs); a solve with no agreeing oracle is not called solved."""
-        ctx = run.ctx
-        brutes = ctx.evidence.brutes
-        if ctx.sandbox is None:
-            return probes
-        unjudged = selection.unjudged_answers(ctx.problem)
-        if unjudged and brutes:
-            self._no_oracle(run, unjudged)  # a brute force prints one of several right answers: it tells nothing
-            return probes
-        if not brutes:
-            if not unjudged and self.brutes > 1 and self._ask_tiebreaker(run, "no brute force passed the samples"):
-                return self._weigh_oracle(run, drawn, probes, behaviours)
-            return probes
-        probes = oracle.run_panel(probes, brutes, ctx.problem, ctx.sandbox, ORACLE_LIMITS)
-        sources = {it: source_key(drawn[it].solution()) for it in behaviours}
-        panel_keys = [source_key(b) for b in brutes]
-        weighed, consensus = oracle.weigh(
-            probes, behaviours, sources, panel_keys, self._accepts(run), refutes=self._refutes(run)
-        )
-        verdict = oracle.weigh_panel(consensus)
-        if any(c.split for c in consensus) and self._ask_tiebreaker(run, "the brute forces disagree"):
-            return self._weigh_oracle(run, drawn, probes, behaviours)
-        # no agreeing oracle (every brute force lost its vote, or inputs where nothing confirms the one left): with a
-        # panel asked for, one more is drawn
-        left = set(range(len(brutes))) - set(verdict.dismissed) - run.dismissed
-        missing = oracle.no_agreeing_oracle(len(brutes) - len(run.dismissed), verdict)
-        ask = "every brute force lost its vote" if not left else "no agreeing oracle"
-        if missing and self.brutes > 1 and self._ask_tiebreaker(run, ask):
-            return self._weigh_oracle(run, drawn, probes, behaviours)
-        run.weighed = True
-        run.confirmed |= set(verdict.confirmed)
-        newly = set(verdict.dismissed) - run.dismissed
-        run.dismissed |= newly
-        run.confirmed -= run.dismissed
-        self._answer_tests(run, weighed)
-        why = oracle.no_agreeing_oracle(len(brutes), verdict)
-        if why:
-            self._no_oracle(run, why)
-        outvoted = {seat for c in consensus for seat in c.outvoted} & newly
-        if newly - outvoted:
-            # never answered an input in time (too slow even at the smallest size), or crashed where another answered
-            silent = ", ".join(str(seat + 1) for seat in sorted(newly - outvoted))
-            ctx.note(
-                "brute force left out",
-                seats=sorted(s + 1 for s in newly - outvoted),
-                reason=f"brute force {silent} of {len(brutes)} answered no input in time, or failed where another "
-                "answered; it is not stressed against",
-            )
-        if outvoted:
-            first = next(i for i, c in enumerate(consensus) if set(c.outvoted) & outvoted)
-            c, shown = consensus[first], weighed[first]
-            judged = selection.as_judged(weighed, behaviours, self._accepts(run))
-            sides: dict[str, list[int]] = {}
-            for it, outcomes in judged.items():
-                if not outcomes[first].failure:
-                    sides.setdefault(outcomes[first].key, []).append(it)
-            winner = shown.oracle if shown.oracle is not None else max(sides, key=lambda k: len(sides[k]), default="")
-            seats = ", ".join(str(seat + 1) for seat in sorted(outvoted))
-            reason = (
-                f"brute force {seats} of {len(brutes)} outvoted on {sum(bool(x.outvoted) for x in consensus)} inputs: "
-                f"{len(c.brutes_for)} other brute forces and {len(sides.get(winner, []))} candidates print another "
-                "answer; it loses its vote and is not stressed against"
-            )
-            ctx.note("brute force outvoted", seats=sorted(s + 1 for s in outvoted), reason=reason)
-            self._emit(
-                ctx,
-                "doubted",
-                candidates=sorted(sides.get(winner, [])),
-                probes=sum(bool(x.outvoted) for x in consensus),
-                disagreements=[
-                    selection.Disagreement(
-                        probe=first,
-                        origin=shown.origin,
-                        size=shown.size,
-                        input=shown.input[: selection.SHOWN_CHARS],
-                        outputs=[winner[: selection.SHOWN_CHARS]],
-                        oracle=(shown.doubted or "")[: selection.SHOWN_CHARS],
-                    )
-                ],
-                reason=reason,
-            )
-        return weighed
-
-    def _ask_tiebreaker(self, run: _Run, why: str) -> bool:
-        """The brute forces split with no majority, none is left that kept its vote, or no generator passed its
-        checks (`why`): one more independently drawn designer reply, once per solve (AICodeforcer's agreement of
-        independent brute forces); True when its brute force joined the panel."""
-        ctx = run.ctx
-        if run.tiebreaker_asked or not self.brutes:
-            return False
-        run.tiebreaker_asked = True
-        ctx.route("testgen", phase="candidates", why=why)
-        try:
-            suite = self._ask_tests(ctx)
-        except _UNUSABLE as e:
-            ctx.note("no brute force to break the tie", error=e.message)
-            return False
-        before = len(ctx.evidence.brutes)
-        # its brute force, and its generator when the solve has none: the tests were weighed already
-        generator = suite.generator if ctx.evidence.generator is None else None
-        if suite.brute is not None or generator is not None:
-            ctx.adopt_tests([], brute=suite.brute, generator=generator)
-        return len(ctx.evidence.brutes) > before
-
-    def _answer_tests(self, run: _Run, probes: Sequence[Probe] | None = None) -> None:
-        """The generated tests' answers are the believed ones: from weighed `probes`, or (before any candidate ran)
-        from the panel alone when it has two or more brute forces (the answer they agree on, else none)."""
-        ctx = run.ctx
-        if probes is None:
-            if len(ctx.evidence.brutes) < 2 or ctx.sandbox is None:
-                return  # one brute force: its answers stand until candidates weigh them
-            tests = [t for t in ctx.evidence.tests if t.origin == "generated"]
-            asked = oracle.run_panel(
-                [selection.probe_of(t, "generated") for t in tests],
-                ctx.evidence.brutes,
-                ctx.problem,
-                ctx.sandbox,
-                ORACLE_LIMITS,
-            )
-            probes, _ = oracle.weigh(asked, {}, {}, [source_key(b) for b in ctx.evidence.brutes], self._accepts(run))
-        answers = {p.input: p.expected for p in probes if p.origin in ("generated", "distinguishing")}
-
-        def answered(test: TestCase) -> TestCase:
-            if test.origin != "generated" or test.input not in answers or answers[test.input] == test.output:
-                return test
-            return test.model_copy(update={"output": answers[test.input]})
-
-        run.tests = [answered(t) for t in run.tests]
-        ctx.evidence.tests[:] = [answered(t) for t in ctx.evidence.tests]
-
-    def _no_oracle(self, run: _Run, why: str) -> None:
-        """Record that the solve has no agreeing oracle (`Evidence.no_agreeing_oracle`): what it answers is at best
-        unverified (`agents/solve.py` `missing_evidence`)."""
-        evidence = run.ctx.evidence
-        if not evidence.no_agreeing_oracle:
-            evidence.no_agreeing_oracle = why
-            run.ctx.note("no agreeing oracle", why=why)
-
-    def _distinguish(
-        self,
-        run: _Run,
-        drawn: dict[int, CodeAttempt],
-        probes: list[Probe],
-        behaviours: dict[int, list[Outcome]],
-        groups: list[Group],
-    ) -> list[Group]:
-        """The two best groups are tied on evidence: inputs written to tell them apart, answered by the
-        brute force (S*); then, if still tied, the model's word on one input where they differ."""
-        ctx = run.ctx
-        problem = ctx.problem
-        a, b = groups[0], groups[1]
-        # a brute force that kept its vote drops the inputs it cannot run on (the panel answers them: `_weigh_oracle`)
-        brute = next((b for seat, b in enumerate(ctx.evidence.brutes) if seat not in run.dismissed), None)
-        if brute is not None:
-            ctx.route("distinguisher", groups=[a.representative, b.representative])
-            texts = distinguisher.distinguishing_inputs(
-                ctx.model,
-                problem,
-                drawn[a.representative].solution(),
-                drawn[b.representative].solution(),
-                selection.disagreements(groups, probes),
-            )
-            tests, _, dropped = testgen.validate_inputs(
-                texts, problem, brute=brute, sandbox=ctx.sandbox, gate=ctx.evidence.inputs.gate
-            )
-            new = [selection.probe_of(t, "distinguishing") for t in tests]
-            for it, outcomes in self._observe(run, drawn, list(behaviours), new).items():
-                behaviours[it].extend(outcomes)
-            probes[:] = self._weigh_oracle(run, drawn, [*probes, *new], behaviours)
-            groups = self._rank(run, drawn, probes, behaviours)
-            self._emit(
-                ctx,
-                "distinguished",
-                candidates=[a.representative, b.representative],
-                probes=len(new),
-                groups=groups,
-                disagreements=selection.disagreements(groups, probes),
-                reason=f"{len(new)} of {len(texts)} inputs kept" + "".join(f"; {d}" for d in dropped[:3]),
-            )
-            if len(groups) < 2 or selection.settled_by_evidence(groups[0], groups[1]):
-                return groups
-        a, b = groups[0], groups[1]
-        differ = [i for i in selection.differing(a, b) if len(probes[i].input) <= ARBITER_MAX_CHARS]
-        if not differ:
-            return groups
-        i = min(differ, key=lambda j: len(probes[j].input))
-        ctx.route("arbiter", groups=[a.representative, b.representative])
-        pick = distinguisher.pick_output(ctx.model, problem, probes[i].input, a.signature[i], b.signature[i])
-        if pick is not None:
-            chosen = (a if pick == "a" else b).signature[i]
-            probes[i] = probes[i].model_copy(update={"oracle": chosen, "oracle_from": "model"})
-            groups = selection.rank_groups(groups, probes)
-        self._emit(
-            ctx,
-            "arbitrated",
-            candidates=[a.representative, b.representative],
-            groups=groups,
-            disagreements=[selection.disagreement(i, probes, [a, b])],
-            reason="the model named neither output"
-            if pick is None
-            else f"the model says the group of candidate {(a if pick == 'a' else b).representative} is right",
-        )
-        return groups
-
-    def _adopt_probes(self, run: _Run, probes: Sequence[Probe], groups: Sequence[Group]) -> None:
-        """Probes the brute force answered where groups differ, or where the best group is wrong, become tests:
-        the chosen program is debugged and gated on them, and the final ranking sees every candidate fail them."""
-        best = groups[0]
-        differ = {i for g in groups[1:] for i in selection.differing(best, g)}
-        wrong = {i for i, p in enumerate(probes) if p.oracle_from == "brute" and best.signature[i] != p.oracle}
-        adopted = [
-            TestCase(input=p.input, output=p.expected, origin="generated", name=f"probe-{i + 1}")
-            for i, p in enumerate(probes)
-            if i in differ | wrong and p.oracle_from == "brute" and p.expected is not None
-        ]
-        if _hidden_data_generator(run.ctx) is not None:  # the interactor judges them: no answer needed
-            adopted = interactive_checks.distinguishing_tests(probes, groups)
-        if adopted:
-            run.ctx.adopt_tests(adopted)
-            run.tests.extend(adopted)
-
-    def _choose(self, run: _Run, lessons: list[Note]) -> _Outcome:
-        """Draw `candidates` programs, keep those that pass the samples, group them by behaviour, break ties
-        with the oracle and the distinguisher, and settle the best group's representative (see
-        `agents.selection`)."""
+    def _choose(self, run: SolveRun, lessons: list[Note]) -> _Outcome:
+        """Draw `candidates` programs, keep those that pass the samples, choose among them by behaviour with the
+        panel as the oracle (`Chooser.choose`), and settle the best group's representative."""
         ctx = run.ctx
         drawn = self._draw(run, lessons)
         reports = {it: ctx.judge(attempt, it, branch="candidates") for it, attempt in drawn.items()}
         kept = [it for it, report in reports.items() if report.accepted]
         rejected = {it: verdict_line(report) for it, report in reports.items() if not report.accepted}
-        self._emit(ctx, "filtered", candidates=kept, rejected=rejected, reason=f"{len(kept)} pass the samples")
+        emit(ctx, "filtered", candidates=kept, rejected=rejected, reason=f"{len(kept)} pass the samples")
         if not kept:
             best = max(drawn, key=lambda it: (reports[it].passed, -it))
             ctx.note("no candidate passes the samples", debugging=best)
             return self._settle(run, drawn[best], best, None, "candidates")
-        groups = [Group(members=kept, signature=[])]
-        unjudged = selection.unjudged_answers(ctx.problem)  # outputs that differ may all be right
-        probes: list[Probe] = []
-        behaviours: dict[int, list[Outcome]] = {}
-        interactive = _hidden_data_generator(ctx) is not None
-        comparable = problem_kind(ctx.problem.kind).stress_applies or interactive
-        if len(kept) > 1 and self.verify and comparable:
-            if not run.generated:
-                run.generated = True
-                self._generate(run, "candidates")
-            if ctx.evidence.generator is None and self.brutes > 1 and problem_kind(ctx.problem.kind).stress_applies:
-                # no designer reply's generator passed its checks (it ignored N, broke the format): without one there
-                # are no probes beyond the generated tests and no stress; the one extra designer reply is asked now
-                self._ask_tiebreaker(run, "no generator passed its checks")
-            probes = self._probes(run)
-            if unjudged:
-                # the brute force prints one of several right answers: agreeing with it or not tells nothing, and
-                # inputs to tell two groups apart would only find two right answers
-                probes = [p.model_copy(update={"oracle": None, "oracle_from": None}) for p in probes]
-                ctx.note("no oracle among candidates", why=unjudged)
-            behaviours = self._observe(run, drawn, kept, probes)
-            ctx.tracker.check()
-            probes = self._weigh_oracle(run, drawn, probes, behaviours)
-            groups = self._rank(run, drawn, probes, behaviours)
-            self._emit(
-                ctx,
-                "grouped",
-                candidates=kept,
-                probes=len(probes),
-                groups=groups,
-                disagreements=selection.disagreements(groups, probes),
-                reason=f"{len(groups)} groups by their answers (as the problem's checker compares them) on "
-                f"{len(probes)} inputs",
-            )
-            # (through an interactor there are no outputs to show a distinguisher or an arbiter, only verdicts)
-            tied = len(groups) > 1 and not selection.settled_by_evidence(groups[0], groups[1])
-            if tied and not unjudged and not interactive:
-                groups = self._distinguish(run, drawn, probes, behaviours, groups)
-            self._adopt_probes(run, probes, groups)
-        why = selection.why_chosen(groups) if probes else f"{len(kept)} candidates pass the samples; the first is kept"
-        if len(kept) > 1 and not probes:
-            ctx.skip("selection", f"{len(kept)} candidates pass the samples and were compared on no input")
-        guess = selection.unsupported(groups, votes=not unjudged) if probes else ""
-        if guess:
-            ctx.evidence.doubt = ctx.evidence.doubt or f"chosen among candidates on a guess: {guess}"
-            why += f"; not solved on this alone: {guess}"
-        self._emit(ctx, "chosen", candidates=[groups[0].representative], groups=groups, reason=why)
+        compare = len(kept) > 1 and self.verify and choosing.comparable(ctx)
+        if compare and not run.generated:
+            run.generated = True
+            self._generate(run, "candidates")
+        groups, behaviours, why = self._chooser.choose(run, drawn, kept, compare=compare)
         outcome = _Outcome(False, "no group settled")
         tried = 0
         for rank, group in enumerate(groups[:3]):
@@ -842,7 +474,7 @@ class Cpbot:
 
     def run(self, ctx: SolveContext) -> str:
         """Fast path, then planned attempts, each settled by the loop above; see the module's docstring."""
-        run = _Run(ctx=ctx, tests=list(ctx.problem.samples))
+        run = SolveRun(ctx=ctx, tests=list(ctx.problem.samples))
         lessons = _lessons_note(ctx)
         if self.candidates > 1:
             outcome = self._choose(run, lessons)
@@ -890,13 +522,6 @@ class Cpbot:
             if outcome.done:
                 return f"{outcome.reason} (plan {cycle})"
         return f"no program settled after {self.plans} plans: {outcome.reason}"
-
-
-def _hidden_data_generator(ctx: SolveContext) -> Solution | None:
-    """The generator of hidden data of the interactor the test designer wrote, when the problem is judged
-    through it (`agents/answers.py`): its inputs are stressed and grouped on through the interactor."""
-    written = ctx.evidence.interactor
-    return written.generator if written is not None else None
 
 
 def _feedback_note(feedback: Payload) -> Note:

@@ -21,7 +21,7 @@ so selection here rests on execution evidence alone.
 
     python scripts/perf/population.py [--lab tests/fixtures/lab] [--pass-at-1 0.3 0.6] [--candidates 8]
         [--seeds 1] [--first-seed 1] [--limit N] [--jobs 2] [--out rows.json] [--only-problems NAME ...]
-        [--designer right|flawed] [--cpbot PATH/TO/cpbot] [--seed-requests] [--keep DIR]
+        [--designer right|flawed] [--cpbot PATH/TO/cpbot] [--seed-requests] [--keep DIR] [--no-checker]
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +64,11 @@ class Lab:
     right: set[str]
     labels: dict[str, bool]  # stripped source -> right on the hidden tests (the lab's labels)
     language: str  # the language of its candidates (the population serves programs in it)
+    given: Problem | None = None  # the problem as the solve gets it, when not `problem` (--no-checker)
+
+    @property
+    def handed(self) -> Problem:
+        return self.given or self.problem
 
 
 @dataclass
@@ -102,6 +107,11 @@ def load_problem(lab: LabProblem, sandbox: Sandbox) -> Lab:
     if (lab.folder / problem.checker).is_file():  # a checker program beside problem.json (a special judge)
         problem = problem.model_copy(update={"checker": str((lab.folder / problem.checker).resolve())})
     return Lab(lab.name, problem, hidden_tests(lab, sandbox), right, labels, language)
+
+
+def without_checker(lab: Lab) -> Lab:
+    """`lab` handed to the solve with the default checker (tokens) in place of its checker program."""
+    return replace(lab, given=lab.problem.model_copy(update={"checker": Problem.model_fields["checker"].default}))
 
 
 _VERDICTS: dict[tuple[str, str], bool] = {}  # (problem, program) -> AC on the hidden tests
@@ -146,7 +156,7 @@ def run_one(
     with tempfile.TemporaryDirectory(prefix="cpbot-population-") as tmp:
         problem_file = Path(tmp) / "problem.json"
         # the fields set only, so that an older checkout's cpbot (--cpbot) reads it as a file of its own version
-        problem_file.write_text(lab.problem.model_dump_json(exclude_defaults=True))
+        problem_file.write_text(lab.handed.model_dump_json(exclude_defaults=True))
         command = [cli.executable, "solve", str(problem_file), "--json", "--lang", lab.language, "-o", f"{tmp}/out"]
         command += ["--strategy", strategy, "--max-calls", str(cli.max_calls)]
         command += [a for option in options for a in ("--strategy-option", option)]
@@ -239,6 +249,12 @@ def main() -> int:
     )
     parser.add_argument("--keep", type=Path, help="keep each solve's data dir (its transcripts) under this folder")
     parser.add_argument("--table", type=Path, nargs="+", help="only print the table of these --out files")
+    parser.add_argument(
+        "--no-checker",
+        action="store_true",
+        help="hand each solve its problem without the checker program (a 'print any' problem: the solve must write "
+        "and vet one); only problems with a checker program are run; the hidden tests judge with it",
+    )
     args = parser.parse_args()
     if args.table:
         return table_from_files(args.table)
@@ -248,6 +264,8 @@ def main() -> int:
     if args.only_problems:
         found = [lab for lab in found if lab.name in args.only_problems]
     labs = [load_problem(lab, sandbox) for lab in found[: args.limit]]
+    if args.no_checker:
+        labs = [without_checker(lab) for lab in labs if Path(lab.problem.checker).is_file()]
     ids = {lab.problem.id for lab in labs}
     populations = [p for root in args.lab for p in load_lab(root) if p.problem_id in ids]
     shared = list(args.cpbot_option)
@@ -259,9 +277,10 @@ def main() -> int:
     if args.only:
         strategies = {k: v for k, v in strategies.items() if any(o in k for o in args.only)}
     designer = {} if args.designer == "right" else {"designer": args.designer}  # the server's own modes
+    given = "no checker given; " if args.no_checker else ""
     print(
         f"{len(labs)} problems, {sum(len(lab.hidden) for lab in labs)} hidden tests; {args.max_calls} calls a solve; "
-        f"cpbot options {shared}; designer {args.designer}; through {args.cpbot} solve",
+        f"cpbot options {shared}; designer {args.designer}; {given}through {args.cpbot} solve",
         flush=True,
     )
     rows: list[Row] = []
