@@ -167,6 +167,12 @@ def _route(
     report: ProfileReport, measured: Complexity | None, claimed: Complexity | None
 ) -> tuple[Literal["planner", "coder"], str]:
     facts = f"Profiling: {report.reason}."
+    wrong = next((p for p in report.points if p.status == "wrong"), None)
+    if wrong is not None:  # through an interactor: its verdict on the program's answer to a larger input
+        return "coder", (
+            f"{facts} The interactor rejects the program's answer at n={wrong.size}, an input larger than the tests. "
+            "Look for overflow, an off-by-one that shows only on large inputs, or more questions than allowed."
+        )
     failed = [p for p in report.points if p.status in ("crash", "mle")]
     if failed and (measured is None or measured in FAST_CLASSES):
         what = "crashes" if failed[0].status == "crash" else "runs out of memory"

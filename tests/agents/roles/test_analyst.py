@@ -71,6 +71,14 @@ def test_a_fast_class_that_is_still_too_slow_is_a_constant_factor_for_the_coder(
     assert analysis.verdict.target == "coder" and "constant factor" in analysis.verdict.advice
 
 
+def test_an_answer_the_interactor_rejects_at_a_large_size_goes_to_the_coder():
+    points = [ProfilePoint(size=1, cpu_ms=1, peak_kb=1), ProfilePoint(size=4096, cpu_ms=5, peak_kb=1, status="wrong")]
+    analysis = analyse(ProfileReport(points=points, complexity="O(n^2)", efficient=False, reason="WRONG at n=4096"))
+    assert analysis.verdict.target == "coder" and "interactor rejects the program's answer at n=4096" in (
+        analysis.verdict.advice
+    )
+
+
 def test_a_crash_at_a_large_size_goes_to_the_coder():
     points = [ProfilePoint(size=1, cpu_ms=1, peak_kb=1), ProfilePoint(size=10**5, cpu_ms=5, peak_kb=1, status="crash")]
     analysis = analyse(profile("O(n)", efficient=False, points=points))
