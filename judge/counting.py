@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from cpbot.core.registry import Family, language_spec
 from cpbot.judge.execute import captured_run
 from cpbot.judge.languages import Program
-from cpbot.judge.sandbox import RunLimits, Sandbox
+from cpbot.judge.sandbox import RunLimits, RunResult, Sandbox
 
 ENV_VALGRIND = "CPBOT_VALGRIND"  # a path, or "off" to profile by time alone
 COUNT_RE = re.compile(r"==\d+== I\s+refs:\s+([\d,]+)")
@@ -62,7 +62,8 @@ class Count:
     message: str = ""
 
 
-def _counted_argv(valgrind: str, program: Program) -> tuple[list[str], dict[str, str]]:
+def counted_command(valgrind: str, program: Program) -> tuple[list[str], dict[str, str]]:
+    """The command and environment that run `program` under cachegrind."""
     argv = list(program.argv)
     env: dict[str, str] = {}
     if language_spec(program.language).family is Family.PYTHON:
@@ -71,25 +72,34 @@ def _counted_argv(valgrind: str, program: Program) -> tuple[list[str], dict[str,
     return [valgrind, *VALGRIND_FLAGS, *argv], env
 
 
-def count_instructions(
-    program: Program, stdin: bytes, sandbox: Sandbox, *, native_cpu_ms: float, memory_mb: int, valgrind: str
-) -> Count:
-    """Run `program` on `stdin` under cachegrind and read the executed-instruction count."""
-    argv, env = _counted_argv(valgrind, program)
+def counted_limits(native_cpu_ms: float, memory_mb: int) -> RunLimits:
+    """The limits of a counted run of a program that took `native_cpu_ms` natively."""
     cpu_cap = int(SLOWDOWN * native_cpu_ms) + 5000  # valgrind's own start-up is about a second
-    limits = RunLimits(
+    return RunLimits(
         cpu_ms=cpu_cap,
         wall_ms=3 * cpu_cap,
         # valgrind maps its own tools and shadow state: the native address-space cap would stop it
         address_space_kb=(4 * memory_mb + 4096) * 1024,
         output_bytes=256 << 20,
     )
-    with captured_run(argv, stdin, sandbox, limits, env=env) as cap:
-        size = os.fstat(cap.stderr_fd).st_size
-        tail = os.pread(cap.stderr_fd, STDERR_TAIL, max(0, size - STDERR_TAIL)).decode(errors="replace")
-        run = cap.run
-    found = COUNT_RE.findall(tail)
+
+
+def read_count(run: RunResult, stderr_tail: str) -> Count:
+    """The count valgrind printed at the end of a counted run's stderr (None when the run failed)."""
+    found = COUNT_RE.findall(stderr_tail)
     if run.status != "exited" or run.exit_code != 0 or not found:
         why = run.killed or (f"signal {run.signal}" if run.signal else f"exit code {run.exit_code}")
         return Count(None, run.cpu_ms, f"counted run failed ({why})")
     return Count(int(found[-1].replace(",", "")), run.cpu_ms)
+
+
+def count_instructions(
+    program: Program, stdin: bytes, sandbox: Sandbox, *, native_cpu_ms: float, memory_mb: int, valgrind: str
+) -> Count:
+    """Run `program` on `stdin` under cachegrind and read the executed-instruction count."""
+    argv, env = counted_command(valgrind, program)
+    with captured_run(argv, stdin, sandbox, counted_limits(native_cpu_ms, memory_mb), env=env) as cap:
+        size = os.fstat(cap.stderr_fd).st_size
+        tail = os.pread(cap.stderr_fd, STDERR_TAIL, max(0, size - STDERR_TAIL)).decode(errors="replace")
+        run = cap.run
+    return read_count(run, tail)

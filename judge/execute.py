@@ -5,9 +5,8 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
 from cpbot.judge.languages import Program
 from cpbot.judge.model import Limits, Verdict
@@ -97,23 +96,3 @@ def execute(
     verdict, message = classify(cap.run, limits, stderr, len(stdout))
     return Execution(cap.run, stdout, stderr, verdict, message)
 
-
-class InputRunner(Protocol):
-    """How a program runs on one generated input, as its problem's kind decides (`ProblemKind.input_runner`):
-    alone, reading the input, or through an interactor that reads it as hidden data. The profiler asks it."""
-
-    # the program runs alone on the input, so its executed instructions can be counted on it too
-    counts_instructions: bool
-
-    def __call__(self, program: Program, data: bytes, limits: Limits) -> Execution: ...
-
-
-@dataclass(frozen=True)
-class Alone:
-    """A program run alone on the input, reading it from stdin (a stdio or a function problem)."""
-
-    sandbox: Sandbox
-    counts_instructions: bool = field(default=True, init=False)
-
-    def __call__(self, program: Program, data: bytes, limits: Limits) -> Execution:
-        return execute(program, data, self.sandbox, limits=limits)

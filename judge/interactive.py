@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from cpbot.core.errors import JudgeError
 from cpbot.judge.checkers.base import CheckResult
 from cpbot.judge.checkers.kattis import kattis_verdict
 from cpbot.judge.checkers.testlib import verdict_from_exit
-from cpbot.judge.execute import Execution
 from cpbot.judge.languages import Program
 from cpbot.judge.model import Limits, Verdict
 from cpbot.judge.sandbox import RunLimits, RunResult, Sandbox
@@ -22,6 +20,7 @@ from cpbot.judge.verdicts import classify, is_fork_storm, is_starved, run_limits
 
 INTERACTOR_EXTRA_MS = 2000
 UNEXPECTED_EOF = 8  # testlib's exit code when a stream ends too early
+STDERR_TAIL = 8192
 
 
 @dataclass(frozen=True)
@@ -57,6 +56,7 @@ class InteractiveRun:
     check: CheckResult | None
     stderr: str
     transcript: bytes  # what the interactor wrote to its output file (testlib's tout, Kattis's judgemessage)
+    stderr_tail: str = ""  # the end of the solution's stderr (where valgrind's count is, when it counted)
 
     def outcome(self) -> tuple[Verdict, str]:
         """The test's verdict and message: the solution's own failure first, then the interactor's verdict; a
@@ -69,6 +69,16 @@ class InteractiveRun:
         return verdict, message
 
 
+@dataclass(frozen=True)
+class Wrapped:
+    """The solution's side of a dialogue started in a command wrapping it (valgrind counting its instructions),
+    with its own environment and limits."""
+
+    argv: Sequence[str]
+    env: Mapping[str, str]
+    limits: RunLimits
+
+
 def run_interactive(
     program: Program,
     interactor: Program,
@@ -77,9 +87,13 @@ def run_interactive(
     limits: Limits,
     sandbox: Sandbox,
     protocol: InteractorProtocol = TESTLIB,
+    *,
+    wrapped: Wrapped | None = None,
 ) -> InteractiveRun:
-    """Run one interactive test; the solution's own failures come first, then the interactor's verdict."""
-    sol_limits = run_limits(limits, sanitized=program.sanitized)
+    """Run one interactive test; the solution's own failures come first, then the interactor's verdict. With
+    `wrapped`, the solution runs in that command (its verdict then says little: read the interactor's)."""
+    sol_limits = wrapped.limits if wrapped is not None else run_limits(limits, sanitized=program.sanitized)
+    sol_argv = wrapped.argv if wrapped is not None else program.argv
     int_limits = RunLimits(
         cpu_ms=limits.time_ms + INTERACTOR_EXTRA_MS,
         wall_ms=(sol_limits.wall_ms or 0) + INTERACTOR_EXTRA_MS,
@@ -94,7 +108,10 @@ def run_interactive(
             to_sol_r, to_sol_w = os.pipe2(os.O_CLOEXEC)
             from_sol_r, from_sol_w = os.pipe2(os.O_CLOEXEC)
             try:
-                sol_slot.start(program.argv, stdin=to_sol_r, stdout=from_sol_w, stderr=sol_err, limits=sol_limits)
+                sol_slot.start(
+                    sol_argv, stdin=to_sol_r, stdout=from_sol_w, stderr=sol_err, limits=sol_limits,
+                    env=wrapped.env if wrapped is not None else None,
+                )  # fmt: skip
                 # the interactor runs in a root of its own: the answer exists only in its work dir
                 int_slot.start(
                     [*protocol.prefix, *interactor.argv, *protocol.args],
@@ -112,6 +129,8 @@ def run_interactive(
             sol_run = sol_slot.wait()
             int_run = int_slot.wait()
         stderr = os.pread(sol_err, 4096, 0).decode(errors="replace")
+        size = os.fstat(sol_err).st_size
+        stderr_tail = os.pread(sol_err, STDERR_TAIL, max(0, size - STDERR_TAIL)).decode(errors="replace")
         feedback = os.pread(int_log, 1 << 16, 0).decode(errors="replace")
         transcript = os.pread(tout, 65536, 0)
     finally:
@@ -133,7 +152,7 @@ def run_interactive(
     rejected_first = check.verdict is Verdict.WA and int_run.wall_ms < sol_run.wall_ms
     if protocol is KATTIS and verdict is not None and rejected_first:
         verdict, message = None, ""
-    return InteractiveRun(sol_run, verdict, message, check, program.shown(stderr), transcript)
+    return InteractiveRun(sol_run, verdict, message, check, program.shown(stderr), transcript, stderr_tail)
 
 
 def idleness_message(run: RunResult) -> str:
@@ -145,26 +164,3 @@ def idleness_message(run: RunResult) -> str:
         "interactor never saw; flush after every line you print (C++: cout << endl or fflush(stdout); "
         "Python: print(..., flush=True) or sys.stdout.flush())"
     )
-
-
-@dataclass(frozen=True)
-class ThroughInteractor:
-    """A program run on one input through `interactor`, which reads the input as its hidden data (the profile
-    of an interactive problem): the program's own CPU time and memory are measured, never the interactor's, and
-    a dialogue the interactor rejects is the program's failure."""
-
-    interactor: Program
-    sandbox: Sandbox
-    protocol: InteractorProtocol = TESTLIB
-    # the program cannot run alone on hidden data: its instructions are not counted (the class comes from time)
-    counts_instructions: bool = field(default=False, init=False)
-
-    def __call__(self, program: Program, data: bytes, limits: Limits) -> Execution:
-        ran = run_interactive(program, self.interactor, data, None, limits, self.sandbox, self.protocol)
-        verdict, message = ran.outcome()
-        if verdict == Verdict.IE:
-            raise JudgeError(
-                f"the interactor failed on generated hidden data: {message[:300]}",
-                hint="a profile through a failing interactor says nothing about the program",
-            )
-        return Execution(ran.run, ran.transcript, ran.stderr, None if verdict == Verdict.AC else verdict, message)

@@ -11,10 +11,10 @@ Where valgrind is installed, the class is read from executed-instruction counts 
 The sizes that ran quickly natively are counted, in parallel on the sandbox's slots; time still
 decides how long the program will take at the maximum n.
 
-How a program runs on an input is its problem kind's to say (`ProblemKind.input_runner`, an `InputRunner`):
-alone, reading it, or through an interactor that reads it as hidden data (an interactive problem: the
-program's own CPU time is measured, an answer the interactor rejects is a failed point, and nothing is
-counted, since the program cannot run alone on the data).
+How a program runs (and is counted) on an input is its problem kind's to say (`ProblemKind.input_runner`, a
+`judge/runners.py` `InputRunner`): alone, reading it, or through an interactor that reads it as hidden data (an
+interactive problem: the program's own CPU time and instructions are measured, and an answer the interactor
+rejects is a failed point).
 """
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from cpbot.judge.complexity import COUNT_NOISE, choose, fit_class
-from cpbot.judge.counting import count_instructions, find_valgrind
-from cpbot.judge.execute import Alone, InputRunner
+from cpbot.judge.counting import find_valgrind
 from cpbot.judge.generator import GENERATOR_TIME_MS, GeneratorError, IgnoresN, generate
 from cpbot.judge.languages import Program
 from cpbot.judge.model import Limits, ProfilePoint, ProfileReport, Verdict
+from cpbot.judge.runners import Alone, InputRunner
 from cpbot.judge.sandbox import Sandbox
 from cpbot.judge.validator import InputGate
 from cpbot.judge.verdicts import STARVED_RETRIES, is_starved
@@ -148,13 +148,8 @@ class _Profiler:
         def one(point: ProfilePoint) -> ProfilePoint:
             if point.size not in chosen:
                 return point
-            counted = count_instructions(
-                self.program,
-                self.input(point.size),
-                self.sandbox,
-                native_cpu_ms=point.cpu_ms,
-                memory_mb=self.limits.memory_mb,
-                valgrind=valgrind,
+            counted = self.runner.count(
+                self.program, self.input(point.size), self.limits, native_cpu_ms=point.cpu_ms, valgrind=valgrind
             )
             return point.model_copy(update={"instructions": counted.instructions})
 
@@ -194,10 +189,9 @@ def profile_program(
     """Profile a built program; a crash or a TLE at some size is a marked point, not an abort. An input the
     `gate` drops raises `GeneratorError`: no profile rests on inputs that break the constraints.
 
-    `runner` runs the program on each input (default: alone, reading it; an interactive problem's kind gives
-    one through its interactor). `count=False` (or no valgrind, or a runner that cannot run the program alone)
-    reads the class from CPU time alone. The largest size runs on `largest_seeds` inputs (seeds `seed`,
-    `seed + 1`, ...) and keeps the slowest.
+    `runner` runs (and counts) the program on each input (default: alone, reading it; an interactive problem's
+    kind gives one through its interactor). `count=False` (or no valgrind) reads the class from CPU time alone.
+    The largest size runs on `largest_seeds` inputs (seeds `seed`, `seed + 1`, ...) and keeps the slowest.
     """
     schedule = sizes or size_schedule(max_n)
     prof = _Profiler(program, generator, limits, sandbox, seed, repeats, progress, generator_time_ms, gate, runner)
@@ -214,7 +208,7 @@ def profile_program(
         if len(usable_points(points, baseline)) >= MIN_POINTS:
             break
         points = _refine(points, baseline, prof)
-    valgrind = find_valgrind() if count and prof.runner.counts_instructions else None
+    valgrind = find_valgrind() if count else None
     if valgrind:
         points = _extend_down(points, prof)
         baseline, *points = prof.count([baseline, *points], valgrind)

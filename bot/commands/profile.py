@@ -12,8 +12,8 @@ import click
 from cpbot.bot.cli.options import cli_limits, compiler_flags_options, include_option, python_option
 
 if TYPE_CHECKING:
-    from cpbot.judge.execute import InputRunner
     from cpbot.judge.model import Problem
+    from cpbot.judge.runners import InputRunner
     from cpbot.judge.sandbox import Sandbox
 
 DEFAULT_MAX_N = 200_000
@@ -159,8 +159,8 @@ def input_runner(
     """How SOLUTION runs on each input: through `--interactor` when given, else as the `--problem`'s kind says
     (an interactive one through the interactor it names), else alone (None)."""
     from cpbot.judge.build import build_program_file
-    from cpbot.judge.interactive import ThroughInteractor
     from cpbot.judge.kinds import problem_kind
+    from cpbot.judge.runners import ThroughInteractor
 
     if interactor is not None:
         return ThroughInteractor(

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from cpbot.judge.checkers import Checker
-    from cpbot.judge.execute import InputRunner
     from cpbot.judge.languages import Program
     from cpbot.judge.model import Problem, Solution, TestCase
+    from cpbot.judge.runners import InputRunner
     from cpbot.judge.sandbox import Sandbox
 
 
@@ -80,6 +80,6 @@ class ProblemKind:
 
     def input_runner(self, problem: Problem, sandbox: Sandbox) -> InputRunner:
         """How a program runs on one generated input, for the profiler: alone, reading it from stdin."""
-        from cpbot.judge.execute import Alone
+        from cpbot.judge.runners import Alone
 
         return Alone(sandbox)

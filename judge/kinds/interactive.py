@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 from cpbot.judge.kinds.base import ProblemKind
 
 if TYPE_CHECKING:
-    from cpbot.judge.execute import InputRunner
     from cpbot.judge.languages import Program
     from cpbot.judge.model import Problem
+    from cpbot.judge.runners import InputRunner
     from cpbot.judge.sandbox import Sandbox
 
 
@@ -46,7 +46,7 @@ class Interactive(ProblemKind):
     def input_runner(self, problem: Problem, sandbox: Sandbox) -> InputRunner:
         """Through the problem's interactor, which reads each generated input as its hidden data."""
         from cpbot.core.errors import JudgeError
-        from cpbot.judge.interactive import ThroughInteractor
+        from cpbot.judge.runners import ThroughInteractor
 
         interactor = self.interactor(problem, sandbox)
         if interactor is None:

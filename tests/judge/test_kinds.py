@@ -58,15 +58,14 @@ def test_stress_against_a_brute_force_needs_an_output_and_every_kind_with_a_verd
 
 def test_the_kind_says_how_a_program_runs_on_a_generated_input(sandbox) -> None:
     from cpbot.core.errors import JudgeError
-    from cpbot.judge.execute import Alone
-    from cpbot.judge.interactive import ThroughInteractor
+    from cpbot.judge.runners import Alone, ThroughInteractor
 
     data = Path(__file__).parent / "data"
     alone = STDIO.input_runner(Problem(id="cf"), sandbox)
-    assert isinstance(alone, Alone) and alone.counts_instructions
+    assert isinstance(alone, Alone)
     guess = Problem(id="cf", kind="interactive", interactor=str(data / "guess_interactor.py"))
     through = INTERACTIVE.input_runner(guess, sandbox)
-    assert isinstance(through, ThroughInteractor) and not through.counts_instructions
+    assert isinstance(through, ThroughInteractor)
     with pytest.raises(JudgeError, match="no interactor to run a program through"):
         INTERACTIVE.input_runner(Problem(id="cf", kind="interactive"), sandbox)
 
