@@ -119,7 +119,7 @@ def test_stress_and_profile_take_include_dirs_for_every_source_they_build(capsys
     solution.write_text(
         '#include <cstdio>\n#include "params.h"\n'
         'int main() { int n; long long s = 0, x; scanf("%d", &n);\n'
-        "  for (int i = 0; i < n; i++) { scanf(\"%lld\", &x); s += x < MAX_A ? x : MAX_A; }\n"
+        '  for (int i = 0; i < n; i++) { scanf("%lld", &x); s += x < MAX_A ? x : MAX_A; }\n'
         '  printf("%lld\\n", s); }\n'
     )
     brute = work / "brute.py"
