@@ -176,7 +176,7 @@ def test_no_module_outside_the_kinds_compares_a_problem_kind_to_a_literal() -> N
 def test_the_kind_grep_finds_a_planted_branch() -> None:
     planted = REPO / "agents" / "_planted_kind_for_test.py"
     planted.write_text(
-        'def f(problem, kind, signature):\n'
+        "def f(problem, kind, signature):\n"
         '    return problem.kind == "interactive" or kind != "function" or signature.kind == "function"\n'
     )
     try:

@@ -191,4 +191,3 @@ class Panel:
         if not evidence.no_agreeing_oracle:
             evidence.no_agreeing_oracle = why
             run.ctx.note("no agreeing oracle", why=why)
-

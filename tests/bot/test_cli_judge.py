@@ -154,24 +154,35 @@ def test_judge_runs_a_leetcode_function_problem_through_the_harness(tmp_path, ca
         site="leetcode",
         kind="function",
         signature=Signature(
-            methods=[Method(name="twoSum", params=[Param(name="nums", type="integer[]"),
-                                                   Param(name="target", type="integer")], return_type="integer[]")]
+            methods=[
+                Method(
+                    name="twoSum",
+                    params=[Param(name="nums", type="integer[]"), Param(name="target", type="integer")],
+                    return_type="integer[]",
+                )
+            ]
         ),
         samples=[TestCase(input="[2,7,11,15]\n9\n", output="[0,1]"), TestCase(input="[3,2,4]\n6\n", output="[1,2]")],
     )
     pfile = write(tmp_path, "problem.json", problem.model_dump_json())
-    right = write(tmp_path, "right.py", (
-        "class Solution:\n"
-        "    def twoSum(self, nums: List[int], target: int) -> List[int]:\n"
-        "        seen = {}\n"
-        "        for i, x in enumerate(nums):\n"
-        "            if target - x in seen:\n"
-        "                return [seen[target - x], i]\n"
-        "            seen[x] = i\n"
-    ))
-    wrong = write(tmp_path, "wrong.cpp", (
-        "class Solution {\npublic:\n    vector<int> twoSum(vector<int>& nums, int target) { return {0, 1}; }\n};\n"
-    ))
+    right = write(
+        tmp_path,
+        "right.py",
+        (
+            "class Solution:\n"
+            "    def twoSum(self, nums: List[int], target: int) -> List[int]:\n"
+            "        seen = {}\n"
+            "        for i, x in enumerate(nums):\n"
+            "            if target - x in seen:\n"
+            "                return [seen[target - x], i]\n"
+            "            seen[x] = i\n"
+        ),
+    )
+    wrong = write(
+        tmp_path,
+        "wrong.cpp",
+        ("class Solution {\npublic:\n    vector<int> twoSum(vector<int>& nums, int target) { return {0, 1}; }\n};\n"),
+    )
     assert main(["judge", str(right), "--problem", str(pfile)]) == 0
     assert "AC 2/2" in capsys.readouterr().out
     assert main(["judge", str(wrong), "--problem", str(pfile), "--json"]) == 1

@@ -40,4 +40,3 @@ def test_with_either_any_stated_error_is_absolute_or_relative():
     assert statement_tolerance("The relative error must be at most 1e-6.", either=True) == "float:1e-6"
     assert statement_tolerance("Its absolute error must be at most 10^{-9}.", either=True) == "float:1e-9"
     assert statement_tolerance("Print the sum.", either=True) is None
-

@@ -192,9 +192,7 @@ def test_a_lone_brute_force_no_independent_program_confirms_brings_a_third_and_i
         )
         server = scripted_server([], default=model)
         result = run(make_client, server, tracer, sandbox, candidates=2)
-        assert {"to": "testgen", "phase": "candidates", "why": "no agreeing oracle"} in notes(
-            tracer, "route"
-        )
+        assert {"to": "testgen", "phase": "candidates", "why": "no agreeing oracle"} in notes(tracer, "route")
         assert not any(t.origin == "stress" for t in result.generated_tests), "no counterexample of MID_BUG's"
         if solved:
             assert result.status == "solved" and result.solution is not None and result.solution.source == RIGHT

@@ -3,7 +3,7 @@ import sys
 
 data = sys.stdin.buffer.read().split()
 n = int(data[0])
-a = list(map(int, data[1:n + 1]))
+a = list(map(int, data[1 : n + 1]))
 best = 0
 for i in range(n):
     ai = a[i]

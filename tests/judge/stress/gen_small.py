@@ -1,4 +1,5 @@
 """Generator: n, then n random integers in [1, 1e9] (argv: N SEED)."""
+
 import random
 import sys
 

@@ -130,7 +130,7 @@ def test_old_subdomain_page_with_old_markup() -> None:
         "<p><b>Time limit</b> : 2sec / <b>Memory limit</b> : 1024MB</p>",  # labels in their own markup
         "<p>Score : 100 points<br>Time limit : 2sec / Memory limit : 1024MB</p>",  # one paragraph with more
         "<p>実行時間制限：2 sec / メモリ制限：1024 MB</p>",  # full-width colons
-        "<div class=\"limits\"><span>Time limit : 2sec</span> / <span>Memory limit : 1024MB</span></div>",
+        '<div class="limits"><span>Time limit : 2sec</span> / <span>Memory limit : 1024MB</span></div>',
     ],
 )
 def test_older_limits_lines_are_read_wherever_they_sit_above_the_statement(limits: str) -> None:
