@@ -95,4 +95,3 @@ def execute(
         stderr = program.shown(cap.read_stderr(4096))
     verdict, message = classify(cap.run, limits, stderr, len(stdout))
     return Execution(cap.run, stdout, stderr, verdict, message)
-
