@@ -55,7 +55,7 @@ def run_validator(
     log_fd = os.memfd_create("validator-log", os.MFD_CLOEXEC)
     note_fd = os.memfd_create("validator-note", os.MFD_CLOEXEC)
     try:
-        with sandbox.slot() as slot:
+        with sandbox.judge_slot() as slot:
             result = slot.run(
                 [*program.argv, *args],
                 stdin=stdin,

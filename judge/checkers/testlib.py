@@ -53,7 +53,7 @@ class TestlibChecker:
     def check(self, files: CheckInput) -> CheckResult:
         log_fd = os.memfd_create("checker-log", os.MFD_CLOEXEC)
         try:
-            with self.sandbox.slot() as slot:
+            with self.sandbox.judge_slot() as slot:
                 result = slot.run(
                     [*self.program.argv, "input.txt", "output.txt", "answer.txt"],
                     stdin=None,

@@ -553,6 +553,8 @@ class Sandbox:
         self._lock = threading.Lock()
         self._group_lock = threading.Lock()
         self._free: queue.Queue[Slot] = queue.Queue()
+        self._judge_free: queue.Queue[Slot] = queue.Queue()  # `judge_slot`'s, started when first needed
+        self._judges = 0
         self._all: list[Slot] = []
         self._extra = 0
         self._launcher = launcher_path()
@@ -620,11 +622,34 @@ class Sandbox:
             for slot in taken:
                 self._give_back(slot)
 
-    def _give_back(self, slot: Slot) -> None:
+    @contextlib.contextmanager
+    def judge_slot(self) -> Iterator[Slot]:
+        """A slot for a judge's own program (a checker, a validator), which runs while the judged program's slot is
+        held: taken from slots of their own (at most `size`, started when first needed), never from the programs'.
+        Two judgings on a two-slot pool, each holding a slot and asking for another for its checker, would
+        otherwise wait for each other forever."""
+        try:
+            slot = self._judge_free.get_nowait()
+        except queue.Empty:
+            with self._lock:
+                name = f"judge-{self._judges}" if self._judges < self.size else None
+                self._judges += name is not None
+            if name is None:
+                slot = self._judge_free.get()
+            else:
+                slot = self._start_slot(name, None, self.read_only)
+                with self._lock:
+                    self._all.append(slot)
+        try:
+            yield slot
+        finally:
+            self._give_back(slot, self._judge_free)
+
+    def _give_back(self, slot: Slot, free: queue.Queue[Slot] | None = None) -> None:
         try:
             slot.drain()
         finally:
-            self._free.put(slot)
+            (self._free if free is None else free).put(slot)
             # a borrower waiting for a slot wakes up needing the GIL, which this thread would hold through its
             # own work after this (up to the switch interval, 5 ms) while the slot sits idle: let it go first
             time.sleep(0)

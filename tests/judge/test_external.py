@@ -150,3 +150,29 @@ def test_crashing_checker_is_an_internal_error():
     result = verdict_from_exit(RunResult(status="signaled", signal=11), "")
     assert result.verdict == Verdict.IE
     assert "checker failed" in result.message
+
+
+def test_a_checker_runs_while_every_program_slot_is_held(sandbox):
+    """A checker program gets a judge slot of its own: two judgings on a two-slot pool, each holding a program slot
+    and asking for another for its checker, waited for each other forever (a `cpbot solve` judging two designer
+    replies' brute forces at once on a 'print any' problem hung). Here every program slot is held while a
+    judging runs: its checker must not need one."""
+    import threading
+
+    results = []
+
+    def judge_one() -> None:
+        report = judge_solution(
+            Solution(language="python3", source=echo_plus(2)),
+            [TestCase(input="6\n", output="8\n")],
+            limits=LIMITS,
+            checker=str(DATA / "parity_checker.cpp"),
+            sandbox=sandbox,
+        )
+        results.append(report.verdict)
+
+    with sandbox.slots(sandbox.size - 1):  # one program slot left, for the judged program itself
+        judging = threading.Thread(target=judge_one, daemon=True)
+        judging.start()
+        judging.join(timeout=600)  # a deadlock detector, not a timing bound: it never returned before the fix
+    assert results == [Verdict.AC]
