@@ -84,9 +84,15 @@ def counted_limits(native_cpu_ms: float, memory_mb: int) -> RunLimits:
     )
 
 
-def read_count(run: RunResult, stderr_tail: str) -> Count:
-    """The count valgrind printed at the end of a counted run's stderr (None when the run failed)."""
-    found = COUNT_RE.findall(stderr_tail)
+def stderr_tail(stderr_fd: int) -> str:
+    """The last `STDERR_TAIL` bytes of a run's stderr file, where valgrind prints its count."""
+    size = os.fstat(stderr_fd).st_size
+    return os.pread(stderr_fd, STDERR_TAIL, max(0, size - STDERR_TAIL)).decode(errors="replace")
+
+
+def read_count(run: RunResult, tail: str) -> Count:
+    """The count valgrind printed at the end of a counted run's stderr (`tail`; None when the run failed)."""
+    found = COUNT_RE.findall(tail)
     if run.status != "exited" or run.exit_code != 0 or not found:
         why = run.killed or (f"signal {run.signal}" if run.signal else f"exit code {run.exit_code}")
         return Count(None, run.cpu_ms, f"counted run failed ({why})")
@@ -99,7 +105,6 @@ def count_instructions(
     """Run `program` on `stdin` under cachegrind and read the executed-instruction count."""
     argv, env = counted_command(valgrind, program)
     with captured_run(argv, stdin, sandbox, counted_limits(native_cpu_ms, memory_mb), env=env) as cap:
-        size = os.fstat(cap.stderr_fd).st_size
-        tail = os.pread(cap.stderr_fd, STDERR_TAIL, max(0, size - STDERR_TAIL)).decode(errors="replace")
+        tail = stderr_tail(cap.stderr_fd)
         run = cap.run
     return read_count(run, tail)

@@ -13,6 +13,7 @@ from pathlib import Path
 from cpbot.judge.checkers.base import CheckResult
 from cpbot.judge.checkers.kattis import kattis_verdict
 from cpbot.judge.checkers.testlib import verdict_from_exit
+from cpbot.judge.counting import stderr_tail
 from cpbot.judge.languages import Program
 from cpbot.judge.model import Limits, Verdict
 from cpbot.judge.sandbox import RunLimits, RunResult, Sandbox
@@ -20,7 +21,6 @@ from cpbot.judge.verdicts import classify, is_fork_storm, is_starved, run_limits
 
 INTERACTOR_EXTRA_MS = 2000
 UNEXPECTED_EOF = 8  # testlib's exit code when a stream ends too early
-STDERR_TAIL = 8192
 
 
 @dataclass(frozen=True)
@@ -129,8 +129,7 @@ def run_interactive(
             sol_run = sol_slot.wait()
             int_run = int_slot.wait()
         stderr = os.pread(sol_err, 4096, 0).decode(errors="replace")
-        size = os.fstat(sol_err).st_size
-        stderr_tail = os.pread(sol_err, STDERR_TAIL, max(0, size - STDERR_TAIL)).decode(errors="replace")
+        tail = stderr_tail(sol_err)
         feedback = os.pread(int_log, 1 << 16, 0).decode(errors="replace")
         transcript = os.pread(tout, 65536, 0)
     finally:
@@ -152,7 +151,7 @@ def run_interactive(
     rejected_first = check.verdict is Verdict.WA and int_run.wall_ms < sol_run.wall_ms
     if protocol is KATTIS and verdict is not None and rejected_first:
         verdict, message = None, ""
-    return InteractiveRun(sol_run, verdict, message, check, program.shown(stderr), transcript, stderr_tail)
+    return InteractiveRun(sol_run, verdict, message, check, program.shown(stderr), transcript, tail)
 
 
 def idleness_message(run: RunResult) -> str:

@@ -283,7 +283,8 @@ def judge_program(
     `on_result` gets each test's final result as soon as it and every test before it are done, in test
     order (a test re-run for a near-limit TLE holds back those after it until its re-runs end)."""
     sandbox = sandbox or default_sandbox()
-    # an interactive test runs two programs at once; a checker that runs a program needs a slot free
+    # an interactive test runs two programs at once; a checker that runs a program (in a judge slot of its own,
+    # `Sandbox.judge_slot`) is left a core for its runs
     per_test = 2 if interactor is not None else 1
     usable = sandbox.size - (1 if uses_sandbox(checker) else 0)
     workers = max(1, min(jobs or sandbox.size, usable // per_test, len(tests) or 1))

@@ -141,11 +141,12 @@ class Chooser:
         # through the interactor an outcome is its verdict; else the output, compared as the checker judges
         interactive = hidden_data_generator(ctx) is not None
         observe = interactive_checks.observe if interactive else selection.observe
-        programs = {source_key(drawn[it].solution()): drawn[it].solution() for it in members}
+        keys = {it: source_key(drawn[it].solution()) for it in members}
+        programs = {keys[it]: drawn[it].solution() for it in members}
         workers = 1 if interactive or ctx.sandbox is None else ctx.sandbox.size
         calls = [partial(observe, solution, ctx.problem, probes, ctx.sandbox) for solution in programs.values()]
         seen = dict(zip(programs, values(gather(calls, max_workers=workers)), strict=True))
-        return {it: list(seen[source_key(drawn[it].solution())]) for it in members}
+        return {it: list(seen[keys[it]]) for it in members}
 
     def _rank(
         self,

@@ -44,6 +44,17 @@ def echo_plus(k: int) -> str:
     return f"print(int(input()) + {k})\n"
 
 
+def judged_by_parity_checker(source: str, answer: str, sandbox):
+    """`source` judged on input 6 with `answer` as the jury's, by the parity checker (a testlib checker program)."""
+    return judge_solution(
+        Solution(language="python3", source=source),
+        [TestCase(input="6\n", output=answer)],
+        limits=LIMITS,
+        checker=str(DATA / "parity_checker.cpp"),
+        sandbox=sandbox,
+    )
+
+
 @pytest.mark.parametrize(
     ("source", "answer", "verdict"),
     [
@@ -55,26 +66,14 @@ def echo_plus(k: int) -> str:
     ],
 )
 def test_testlib_checker_exit_codes_become_verdicts(source, answer, verdict, sandbox):
-    report = judge_solution(
-        Solution(language="python3", source=source),
-        [TestCase(input="6\n", output=answer)],
-        limits=LIMITS,
-        checker=str(DATA / "parity_checker.cpp"),
-        sandbox=sandbox,
-    )
+    report = judged_by_parity_checker(source, answer, sandbox)
     assert report.verdict == verdict
     if verdict == Verdict.WA and answer == "-1\n":
         assert report.results[0].points == 0.5
 
 
 def test_checker_feedback_reaches_the_result(sandbox):
-    report = judge_solution(
-        Solution(language="python3", source=echo_plus(1)),
-        [TestCase(input="6\n", output="8\n")],
-        limits=LIMITS,
-        checker=str(DATA / "parity_checker.cpp"),
-        sandbox=sandbox,
-    )
+    report = judged_by_parity_checker(echo_plus(1), "8\n", sandbox)
     assert "parity differs: 7 vs 8" in report.results[0].checker_message
 
 
@@ -162,14 +161,7 @@ def test_a_checker_runs_while_every_program_slot_is_held(sandbox):
     results = []
 
     def judge_one() -> None:
-        report = judge_solution(
-            Solution(language="python3", source=echo_plus(2)),
-            [TestCase(input="6\n", output="8\n")],
-            limits=LIMITS,
-            checker=str(DATA / "parity_checker.cpp"),
-            sandbox=sandbox,
-        )
-        results.append(report.verdict)
+        results.append(judged_by_parity_checker(echo_plus(2), "8\n", sandbox).verdict)
 
     with sandbox.slots(sandbox.size - 1):  # one program slot left, for the judged program itself
         judging = threading.Thread(target=judge_one, daemon=True)
